@@ -1,0 +1,86 @@
+package engines
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// Verdict is three-valued: a limit or an undecidable class gives Unknown.
+type Verdict uint8
+
+const (
+	Serializable Verdict = iota
+	Violation
+	Unknown
+)
+
+var verdictNames = [...]string{"serializable", "violation", "unknown"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Options are the limits and switches of one check (SPEC §4).
+type Options struct {
+	LockEdges  bool // release→acquire and fork/join conflicts (SPEC §1)
+	IgnoreSync bool // drop lock, fork and join events first (optimistic)
+	MaxStates  int  // 0: no limit
+	MaxDepth   int  // brute: events per thread explored; 0: the default
+	MaxStack   int  // bounded search for recursive threads; 0: the default
+}
+
+// Stats are the engine's counters, reported in JSON.
+type Stats struct {
+	States int64 `json:"states"`
+	Events int64 `json:"events"`
+	Millis int64 `json:"millis"`
+}
+
+// Result is an engine's answer. A violation carries its witness.
+type Result struct {
+	Verdict Verdict
+	Reason  string // for Unknown, and notes such as --ignore-sync's optimism
+	Engine  string
+	Witness *model.Witness
+	Stats   Stats
+}
+
+// Engine is one decision procedure. Supports returns a usage error when the
+// engine cannot decide p under opts (the CLI reports it with exit 2). Check
+// returns an error only when the engine itself failed; the context carries
+// the deadline (--timeout), which ends in Unknown, not an error.
+type Engine struct {
+	Name     string
+	Doc      string
+	Supports func(p *model.Program, opts Options) error
+	Check    func(ctx context.Context, p *model.Program, opts Options) (Result, error)
+}
+
+var registry = map[string]*Engine{}
+
+// Register adds an engine; engines register themselves in init.
+func Register(e *Engine) {
+	if _, dup := registry[e.Name]; dup {
+		panic("engines: duplicate engine " + e.Name)
+	}
+	registry[e.Name] = e
+}
+
+// Lookup finds an engine by name.
+func Lookup(name string) (*Engine, error) {
+	if e, ok := registry[name]; ok {
+		return e, nil
+	}
+	return nil, fmt.Errorf("unknown engine %q (have %v)", name, Names())
+}
+
+// Names lists the registered engines, sorted.
+func Names() []string {
+	var ns []string
+	for n := range registry {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}

@@ -1,0 +1,57 @@
+package model
+
+// Op is the kind of an event (SPEC §1).
+type Op uint8
+
+const (
+	OpSkip    Op = iota // no event: an epsilon move of an automaton
+	OpBegin             // ▷, start of a transaction
+	OpEnd               // ◁, end of a transaction
+	OpRead              // read of a variable
+	OpWrite             // write of a variable
+	OpAcquire           // acquire of a lock
+	OpRelease           // release of a lock
+	OpFork              // fork of a thread (traces only)
+	OpJoin              // join of a thread (traces only)
+)
+
+var opNames = [...]string{"skip", "begin", "end", "read", "write", "acquire", "release", "fork", "join"}
+
+// String is the op's name as SPEC §5's JSON writes it.
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "op?"
+}
+
+// ParseOp is the inverse of String.
+func ParseOp(s string) (Op, bool) {
+	for i, n := range opNames {
+		if n == s {
+			return Op(i), true
+		}
+	}
+	return 0, false
+}
+
+// IsAccess reports a read or write.
+func (o Op) IsAccess() bool { return o == OpRead || o == OpWrite }
+
+// IsSync reports a lock, fork or join event.
+func (o Op) IsSync() bool { return o >= OpAcquire }
+
+// HasTarget reports whether events of this op name a variable, lock or thread.
+func (o Op) HasTarget() bool { return o >= OpRead }
+
+// Event is one event of a thread. Target indexes Program.Vars for accesses,
+// Program.Locks for acquire/release and Program.Threads for fork/join; it is
+// -1 for begin, end and skip.
+type Event struct {
+	Op     Op
+	Target int32
+	Pos    Pos
+}
+
+// Same reports whether two events are the same letter (positions ignored).
+func (e Event) Same(f Event) bool { return e.Op == f.Op && e.Target == f.Target }
