@@ -1,0 +1,15 @@
+// Package report renders an engine's answer for a model.Program: the verdict,
+// the witness run (a run of the program that is not conflict-serializable,
+// Farzan and Madhusudan's Section 2) and the cycle of its conflict graph, as
+// text, as the JSON object of SPEC §5, and as a Graphviz digraph.
+//
+// Rendering is two steps. Build resolves an engines.Result against its program
+// into a Report: thread, variable and lock names, source positions as strings,
+// the transaction of every run event and every cycle conflict in words. The
+// renderers (WriteText, WriteJSON, WriteDOT) only print a Report, so a driver
+// with more to say (conc monitor's first failing line and the violating
+// transactions of a trace) fills the Report's extra fields before rendering.
+//
+// Output is deterministic: nothing here reads the clock; the time printed is
+// the Stats.Millis the caller put in the Result.
+package report

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteDOT prints the witness's conflict cycle as a Graphviz digraph: one box
+// per transaction on the cycle, labelled with its thread and its events, and
+// one edge per conflict, labelled with what conflicts. A report without a
+// witness gives an empty graph whose label is the verdict line, so a --dot
+// file is always a valid graph.
+func WriteDOT(w io.Writer, r *Report) error {
+	var b strings.Builder
+	b.WriteString("digraph conflicts {\n")
+	b.WriteString("  rankdir=LR;\n")
+	b.WriteString("  node [shape=box, fontname=\"monospace\"];\n")
+	if r.Witness == nil || len(r.Witness.Txns) == 0 {
+		fmt.Fprintf(&b, "  label=%s;\n", quote(verdictLine(r)))
+	} else {
+		writeDOTCycle(&b, r.Witness)
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeDOTCycle prints one node per distinct transaction of the cycle (a
+// cycle passes each transaction once, but an engine's cycle is not trusted to)
+// and one edge per conflict, from the transaction of its From event to that of
+// its To event.
+func writeDOTCycle(b *strings.Builder, w *Witness) {
+	drawn := map[int]string{} // transaction key -> node name
+	key := func(txn, event int) int {
+		if txn >= 0 {
+			return txn
+		}
+		return -2 - event // an event outside any transaction stands alone
+	}
+	for _, t := range w.Txns {
+		k := key(t.ID, t.Events[0])
+		if _, ok := drawn[k]; !ok {
+			drawn[k] = fmt.Sprintf("t%d", len(drawn))
+			fmt.Fprintf(b, "  %s [label=%s];\n", drawn[k], txnLabel(w, t))
+		}
+	}
+	for i, c := range w.Cycle {
+		from := drawn[key(w.Txns[i].ID, w.Txns[i].Events[0])]
+		to, ok := drawn[key(w.Run[c.To].Txn, c.To)]
+		if !ok { // the cycle does not chain here: draw the lone event
+			to = fmt.Sprintf("e%d", c.To)
+			fmt.Fprintf(b, "  %s [label=%s];\n", to, quote(eventText(w.Run[c.To])))
+		}
+		fmt.Fprintf(b, "  %s -> %s [label=%s];\n", from, to, quote(c.Label))
+	}
+}
+
+// txnLabel is the transaction's name then its events, one a left-justified
+// line ("\l" in DOT).
+func txnLabel(w *Witness, t Txn) string {
+	var lines []string
+	lines = append(lines, dotEscape(txnName(t)))
+	for _, i := range t.Events {
+		lines = append(lines, dotEscape(fmt.Sprintf("%d: %s", i, eventText(w.Run[i]))))
+	}
+	return "\"" + strings.Join(lines, "\\l") + "\\l\""
+}
+
+func eventText(e Event) string {
+	s := e.Op
+	if e.Target != "" {
+		s += " " + e.Target
+	}
+	if e.Pos != "" {
+		s += "  " + e.Pos
+	}
+	return s
+}
+
+func quote(s string) string { return "\"" + dotEscape(s) + "\"" }
+
+// dotEscape escapes a string for a DOT quoted ID.
+func dotEscape(s string) string {
+	return strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n").Replace(s)
+}

@@ -1,0 +1,165 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
+)
+
+// Report is one answer resolved to names and positions: the data every
+// renderer prints. Its JSON encoding is exactly SPEC §5's object; fields
+// tagged "-" are for the text and DOT renderers only.
+type Report struct {
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+	Engine  string `json:"engine"`
+	Class   string `json:"class"`
+	Threads int    `json:"threads"`
+	Vars    int    `json:"vars"`
+	Locks   int    `json:"locks"`
+
+	Witness *Witness `json:"witness,omitempty"`
+
+	// First and Violations are filled by conc monitor for traces: the trace
+	// line at which the trace stopped being serializable, and every
+	// transaction on a cycle. Both are omitted when empty.
+	First      int         `json:"first,omitempty"`
+	Violations []Violation `json:"violations,omitempty"`
+
+	Stats engines.Stats `json:"stats"`
+}
+
+// Witness is a non-serializable run and a cycle of its conflict graph.
+type Witness struct {
+	Run   []Event    `json:"run"`
+	Cycle []Conflict `json:"cycle"`
+	// Txns are the transactions of the cycle, in cycle order: Txns[i] holds
+	// Cycle[i].From and Cycle[i-1].To.
+	Txns []Txn `json:"-"`
+	// LockEdges records that release→acquire and fork/join events conflict.
+	LockEdges bool `json:"-"`
+}
+
+// Event is one event of the witness run.
+type Event struct {
+	Thread string `json:"thread"`
+	Op     string `json:"op"`
+	Target string `json:"target,omitempty"`
+	Pos    string `json:"pos,omitempty"`
+	// Txn indexes the run's transactions (-1 for a lock event outside any
+	// transaction when lock events make no conflict).
+	Txn int `json:"-"`
+	// OnCycle marks the events named by a cycle conflict.
+	OnCycle bool `json:"-"`
+}
+
+// Conflict is one edge of the cycle: run events From < To conflict.
+type Conflict struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+	// Words explains the conflict in a sentence; Label in a few words.
+	Words string `json:"-"`
+	Label string `json:"-"`
+}
+
+// Txn is one transaction of the run on the cycle: its thread, its ordinal
+// among that thread's transactions (1-based) and its events (run indices).
+type Txn struct {
+	ID     int
+	Thread string
+	Nth    int
+	Events []int
+}
+
+// Violation is one transaction of a trace on a conflict cycle (conc monitor).
+// Begin is the trace line of its begin (of its one event if unary); End is
+// the line of its end, nil while the transaction is open.
+type Violation struct {
+	Thread string      `json:"thread"`
+	Begin  int         `json:"begin"`
+	End    *int        `json:"end"`
+	Cycle  []TraceStep `json:"cycle"`
+}
+
+// TraceStep is one event of a trace, by thread and line.
+type TraceStep struct {
+	Thread string `json:"thread"`
+	Line   int    `json:"line"`
+}
+
+// Build resolves res against p. It fails, rather than panics, when the
+// witness does not fit the program (an index out of range), which would be an
+// engine bug.
+func Build(p *model.Program, res engines.Result) (*Report, error) {
+	r := &Report{
+		Verdict: res.Verdict.String(),
+		Reason:  res.Reason,
+		Engine:  res.Engine,
+		Class:   p.Class().String(),
+		Threads: len(p.Threads),
+		Vars:    len(p.Vars),
+		Locks:   len(p.Locks),
+		Stats:   res.Stats,
+	}
+	if res.Verdict == engines.Violation && res.Witness != nil {
+		w, err := buildWitness(p, res.Witness)
+		if err != nil {
+			return nil, err
+		}
+		r.Witness = w
+	}
+	return r, nil
+}
+
+func buildWitness(p *model.Program, mw *model.Witness) (*Witness, error) {
+	w := &Witness{LockEdges: mw.LockEdges, Run: make([]Event, len(mw.Run)), Cycle: []Conflict{}}
+	for i, s := range mw.Run {
+		if s.Thread < 0 || int(s.Thread) >= len(p.Threads) {
+			return nil, fmt.Errorf("report: run event %d: thread %d out of range", i, s.Thread)
+		}
+		tgt, err := targetName(p, s.Ev)
+		if err != nil {
+			return nil, fmt.Errorf("report: run event %d: %v", i, err)
+		}
+		w.Run[i] = Event{Thread: p.Threads[s.Thread].Name, Op: s.Ev.Op.String(), Target: tgt}
+		if s.Ev.Pos.IsValid() {
+			w.Run[i].Pos = s.Ev.Pos.String()
+		}
+	}
+	txns, _ := transactions(mw.Run, mw.LockEdges)
+	for i := range w.Run {
+		w.Run[i].Txn = txns[i]
+	}
+	for i, c := range mw.Cycle {
+		if c.From < 0 || c.To >= len(mw.Run) || c.From >= c.To {
+			return nil, fmt.Errorf("report: cycle conflict %d (%d, %d) is not a pair of run events in order", i, c.From, c.To)
+		}
+		w.Run[c.From].OnCycle, w.Run[c.To].OnCycle = true, true
+		w.Cycle = append(w.Cycle, explain(p, mw.Run, c))
+	}
+	w.Txns = cycleTxns(w, mw.Run)
+	return w, nil
+}
+
+// targetName is Program.TargetName with its indices checked.
+func targetName(p *model.Program, e model.Event) (string, error) {
+	var names []string
+	switch e.Op {
+	case model.OpRead, model.OpWrite:
+		names = p.Vars
+	case model.OpAcquire, model.OpRelease:
+		names = p.Locks
+	case model.OpFork, model.OpJoin:
+		if e.Target < 0 || int(e.Target) >= len(p.Threads) {
+			return "", fmt.Errorf("%s of thread %d out of range", e.Op, e.Target)
+		}
+		return p.Threads[e.Target].Name, nil
+	default:
+		return "", nil
+	}
+	if e.Target < 0 || int(e.Target) >= len(names) {
+		return "", fmt.Errorf("%s target %d out of range", e.Op, e.Target)
+	}
+	return names[e.Target], nil
+}

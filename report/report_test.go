@@ -1,0 +1,166 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// ev is an event of test.conc at line l, column c.
+func ev(op model.Op, target int32, l int32, c int32) model.Event {
+	return model.Event{Op: op, Target: target, Pos: model.Pos{File: "test.conc", Line: l, Col: c}}
+}
+
+// straight is a straight-line automaton emitting evs.
+func straight(evs ...model.Event) *model.Automaton {
+	a := &model.Automaton{Out: make([][]model.Edge, len(evs)+1)}
+	for i, e := range evs {
+		a.Out[i] = []model.Edge{{To: int32(i + 1), Ev: e}}
+	}
+	return a
+}
+
+// runOf builds a run from (thread, event) pairs.
+func runOf(steps ...any) []model.Step {
+	var run []model.Step
+	for i := 0; i < len(steps); i += 2 {
+		run = append(run, model.Step{Thread: int32(steps[i].(int)), Ev: steps[i+1].(model.Event)})
+	}
+	return run
+}
+
+const (
+	tA = 0
+	tB = 1
+)
+
+// bank is the lost update: A reads, B writes, A writes.
+func bank() (*model.Program, engines.Result) {
+	const bal = 0
+	p := &model.Program{File: "test.conc", Vars: []string{"balance"},
+		Threads: []*model.Thread{{Name: "A"}, {Name: "B"}}}
+	run := runOf(
+		tA, ev(model.OpBegin, -1, 6, 3),
+		tA, ev(model.OpRead, bal, 7, 10),
+		tB, ev(model.OpBegin, -1, 6, 3),
+		tB, ev(model.OpWrite, bal, 8, 11),
+		tB, ev(model.OpEnd, -1, 9, 3),
+		tA, ev(model.OpWrite, bal, 8, 11),
+		tA, ev(model.OpEnd, -1, 9, 3),
+	)
+	for _, t := range p.Threads {
+		t.Auto = straight(run[0].Ev, run[1].Ev, run[5].Ev, run[6].Ev)
+	}
+	w := &model.Witness{Run: run, Cycle: []model.Conflict{{From: 1, To: 3}, {From: 3, To: 5}}}
+	return p, engines.Result{Verdict: engines.Violation, Engine: "brute", Witness: w,
+		Stats: engines.Stats{States: 12, Events: 7}}
+}
+
+// locked is a run with a lock and two transactions of A; cycle picks which
+// of its conflict cycles the witness reports.
+func locked(cycle ...model.Conflict) (*model.Program, engines.Result) {
+	const x, y, m = 0, 1, 0
+	p := &model.Program{Vars: []string{"x", "y"}, Locks: []string{"m"},
+		Threads: []*model.Thread{{Name: "A"}, {Name: "B"}}}
+	run := runOf(
+		tB, ev(model.OpBegin, -1, 10, 3),
+		tB, ev(model.OpWrite, x, 11, 11),
+		tA, ev(model.OpBegin, -1, 2, 3),
+		tA, ev(model.OpRead, x, 3, 10),
+		tA, ev(model.OpAcquire, m, 4, 5),
+		tA, ev(model.OpRelease, m, 4, 5),
+		tA, ev(model.OpEnd, -1, 5, 3),
+		tA, ev(model.OpBegin, -1, 6, 3),
+		tA, ev(model.OpWrite, y, 6, 19),
+		tA, ev(model.OpEnd, -1, 6, 3),
+		tB, ev(model.OpAcquire, m, 12, 5),
+		tB, ev(model.OpRead, y, 12, 17),
+		tB, ev(model.OpRelease, m, 12, 5),
+		tB, ev(model.OpEnd, -1, 13, 3),
+	)
+	var evs [2][]model.Event
+	for _, s := range run {
+		evs[s.Thread] = append(evs[s.Thread], s.Ev)
+	}
+	p.Threads[tA].Auto, p.Threads[tB].Auto = straight(evs[tA]...), straight(evs[tB]...)
+	w := &model.Witness{Run: run, Cycle: cycle, LockEdges: true}
+	return p, engines.Result{Verdict: engines.Violation, Engine: "global", Witness: w,
+		Stats: engines.Stats{States: 345, Events: 1}}
+}
+
+type goldenCase struct {
+	name   string
+	report func(t *testing.T) *Report
+}
+
+func build(p *model.Program, res engines.Result) func(t *testing.T) *Report {
+	return func(t *testing.T) *Report {
+		r, err := Build(p, res)
+		require.NoError(t, err)
+		return r
+	}
+}
+
+func cases() []goldenCase {
+	bp, bres := bank()
+	lp, lres := locked(model.Conflict{From: 1, To: 3}, model.Conflict{From: 5, To: 10})
+	pp, pres := locked(model.Conflict{From: 1, To: 3}, model.Conflict{From: 6, To: 7}, model.Conflict{From: 8, To: 11})
+	opt := bres
+	opt.Reason = "optimistic: --ignore-sync dropped lock, fork and join events"
+	unknown := engines.Result{Verdict: engines.Unknown, Reason: "timeout after 1s", Engine: "global"}
+	safe := engines.Result{Verdict: engines.Serializable, Engine: "profile", Stats: engines.Stats{States: 1}}
+	end := 90
+	return []goldenCase{
+		{"bank", build(bp, bres)},
+		{"lock", build(lp, lres)},
+		{"program-order", build(pp, pres)},
+		{"ignore-sync", build(bp, opt)},
+		{"unknown", build(lp, unknown)},
+		{"serializable", build(bp, safe)},
+		{"monitor", func(t *testing.T) *Report {
+			r := build(bp, bres)(t)
+			r.Engine = "monitor"
+			r.First = 40
+			r.Violations = []Violation{
+				{Thread: "A", Begin: 17, End: &end, Cycle: []TraceStep{{"B", 40}, {"A", 41}}},
+				{Thread: "B", Begin: 39, Cycle: []TraceStep{{"A", 41}}},
+			}
+			return r
+		}},
+	}
+}
+
+// TestGolden renders every case with every renderer into one golden file per
+// renderer; -update rewrites them.
+func TestGolden(t *testing.T) {
+	renderers := map[string]func(*bytes.Buffer, *Report) error{
+		"text.golden":  func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{}) },
+		"json.golden":  func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
+		"dot.golden":   func(b *bytes.Buffer, r *Report) error { return WriteDOT(b, r) },
+		"quiet.golden": func(b *bytes.Buffer, r *Report) error { return WriteText(b, r, TextOptions{Quiet: true}) },
+	}
+	for file, render := range renderers {
+		var got bytes.Buffer
+		for _, c := range cases() {
+			got.WriteString("== " + c.name + " ==\n")
+			require.NoError(t, render(&got, c.report(t)), c.name)
+		}
+		path := filepath.Join("testdata", file)
+		if *update {
+			require.NoError(t, os.WriteFile(path, got.Bytes(), 0o644))
+			continue
+		}
+		want, err := os.ReadFile(path)
+		require.NoError(t, err, "run go test ./report -update to create it")
+		require.Equal(t, string(want), got.String(), file)
+	}
+}

@@ -1,0 +1,122 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// TextOptions shape the text rendering.
+type TextOptions struct {
+	// Quiet leaves out the closing summary line (class, sizes, engine, stats).
+	Quiet bool
+}
+
+// WriteText prints r for a person (SPEC §5): the verdict line first, then any
+// note, the witness run with the cycle's events starred, the cycle in words
+// and, unless quiet, a summary line.
+func WriteText(w io.Writer, r *Report, o TextOptions) error {
+	var b strings.Builder
+	b.WriteString(verdictLine(r) + "\n")
+	if r.Reason != "" && r.Verdict != "unknown" {
+		b.WriteString("note: " + r.Reason + "\n")
+	}
+	if r.Witness != nil {
+		writeRun(&b, r.Witness)
+		writeCycle(&b, r.Witness)
+	}
+	writeMonitor(&b, r)
+	if !o.Quiet {
+		b.WriteString(summaryLine(r) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func verdictLine(r *Report) string {
+	if r.Verdict != "unknown" {
+		return r.Verdict
+	}
+	if r.Reason == "" {
+		return "unknown: no reason given"
+	}
+	return "unknown: " + r.Reason
+}
+
+// writeRun prints the witness run in aligned columns: index, thread, event,
+// position; a star marks the events that the cycle names.
+func writeRun(b *strings.Builder, w *Witness) {
+	b.WriteString("witness run (* marks the events of the cycle):\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	for i, e := range w.Run {
+		mark := " "
+		if e.OnCycle {
+			mark = "*"
+		}
+		ev := e.Op
+		if e.Target != "" {
+			ev += " " + e.Target
+		}
+		fmt.Fprintf(tw, "  %s %d\t%s\t%s\t%s\n", mark, i, e.Thread, ev, e.Pos)
+	}
+	tw.Flush()
+}
+
+// writeCycle names the transactions of the cycle, then gives each conflict
+// in words, one a line.
+func writeCycle(b *strings.Builder, w *Witness) {
+	var names []string
+	for _, t := range w.Txns {
+		names = append(names, txnName(t))
+	}
+	if len(names) > 0 {
+		names = append(names, names[0])
+	}
+	fmt.Fprintf(b, "conflict cycle %s:\n", strings.Join(names, " → "))
+	for _, c := range w.Cycle {
+		b.WriteString("  " + c.Words + "\n")
+	}
+}
+
+// txnName is "A#2" for thread A's second transaction.
+func txnName(t Txn) string {
+	if t.Nth == 0 {
+		return t.Thread
+	}
+	return fmt.Sprintf("%s#%d", t.Thread, t.Nth)
+}
+
+// writeMonitor prints what conc monitor adds for a trace.
+func writeMonitor(b *strings.Builder, r *Report) {
+	if r.First > 0 {
+		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
+	}
+	for _, v := range r.Violations {
+		end := "open"
+		if v.End != nil {
+			end = fmt.Sprint(*v.End)
+		}
+		var steps []string
+		for _, s := range v.Cycle {
+			steps = append(steps, fmt.Sprintf("%s line %d", s.Thread, s.Line))
+		}
+		fmt.Fprintf(b, "%s's transaction at lines %d-%s is on a cycle: %s\n",
+			v.Thread, v.Begin, end, strings.Join(steps, ", "))
+	}
+}
+
+func summaryLine(r *Report) string {
+	return fmt.Sprintf("%s program, %s, %s, %s; engine %s: %s, %s, %d ms",
+		r.Class, plural(r.Threads, "thread"), plural(r.Vars, "var"), plural(r.Locks, "lock"),
+		r.Engine, plural64(r.Stats.States, "state"), plural64(r.Stats.Events, "event"), r.Stats.Millis)
+}
+
+func plural(n int, word string) string { return plural64(int64(n), word) }
+
+func plural64(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
