@@ -38,6 +38,18 @@ func runOf(steps ...any) []model.Step {
 	return run
 }
 
+// threadAutos gives every thread the straight-line automaton of its events
+// in run, so the run is a run of p.
+func threadAutos(p *model.Program, run []model.Step) {
+	evs := make([][]model.Event, len(p.Threads))
+	for _, s := range run {
+		evs[s.Thread] = append(evs[s.Thread], s.Ev)
+	}
+	for i, t := range p.Threads {
+		t.Auto = straight(evs[i]...)
+	}
+}
+
 const (
 	tA = 0
 	tB = 1
@@ -57,9 +69,7 @@ func bank() (*model.Program, engines.Result) {
 		tA, ev(model.OpWrite, bal, 8, 11),
 		tA, ev(model.OpEnd, -1, 9, 3),
 	)
-	for _, t := range p.Threads {
-		t.Auto = straight(run[0].Ev, run[1].Ev, run[5].Ev, run[6].Ev)
-	}
+	threadAutos(p, run)
 	w := &model.Witness{Run: run, Cycle: []model.Conflict{{From: 1, To: 3}, {From: 3, To: 5}}}
 	return p, engines.Result{Verdict: engines.Violation, Engine: "brute", Witness: w,
 		Stats: engines.Stats{States: 12, Events: 7}}
@@ -87,11 +97,7 @@ func locked(cycle ...model.Conflict) (*model.Program, engines.Result) {
 		tB, ev(model.OpRelease, m, 12, 5),
 		tB, ev(model.OpEnd, -1, 13, 3),
 	)
-	var evs [2][]model.Event
-	for _, s := range run {
-		evs[s.Thread] = append(evs[s.Thread], s.Ev)
-	}
-	p.Threads[tA].Auto, p.Threads[tB].Auto = straight(evs[tA]...), straight(evs[tB]...)
+	threadAutos(p, run)
 	w := &model.Witness{Run: run, Cycle: cycle, LockEdges: true}
 	return p, engines.Result{Verdict: engines.Violation, Engine: "global", Witness: w,
 		Stats: engines.Stats{States: 345, Events: 1}}

@@ -73,7 +73,11 @@ func writeCycle(b *strings.Builder, w *Witness) {
 	if len(names) > 0 {
 		names = append(names, names[0])
 	}
-	fmt.Fprintf(b, "conflict cycle %s:\n", strings.Join(names, " → "))
+	edges := ""
+	if w.LockEdges {
+		edges = " (release→acquire, fork and join also conflict: --lock-edges)"
+	}
+	fmt.Fprintf(b, "conflict cycle %s%s:\n", strings.Join(names, " → "), edges)
 	for _, c := range w.Cycle {
 		b.WriteString("  " + c.Words + "\n")
 	}
