@@ -1,0 +1,21 @@
+// Package trace reads execution traces in RAPID's STD format (SPEC §3), the
+// observed runs that conc monitor checks and conc predict reorders.
+//
+// A trace is a sequence of events of Farzan and Madhusudan's Section 2 —
+// begin (▷), end (◁), read, write, acquire, release — plus fork and join,
+// one a line as THREAD|OP|LOC. The Reader is a streaming, allocation-free
+// scanner: it interns thread, variable, lock and location names into dense
+// int32 ids (Table) and hands out small Event values, so memory depends on
+// the number of distinct names, never on the length of the trace.
+//
+// The Reader also normalises the trace the way RAPID does before any
+// analysis: nested begin/end pairs are flattened (only the outermost
+// transaction is emitted, as SPEC §1 flattens nested atomic blocks), and a
+// re-entrant acq of a lock the thread already holds is dropped together with
+// its matching rel. Malformed lines are errors carrying the line number
+// ("trace.std:17: malformed op \"rd(x)\""), or, with Options.Lenient, are
+// skipped and counted in Stats.
+//
+// Gen writes synthetic traces (mostly two-phase-locked transactions with a
+// controlled rate of unprotected accesses) for benchmarks and tests.
+package trace

@@ -1,0 +1,108 @@
+package trace
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// Event is one event of a trace after normalisation. Target indexes the
+// Reader's Vars table for read/write, Locks for acq/rel and Threads for
+// fork/join; it is -1 for begin and end. Loc indexes Locs, -1 when the line
+// has no location. Line is the 1-based line of the trace it came from.
+type Event struct {
+	Thread int32
+	Op     model.Op
+	Target int32
+	Loc    int32
+	Line   int64
+}
+
+// smallMax bounds the decimal names interned through Table's array fast
+// path (RoadRunner thread ids and RAPID location ids are small integers).
+const smallMax = 1 << 16
+
+// Table interns names into dense ids 0, 1, 2, ... in first-seen order.
+type Table struct {
+	names []string
+	ids   map[string]int32
+	small []int32 // small[n] = id+1 of the decimal name n (no leading zero)
+}
+
+// Len is the number of names interned so far.
+func (t *Table) Len() int { return len(t.names) }
+
+// Name is the name of id; it panics on an id the table never handed out
+// (a programmer error, like an index out of range).
+func (t *Table) Name(id int32) string { return t.names[id] }
+
+// Names returns a copy of the names, indexed by id.
+func (t *Table) Names() []string { return append([]string(nil), t.names...) }
+
+// Lookup finds the id of a name.
+func (t *Table) Lookup(name string) (int32, bool) {
+	id, ok := t.ids[name]
+	return id, ok
+}
+
+// Intern returns the id of name, adding it if it is new.
+func (t *Table) Intern(name string) int32 { return t.intern([]byte(name)) }
+
+// intern is the reader's hot path: decimal names go through an array, the
+// others through a map lookup that does not allocate for known names.
+func (t *Table) intern(b []byte) int32 {
+	n, small := decimal(b)
+	if small && n < len(t.small) && t.small[n] != 0 {
+		return t.small[n] - 1
+	}
+	if id, ok := t.ids[string(b)]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = make(map[string]int32)
+	}
+	s := string(b)
+	id := int32(len(t.names))
+	t.names = append(t.names, s)
+	t.ids[s] = id
+	if small {
+		for len(t.small) <= n {
+			t.small = append(t.small, 0)
+		}
+		t.small[n] = id + 1
+	}
+	return id
+}
+
+// decimal parses b as a small decimal number without leading zeros.
+func decimal(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 5 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n < smallMax
+}
+
+// Error is a bad line of a trace: File:Line: Msg.
+type Error struct {
+	File string
+	Line int64
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Stats counts what the Reader did.
+type Stats struct {
+	Lines     int64 // lines read, blank ones included
+	Events    int64 // events handed out
+	Malformed int64 // bad lines skipped (Options.Lenient)
+	Reentrant int64 // re-entrant acq/rel pairs dropped
+	Nested    int64 // inner begin/end pairs dropped
+}

@@ -1,0 +1,237 @@
+package trace
+
+import (
+	"bufio"
+	"io"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// GenOptions shape a synthetic trace. Transactions take one lock and touch
+// only the variables that lock guards (x_v is guarded by l_{v mod Locks}),
+// so they are two-phase locked and serializable; Unprotected is the chance
+// that an access ignores the rule, which is how violations get in.
+type GenOptions struct {
+	Seed        uint64
+	Events      int64   // about this many events (threads finish their step)
+	Threads     int     // at least 1
+	Vars        int     // at least 1
+	Locks       int     // 0: no locks, every access is unprotected
+	TxnLen      int     // accesses per transaction, uniform in 1..TxnLen
+	Unprotected float64 // chance an access picks any variable
+	Unary       float64 // chance a step is a single access outside transactions
+	Nested      float64 // chance a transaction has an inner begin/end
+	Writes      float64 // chance an access is a write
+	Fork        bool    // thread 0 forks the others first and joins them last
+}
+
+// Gen generates a synthetic trace step by step, in memory independent of
+// its length. Thread i is named T<i>, variable v x<v>, lock l l<l>; event
+// ids are these numbers and Loc is -1.
+type Gen struct {
+	o       GenOptions
+	rng     *rand.Rand
+	plans   [][]Event // per thread: the rest of its current step
+	owner   []int32   // per lock: holder or -1
+	alive   []bool    // forked and not finished
+	emitted int64
+	joining int // fork mode: next thread thread 0 joins
+	forking int // fork mode: next thread thread 0 forks
+}
+
+// NewGen starts a generator; options out of range are clamped.
+func NewGen(o GenOptions) *Gen {
+	o.Threads, o.Vars, o.TxnLen = max(o.Threads, 1), max(o.Vars, 1), max(o.TxnLen, 1)
+	g := &Gen{o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x5eed)), plans: make([][]Event, o.Threads),
+		owner: make([]int32, o.Locks), alive: make([]bool, o.Threads)}
+	for i := range g.owner {
+		g.owner[i] = -1
+	}
+	g.alive[0] = true
+	g.forking, g.joining = 1, 1
+	if !o.Fork {
+		for i := range g.alive {
+			g.alive[i] = true
+		}
+		g.forking = o.Threads
+	}
+	return g
+}
+
+// Read fills evs with the next events, like Reader.Read.
+func (g *Gen) Read(evs []Event) (int, error) {
+	for i := range evs {
+		if !g.step(&evs[i]) {
+			if i == 0 {
+				return 0, io.EOF
+			}
+			return i, nil
+		}
+	}
+	return len(evs), nil
+}
+
+// step emits one event of a random runnable thread.
+func (g *Gen) step(ev *Event) bool {
+	if g.forking < g.o.Threads {
+		g.emit(ev, 0, model.OpFork, int32(g.forking))
+		g.alive[g.forking] = true
+		g.forking++
+		return true
+	}
+	n := g.o.Threads
+	for k, s := 0, g.rng.IntN(n); k < n; k++ {
+		t := (s + k) % n
+		if !g.alive[t] {
+			continue
+		}
+		if len(g.plans[t]) == 0 {
+			if g.emitted >= g.o.Events {
+				g.alive[t] = t == 0 && g.o.Fork
+				continue
+			}
+			g.plan(int32(t))
+		}
+		if e := g.plans[t][0]; e.Op == model.OpAcquire && g.owner[e.Target] >= 0 {
+			continue // blocked
+		}
+		g.pop(ev, int32(t))
+		return true
+	}
+	return g.finish(ev)
+}
+
+// finish joins the workers in fork mode once they have stopped.
+func (g *Gen) finish(ev *Event) bool {
+	if !g.o.Fork || g.joining >= g.o.Threads {
+		return false
+	}
+	g.emit(ev, 0, model.OpJoin, int32(g.joining))
+	g.joining++
+	return true
+}
+
+func (g *Gen) pop(ev *Event, t int32) {
+	e := g.plans[t][0]
+	g.plans[t] = g.plans[t][1:]
+	switch e.Op {
+	case model.OpAcquire:
+		g.owner[e.Target] = t
+	case model.OpRelease:
+		g.owner[e.Target] = -1
+	}
+	g.emit(ev, t, e.Op, e.Target)
+}
+
+func (g *Gen) emit(ev *Event, t int32, op model.Op, target int32) {
+	g.emitted++
+	*ev = Event{Thread: t, Op: op, Target: target, Loc: -1, Line: g.emitted}
+}
+
+// plan queues thread t's next step: a unary access or a transaction.
+func (g *Gen) plan(t int32) {
+	p := g.plans[t][:0]
+	add := func(op model.Op, target int32) { p = append(p, Event{Thread: t, Op: op, Target: target}) }
+	l := int32(-1)
+	if g.o.Locks > 0 {
+		l = int32(g.rng.IntN(g.o.Locks))
+	}
+	n, txn, nested := 1, g.rng.Float64() >= g.o.Unary, false
+	if txn {
+		n = 1 + g.rng.IntN(g.o.TxnLen)
+		nested = g.rng.Float64() < g.o.Nested
+		add(model.OpBegin, -1)
+	}
+	if l >= 0 {
+		add(model.OpAcquire, l)
+	}
+	for i := 0; i < n; i++ {
+		if nested && i == n/2 {
+			add(model.OpBegin, -1)
+		}
+		op := model.OpRead
+		if g.rng.Float64() < g.o.Writes {
+			op = model.OpWrite
+		}
+		add(op, g.variable(l))
+	}
+	if nested {
+		add(model.OpEnd, -1)
+	}
+	if l >= 0 {
+		add(model.OpRelease, l)
+	}
+	if txn {
+		add(model.OpEnd, -1)
+	}
+	g.plans[t] = p
+}
+
+// variable picks a variable guarded by lock l, or any with Unprotected.
+func (g *Gen) variable(l int32) int32 {
+	if l < 0 || g.rng.Float64() < g.o.Unprotected {
+		return int32(g.rng.IntN(g.o.Vars))
+	}
+	k := int32(g.o.Locks)
+	m := (int32(g.o.Vars) - l + k - 1) / k // variables v < Vars with v%k == l
+	if m <= 0 {
+		return int32(g.rng.IntN(g.o.Vars))
+	}
+	return l + k*int32(g.rng.IntN(int(m)))
+}
+
+// WriteTo writes the rest of the trace in STD format.
+func (g *Gen) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var total int64
+	evs := make([]Event, 1024)
+	var line []byte
+	for {
+		n, err := g.Read(evs)
+		for _, e := range evs[:n] {
+			line = AppendSTD(line[:0], e, GenName)
+			k, werr := bw.Write(line)
+			total += int64(k)
+			if werr != nil {
+				return total, werr
+			}
+		}
+		if err == io.EOF {
+			return total, bw.Flush()
+		}
+	}
+}
+
+// GenName names Gen's threads (T), variables (x) and locks (l).
+func GenName(kind byte, id int32) string {
+	return string(kind) + strconv.Itoa(int(id))
+}
+
+// AppendSTD appends e as one STD line (with newline, without location);
+// name(kind, id) names threads ('T'), variables ('x') and locks ('l').
+func AppendSTD(b []byte, e Event, name func(kind byte, id int32) string) []byte {
+	b = append(b, name('T', e.Thread)...)
+	b = append(b, '|')
+	switch e.Op {
+	case model.OpBegin, model.OpEnd:
+		b = append(b, e.Op.String()...)
+	default:
+		b = append(b, stdOp[e.Op]...)
+		b = append(b, '(')
+		kind := byte('x')
+		switch e.Op {
+		case model.OpAcquire, model.OpRelease:
+			kind = 'l'
+		case model.OpFork, model.OpJoin:
+			kind = 'T'
+		}
+		b = append(b, name(kind, e.Target)...)
+		b = append(b, ')')
+	}
+	return append(b, '\n')
+}
+
+var stdOp = [...]string{model.OpRead: "r", model.OpWrite: "w", model.OpAcquire: "acq",
+	model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join"}

@@ -1,0 +1,216 @@
+package trace
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// parse scans one line THREAD|OP|LOC into ev and normalises it. It returns
+// a non-empty message for a bad line, and emit=false for a line that yields
+// no event (blank, an inner begin/end, a re-entrant acq/rel).
+func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	bar := bytes.IndexByte(line, '|')
+	if bar < 0 {
+		if blank(line) {
+			return "", false
+		}
+		return fmt.Sprintf("malformed line %q: want THREAD|OP|LOC", clip(line)), false
+	}
+	if bar == 0 {
+		return "missing thread", false
+	}
+	op, loc := line[bar+1:], []byte(nil)
+	if i := bytes.IndexByte(op, '|'); i >= 0 {
+		op, loc = op[:i], op[i+1:]
+	}
+	kind, target, ok := parseOp(op)
+	if !ok {
+		return fmt.Sprintf("malformed op %q", clip(op)), false
+	}
+	ev.Thread = r.thread(line[:bar])
+	ev.Op = kind
+	ev.Loc = -1
+	if len(loc) > 0 {
+		ev.Loc = r.locs.intern(loc)
+	}
+	return r.normalise(ev, target)
+}
+
+// parseOp recognises r(V) w(V) acq(L) rel(L) fork(U) join(U) begin end.
+func parseOp(op []byte) (model.Op, []byte, bool) {
+	n := len(op)
+	if n < 3 {
+		return 0, nil, false
+	}
+	if op[n-1] != ')' {
+		switch string(op) {
+		case "begin":
+			return model.OpBegin, nil, true
+		case "end":
+			return model.OpEnd, nil, true
+		}
+		return 0, nil, false
+	}
+	var kind model.Op
+	var arg []byte
+	switch {
+	case op[1] == '(' && op[0] == 'r':
+		kind, arg = model.OpRead, op[2:n-1]
+	case op[1] == '(' && op[0] == 'w':
+		kind, arg = model.OpWrite, op[2:n-1]
+	case n > 4 && op[3] == '(' && string(op[:3]) == "acq":
+		kind, arg = model.OpAcquire, op[4:n-1]
+	case n > 4 && op[3] == '(' && string(op[:3]) == "rel":
+		kind, arg = model.OpRelease, op[4:n-1]
+	case n > 5 && op[4] == '(' && string(op[:4]) == "fork":
+		kind, arg = model.OpFork, op[5:n-1]
+	case n > 5 && op[4] == '(' && string(op[:4]) == "join":
+		kind, arg = model.OpJoin, op[5:n-1]
+	default:
+		return 0, nil, false
+	}
+	return kind, arg, len(arg) > 0
+}
+
+// thread interns a thread name; consecutive lines of one thread hit the cache.
+func (r *Reader) thread(b []byte) int32 {
+	if r.lastThreadID >= 0 && string(b) == string(r.lastThread) {
+		return r.lastThreadID
+	}
+	id := r.threads.intern(b)
+	r.lastThread = append(r.lastThread[:0], b...)
+	r.lastThreadID = id
+	r.grow()
+	return id
+}
+
+// grow keeps the per-thread state as long as the thread table.
+func (r *Reader) grow() {
+	for len(r.depth) < r.threads.Len() {
+		r.depth = append(r.depth, 0)
+		r.life = append(r.life, 0)
+	}
+}
+
+// Thread life bits: SPEC §1's fork and join order a thread's events, so a
+// fork after the child has moved, or an event after its join, is bad input.
+const (
+	lifeStarted uint8 = 1 << iota
+	lifeJoined
+)
+
+// forkJoin interns the child of a fork or join and checks SPEC §1's order:
+// a thread is forked before its first event and joined after its last.
+func (r *Reader) forkJoin(ev *Event, target []byte) string {
+	u := r.threads.intern(target)
+	r.grow()
+	ev.Target = u
+	switch {
+	case u == ev.Thread:
+		return fmt.Sprintf("thread %s cannot %s itself", target, ev.Op)
+	case ev.Op == model.OpFork && r.life[u]&lifeStarted != 0:
+		return fmt.Sprintf("fork(%s) after thread %s has started", target, target)
+	case ev.Op == model.OpJoin:
+		r.life[u] |= lifeJoined
+	}
+	return ""
+}
+
+// normalise interns the target and applies RAPID's rules: only outermost
+// begin/end pairs are kept, and a re-entrant acq is dropped with its
+// matching rel. Lock misuse that no execution can produce is an error.
+func (r *Reader) normalise(ev *Event, target []byte) (string, bool) {
+	t := ev.Thread
+	ev.Target = -1
+	if r.life[t]&lifeJoined != 0 {
+		return fmt.Sprintf("event of thread %s after its join", r.threads.Name(t)), false
+	}
+	r.life[t] |= lifeStarted
+	switch ev.Op {
+	case model.OpBegin:
+		r.depth[t]++
+		if r.depth[t] > 1 {
+			r.stats.Nested++
+			return "", false
+		}
+	case model.OpEnd:
+		if r.depth[t] == 0 {
+			return "end without begin", false
+		}
+		r.depth[t]--
+		if r.depth[t] > 0 {
+			return "", false
+		}
+	case model.OpRead, model.OpWrite:
+		ev.Target = r.vars.intern(target)
+	case model.OpFork, model.OpJoin:
+		if msg := r.forkJoin(ev, target); msg != "" {
+			return msg, false
+		}
+	case model.OpAcquire:
+		return r.acquire(ev, target)
+	case model.OpRelease:
+		return r.release(ev, target)
+	}
+	return "", true
+}
+
+func (r *Reader) lock(target []byte) int32 {
+	l := r.locks.intern(target)
+	for len(r.owner) < r.locks.Len() {
+		r.owner = append(r.owner, -1)
+		r.count = append(r.count, 0)
+	}
+	return l
+}
+
+func (r *Reader) acquire(ev *Event, target []byte) (string, bool) {
+	l := r.lock(target)
+	ev.Target = l
+	switch r.owner[l] {
+	case ev.Thread:
+		r.count[l]++
+		r.stats.Reentrant++
+		return "", false
+	case -1:
+		r.owner[l], r.count[l] = ev.Thread, 1
+		return "", true
+	}
+	return fmt.Sprintf("acq(%s) of a lock held by thread %s", target, r.threads.Name(r.owner[l])), false
+}
+
+func (r *Reader) release(ev *Event, target []byte) (string, bool) {
+	l := r.lock(target)
+	ev.Target = l
+	if r.owner[l] != ev.Thread {
+		return fmt.Sprintf("rel(%s) of a lock thread %s does not hold", target, r.threads.Name(ev.Thread)), false
+	}
+	r.count[l]--
+	if r.count[l] > 0 {
+		return "", false
+	}
+	r.owner[l] = -1
+	return "", true
+}
+
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens what an error message quotes.
+func clip(b []byte) []byte {
+	if len(b) > 60 {
+		return b[:60]
+	}
+	return b
+}

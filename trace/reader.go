@@ -1,0 +1,240 @@
+package trace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Options tune a Reader.
+type Options struct {
+	// Lenient skips malformed lines (and lock or transaction events that do
+	// not match, such as a rel of a lock not held) and counts them in
+	// Stats.Malformed instead of failing.
+	Lenient bool
+	// BufSize is the initial buffer size; 0 means 1 MiB. Lines longer than
+	// the buffer grow it up to MaxLine.
+	BufSize int
+}
+
+// MaxLine is the longest line a Reader accepts.
+const MaxLine = 64 << 20
+
+// Reader streams the events of one trace. It is not safe for concurrent use.
+type Reader struct {
+	name    string
+	src     io.Reader
+	closers []io.Closer
+	opts    Options
+
+	buf        []byte
+	start, end int // unread bytes are buf[start:end]
+	eof        bool
+	err        error // sticky
+	line       int64
+
+	threads, vars, locks, locs Table
+	lastThread                 []byte // cache for the thread field
+	lastThreadID               int32
+
+	depth []int32 // per thread: begin/end nesting depth
+	life  []uint8 // per thread: lifeStarted, lifeForked, lifeJoined bits
+	owner []int32 // per lock: holding thread, -1 when free
+	count []int32 // per lock: re-entrance count of the holder
+
+	stats Stats
+}
+
+// Open opens a trace file: "-" is standard input, and gzip input (a ".gz"
+// name or gzip's magic bytes) is decompressed transparently on a second
+// goroutine, so that inflating and scanning overlap.
+func Open(path string, opts Options) (*Reader, error) {
+	var f io.ReadCloser = os.Stdin
+	name := "<stdin>"
+	if path != "-" {
+		g, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		f, name = g, path
+	}
+	r, err := newReader(f, name, opts, strings.HasSuffix(path, ".gz"))
+	if err != nil {
+		if path != "-" {
+			f.Close()
+		}
+		return nil, err
+	}
+	if path != "-" {
+		r.closers = append(r.closers, f)
+	}
+	return r, nil
+}
+
+// NewReader reads a trace from src; name is used in error messages. Gzip
+// input is recognised by its magic bytes.
+func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
+	return newReader(src, name, opts, false)
+}
+
+func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, error) {
+	size := opts.BufSize
+	if size <= 0 {
+		size = 1 << 20
+	}
+	r := &Reader{name: name, opts: opts, buf: make([]byte, size), lastThreadID: -1}
+	// Sniff the first bytes for gzip's magic number.
+	n, err := io.ReadFull(src, r.buf[:2])
+	r.end = n
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		r.eof = true
+	} else if err != nil {
+		return nil, err
+	}
+	if gz || (n == 2 && r.buf[0] == 0x1f && r.buf[1] == 0x8b) {
+		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		a := newAsyncReader(zr)
+		r.src, r.closers = a, append(r.closers, a)
+		r.start, r.end, r.eof = 0, 0, false
+		return r, nil
+	}
+	r.src = src
+	return r, nil
+}
+
+// Close releases the files and goroutines behind the Reader.
+func (r *Reader) Close() error {
+	var first error
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		if err := r.closers[i].Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	r.closers = nil
+	return first
+}
+
+// Name is the trace's name as used in error messages.
+func (r *Reader) Name() string { return r.name }
+
+// Threads, Vars, Locks and Locs are the interned names seen so far.
+func (r *Reader) Threads() *Table { return &r.threads }
+func (r *Reader) Vars() *Table    { return &r.vars }
+func (r *Reader) Locks() *Table   { return &r.locks }
+func (r *Reader) Locs() *Table    { return &r.locs }
+
+// Stats are the counters so far.
+func (r *Reader) Stats() Stats { return r.stats }
+
+// Next returns the next event, or io.EOF after the last one.
+func (r *Reader) Next() (Event, error) {
+	var ev Event
+	err := r.next(&ev)
+	return ev, err
+}
+
+// Read fills evs with the next events and returns how many it stored; at
+// the end of the trace it returns 0, io.EOF. A batch amortises the call.
+func (r *Reader) Read(evs []Event) (int, error) {
+	for i := range evs {
+		if err := r.next(&evs[i]); err != nil {
+			if i > 0 && err == io.EOF {
+				return i, nil
+			}
+			return i, err
+		}
+	}
+	return len(evs), nil
+}
+
+// next parses lines until one yields an event.
+func (r *Reader) next(ev *Event) error {
+	if r.err != nil {
+		return r.err
+	}
+	for {
+		line, ok, err := r.nextLine()
+		if err != nil {
+			r.err = err
+			return err
+		}
+		if !ok {
+			r.err = io.EOF
+			return io.EOF
+		}
+		msg, emit := r.parse(line, ev)
+		if msg != "" {
+			if r.opts.Lenient {
+				r.stats.Malformed++
+				continue
+			}
+			r.err = &Error{File: r.name, Line: r.line, Msg: msg}
+			return r.err
+		}
+		if emit {
+			ev.Line = r.line
+			r.stats.Events++
+			return nil
+		}
+	}
+}
+
+// nextLine returns the next line without its newline.
+func (r *Reader) nextLine() ([]byte, bool, error) {
+	for {
+		if i := bytes.IndexByte(r.buf[r.start:r.end], '\n'); i >= 0 {
+			line := r.buf[r.start : r.start+i]
+			r.start += i + 1
+			r.line++
+			r.stats.Lines++
+			return line, true, nil
+		}
+		if r.eof {
+			if r.start == r.end {
+				return nil, false, nil
+			}
+			line := r.buf[r.start:r.end]
+			r.start = r.end
+			r.line++
+			r.stats.Lines++
+			return line, true, nil
+		}
+		if err := r.fill(); err != nil {
+			return nil, false, err
+		}
+	}
+}
+
+// fill moves the partial line to the front and reads more, growing the
+// buffer when one line fills it.
+func (r *Reader) fill() error {
+	if r.start > 0 {
+		r.end = copy(r.buf, r.buf[r.start:r.end])
+		r.start = 0
+	}
+	if r.end == len(r.buf) {
+		if len(r.buf) >= MaxLine {
+			return &Error{File: r.name, Line: r.line + 1, Msg: "line too long"}
+		}
+		nb := make([]byte, 2*len(r.buf))
+		copy(nb, r.buf[:r.end])
+		r.buf = nb
+	}
+	n, err := r.src.Read(r.buf[r.end:])
+	r.end += n
+	if errors.Is(err, io.EOF) {
+		r.eof = true
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+	}
+	return nil
+}
