@@ -1,0 +1,172 @@
+package profiles
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// Kind is the shape of a profile (Definition 4).
+type Kind uint8
+
+const (
+	KindSingle Kind = iota // ▷ a ◁
+	KindSame               // ▷ a b ◁
+	KindDiff               // ▷ a ◁ ▷ b ◁
+)
+
+var kindNames = [...]string{"single", "same", "diff"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Profile is one profile: A alone (KindSingle, B == A), or A then B.
+type Profile struct {
+	Kind Kind
+	A, B Letter
+}
+
+// Profiles is the set of profiles of one thread, as three relations over
+// letters. Same[x] holds the y such that ▷ x y ◁ is a profile, Diff[x] those
+// such that ▷ x ◁ ▷ y ◁ is. Every set has width Words(Vars).
+type Profiles struct {
+	Vars   int
+	Single Set
+	Same   []Set
+	Diff   []Set
+}
+
+// newProfiles returns the empty profile set over nvars variables.
+func newProfiles(nvars int) *Profiles {
+	w := Words(nvars)
+	p := &Profiles{Vars: nvars, Single: NewSet(w)}
+	p.Same = rows(2*nvars, w)
+	p.Diff = rows(2*nvars, w)
+	return p
+}
+
+// rows makes n empty sets of width w backed by one allocation.
+func rows(n, w int) []Set {
+	flat := make([]uint64, n*w)
+	rs := make([]Set, n)
+	for i := range rs {
+		rs[i] = flat[i*w : (i+1)*w : (i+1)*w]
+	}
+	return rs
+}
+
+// Letters is the number of letters, 2·Vars.
+func (p *Profiles) Letters() int { return 2 * p.Vars }
+
+// Has reports whether pr is a profile of the thread.
+func (p *Profiles) Has(pr Profile) bool {
+	n := Letter(p.Letters())
+	if pr.A < 0 || pr.A >= n || pr.B < 0 || pr.B >= n {
+		return false
+	}
+	switch pr.Kind {
+	case KindSingle:
+		return pr.A == pr.B && p.Single.Has(pr.A)
+	case KindSame:
+		return p.Same[pr.A].Has(pr.B)
+	case KindDiff:
+		return p.Diff[pr.A].Has(pr.B)
+	}
+	return false
+}
+
+// List returns every profile, sorted by kind, then A, then B.
+func (p *Profiles) List() []Profile {
+	var ps []Profile
+	for _, a := range p.Single.Letters() {
+		ps = append(ps, Profile{KindSingle, a, a})
+	}
+	for k, rel := range [][]Set{p.Same, p.Diff} {
+		for a, row := range rel {
+			for _, b := range row.Letters() {
+				ps = append(ps, Profile{Kind(k + 1), Letter(a), b})
+			}
+		}
+	}
+	return ps
+}
+
+// Count is the number of profiles.
+func (p *Profiles) Count() int {
+	n := p.Single.Len()
+	for a := range p.Same {
+		n += p.Same[a].Len() + p.Diff[a].Len()
+	}
+	return n
+}
+
+// Extractor computes the profiles of one thread's automaton over nvars
+// variables.
+type Extractor func(a *model.Automaton, nvars int) (*Profiles, error)
+
+var pushdown Extractor
+
+// RegisterPushdown installs the extractor for pushdown threads (Lemma 4's
+// saturation lives in another package). Extract uses it for every automaton
+// that touches the stack.
+func RegisterPushdown(f Extractor) { pushdown = f }
+
+// SupportsPushdown reports whether a pushdown extractor is installed.
+func SupportsPushdown() bool { return pushdown != nil }
+
+// ErrPushdown is returned for a recursive thread when no pushdown extractor
+// is installed.
+var ErrPushdown = fmt.Errorf("recursive (pushdown) thread: profile extraction for pushdown systems (Lemma 4) is not available")
+
+// Extract computes the profiles of a thread (Definition 4). Finite automata
+// are handled here (extract.go); pushdown ones by the registered extractor.
+func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
+	if err := checkTargets(a, nvars); err != nil {
+		return nil, err
+	}
+	if a.Pushdown() {
+		if pushdown == nil {
+			return nil, ErrPushdown
+		}
+		return pushdown(a, nvars)
+	}
+	return extractFinite(a, nvars), nil
+}
+
+// checkTargets rejects access events whose variable is out of range and
+// edges to missing states, so extraction never indexes out of bounds.
+func checkTargets(a *model.Automaton, nvars int) error {
+	n := int32(a.NumStates())
+	if a.Init < 0 || a.Init >= n {
+		return fmt.Errorf("profiles: initial state %d out of range", a.Init)
+	}
+	for q, es := range a.Out {
+		for _, e := range es {
+			if e.To < 0 || e.To >= n {
+				return fmt.Errorf("profiles: edge from state %d to missing state %d", q, e.To)
+			}
+			if e.Ev.Op.IsAccess() && (e.Ev.Target < 0 || int(e.Ev.Target) >= nvars) {
+				return fmt.Errorf("profiles: state %d accesses variable %d of %d", q, e.Ev.Target, nvars)
+			}
+		}
+	}
+	return nil
+}
+
+// OfProgram extracts the profiles of every thread of p. Threads that share an
+// automaton (thread W[n]) share one *Profiles, computed once.
+func OfProgram(p *model.Program) ([]*Profiles, error) {
+	out := make([]*Profiles, len(p.Threads))
+	memo := map[*model.Automaton]*Profiles{}
+	for i, t := range p.Threads {
+		pr, ok := memo[t.Auto]
+		if !ok {
+			var err error
+			if pr, err = Extract(t.Auto, len(p.Vars)); err != nil {
+				return nil, fmt.Errorf("thread %s: %w", t.Name, err)
+			}
+			memo[t.Auto] = pr
+		}
+		out[i] = pr
+	}
+	return out, nil
+}
