@@ -19,31 +19,47 @@ func (g *Graph) Clone() *Graph {
 
 // AppendKey appends to b a canonical encoding of everything the graph's
 // future depends on: two graphs with equal keys close a cycle on exactly the
-// same continuations. That is, per live transaction (ordered by thread, then
-// age): its thread, whether it is open, and its set of access records; each
-// thread's begin nesting; and reachability between live transactions.
+// same continuations. It is the abstraction of the bounded-space monitor of
+// Farzan and Madhusudan (CAV 2008): per open transaction o (by thread), its
+// own signature, the union of the signatures of the other transactions that
+// o reaches, and which open transactions o reaches. A signature is what a
+// later event can conflict with: the transaction's thread, the variables it
+// read and wrote, and with lock edges the locks it released and the threads
+// it forked.
 //
-// Reachability, not the edges themselves, suffices: a new edge m -> n closes a
-// cycle iff n reaches m, and a completed transaction is collected iff it has
-// no incoming edge, iff nothing reaches it. Collecting a source keeps
-// reachability among the others, since no path runs through a source.
-// Run indices (witness events) are left out: they do not change the future.
+// Why this suffices: a completed transaction m gets no new incoming edge, so
+// a future cycle through m enters it along a path that exists now, from some
+// open transaction o (going backwards along the cycle, the last new edge
+// enters a transaction that was open when it was added, and it cannot be a
+// future one, which has no old edges out). So m matters only as part of
+// "o reaches m", and a later event conflicting with m's signature makes o
+// reach that event's transaction, whichever m it was. A completed
+// transaction reached from no open one lies on no future cycle. Run indices
+// (the witnesses of edges) do not change the future either.
 func (g *Graph) AppendKey(b []byte) []byte {
 	b = append(b, flag(g.lockEdges), flag(g.cyclic))
-	for t, d := range g.nest {
-		if d != 0 {
-			b = binary.AppendUvarint(b, uint64(t)+1)
-			b = binary.AppendUvarint(b, uint64(d))
+	out := g.successors()
+	for t, o := range g.cur {
+		if o < 0 {
+			continue
 		}
-	}
-	b = append(b, 0)
-	order := g.canonicalOrder()
-	b = binary.AppendUvarint(b, uint64(len(order)))
-	for _, v := range order {
-		b = g.appendNode(b, v)
-	}
-	for _, w := range g.closure(order) {
-		b = binary.LittleEndian.AppendUint64(b, w)
+		b = binary.AppendUvarint(b, uint64(t))
+		b = binary.AppendUvarint(b, uint64(g.nest[t]))
+		b = appendCodes(b, g.signature(nil, o))
+		reached := g.reach(out, o)
+		var sig []uint64
+		for v, r := range reached {
+			if r && int32(v) != o {
+				sig = g.signature(sig, int32(v))
+			}
+		}
+		b = appendCodes(b, sig)
+		for u, p := range g.cur { // the open transactions o reaches
+			if p >= 0 && p != o && reached[p] {
+				b = binary.AppendUvarint(b, uint64(u)+1)
+			}
+		}
+		b = append(b, 0)
 	}
 	return b
 }
@@ -55,60 +71,51 @@ func flag(f bool) byte {
 	return 0
 }
 
-// canonicalOrder lists the live nodes by thread, then creation (= time) order.
-func (g *Graph) canonicalOrder() []int32 {
-	order := make([]int32, len(g.nodes))
-	for v := range order {
-		order[v] = int32(v)
+// successors lists each live node's out-neighbours.
+func (g *Graph) successors() [][]int32 {
+	out := make([][]int32, len(g.nodes))
+	for _, e := range g.edges {
+		out[e.From] = append(out[e.From], e.To)
 	}
-	slices.SortStableFunc(order, func(u, v int32) int {
-		return int(g.nodes[u].Thread) - int(g.nodes[v].Thread)
-	})
-	return order
+	return out
 }
 
-// appendNode encodes node v: thread, open, and its sorted access records.
-func (g *Graph) appendNode(b []byte, v int32) []byte {
-	nd := g.nodes[v]
-	b = binary.AppendUvarint(b, uint64(nd.Thread))
-	b = append(b, flag(nd.Open))
-	var codes []uint64
-	for _, a := range g.accs {
-		if a.Node == v {
-			codes = append(codes, uint64(a.Target)<<2|uint64(a.Kind))
+// reach marks the nodes reachable from o (o included).
+func (g *Graph) reach(out [][]int32, o int32) []bool {
+	seen := make([]bool, len(g.nodes))
+	seen[o] = true
+	stack := []int32{o}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, v := range out[u] {
+			if !seen[v] {
+				seen[v] = true
+				stack = append(stack, v)
+			}
 		}
 	}
+	return seen
+}
+
+// signature appends node v's signature codes to sig: one per access record
+// (target<<3 | kind) and one for its thread (thread<<3 | 4).
+func (g *Graph) signature(sig []uint64, v int32) []uint64 {
+	for _, a := range g.accs {
+		if a.Node == v {
+			sig = append(sig, uint64(a.Target)<<3|uint64(a.Kind))
+		}
+	}
+	return append(sig, uint64(g.nodes[v].Thread)<<3|4)
+}
+
+// appendCodes appends a set of codes, sorted and without duplicates.
+func appendCodes(b []byte, codes []uint64) []byte {
 	slices.Sort(codes)
+	codes = slices.Compact(codes)
 	b = binary.AppendUvarint(b, uint64(len(codes)))
 	for _, c := range codes {
 		b = binary.AppendUvarint(b, c)
 	}
 	return b
-}
-
-// closure is the reachability matrix of the live nodes in canonical order,
-// one bit row of ceil(n/64) words per node (Warshall's algorithm).
-func (g *Graph) closure(order []int32) []uint64 {
-	n := len(order)
-	pos := make([]int, n)
-	for p, v := range order {
-		pos[v] = p
-	}
-	w := (n + 63) / 64
-	rows := make([]uint64, n*w)
-	set := func(i, j int) { rows[i*w+j/64] |= 1 << (j % 64) }
-	has := func(i, j int) bool { return rows[i*w+j/64]&(1<<(j%64)) != 0 }
-	for _, e := range g.edges {
-		set(pos[e.From], pos[e.To])
-	}
-	for k := 0; k < n; k++ {
-		for i := 0; i < n; i++ {
-			if has(i, k) {
-				for x := 0; x < w; x++ {
-					rows[i*w+x] |= rows[k*w+x]
-				}
-			}
-		}
-	}
-	return rows
 }

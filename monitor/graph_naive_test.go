@@ -200,3 +200,50 @@ func fmtRun(run []model.Step) string {
 	}
 	return s
 }
+
+// TestKeyDeterminesFuture checks AppendKey's promise on random runs: prefixes
+// with equal keys close their first cycle at the same step of any common
+// continuation.
+func TestKeyDeterminesFuture(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	type prefix struct{ run []model.Step }
+	buckets := map[string][]prefix{}
+	for n := 0; n < 1500; n++ {
+		lockEdges := n%2 == 1
+		run := randomRun(r)
+		g := New(lockEdges)
+		for i, s := range run {
+			if cyc, _ := g.Step(s); cyc != nil {
+				break
+			}
+			key := string(g.AppendKey(nil))
+			if len(buckets[key]) < 4 {
+				buckets[key] = append(buckets[key], prefix{run[:i+1]})
+			}
+		}
+	}
+	compared := 0
+	for key, ps := range buckets {
+		lockEdges := key[0] == 1
+		for _, q := range ps[1:] {
+			for c := 0; c < 5; c++ {
+				cont := randomRun(r)
+				a := firstCycle(t, ps[0].run, cont, lockEdges)
+				b := firstCycle(t, q.run, cont, lockEdges)
+				require.Equal(t, a, b, "equal keys, different futures:\n%s\n%s\ncontinued by %s",
+					fmtRun(ps[0].run), fmtRun(q.run), fmtRun(cont))
+				compared++
+			}
+		}
+	}
+	require.Greater(t, compared, 1000)
+}
+
+// firstCycle feeds prefix then cont and returns the index in cont of the
+// step that closed a cycle, or -1.
+func firstCycle(t testing.TB, prefix, cont []model.Step, lockEdges bool) int {
+	g := New(lockEdges)
+	_, _ = feed(t, g, prefix)
+	at, _ := feed(t, g, cont)
+	return at
+}

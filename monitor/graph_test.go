@@ -168,3 +168,14 @@ func TestKeyIsCanonical(t *testing.T) {
 	feed(t, e, parseRun(t, "2:b 2:w:z"))
 	require.Equal(t, e.AppendKey(nil), d.AppendKey(nil), "T0's completed source is collected")
 }
+
+func TestKeyForgetsCompletedHistory(t *testing.T) {
+	// While T1 stays open, T0's completed transactions pile up in the graph,
+	// but what T1 reaches (a read of x by T0) stays the same.
+	a, b := New(false), New(false)
+	feed(t, a, parseRun(t, "1:b 1:w:x 0:b 0:r:x 0:e"))
+	feed(t, b, parseRun(t, "1:b 1:w:x 0:b 0:r:x 0:e 0:b 0:r:x 0:e 0:b 0:r:x 0:e"))
+	require.Equal(t, 2, a.Live())
+	require.Equal(t, 4, b.Live())
+	require.Equal(t, a.AppendKey(nil), b.AppendKey(nil))
+}
