@@ -1,0 +1,156 @@
+package engines
+
+import (
+	"slices"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// enabled lists every move allowed in the current configuration (SPEC §1):
+// a thread moves only once forked; pops need their symbol on top; acquire
+// needs a free lock, release the holder; fork U only once; join U only when U
+// is terminal with an empty stack. Moves refused by a bound set the cut flags.
+func (s *bruteSearch) enabled() []bruteMove {
+	var moves []bruteMove
+	for t := range s.q {
+		if !s.started[t] {
+			continue
+		}
+		for k, e := range s.p.Threads[t].Auto.Out[s.q[t]] {
+			if s.allowed(t, e) {
+				moves = append(moves, bruteMove{t: t, edge: k})
+			}
+		}
+	}
+	return moves
+}
+
+// epsilonMoves finds a thread whose every edge is an epsilon move and
+// returns its enabled moves: such moves touch nothing shared, so exploring
+// them alone is a valid reduction (nothing another thread does can disable
+// them or be disabled by them, and they add nothing to the conflict graph).
+func (s *bruteSearch) epsilonMoves() ([]bruteMove, bool) {
+	for t := range s.q {
+		out := s.p.Threads[t].Auto.Out[s.q[t]]
+		if !s.started[t] || len(out) == 0 || !allEpsilon(out) {
+			continue
+		}
+		var moves []bruteMove
+		for k, e := range out {
+			if s.allowed(t, e) {
+				moves = append(moves, bruteMove{t: t, edge: k})
+			}
+		}
+		if len(moves) > 0 {
+			return moves, true
+		}
+	}
+	return nil, false
+}
+
+func allEpsilon(out []model.Edge) bool {
+	for _, e := range out {
+		if e.Ev.Op != model.OpSkip {
+			return false
+		}
+	}
+	return true
+}
+
+// allowed reports whether thread t may take edge e now.
+func (s *bruteSearch) allowed(t int, e model.Edge) bool {
+	st := s.stacks[t]
+	switch e.Stack {
+	case model.StackPush:
+		if len(st) >= s.maxStack {
+			s.cutStack = true
+			return false
+		}
+	case model.StackPop:
+		if len(st) == 0 || st[len(st)-1] != e.Sym {
+			return false
+		}
+	}
+	if e.Ev.Op == model.OpSkip {
+		return true
+	}
+	if s.depth[t] >= s.maxDepth {
+		s.cutDepth = true
+		return false
+	}
+	return s.syncAllowed(t, e.Ev)
+}
+
+// syncAllowed checks lock validity and fork/join order for one event.
+func (s *bruteSearch) syncAllowed(t int, ev model.Event) bool {
+	switch ev.Op {
+	case model.OpAcquire:
+		return s.owner[ev.Target] < 0
+	case model.OpRelease:
+		return s.owner[ev.Target] == int32(t)
+	case model.OpFork:
+		return !s.started[ev.Target]
+	case model.OpJoin:
+		u := ev.Target
+		return int(u) != t && s.started[u] &&
+			s.p.Threads[u].Auto.Terminal(s.q[u]) && len(s.stacks[u]) == 0
+	}
+	return true
+}
+
+// apply makes move m along edge e and returns the function that undoes it.
+func (s *bruteSearch) apply(m bruteMove, e model.Edge) func() {
+	t := m.t
+	oldQ, oldStack := s.q[t], s.stacks[t]
+	s.q[t] = e.To
+	switch e.Stack {
+	case model.StackPush:
+		s.stacks[t] = append(slices.Clip(oldStack), e.Sym)
+	case model.StackPop:
+		s.stacks[t] = oldStack[:len(oldStack)-1]
+	}
+	s.paths[t] = append(s.paths[t], model.Move{From: oldQ, Edge: int32(m.edge)})
+	ev := e.Ev
+	if ev.Op != model.OpSkip {
+		s.depth[t]++
+		s.run = append(s.run, model.Step{Thread: int32(t), Ev: ev})
+		s.applySync(t, ev, true)
+	}
+	return func() {
+		if ev.Op != model.OpSkip {
+			s.applySync(t, ev, false)
+			s.run = s.run[:len(s.run)-1]
+			s.depth[t]--
+		}
+		s.paths[t] = s.paths[t][:len(s.paths[t])-1]
+		s.q[t], s.stacks[t] = oldQ, oldStack
+	}
+}
+
+// applySync does (do) or undoes (!do) an event's effect on locks and forks.
+func (s *bruteSearch) applySync(t int, ev model.Event, do bool) {
+	switch ev.Op {
+	case model.OpAcquire:
+		s.owner[ev.Target] = int32(t)
+		if !do {
+			s.owner[ev.Target] = -1
+		}
+	case model.OpRelease:
+		s.owner[ev.Target] = -1
+		if !do {
+			s.owner[ev.Target] = int32(t)
+		}
+	case model.OpFork:
+		s.started[ev.Target] = do
+	}
+}
+
+// makeWitness copies the current run and paths into a witness for cycle cyc.
+func (s *bruteSearch) makeWitness(cyc []model.Conflict) *model.Witness {
+	w := &model.Witness{Run: slices.Clone(s.run), Cycle: cyc, LockEdges: s.lockEdge}
+	w.Paths = make([][]model.Move, len(s.paths))
+	for t, p := range s.paths {
+		w.Paths[t] = slices.Clone(p)
+	}
+	return w
+}

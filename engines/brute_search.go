@@ -1,0 +1,213 @@
+package engines
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
+)
+
+// bruteSearch is one depth-first exploration. The configuration (thread
+// states, stacks, lock owners, forks, the run and the paths) is mutated in
+// place and restored on backtracking; the conflict graph, which is cheap to
+// copy and awkward to undo, is cloned at each event.
+type bruteSearch struct {
+	ctx      context.Context
+	p        *model.Program
+	lockEdge bool
+	maxDepth int
+	maxStack int
+	maxState int64
+	forkedBy []int
+
+	q       []int32   // per thread: automaton state
+	stacks  [][]int32 // per thread: pushdown stack, top last
+	depth   []int     // per thread: events made
+	owner   []int32   // per lock: holder or -1
+	started []bool    // per thread: may move (not forked, or forked already)
+	run     []model.Step
+	paths   [][]model.Move
+
+	// seen maps a configuration's key (everything but the per-thread event
+	// counts) to the event counts it was explored with: a revisit with no
+	// smaller count has no budget the first visit lacked (subsumption).
+	seen   map[string]string
+	keyBuf []byte
+
+	states, events     int64
+	cutDepth, cutStack bool   // a bound refused some move
+	stopped            string // why the search gave up, if it did
+	witness            *model.Witness
+}
+
+func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteSearch {
+	k := len(p.Threads)
+	s := &bruteSearch{
+		ctx: ctx, p: p, lockEdge: opts.LockEdges,
+		maxDepth: opts.MaxDepth, maxStack: opts.MaxStack, maxState: int64(opts.MaxStates),
+		forkedBy: p.ForkedBy(),
+		q:        make([]int32, k), stacks: make([][]int32, k), depth: make([]int, k),
+		owner: make([]int32, len(p.Locks)), started: make([]bool, k),
+		paths: make([][]model.Move, k), seen: map[string]string{},
+	}
+	if s.maxDepth <= 0 {
+		s.maxDepth = BruteMaxDepth
+	}
+	if s.maxStack <= 0 {
+		s.maxStack = BruteMaxStack
+	}
+	for t, th := range p.Threads {
+		s.q[t] = th.Auto.Init
+		s.started[t] = s.forkedBy[t] < 0
+	}
+	for l := range s.owner {
+		s.owner[l] = -1
+	}
+	return s
+}
+
+// search explores from the initial configuration; it reports a violation.
+func (s *bruteSearch) search() bool {
+	found, _ := s.explore(monitor.New(s.lockEdge))
+	return found
+}
+
+// bruteMove is a move of one thread along one edge of its automaton.
+type bruteMove struct {
+	t    int
+	edge int
+}
+
+// explore is the depth-first search from the current configuration with
+// conflict graph g. It returns whether a violation was found, and whether
+// this configuration was pruned (already covered by an earlier visit).
+//
+// Invariant: g is the conflict graph of s.run, which is acyclic, and every
+// configuration already in s.seen has been or is being explored with at
+// least the event budget recorded there.
+func (s *bruteSearch) explore(g *monitor.Graph) (found, pruned bool) {
+	if s.stopped != "" || !s.visit(g) {
+		return false, true
+	}
+	if moves, reduced := s.epsilonMoves(); reduced {
+		// Partial-order reduction: this thread's moves are all epsilon and
+		// commute with everything, so taking one of them first loses no run.
+		// If a successor was pruned it may close a cycle in the state space
+		// (the ignoring problem), so then expand fully as well.
+		found, anyPruned := s.tryAll(g, moves)
+		if found || !anyPruned {
+			return found, false
+		}
+	}
+	found, _ = s.tryAll(g, s.enabled())
+	return found, false
+}
+
+// tryAll takes each move in turn, exploring after it and undoing it.
+func (s *bruteSearch) tryAll(g *monitor.Graph, moves []bruteMove) (found, anyPruned bool) {
+	for _, m := range moves {
+		found, pruned := s.try(g, m)
+		if found {
+			return true, false
+		}
+		anyPruned = anyPruned || pruned
+	}
+	return false, anyPruned
+}
+
+// try makes move m, explores, and undoes m.
+func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, pruned bool) {
+	e := s.p.Threads[m.t].Auto.Out[s.q[m.t]][m.edge]
+	undo := s.apply(m, e)
+	defer undo()
+	if e.Ev.Op == model.OpSkip {
+		return s.explore(g)
+	}
+	s.events++
+	g2 := g.Clone()
+	cyc, err := g2.Step(model.Step{Thread: int32(m.t), Ev: e.Ev})
+	if err != nil { // unreachable: the program was validated
+		s.stopped = fmt.Sprintf("internal error: %v", err)
+		return false, true
+	}
+	if cyc != nil {
+		s.witness = s.makeWitness(cyc)
+		return true, false
+	}
+	return s.explore(g2)
+}
+
+// visit counts a new configuration, or reports that an earlier visit
+// subsumes it. It also enforces --max-states and the deadline.
+func (s *bruteSearch) visit(g *monitor.Graph) bool {
+	key := string(s.appendKey(g))
+	budget := s.budgetKey()
+	if old, ok := s.seen[key]; ok && bruteCovers(old, budget) {
+		return false
+	}
+	s.seen[key] = budget
+	s.states++
+	if s.maxState > 0 && s.states > s.maxState {
+		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxState)
+		return false
+	}
+	if s.states%bruteCheckEvery == 1 && s.ctx.Err() != nil {
+		s.stopped = "no violation before the timeout"
+		return false
+	}
+	return true
+}
+
+// appendKey encodes the configuration without event counts: thread states
+// and stacks, lock owners, fork status, and the conflict graph's key.
+func (s *bruteSearch) appendKey(g *monitor.Graph) []byte {
+	b := s.keyBuf[:0]
+	for t, q := range s.q {
+		b = binary.AppendUvarint(b, uint64(q))
+		b = binary.AppendUvarint(b, uint64(len(s.stacks[t])))
+		for _, sym := range s.stacks[t] {
+			b = binary.AppendUvarint(b, uint64(sym))
+		}
+		b = append(b, flagByte(s.started[t]))
+	}
+	for _, o := range s.owner {
+		b = binary.AppendUvarint(b, uint64(o+1))
+	}
+	b = g.AppendKey(b)
+	s.keyBuf = b
+	return b
+}
+
+func flagByte(f bool) byte {
+	if f {
+		return 1
+	}
+	return 0
+}
+
+// budgetKey encodes the per-thread event counts.
+func (s *bruteSearch) budgetKey() string {
+	b := make([]byte, 0, 2*len(s.depth))
+	for _, d := range s.depth {
+		b = binary.AppendUvarint(b, uint64(d))
+	}
+	return string(b)
+}
+
+// bruteCovers reports whether a visit with event counts old had at least the
+// budget of one with counts cur: old[t] <= cur[t] for every thread.
+func bruteCovers(old, cur string) bool {
+	ob, cb := []byte(old), []byte(cur)
+	for len(ob) > 0 {
+		o, n := binary.Uvarint(ob)
+		ob = ob[n:]
+		c, m := binary.Uvarint(cb)
+		cb = cb[m:]
+		if o > c {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,117 @@
+package verify
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// transactions numbers the run's transactions (SPEC §1) and returns each
+// event's, or -1 for events in none. Begin and end delimit transactions and
+// nested pairs flatten to the outermost; an access outside a transaction is
+// a transaction of its own, and so is a lock, fork or join event with lock
+// edges. Without lock edges those events are not part of the schedule, and
+// an end with no open transaction belongs to none.
+func transactions(run []model.Step, lockEdges bool) []int {
+	txn := make([]int, len(run))
+	open := map[int32]int{}  // thread -> its open transaction
+	depth := map[int32]int{} // thread -> begin nesting
+	next := 0
+	for i, s := range run {
+		t, op := s.Thread, s.Ev.Op
+		switch {
+		case op.IsSync() && !lockEdges:
+			txn[i] = -1
+		case op == model.OpBegin:
+			if depth[t]++; depth[t] == 1 {
+				open[t] = next
+				next++
+			}
+			txn[i] = open[t]
+		case op == model.OpEnd && depth[t] == 0:
+			txn[i] = -1
+		case op == model.OpEnd:
+			txn[i] = open[t]
+			depth[t]--
+		case depth[t] > 0:
+			txn[i] = open[t]
+		default:
+			txn[i] = next
+			next++
+		}
+	}
+	return txn
+}
+
+// conflict is the relation D of SPEC §1 for run events i < j: the same
+// thread; or the same variable with a write; or, with lock edges, a release
+// before an acquire of the same lock, a fork of U before an event of U, or an
+// event of U before a join of U.
+func conflict(run []model.Step, i, j int, lockEdges bool) bool {
+	a, b := run[i], run[j]
+	if a.Thread == b.Thread {
+		return true
+	}
+	if a.Ev.Op.IsAccess() && b.Ev.Op.IsAccess() {
+		return a.Ev.Target == b.Ev.Target && (a.Ev.Op == model.OpWrite || b.Ev.Op == model.OpWrite)
+	}
+	if !lockEdges {
+		return false
+	}
+	switch {
+	case a.Ev.Op == model.OpRelease && b.Ev.Op == model.OpAcquire:
+		return a.Ev.Target == b.Ev.Target
+	case a.Ev.Op == model.OpFork && a.Ev.Target == b.Thread:
+		return true
+	}
+	return b.Ev.Op == model.OpJoin && b.Ev.Target == a.Thread
+}
+
+// cycle checks w.Cycle against the recomputed transactions and conflicts:
+// every pair is two conflicting events of different transactions, the
+// earlier first; each pair's second event shares a transaction with the
+// next pair's first, and the last pair returns to the first's transaction.
+func (c *checker) cycle() error {
+	cyc, run := c.w.Cycle, c.w.Run
+	if len(cyc) == 0 {
+		return fmt.Errorf("the witness has no cycle")
+	}
+	txn := transactions(run, c.w.LockEdges)
+	for k, pr := range cyc {
+		if pr.From < 0 || pr.To < 0 || pr.From >= len(run) || pr.To >= len(run) {
+			return fmt.Errorf("cycle pair %d (%d -> %d): index out of the run (length %d)", k, pr.From, pr.To, len(run))
+		}
+		if err := c.pair(k, pr, txn); err != nil {
+			return err
+		}
+	}
+	for k, pr := range cyc {
+		next := cyc[(k+1)%len(cyc)]
+		if txn[pr.To] != txn[next.From] {
+			what := fmt.Sprintf("cycle pairs %d and %d do not chain", k, k+1)
+			if k == len(cyc)-1 {
+				what = "the cycle does not close"
+			}
+			return fmt.Errorf("%s: %s and %s are in different transactions", what, c.describe(pr.To), c.describe(next.From))
+		}
+	}
+	return nil
+}
+
+// pair checks one cycle pair.
+func (c *checker) pair(k int, pr model.Conflict, txn []int) error {
+	where := fmt.Sprintf("cycle pair %d (%d -> %d)", k, pr.From, pr.To)
+	switch {
+	case pr.From >= pr.To:
+		return fmt.Errorf("%s: %s does not come before %s", where, c.describe(pr.From), c.describe(pr.To))
+	case txn[pr.From] < 0:
+		return fmt.Errorf("%s: %s belongs to no transaction", where, c.describe(pr.From))
+	case txn[pr.To] < 0:
+		return fmt.Errorf("%s: %s belongs to no transaction", where, c.describe(pr.To))
+	case txn[pr.From] == txn[pr.To]:
+		return fmt.Errorf("%s: %s and %s are in the same transaction", where, c.describe(pr.From), c.describe(pr.To))
+	case !conflict(c.w.Run, pr.From, pr.To, c.w.LockEdges):
+		return fmt.Errorf("%s: %s and %s do not conflict", where, c.describe(pr.From), c.describe(pr.To))
+	}
+	return nil
+}

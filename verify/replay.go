@@ -1,0 +1,165 @@
+package verify
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// Witness checks that w is a run of p whose conflict graph has the cycle
+// w.Cycle. It returns nil for a valid witness and otherwise an error that
+// says exactly what is wrong (which thread, move, run index or cycle pair).
+func Witness(p *model.Program, w *model.Witness) error {
+	if p == nil || w == nil {
+		return fmt.Errorf("verify: missing program or witness")
+	}
+	c := &checker{p: p, w: w}
+	for _, check := range []func() error{
+		c.steps, c.replayAll, c.locks, c.forkJoin, c.cycle,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checker holds one verification; the replay fills final states.
+type checker struct {
+	p     *model.Program
+	w     *model.Witness
+	final []threadEnd // per thread: where its path ends
+}
+
+type threadEnd struct {
+	state      int32
+	emptyStack bool
+}
+
+// describe names run event i for error messages.
+func (c *checker) describe(i int) string {
+	s := c.w.Run[i]
+	name := c.p.Threads[s.Thread].Name
+	if s.Ev.Op.HasTarget() {
+		return fmt.Sprintf("event %d (%s %s %s)", i, name, s.Ev.Op, c.p.TargetName(s.Ev))
+	}
+	return fmt.Sprintf("event %d (%s %s)", i, name, s.Ev.Op)
+}
+
+// steps checks that every run event names an existing thread and target.
+func (c *checker) steps() error {
+	if len(c.w.Paths) != len(c.p.Threads) {
+		return fmt.Errorf("witness has %d paths for %d threads", len(c.w.Paths), len(c.p.Threads))
+	}
+	for i, s := range c.w.Run {
+		if s.Thread < 0 || int(s.Thread) >= len(c.p.Threads) {
+			return fmt.Errorf("run event %d: no thread %d", i, s.Thread)
+		}
+		if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpJoin {
+			return fmt.Errorf("run event %d: %s is not an event", i, s.Ev.Op)
+		}
+		if s.Ev.Op.HasTarget() && !c.inRange(s.Ev) {
+			return fmt.Errorf("run event %d: %s target %d out of range", i, s.Ev.Op, s.Ev.Target)
+		}
+	}
+	return nil
+}
+
+// evName names an automaton event, which need not be valid.
+func (c *checker) evName(ev model.Event) string {
+	switch {
+	case !ev.Op.HasTarget():
+		return ev.Op.String()
+	case c.inRange(ev):
+		return ev.Op.String() + " " + c.p.TargetName(ev)
+	}
+	return fmt.Sprintf("%s of bad target %d", ev.Op, ev.Target)
+}
+
+func (c *checker) inRange(ev model.Event) bool {
+	n := len(c.p.Threads)
+	switch ev.Op {
+	case model.OpRead, model.OpWrite:
+		n = len(c.p.Vars)
+	case model.OpAcquire, model.OpRelease:
+		n = len(c.p.Locks)
+	}
+	return ev.Target >= 0 && int(ev.Target) < n
+}
+
+// replayAll replays every thread's path against its automaton.
+func (c *checker) replayAll() error {
+	c.final = make([]threadEnd, len(c.p.Threads))
+	for t := range c.p.Threads {
+		var proj []int // run indices of thread t's events
+		for i, s := range c.w.Run {
+			if int(s.Thread) == t {
+				proj = append(proj, i)
+			}
+		}
+		if err := c.replay(t, proj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replay walks thread t's path from Init with the empty stack; each move
+// must be an existing edge of the current state, respect the stack, and its
+// event (if any) must be the thread's next event of the run.
+func (c *checker) replay(t int, proj []int) error {
+	th := c.p.Threads[t]
+	a := th.Auto
+	if a == nil || a.Init < 0 || int(a.Init) >= a.NumStates() {
+		return fmt.Errorf("thread %s has no valid automaton", th.Name)
+	}
+	q, stack, k := a.Init, []int32(nil), 0
+	for i, mv := range c.w.Paths[t] {
+		if mv.From != q {
+			return fmt.Errorf("thread %s move %d: starts at state %d, but the thread is in state %d", th.Name, i, mv.From, q)
+		}
+		if mv.Edge < 0 || int(mv.Edge) >= len(a.Out[q]) {
+			return fmt.Errorf("thread %s move %d: state %d has no edge %d", th.Name, i, q, mv.Edge)
+		}
+		e := a.Out[q][mv.Edge]
+		var err error
+		if stack, err = stackMove(stack, e); err != nil {
+			return fmt.Errorf("thread %s move %d: %v", th.Name, i, err)
+		}
+		if e.Ev.Op != model.OpSkip {
+			if k == len(proj) {
+				return fmt.Errorf("thread %s move %d emits %s, but the run has only %d events of %s", th.Name, i, c.evName(e.Ev), k, th.Name)
+			}
+			if got := c.w.Run[proj[k]].Ev; got.Op != e.Ev.Op || got.Target != e.Ev.Target {
+				return fmt.Errorf("thread %s move %d emits %s, but the thread's next run event is %s", th.Name, i, c.evName(e.Ev), c.describe(proj[k]))
+			}
+			k++
+		}
+		if e.To < 0 || int(e.To) >= a.NumStates() {
+			return fmt.Errorf("thread %s move %d: target state %d out of range", th.Name, i, e.To)
+		}
+		q = e.To
+	}
+	if k < len(proj) {
+		return fmt.Errorf("thread %s's path emits %d events, but the run has %d (first unmatched: %s)", th.Name, k, len(proj), c.describe(proj[k]))
+	}
+	c.final[t] = threadEnd{state: q, emptyStack: len(stack) == 0}
+	return nil
+}
+
+// stackMove applies an edge's stack operation: a pop needs its symbol on top.
+func stackMove(stack []int32, e model.Edge) ([]int32, error) {
+	switch e.Stack {
+	case model.StackPush:
+		return append(stack, e.Sym), nil
+	case model.StackPop:
+		if len(stack) == 0 {
+			return nil, fmt.Errorf("pops %d from the empty stack", e.Sym)
+		}
+		if top := stack[len(stack)-1]; top != e.Sym {
+			return nil, fmt.Errorf("pops %d, but %d is on top of the stack", e.Sym, top)
+		}
+		return stack[:len(stack)-1], nil
+	}
+	return stack, nil
+}
