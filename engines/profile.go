@@ -1,0 +1,166 @@
+package engines
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
+)
+
+func init() {
+	Register(&Engine{
+		Name:     "profile",
+		Doc:      "profiles (Definition 4) combined over normal runs (Lemmas 2-3, Theorem 1); programs without locks, fork or join",
+		Supports: supportsProfile,
+		Check:    checkProfile,
+	})
+}
+
+// ThreadProfiles is what the profile engine needs of one thread: its
+// profiles, and a path of its automaton that exhibits a given profile (to
+// build the witness). Extractors for other thread classes (Lemma 4's
+// pushdown saturation) plug in by implementing it. Threads whose
+// ThreadProfiles are the same value are identical and interchangeable.
+type ThreadProfiles interface {
+	Profiles() *profiles.Profiles
+	Path(pr profiles.Profile) (path []model.Move, ia, ib int, ok bool, err error)
+}
+
+// finiteThread is ThreadProfiles for a finite automaton.
+type finiteThread struct {
+	auto *model.Automaton
+	prof *profiles.Profiles
+}
+
+func (f *finiteThread) Profiles() *profiles.Profiles { return f.prof }
+
+func (f *finiteThread) Path(pr profiles.Profile) ([]model.Move, int, int, bool, error) {
+	return profiles.Path(f.auto, pr)
+}
+
+// FiniteProfiles extracts the profiles of every thread of a program whose
+// threads are finite automata; threads sharing an automaton share the value.
+func FiniteProfiles(p *model.Program) ([]ThreadProfiles, error) {
+	out := make([]ThreadProfiles, len(p.Threads))
+	memo := map[*model.Automaton]*finiteThread{}
+	for i, t := range p.Threads {
+		f, ok := memo[t.Auto]
+		if !ok {
+			pr, err := profiles.Extract(t.Auto, len(p.Vars))
+			if err != nil {
+				return nil, fmt.Errorf("thread %s: %w", t.Name, err)
+			}
+			f = &finiteThread{auto: t.Auto, prof: pr}
+			memo[t.Auto] = f
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// supportsProfile accepts finite-state programs without synchronisation, or
+// with it when --ignore-sync drops it.
+func supportsProfile(p *model.Program, opts Options) error {
+	for _, t := range p.Threads {
+		if model.ClassOf(t.Auto) == model.Recursive {
+			return fmt.Errorf("profile engine: thread %s is recursive; profiles of pushdown threads (Lemma 4) are not implemented, use --engine global or brute", t.Name)
+		}
+	}
+	if p.HasSync() && !opts.IgnoreSync {
+		return fmt.Errorf("profile engine: the program uses locks, fork or join, and profiles (Lemma 3) decide only programs without them; pass --ignore-sync to drop them (optimistic), or use --engine global")
+	}
+	return nil
+}
+
+// prepare applies --ignore-sync and extracts the profiles; note is the
+// Result.Reason to report.
+func prepare(p *model.Program, opts Options) (*model.Program, []ThreadProfiles, string, error) {
+	if err := supportsProfile(p, opts); err != nil {
+		return nil, nil, "", err
+	}
+	note := ""
+	if p.HasSync() {
+		p = model.DropSync(p)
+		note = "optimistic: lock, fork and join events were ignored (--ignore-sync); the witness may not respect them"
+	}
+	tps, err := FiniteProfiles(p)
+	return p, tps, note, err
+}
+
+func checkProfile(ctx context.Context, p *model.Program, opts Options) (Result, error) {
+	start := time.Now()
+	q, tps, note, err := prepare(p, opts)
+	if err != nil {
+		return Result{Engine: "profile"}, err
+	}
+	res, err := DecideProfiles(ctx, q, tps, opts)
+	res.Reason = joinReason(res.Reason, note)
+	res.Stats.Events = countEdges(q)
+	res.Stats.Millis = time.Since(start).Milliseconds()
+	return res, err
+}
+
+// ProfileProduct decides p by the paper's construction of Theorem 1 instead
+// of the chain search: the product of the threads' profile automata with a
+// monitor of normal runs. It answers what the profile engine answers (the
+// tests check this); it is here for those tests and for conc bench.
+func ProfileProduct(ctx context.Context, p *model.Program, opts Options) (Result, error) {
+	start := time.Now()
+	q, tps, note, err := prepare(p, opts)
+	if err != nil {
+		return Result{Engine: "profile"}, err
+	}
+	res, err := decideProduct(ctx, q, tps, opts)
+	res.Reason = joinReason(res.Reason, note)
+	res.Stats.Events = countEdges(q)
+	res.Stats.Millis = time.Since(start).Milliseconds()
+	return res, err
+}
+
+func joinReason(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+func countEdges(p *model.Program) int64 {
+	seen := map[*model.Automaton]bool{}
+	var n int64
+	for _, t := range p.Threads {
+		if !seen[t.Auto] {
+			seen[t.Auto] = true
+			n += int64(t.Auto.NumEdges())
+		}
+	}
+	return n
+}
+
+// threadClass is a set of interchangeable threads (one ThreadProfiles).
+type threadClass struct {
+	tp      ThreadProfiles
+	prof    *profiles.Profiles
+	threads []int // indices into Program.Threads, increasing
+}
+
+// classesOf groups threads by their ThreadProfiles value, in order of first
+// thread.
+func classesOf(tps []ThreadProfiles) []*threadClass {
+	var cs []*threadClass
+	index := map[ThreadProfiles]int{}
+	for t, tp := range tps {
+		i, ok := index[tp]
+		if !ok {
+			i = len(cs)
+			index[tp] = i
+			cs = append(cs, &threadClass{tp: tp, prof: tp.Profiles()})
+		}
+		cs[i].threads = append(cs[i].threads, t)
+	}
+	return cs
+}

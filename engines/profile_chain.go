@@ -1,0 +1,269 @@
+package engines
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
+)
+
+// The fast combination. By Lemma 2 a program without locks that violates
+// atomicity has a non-serializable normal run: one thread i runs into a
+// transaction T, every other thread runs serially, then i finishes T. In
+// such a run the cycle leaves T from an access a, visits distinct other
+// threads j1..jm (m >= 1), each entered at an access e1 and left at an access
+// e2, and returns to T at an access b after a. So (Lemma 3, spelled out):
+//
+//	the program violates atomicity  iff  some thread i has a profile ▷ a b ◁
+//	and there are distinct threads j1..jm other than i and letters with
+//	a D e1(j1),  e2(jt) D e1(jt+1),  e2(jm) D b,  and for each j:
+//	e1 = e2 is one event (▷ e1 ◁), or ▷ e1 e2 ◁, ▷ e2 e1 ◁ or ▷ e1 ◁ ▷ e2 ◁.
+//
+// (e2 may come before e1 when both lie in one transaction: the edge into and
+// the edge out of a transaction need not be ordered inside it.) For the "if"
+// direction, the normal run "i up to a; j1 up to its later event; …; jm; i to
+// b" has exactly that cycle. A shortest chain has distinct out-letters (a
+// repeated one can be short-cut), so m <= 2v.
+//
+// Chains are searched over states (current letter, how many threads of each
+// class are used): identical threads are interchangeable, so thread W[64]
+// costs a counter, not 2^64 subsets. A state that failed once fails again, so
+// states are visited at most once per (i's class, a). Theorem 2 makes the
+// problem NP-complete, and the state count is exponential in the number of
+// distinct threads only in the worst case.
+
+// linkTable is, for one thread class, next[l]: the letters e2 a thread of the
+// class can leave by after being entered by a conflict with letter l.
+func linkTable(pr *profiles.Profiles) []profiles.Set {
+	L := pr.Letters()
+	w := len(pr.Single)
+	reach := make([]profiles.Set, L)
+	for e := 0; e < L; e++ {
+		reach[e] = profiles.NewSet(w)
+		if pr.Single.Has(profiles.Letter(e)) {
+			reach[e].Add(profiles.Letter(e))
+		}
+		reach[e].Or(pr.Same[e])
+		reach[e].Or(pr.Diff[e])
+	}
+	for x := 0; x < L; x++ { // ▷ x e ◁ lets e enter and x leave
+		for _, e := range pr.Same[x].Letters() {
+			reach[e].Add(profiles.Letter(x))
+		}
+	}
+	next := make([]profiles.Set, L)
+	for l := 0; l < L; l++ {
+		next[l] = profiles.NewSet(w)
+		one := profiles.NewSet(w)
+		one.Add(profiles.Letter(l))
+		for _, e := range one.Conflicting().Letters() {
+			if pr.Single.Has(e) {
+				next[l].Or(reach[e])
+			}
+		}
+	}
+	return next
+}
+
+// chainStep is one link of a chain found: a thread of class class, left by
+// letter out.
+type chainStep struct {
+	class int
+	out   profiles.Letter
+}
+
+// chainSearch is the depth-first search for one (class of i, letter a).
+type chainSearch struct {
+	ctx     context.Context
+	next    [][]profiles.Set // per class
+	avail   []int            // threads of each class usable in the chain
+	used    []int
+	tgt     profiles.Set // letters that conflict with some b of ▷ a b ◁
+	visited map[string]struct{}
+	key     []byte
+	steps   []chainStep
+	states  int64
+	limit   int64
+	stop    string // why the search gave up (limit, deadline); "" if not
+}
+
+// DecideProfiles decides a program without synchronisation from its threads'
+// profiles by the chain search above, and builds the witness normal run.
+func DecideProfiles(ctx context.Context, p *model.Program, tps []ThreadProfiles, opts Options) (Result, error) {
+	res := Result{Engine: "profile", Verdict: Serializable}
+	cs := classesOf(tps)
+	s := &chainSearch{ctx: ctx, limit: int64(opts.MaxStates), visited: map[string]struct{}{}}
+	for _, c := range cs {
+		s.next = append(s.next, linkTable(c.prof))
+	}
+	for ci, c := range cs {
+		for a := 0; a < c.prof.Letters(); a++ {
+			ch, found := s.search(cs, ci, profiles.Letter(a))
+			res.Stats.States = s.states
+			if s.stop != "" {
+				res.Verdict, res.Reason = Unknown, s.stop
+				return res, nil
+			}
+			if found {
+				w, err := buildWitness(p, tps, ch, opts.LockEdges)
+				if err != nil {
+					return res, err
+				}
+				res.Verdict, res.Witness = Violation, w
+				return res, nil
+			}
+		}
+	}
+	return res, nil
+}
+
+// search looks for a chain from letter a of a thread of class ci back to a
+// b with ▷ a b ◁.
+func (s *chainSearch) search(cs []*threadClass, ci int, a profiles.Letter) (chain, bool) {
+	pr := cs[ci].prof
+	if pr.Same[a].Empty() {
+		return chain{}, false
+	}
+	s.tgt = pr.Same[a].Conflicting()
+	s.avail, s.used = make([]int, len(cs)), make([]int, len(cs))
+	for c := range cs {
+		s.avail[c] = len(cs[c].threads)
+	}
+	s.avail[ci]--
+	if !s.relaxed(a) {
+		return chain{}, false
+	}
+	clear(s.visited)
+	s.steps = s.steps[:0]
+	if !s.dfs(a) {
+		return chain{}, false
+	}
+	return s.chainOf(cs, ci, a), true
+}
+
+// relaxed reports whether the targets are reachable at all when threads may
+// be reused: a linear-time filter before the exact search.
+func (s *chainSearch) relaxed(a profiles.Letter) bool {
+	seen := profiles.NewSet(len(s.tgt))
+	frontier := []profiles.Letter{a}
+	for len(frontier) > 0 {
+		l := frontier[len(frontier)-1]
+		frontier = frontier[:len(frontier)-1]
+		for c, nx := range s.next {
+			if s.avail[c] == 0 {
+				continue
+			}
+			if nx[l].Intersects(s.tgt) {
+				return true
+			}
+			for _, e := range nx[l].Letters() {
+				if !seen.Has(e) {
+					seen.Add(e)
+					frontier = append(frontier, e)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dfs extends the chain from letter cur. Invariant: s.used counts the threads
+// of s.steps per class, and s.visited holds the states already known to
+// fail. It tries to close the chain before lengthening it.
+func (s *chainSearch) dfs(cur profiles.Letter) bool {
+	for c, nx := range s.next {
+		if s.used[c] < s.avail[c] && nx[cur].Intersects(s.tgt) {
+			for _, e := range nx[cur].Letters() {
+				if s.tgt.Has(e) {
+					s.steps = append(s.steps, chainStep{c, e})
+					return true
+				}
+			}
+		}
+	}
+	for c, nx := range s.next {
+		if s.used[c] >= s.avail[c] {
+			continue
+		}
+		s.used[c]++
+		for _, e := range nx[cur].Letters() {
+			if !s.visit(e) {
+				continue
+			}
+			s.steps = append(s.steps, chainStep{c, e})
+			if s.dfs(e) {
+				return true
+			}
+			s.steps = s.steps[:len(s.steps)-1]
+			if s.stop != "" {
+				return false
+			}
+		}
+		s.used[c]--
+	}
+	return false
+}
+
+// visit marks state (e, used) and reports whether it is new; it also
+// enforces the state limit and the deadline.
+func (s *chainSearch) visit(e profiles.Letter) bool {
+	s.key = binary.AppendUvarint(s.key[:0], uint64(e))
+	for _, u := range s.used {
+		s.key = binary.AppendUvarint(s.key, uint64(u))
+	}
+	if _, ok := s.visited[string(s.key)]; ok {
+		return false
+	}
+	s.visited[string(s.key)] = struct{}{}
+	s.states++
+	if s.limit > 0 && s.states > s.limit {
+		s.stop = "state limit reached (--max-states)"
+		return false
+	}
+	if s.states&4095 == 0 && s.ctx.Err() != nil {
+		s.stop = "deadline reached (--timeout)"
+		return false
+	}
+	return true
+}
+
+// chainOf turns the steps found into a chain of concrete threads and the
+// letters each is entered and left by.
+func (s *chainSearch) chainOf(cs []*threadClass, ci int, a profiles.Letter) chain {
+	i := cs[ci].threads[0]
+	ch := chain{thread: i, a: a}
+	taken := make([]int, len(cs))
+	taken[ci] = 1 // thread i itself
+	prev := a
+	for _, st := range s.steps {
+		c := cs[st.class]
+		j := c.threads[taken[st.class]]
+		taken[st.class]++
+		ch.links = append(ch.links, link{thread: j, in: enterBy(c.prof, prev, st.out), out: st.out})
+		prev = st.out
+	}
+	for _, b := range cs[ci].prof.Same[a].Letters() {
+		if b.Conflicts(prev) {
+			ch.b = b
+			break
+		}
+	}
+	return ch
+}
+
+// enterBy finds the letter e1 a thread enters by, after letter prev, so as to
+// leave by out (one exists when out is in next[prev]).
+func enterBy(pr *profiles.Profiles, prev, out profiles.Letter) profiles.Letter {
+	for e := profiles.Letter(0); int(e) < pr.Letters(); e++ {
+		if pr.Single.Has(e) && e.Conflicts(prev) && reaches(pr, e, out) {
+			return e
+		}
+	}
+	return -1
+}
+
+// reaches reports whether a thread can be entered by e1 and left by e2.
+func reaches(pr *profiles.Profiles, e1, e2 profiles.Letter) bool {
+	return (e1 == e2 && pr.Single.Has(e1)) || pr.Same[e1].Has(e2) || pr.Diff[e1].Has(e2) || pr.Same[e2].Has(e1)
+}
