@@ -1,0 +1,157 @@
+package lang
+
+import (
+	"github.com/conc-dev/conc/model"
+)
+
+// maxStates bounds one thread's automaton: repeat counts and inlined calls
+// multiply, and a typo should fail with a message, not exhaust memory. It
+// leaves room for 10^7 accesses outside transactions (three edges each).
+const maxStates = 30_000_000
+
+// builder builds one thread's automaton. States carry their context from
+// birth; edges are appended to their source. Join points (loop heads,
+// choose joins) are made without epsilon edges where that is sound: a
+// branch's end state that has no out-edge yet is merged into the join state
+// (it is only a name for "what comes next"); a state that already has
+// out-edges is linked by an epsilon edge instead. Merges are recorded in
+// merged and applied once, in finish.
+type builder struct {
+	n      *names
+	errs   *ErrorList
+	thread *ThreadDecl
+
+	out    [][]model.Edge
+	ctx    []ctxID
+	ctxs   *contexts
+	merged map[int32]int32 // merged state -> the state it joined
+	syms   []string
+	over   bool // maxStates exceeded; building stops
+
+	copies map[copyKey]*procCopy // recursive procedures, one copy per context
+}
+
+func newBuilder(n *names, errs *ErrorList, t *ThreadDecl) *builder {
+	return &builder{n: n, errs: errs, thread: t, ctxs: newContexts(),
+		merged: map[int32]int32{}, copies: map[copyKey]*procCopy{}}
+}
+
+// newState adds a state in context c.
+func (b *builder) newState(c ctxID) int32 {
+	if len(b.out) >= maxStates {
+		if !b.over {
+			b.over = true
+			b.errs.add(toPos(b.thread.Pos), "thread %s is too large: more than %d states", b.thread.Name.Name, maxStates)
+		}
+		return 0
+	}
+	b.out = append(b.out, nil)
+	b.ctx = append(b.ctx, c)
+	return int32(len(b.out) - 1)
+}
+
+// edge adds an edge from q to r.
+func (b *builder) edge(q, r int32, e model.Edge) {
+	if b.over {
+		return
+	}
+	e.To = r
+	b.out[q] = append(b.out[q], e)
+}
+
+// step adds an edge emitting ev from q to a new state in context c.
+func (b *builder) step(q int32, ev model.Event, c ctxID) int32 {
+	r := b.newState(c)
+	b.edge(q, r, model.Edge{Ev: ev})
+	return r
+}
+
+// epsilon is an edge without event.
+func epsilon(pos model.Pos) model.Edge {
+	return model.Edge{Ev: model.Event{Op: model.OpSkip, Target: -1, Pos: pos}}
+}
+
+// join makes x continue as y does: x is merged into y when x has no
+// out-edge yet, and linked to it by an epsilon edge otherwise.
+func (b *builder) join(x, y int32, pos model.Pos) {
+	if x == y || b.over {
+		return
+	}
+	if len(b.out[x]) == 0 {
+		b.merged[x] = y
+		return
+	}
+	b.edge(x, y, epsilon(pos))
+}
+
+// fresh returns a state in which new behaviour may start: q itself when
+// nothing leaves q yet, else a new state reached from q by epsilon. A loop
+// head must be fresh, or its body would mix with what already leaves q.
+func (b *builder) fresh(q int32, pos model.Pos) int32 {
+	if len(b.out[q]) == 0 {
+		return q
+	}
+	h := b.newState(b.ctx[q])
+	b.edge(q, h, epsilon(pos))
+	return h
+}
+
+// find follows merges to the state that stands for q.
+func (b *builder) find(q int32) int32 {
+	for {
+		r, ok := b.merged[q]
+		if !ok {
+			return q
+		}
+		q = r
+	}
+}
+
+// finish applies the merges, numbers the surviving states densely, drops
+// the epsilon self-loops that merging may create, and fills InTxn and Held.
+func (b *builder) finish(init int32) *model.Automaton {
+	a := &model.Automaton{Symbols: b.syms}
+	num := make([]int32, len(b.out)) // new number of each surviving state
+	next := int32(0)
+	for q := range b.out {
+		if _, gone := b.merged[int32(q)]; !gone {
+			num[q] = next
+			next++
+		}
+	}
+	a.Out = make([][]model.Edge, 0, next)
+	a.InTxn = make([]bool, 0, next)
+	a.Held = make([][]int32, 0, next)
+	for q, es := range b.out {
+		if _, gone := b.merged[int32(q)]; gone {
+			continue
+		}
+		if len(b.merged) > 0 {
+			es = b.redirect(int32(q), es, num)
+		}
+		a.Out = append(a.Out, es)
+		c := b.ctxs.get(b.ctx[q])
+		a.InTxn = append(a.InTxn, c.inTxn)
+		a.Held = append(a.Held, c.held)
+	}
+	if len(b.merged) > 0 {
+		a.Init = num[b.find(init)]
+	} else {
+		a.Init = init
+	}
+	return a
+}
+
+// redirect renumbers the targets of q's edges, dropping epsilon self-loops.
+func (b *builder) redirect(q int32, es []model.Edge, num []int32) []model.Edge {
+	kept := es[:0]
+	for _, e := range es {
+		to := b.find(e.To)
+		if to == q && e.Ev.Op == model.OpSkip && e.Stack == model.StackNone {
+			continue
+		}
+		e.To = num[to]
+		kept = append(kept, e)
+	}
+	return kept
+}
