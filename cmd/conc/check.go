@@ -1,0 +1,69 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/conc-dev/conc/lang"
+)
+
+func init() {
+	register(&command{
+		name:    "check",
+		args:    "FILE.conc [flags]",
+		summary: "is any run of the program non-serializable?",
+		run:     runCheck,
+	})
+}
+
+// runCheck is conc check: compile one .conc file ("-" is standard input) and
+// decide whether any of its runs violates atomicity.
+func runCheck(e *env, args []string) int {
+	c := commands["check"]
+	var f decideFlags
+	set := flag.NewFlagSet("check", flag.ContinueOnError)
+	f.register(set)
+	files, err := parseFlags(e, c, set, args)
+	if err != nil {
+		return flagError(e, c, err)
+	}
+	if f.version {
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	}
+	if len(files) != 1 {
+		return e.errorf("check: want one FILE.conc argument, got %d; run 'conc check --help'", len(files))
+	}
+	if err := f.check(); err != nil {
+		return e.errorf("check: %v", err)
+	}
+	name, src, err := readInput(e, files[0])
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	p, err := lang.Compile(name, src)
+	if err != nil {
+		// lang's ErrorList: one "file:line:col: reason" a line.
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	return decide(e, &f, p)
+}
+
+// readInput reads a named file, or standard input for "-" (named <stdin>).
+func readInput(e *env, path string) (name string, src []byte, err error) {
+	if path == "-" {
+		src, err = io.ReadAll(e.stdin)
+		return "<stdin>", src, err
+	}
+	src, err = os.ReadFile(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err)
+	}
+	return path, src, err
+}

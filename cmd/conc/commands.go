@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+)
+
+// Exit codes (SPEC §6).
+const (
+	exitSerializable = 0
+	exitViolation    = 1
+	exitUsage        = 2 // bad input or usage; the message says where and why
+	exitUnknown      = 3
+)
+
+// env is what a subcommand may touch: no globals, so tests call run directly.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// errorf prints a "conc: ..." message and returns exitUsage.
+func (e *env) errorf(format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "conc: "+format+"\n", args...)
+	return exitUsage
+}
+
+// command is one subcommand. Each lives in its own file and registers itself
+// in init, so a new one drops in without touching the others.
+type command struct {
+	name    string
+	args    string // the synopsis after the name, e.g. "FILE.conc [flags]"
+	summary string
+	run     func(e *env, args []string) int
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+// planned are SPEC §4's subcommands in the order usage lists them, with the
+// synopsis to show until their file is dropped in.
+var planned = []command{
+	{name: "check", args: "FILE.conc [flags]", summary: "is any run of the program non-serializable?"},
+	{name: "predict", args: "TRACE [flags]", summary: "is any reordering of the trace non-serializable?"},
+	{name: "monitor", args: "TRACE [flags]", summary: "is the observed trace itself non-serializable?"},
+	{name: "profiles", args: "FILE.conc", summary: "the profiles of each thread (the paper's Def. 4)"},
+	{name: "gen", args: "FAMILY [params]", summary: "write a generated program (scaling and reduction families)"},
+	{name: "bench", args: "[params]", summary: "measure how the engines scale; table and plot"},
+}
+
+// run is the whole command line: it returns the exit code. A panic is a bug;
+// it is reported in one line as an internal error rather than a stack trace.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			code = e.errorf("internal error (please report): %v", r)
+		}
+	}()
+	if len(args) == 0 {
+		usage(e.stderr)
+		return exitUsage
+	}
+	switch name := args[0]; name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			return dispatch(e, args[1], []string{"--help"})
+		}
+		usage(e.stdout)
+		return 0
+	case "-version", "--version", "version":
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	default:
+		return dispatch(e, name, args[1:])
+	}
+}
+
+func dispatch(e *env, name string, args []string) int {
+	if c, ok := commands[name]; ok {
+		return c.run(e, args)
+	}
+	for _, p := range planned {
+		if p.name == name {
+			return e.errorf("'%s' is not available yet", name)
+		}
+	}
+	return e.errorf("unknown command %q; run 'conc --help'", name)
+}
+
+// usage lists the subcommands: SPEC §4's in its order, then any others.
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("conc decides whether a concurrent program can violate atomicity.\n\nUsage:\n")
+	seen := map[string]bool{}
+	line := func(c command) {
+		syn := strings.TrimSpace(c.name + " " + c.args)
+		fmt.Fprintf(&b, "  conc %-26s %s\n", syn, c.summary)
+		seen[c.name] = true
+	}
+	for _, p := range planned {
+		if c, ok := commands[p.name]; ok {
+			line(*c)
+		} else {
+			line(p)
+		}
+	}
+	var rest []string
+	for n := range commands {
+		if !seen[n] {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	for _, n := range rest {
+		line(*commands[n])
+	}
+	b.WriteString("\nRun 'conc COMMAND --help' for a command's flags.\n")
+	b.WriteString("Exit codes: 0 serializable, 1 violation, 2 bad input or usage, 3 unknown.\n")
+	io.WriteString(w, b.String())
+}
+
+// versionLine names the module version when built from a tagged module, else
+// "devel", and the Go toolchain.
+func versionLine() string {
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("conc %s (%s)", v, runtime.Version())
+}

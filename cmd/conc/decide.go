@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/report"
+)
+
+// optimisticNote is the note --ignore-sync puts on a violation (SPEC §4).
+const optimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
+	"a schedule that respects them may not produce this run"
+
+// timeoutGrace is how long past its deadline an engine may run before the
+// CLI stops waiting for it: engines watch the context, this is a backstop.
+const timeoutGrace = time.Second
+
+// decide is the pipeline shared by the commands that decide a program (check,
+// predict): choose the engine, run it under the limits, render the answer and
+// map the verdict to an exit code.
+func decide(e *env, f *decideFlags, p *model.Program) int {
+	opts := f.options()
+	if f.ignoreSync {
+		p = model.DropSync(p)
+	}
+	eng, err := chooseEngine(e, f.engine, p)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if err := eng.Supports(p, opts); err != nil {
+		return e.errorf("--engine %s: %v", eng.Name, err)
+	}
+	var dot io.WriteCloser
+	if f.dot != "" { // create it first: a bad path fails before the search
+		if dot, err = os.Create(f.dot); err != nil {
+			return e.errorf("--dot: %v", err)
+		}
+		defer dot.Close()
+	}
+	res, err := runEngine(eng, p, opts, f.timeout)
+	if err != nil {
+		return e.errorf("engine %s failed: %v", eng.Name, err)
+	}
+	if f.ignoreSync && res.Verdict == engines.Violation && res.Reason == "" {
+		res.Reason = optimisticNote
+	}
+	r, err := report.Build(p, res)
+	if err != nil {
+		return e.errorf("internal error (please report): %v", err)
+	}
+	if err := render(e.stdout, f, r); err != nil {
+		return e.errorf("%v", err)
+	}
+	if dot != nil {
+		if err := report.WriteDOT(dot, r); err != nil {
+			return e.errorf("--dot: %v", err)
+		}
+		if err := dot.Close(); err != nil {
+			return e.errorf("--dot: %v", err)
+		}
+	}
+	return exitCode(res.Verdict)
+}
+
+// runEngine runs eng under --timeout. The deadline ends in Unknown, never in
+// an error: a deadline the engine reports as an error, or one it overruns by
+// more than timeoutGrace, becomes Unknown here.
+func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, timeout time.Duration) (engines.Result, error) {
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	type answer struct {
+		res engines.Result
+		err error
+	}
+	done := make(chan answer, 1) // buffered: an overrunning engine never blocks
+	start := time.Now()
+	go func() {
+		// A panic here would bypass run's recover: it is an engine bug,
+		// reported as the engine's failure.
+		defer func() {
+			if r := recover(); r != nil {
+				done <- answer{err: fmt.Errorf("panic: %v", r)}
+			}
+		}()
+		res, err := eng.Check(ctx, p, opts)
+		done <- answer{res, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-backstop(ctx, timeout):
+		a.err = ctx.Err()
+	}
+	if a.err != nil && errors.Is(a.err, context.DeadlineExceeded) {
+		a = answer{res: engines.Result{Verdict: engines.Unknown, Stats: a.res.Stats}}
+	}
+	if a.err != nil {
+		return a.res, a.err
+	}
+	res := a.res
+	if res.Verdict == engines.Unknown && res.Reason == "" && ctx.Err() != nil {
+		res.Reason = fmt.Sprintf("timeout: no answer within %v (--timeout)", timeout)
+	}
+	if res.Engine == "" {
+		res.Engine = eng.Name
+	}
+	if res.Stats.Millis == 0 {
+		res.Stats.Millis = time.Since(start).Milliseconds()
+	}
+	return res, nil
+}
+
+// backstop fires timeoutGrace after ctx's deadline; never without a timeout.
+func backstop(ctx context.Context, timeout time.Duration) <-chan time.Time {
+	if timeout <= 0 {
+		return nil
+	}
+	d, _ := ctx.Deadline()
+	return time.After(time.Until(d) + timeoutGrace)
+}
+
+func render(w io.Writer, f *decideFlags, r *report.Report) error {
+	if f.format == "json" {
+		return report.WriteJSON(w, r)
+	}
+	return report.WriteText(w, r, report.TextOptions{Quiet: f.quiet})
+}
+
+func exitCode(v engines.Verdict) int {
+	switch v {
+	case engines.Serializable:
+		return exitSerializable
+	case engines.Violation:
+		return exitViolation
+	}
+	return exitUnknown
+}

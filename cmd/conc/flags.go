@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/conc-dev/conc/engines"
+)
+
+// decideFlags are the flags of the commands that decide a program (check,
+// predict): SPEC §4's common flags.
+type decideFlags struct {
+	format     string
+	engine     string
+	lockEdges  bool
+	ignoreSync bool
+	dot        string
+	timeout    time.Duration
+	maxStates  int
+	maxDepth   int
+	maxStack   int
+	quiet      bool
+	version    bool
+}
+
+func (f *decideFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	fs.StringVar(&f.engine, "engine", "auto", "`engine`: auto, profile, global or brute (auto: profile without locks, fork and join, else global)")
+	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome and AeroDrome)")
+	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
+	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE`")
+	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
+	fs.IntVar(&f.maxStates, "max-states", 0, "give up after `N` states with verdict unknown (0: no limit)")
+	fs.IntVar(&f.maxDepth, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
+	fs.IntVar(&f.maxStack, "max-stack", 0, "call depth `N` of the bounded search for recursive threads with locks (0: the default)")
+	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+}
+
+// check rejects values no run could use.
+func (f *decideFlags) check() error {
+	switch {
+	case f.format != "text" && f.format != "json":
+		return fmt.Errorf("--format %q: want text or json", f.format)
+	case f.engine != "auto" && !isSpecEngine(f.engine) && !isRegistered(f.engine):
+		return fmt.Errorf("--engine %q: want auto, profile, global or brute", f.engine)
+	case f.timeout < 0:
+		return fmt.Errorf("--timeout %v: want a positive duration", f.timeout)
+	case f.maxStates < 0 || f.maxDepth < 0 || f.maxStack < 0:
+		return errors.New("--max-states, --max-depth and --max-stack want a count of 0 or more")
+	}
+	return nil
+}
+
+func (f *decideFlags) options() engines.Options {
+	return engines.Options{
+		LockEdges:  f.lockEdges,
+		IgnoreSync: f.ignoreSync,
+		MaxStates:  f.maxStates,
+		MaxDepth:   f.maxDepth,
+		MaxStack:   f.maxStack,
+	}
+}
+
+// parseFlags parses args with flags before, between or after the positional
+// arguments (users type "conc check f.conc --format json"); "--" ends the
+// flags. For --help it prints the command's usage to stdout and returns
+// flag.ErrHelp; other errors are returned for the caller to report.
+func parseFlags(e *env, c *command, fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard) // errors are reported once, by the caller
+	fs.Usage = func() {}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				commandUsage(e.stdout, c, fs)
+			}
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: conc %s %s\n\n%s\n\nFlags:\n", c.name, c.args, c.summary)
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	io.WriteString(w, b.String())
+}
+
+// flagError reports a flag parse error: 0 for --help (already printed),
+// else exit 2 with a pointer to the command's help.
+func flagError(e *env, c *command, err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	msg := dashDash.ReplaceAllString(err.Error(), "$1--$2")
+	return e.errorf("%s: %s; run 'conc %s --help'", c.name, msg, c.name)
+}
+
+// dashDash rewrites package flag's "-name" as "--name", the spelling of
+// SPEC §4 and of our usage messages.
+var dashDash = regexp.MustCompile(`(^|[: ])-([a-z])`)

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
+)
+
+func TestParseFlagsInterspersed(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		pos    []string
+		format string
+		quiet  bool
+	}{
+		{[]string{"f.conc"}, []string{"f.conc"}, "text", false},
+		{[]string{"--format", "json", "f.conc"}, []string{"f.conc"}, "json", false},
+		{[]string{"f.conc", "--format", "json", "--quiet"}, []string{"f.conc"}, "json", true},
+		{[]string{"a", "--quiet", "b"}, []string{"a", "b"}, "text", true},
+		{[]string{"--quiet", "--", "--format"}, []string{"--format"}, "text", true},
+		{[]string{"-"}, []string{"-"}, "text", false},
+	} {
+		var f decideFlags
+		fs := flag.NewFlagSet("check", flag.ContinueOnError)
+		f.register(fs)
+		e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+		pos, err := parseFlags(e, &command{name: "check"}, fs, tc.args)
+		require.NoError(t, err, tc.args)
+		require.Equal(t, tc.pos, pos, tc.args)
+		require.Equal(t, tc.format, f.format, tc.args)
+		require.Equal(t, tc.quiet, f.quiet, tc.args)
+	}
+}
+
+// TestChooseEngine checks auto's choice against SPEC §4 whichever engines are
+// registered: the paper's engine when it exists, else brute.
+func TestChooseEngine(t *testing.T) {
+	free := &model.Program{Threads: []*model.Thread{{Name: "A", Auto: &model.Automaton{Out: [][]model.Edge{
+		{{To: 1, Ev: model.Event{Op: model.OpBegin, Target: -1}}}, nil}}}}}
+	synced := &model.Program{Locks: []string{"m"}, Threads: []*model.Thread{{Name: "A", Auto: &model.Automaton{Out: [][]model.Edge{
+		{{To: 1, Ev: model.Event{Op: model.OpAcquire, Target: 0}}}, nil}}}}}
+	want := func(name string) string {
+		if _, err := engines.Lookup(name); err == nil {
+			return name
+		}
+		return "brute"
+	}
+	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	got, err := chooseEngine(e, "auto", free)
+	require.NoError(t, err)
+	require.Equal(t, want("profile"), got.Name)
+	got, err = chooseEngine(e, "auto", synced)
+	require.NoError(t, err)
+	require.Equal(t, want("global"), got.Name)
+	got, err = chooseEngine(e, "auto", model.DropSync(synced))
+	require.NoError(t, err)
+	require.Equal(t, want("profile"), got.Name, "--ignore-sync leaves no synchronisation")
+	_, err = chooseEngine(e, "profile", synced)
+	require.ErrorContains(t, err, "--ignore-sync")
+	_, err = chooseEngine(e, "nonsense", free)
+	require.ErrorContains(t, err, "--engine")
+}
