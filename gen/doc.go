@@ -1,0 +1,17 @@
+// Package gen writes .conc programs: seeded random programs for differential
+// tests of the engines, and (later) the scaling families of conc gen.
+//
+// Generators write text, not models, so that a failing case prints as a
+// program a person can read and run with conc check. Every family lives in a
+// file of its own and registers a Family; Random covers the paper's three
+// classes of programs (Section 2: straight-line, regular, recursive) with or
+// without locks, under switches that add one construct each. Shrink deletes
+// statements from a failing program while the failure persists, so a
+// cross-check prints a minimal counterexample.
+//
+// Generated programs always compile: locks are taken only through
+// well-nested sync blocks or acquire/release pairs in one block, a held lock
+// is never taken again, procedures are called only where no lock is held, and
+// every block leaves the held locks and the transaction status as it found
+// them (SPEC §2's path-independence rule).
+package gen

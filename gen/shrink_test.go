@@ -1,0 +1,140 @@
+package gen
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/lang"
+)
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
+
+// TestShrinkEdits runs every kind of edit: a thread family cut to one
+// thread, a lock pair, a repeat count, a choose branch, a block unwrapped.
+func TestShrinkEdits(t *testing.T) {
+	src := `// a comment that goes
+vars x, y
+locks m
+thread W[3] {
+  acquire m
+  atomic {
+    repeat 3 {
+      write x /* a write */
+    }
+  }
+  release m
+  choose {
+    read x
+  } or {
+    skip
+  } or {
+    read y
+  }
+}
+thread U { read y }
+`
+	calls := 0
+	fails := func(s string) bool {
+		calls++
+		return strings.Contains(s, "write x") && strings.Contains(s, "thread W[")
+	}
+	got := Shrink(src, fails)
+	require.Equal(t, "thread W[1] {\n  write x\n}\n", got)
+	require.Positive(t, calls)
+}
+
+// TestShrinkKeepsSource: without a smaller failing program, Shrink returns
+// its input; input it cannot lay out is returned unchanged.
+func TestShrinkKeepsSource(t *testing.T) {
+	src := "thread A {\n  write x\n}\n"
+	require.Equal(t, src, Shrink(src, func(s string) bool { return s == src }))
+	odd := "thread A {\n  write x\n" // no closing brace
+	require.Equal(t, odd, Shrink(odd, func(string) bool { return true }))
+}
+
+// TestShrinkViolation shrinks random violating programs with the brute
+// engine as the oracle: the result still violates, compiles, has the two
+// threads a cycle needs at least (edges within one thread follow program
+// order), and no single edit keeps the violation.
+func TestShrinkViolation(t *testing.T) {
+	brute, err := engines.Lookup("brute")
+	require.NoError(t, err)
+	violates := func(s string) bool {
+		p, err := lang.Compile("s.conc", []byte(s))
+		if err != nil {
+			return false
+		}
+		res, err := brute.Check(context.Background(), p, engines.Options{})
+		return err == nil && res.Verdict == engines.Violation
+	}
+	p := Params{Threads: 3, EventsPerThread: 4, Vars: 2, TxnLen: 3, Unary: true, Nested: true, Sync: true}
+	shrunk := 0
+	for seed := uint64(0); shrunk < 3 && seed < 100; seed++ {
+		src := Random(rand.New(rand.NewPCG(seed, 5)), p)
+		if !violates(src) {
+			continue
+		}
+		shrunk++
+		got := Shrink(src, violates)
+		require.True(t, violates(got), got)
+		prog, err := lang.Compile("got.conc", []byte(got))
+		require.NoError(t, err)
+		require.Len(t, prog.Threads, 2, "seed %d:\n%s", seed, got)
+		require.Less(t, len(lines(got)), len(lines(src)))
+		top, ok := parseLines(got)
+		require.True(t, ok)
+		_, more := shrinkStep(top, violates)
+		require.False(t, more, "not minimal:\n%s", got)
+	}
+	require.Equal(t, 3, shrunk, "too few violating programs drawn")
+}
+
+// TestParseLinesRoundTrip: the examples and generated programs parse into
+// lines and blocks and render back to programs of the same shape.
+func TestParseLinesRoundTrip(t *testing.T) {
+	files, err := filepath.Glob("../examples/*.conc")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var srcs []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		srcs = append(srcs, string(b))
+	}
+	for seed := uint64(0); seed < 50; seed++ {
+		p := Params{Loops: true, Choice: true, Recursion: seed%2 == 0, Sync: true, Nested: true, Unary: true}
+		srcs = append(srcs, Random(rand.New(rand.NewPCG(seed, 3)), p))
+	}
+	for _, src := range srcs {
+		top, ok := parseLines(src)
+		require.True(t, ok, src)
+		out := render("", top)
+		a, err := lang.Compile("a.conc", []byte(src))
+		require.NoError(t, err, src)
+		b, err := lang.Compile("b.conc", []byte(out))
+		require.NoError(t, err, out)
+		require.Equal(t, len(a.Threads), len(b.Threads))
+		require.Equal(t, a.Class(), b.Class())
+		require.Equal(t, a.Vars, b.Vars)
+		require.Equal(t, a.Locks, b.Locks)
+	}
+	_, ok := parseLines("}\n")
+	require.False(t, ok)
+	_, ok = parseLines("} or {\n")
+	require.False(t, ok)
+}

@@ -1,0 +1,82 @@
+package gen
+
+import "strings"
+
+// node is one statement or declaration of a .conc program, laid out one per
+// line: a leaf is a single line; a block is a header line ending in "{", its
+// bodies separated by "} or {" lines (choose), and a closing "}". The
+// generators build nodes and print them; Shrink parses printed text back
+// into nodes and edits them.
+type node struct {
+	head   string
+	bodies [][]*node // nil for a leaf
+}
+
+func leaf(s string) *node { return &node{head: s} }
+
+func block(head string, bodies ...[]*node) *node {
+	n := &node{head: head, bodies: bodies}
+	for i, b := range n.bodies {
+		if b == nil {
+			n.bodies[i] = []*node{}
+		}
+	}
+	return n
+}
+
+func (n *node) isBlock() bool { return n.bodies != nil }
+
+// clone copies n deeply, so that an edit of the copy leaves n alone.
+func (n *node) clone() *node {
+	c := &node{head: n.head}
+	if n.bodies != nil {
+		c.bodies = make([][]*node, len(n.bodies))
+		for i, b := range n.bodies {
+			c.bodies[i] = cloneList(b)
+		}
+	}
+	return c
+}
+
+func cloneList(l []*node) []*node {
+	c := make([]*node, len(l))
+	for i, n := range l {
+		c[i] = n.clone()
+	}
+	return c
+}
+
+// render prints a program: top-level nodes separated by blank lines when
+// they are blocks, bodies indented by two spaces.
+func render(comment string, top []*node) string {
+	var sb strings.Builder
+	if comment != "" {
+		for _, l := range strings.Split(strings.TrimRight(comment, "\n"), "\n") {
+			sb.WriteString("// " + l + "\n")
+		}
+	}
+	for i, n := range top {
+		if i > 0 && (n.isBlock() || top[i-1].isBlock()) {
+			sb.WriteString("\n")
+		}
+		n.write(&sb, "")
+	}
+	return sb.String()
+}
+
+func (n *node) write(sb *strings.Builder, indent string) {
+	if !n.isBlock() {
+		sb.WriteString(indent + n.head + "\n")
+		return
+	}
+	sb.WriteString(indent + strings.TrimSpace(n.head+" {") + "\n")
+	for i, b := range n.bodies {
+		if i > 0 {
+			sb.WriteString(indent + "} or {\n")
+		}
+		for _, c := range b {
+			c.write(sb, indent+"  ")
+		}
+	}
+	sb.WriteString(indent + "}\n")
+}
