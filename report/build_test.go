@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/verify"
 )
 
 func TestBuildResolvesWitness(t *testing.T) {
@@ -26,6 +27,20 @@ func TestBuildResolvesWitness(t *testing.T) {
 		{ID: 1, Thread: "B", Nth: 1, Events: []int{2, 3, 4}},
 	}, w.Txns)
 	require.Equal(t, "A's read of balance at test.conc:7:10 comes before B's write of balance at test.conc:8:11", w.Cycle[0].Words)
+}
+
+// TestWitnessesAreReal checks the golden cases against the witness checker:
+// the goldens show runs that really are witnesses.
+func TestWitnessesAreReal(t *testing.T) {
+	p, res := bank()
+	require.NoError(t, verify.Witness(p, res.Witness))
+	for _, cycle := range [][]model.Conflict{
+		{{From: 1, To: 3}, {From: 5, To: 10}},
+		{{From: 1, To: 3}, {From: 6, To: 7}, {From: 8, To: 11}},
+	} {
+		p, res := locked(cycle...)
+		require.NoError(t, verify.Witness(p, res.Witness), "%v", cycle)
+	}
 }
 
 func TestBuildRejectsBadWitness(t *testing.T) {

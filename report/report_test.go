@@ -50,6 +50,15 @@ func threadAutos(p *model.Program, run []model.Step) {
 	}
 }
 
+// straightPaths is every thread's path through its straight-line automaton.
+func straightPaths(p *model.Program, run []model.Step) [][]model.Move {
+	paths := make([][]model.Move, len(p.Threads))
+	for _, s := range run {
+		paths[s.Thread] = append(paths[s.Thread], model.Move{From: int32(len(paths[s.Thread]))})
+	}
+	return paths
+}
+
 const (
 	tA = 0
 	tB = 1
@@ -70,7 +79,7 @@ func bank() (*model.Program, engines.Result) {
 		tA, ev(model.OpEnd, -1, 9, 3),
 	)
 	threadAutos(p, run)
-	w := &model.Witness{Run: run, Cycle: []model.Conflict{{From: 1, To: 3}, {From: 3, To: 5}}}
+	w := &model.Witness{Run: run, Paths: straightPaths(p, run), Cycle: []model.Conflict{{From: 1, To: 3}, {From: 3, To: 5}}}
 	return p, engines.Result{Verdict: engines.Violation, Engine: "brute", Witness: w,
 		Stats: engines.Stats{States: 12, Events: 7}}
 }
@@ -98,7 +107,7 @@ func locked(cycle ...model.Conflict) (*model.Program, engines.Result) {
 		tB, ev(model.OpEnd, -1, 13, 3),
 	)
 	threadAutos(p, run)
-	w := &model.Witness{Run: run, Cycle: cycle, LockEdges: true}
+	w := &model.Witness{Run: run, Paths: straightPaths(p, run), Cycle: cycle, LockEdges: true}
 	return p, engines.Result{Verdict: engines.Violation, Engine: "global", Witness: w,
 		Stats: engines.Stats{States: 345, Events: 1}}
 }

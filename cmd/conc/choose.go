@@ -11,43 +11,67 @@ import (
 var specEngines = []string{"profile", "global", "brute"}
 
 // chooseEngine resolves --engine for p, the program as it will be checked
-// (after --ignore-sync has dropped its lock, fork and join events).
+// (after --ignore-sync has dropped its lock, fork and join events), and checks
+// that the engine supports p under opts.
 //
 // auto follows the paper: profile (Lemma 3 / Theorem 1, per-thread profiles)
 // decides programs without synchronisation, and global (Theorem 4, the
-// product with lock owners) those with locks, fork or join. While an engine
-// of SPEC §4 is not registered yet, brute (exact interleaving enumeration,
-// unknown past its depth bound) stands in for it; the report's engine field
-// then says brute, and an explicit choice is told so on stderr.
+// product with lock owners) those with locks, fork or join. When the
+// preferred engine is not registered, or does not support p (profile and
+// recursive threads), auto takes the next of profile, global, brute; brute
+// is exact enumeration, unknown past its depth bound. The report's engine
+// field says which engine answered.
 //
-// Asking for profile on a program with synchronisation is a usage error that
-// names the flags, even when brute would stand in, so the CLI's contract does
-// not depend on which engines exist yet.
-func chooseEngine(e *env, name string, p *model.Program) (*engines.Engine, error) {
-	explicit := name != "auto"
-	if !explicit {
-		name = "profile"
-		if p.HasSync() {
-			name = "global"
-		}
-	} else if !isSpecEngine(name) && !isRegistered(name) {
+// An explicit --engine is taken as asked. Asking for profile on a program
+// with synchronisation is a usage error that names the flags, whatever
+// engines exist, so the CLI's contract does not depend on them; an explicit
+// engine of SPEC §4 that is not registered yet falls back to brute, with a
+// note on stderr.
+func chooseEngine(e *env, name string, p *model.Program, opts engines.Options) (*engines.Engine, error) {
+	if name == "auto" {
+		return autoEngine(p, opts)
+	}
+	if !isSpecEngine(name) && !isRegistered(name) {
 		return nil, fmt.Errorf("--engine %q: want auto, profile, global or brute", name)
-	} else if name == "profile" && p.HasSync() {
+	}
+	if name == "profile" && p.HasSync() {
 		return nil, fmt.Errorf("--engine profile cannot decide a program with locks, fork or join: " +
 			"use --engine global (or auto), or --ignore-sync for the optimistic answer")
 	}
 	eng, err := engines.Lookup(name)
-	if err == nil {
-		return eng, nil
-	}
-	fallback, ferr := engines.Lookup("brute")
-	if ferr != nil {
-		return nil, fmt.Errorf("no engine available for --engine %s (have %v)", name, engines.Names())
-	}
-	if explicit {
+	if err != nil {
+		if eng, err = engines.Lookup("brute"); err != nil {
+			return nil, fmt.Errorf("no engine available for --engine %s (have %v)", name, engines.Names())
+		}
 		fmt.Fprintf(e.stderr, "conc: engine %s is not available yet; using brute\n", name)
 	}
-	return fallback, nil
+	if err := eng.Supports(p, opts); err != nil {
+		return nil, fmt.Errorf("--engine %s: %v", eng.Name, err)
+	}
+	return eng, nil
+}
+
+// autoEngine is --engine auto: the first registered engine, in the paper's
+// order of preference for p, that supports p.
+func autoEngine(p *model.Program, opts engines.Options) (*engines.Engine, error) {
+	prefs := specEngines // profile, global, brute
+	if p.HasSync() {
+		prefs = prefs[1:]
+	}
+	var last error
+	for _, name := range prefs {
+		eng, err := engines.Lookup(name)
+		if err != nil {
+			continue
+		}
+		if last = eng.Supports(p, opts); last == nil {
+			return eng, nil
+		}
+	}
+	if last == nil {
+		return nil, fmt.Errorf("no engine available (have %v)", engines.Names())
+	}
+	return nil, fmt.Errorf("no engine supports this program: %v", last)
 }
 
 func isSpecEngine(name string) bool {

@@ -29,12 +29,9 @@ func decide(e *env, f *decideFlags, p *model.Program) int {
 	if f.ignoreSync {
 		p = model.DropSync(p)
 	}
-	eng, err := chooseEngine(e, f.engine, p)
+	eng, err := chooseEngine(e, f.engine, p, opts)
 	if err != nil {
 		return e.errorf("%v", err)
-	}
-	if err := eng.Supports(p, opts); err != nil {
-		return e.errorf("--engine %s: %v", eng.Name, err)
 	}
 	var dot io.WriteCloser
 	if f.dot != "" { // create it first: a bad path fails before the search

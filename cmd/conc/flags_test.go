@@ -51,17 +51,17 @@ func TestChooseEngine(t *testing.T) {
 		return "brute"
 	}
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
-	got, err := chooseEngine(e, "auto", free)
+	got, err := chooseEngine(e, "auto", free, engines.Options{})
 	require.NoError(t, err)
 	require.Equal(t, want("profile"), got.Name)
-	got, err = chooseEngine(e, "auto", synced)
+	got, err = chooseEngine(e, "auto", synced, engines.Options{})
 	require.NoError(t, err)
 	require.Equal(t, want("global"), got.Name)
-	got, err = chooseEngine(e, "auto", model.DropSync(synced))
+	got, err = chooseEngine(e, "auto", model.DropSync(synced), engines.Options{})
 	require.NoError(t, err)
 	require.Equal(t, want("profile"), got.Name, "--ignore-sync leaves no synchronisation")
-	_, err = chooseEngine(e, "profile", synced)
+	_, err = chooseEngine(e, "profile", synced, engines.Options{})
 	require.ErrorContains(t, err, "--ignore-sync")
-	_, err = chooseEngine(e, "nonsense", free)
+	_, err = chooseEngine(e, "nonsense", free, engines.Options{})
 	require.ErrorContains(t, err, "--engine")
 }
