@@ -1,6 +1,10 @@
 package profiles
 
-import "github.com/conc-dev/conc/model"
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
 
 // The extraction is a forward dataflow analysis. For every reachable state q
 // it computes two sets of letters, each a union over the paths from Init to q:
@@ -69,37 +73,31 @@ func (c *collector) profiles(nvars int) *Profiles {
 	return p
 }
 
-// extractFinite computes the profiles of a finite automaton: a single pass
-// when the reachable part is one path (a straight-line thread), else the
-// fixpoint of extractRegular.
-func extractFinite(a *model.Automaton, nvars int) *Profiles {
-	c := newCollector(nvars)
-	if !extractLine(a, c) {
-		c = newCollector(nvars)
-		extractRegular(a, c)
-	}
-	return c.profiles(nvars)
-}
-
 // extractLine walks the path from Init while every state has one out-edge,
-// keeping cur and bef as running sets. It reports false (having done partial
-// work the caller discards) when it meets a branch or walks longer than the
-// automaton has states, which means a cycle.
-func extractLine(a *model.Automaton, c *collector) bool {
+// keeping cur and bef as running sets, and checks each edge as it goes. It
+// reports false (having done partial work the caller discards) when it meets
+// a branch, a stack operation, or walks longer than the automaton has states,
+// which means a cycle. This is the straight-line case, so it is the hot loop
+// of `conc predict` on long traces: one word per set when v <= 32.
+func extractLine(a *model.Automaton, c *collector) (bool, error) {
+	if c.w == 1 {
+		return extractLine1(a, c)
+	}
 	cur, bef := make([]uint64, c.w), make([]uint64, c.w)
-	q, steps, n := a.Init, 0, a.NumStates()
-	for {
+	L := Letter(len(c.samePred) / c.w)
+	q, n := a.Init, int32(len(a.Out))
+	for steps := int32(0); ; steps++ {
 		es := a.Out[q]
-		switch {
-		case len(es) == 0:
-			return true
-		case len(es) > 1 || steps > n:
-			return false
+		if len(es) != 1 || steps > n {
+			return len(es) == 0, nil
 		}
-		ev := es[0].Ev
-		switch ev.Op {
+		e := &es[0]
+		if err := checkEdge(q, e, n, L); err != nil || e.Stack != model.StackNone {
+			return false, err
+		}
+		switch e.Ev.Op {
 		case model.OpRead, model.OpWrite:
-			l := LetterOf(ev)
+			l := LetterOf(e.Ev)
 			c.access(l, cur, bef)
 			cur[l>>6] |= 1 << (uint(l) & 63)
 		case model.OpBegin, model.OpEnd:
@@ -108,7 +106,54 @@ func extractLine(a *model.Automaton, c *collector) bool {
 				cur[i] = 0
 			}
 		}
-		q = es[0].To
-		steps++
+		q = e.To
 	}
+}
+
+// extractLine1 is extractLine with sets of one word.
+func extractLine1(a *model.Automaton, c *collector) (bool, error) {
+	var cur, bef, single uint64
+	same, diff := c.samePred, c.diffPred
+	L := Letter(len(same))
+	q, n := a.Init, int32(len(a.Out))
+	for steps := int32(0); ; steps++ {
+		es := a.Out[q]
+		if len(es) != 1 || steps > n {
+			c.single[0] |= single
+			return len(es) == 0, nil
+		}
+		e := &es[0]
+		switch e.Ev.Op {
+		case model.OpRead, model.OpWrite:
+			l := LetterOf(e.Ev)
+			if uint32(l) >= uint32(L) {
+				return false, checkEdge(q, e, n, L)
+			}
+			same[l] |= cur
+			diff[l] |= bef
+			bit := uint64(1) << uint(l)
+			single |= bit
+			cur |= bit
+		case model.OpBegin, model.OpEnd:
+			bef |= cur
+			cur = 0
+		}
+		if uint32(e.To) >= uint32(n) || e.Stack != model.StackNone {
+			c.single[0] |= single
+			return false, checkEdge(q, e, n, L)
+		}
+		q = e.To
+	}
+}
+
+// checkEdge reports an edge to a missing state or an access to a missing
+// variable.
+func checkEdge(q int32, e *model.Edge, n int32, L Letter) error {
+	if e.To < 0 || e.To >= n {
+		return fmt.Errorf("profiles: edge from state %d to missing state %d", q, e.To)
+	}
+	if e.Ev.Op.IsAccess() && (e.Ev.Target < 0 || LetterOf(e.Ev) >= L) {
+		return fmt.Errorf("profiles: state %d accesses variable %d of %d", q, e.Ev.Target, L/2)
+	}
+	return nil
 }

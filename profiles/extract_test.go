@@ -104,7 +104,9 @@ func TestLineMatchesRegular(t *testing.T) {
 		}
 		a := line(spec)
 		c1, c2 := newCollector(3), newCollector(3)
-		require.True(t, extractLine(a, c1))
+		ok, err := extractLine(a, c1)
+		require.NoError(t, err)
+		require.True(t, ok)
 		extractRegular(a, c2)
 		require.Equal(t, c2.profiles(3), c1.profiles(3), spec)
 		require.Equal(t, oracle(a, 3), c1.profiles(3), spec)

@@ -118,8 +118,19 @@ func SupportsPushdown() bool { return pushdown != nil }
 var ErrPushdown = fmt.Errorf("recursive (pushdown) thread: profile extraction for pushdown systems (Lemma 4) is not available")
 
 // Extract computes the profiles of a thread (Definition 4). Finite automata
-// are handled here (extract.go); pushdown ones by the registered extractor.
+// are handled here (extract.go: one pass for straight-line threads, a
+// fixpoint otherwise); pushdown ones by the registered extractor.
 func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
+	if a.Init < 0 || int(a.Init) >= a.NumStates() {
+		return nil, fmt.Errorf("profiles: initial state %d out of range", a.Init)
+	}
+	c := newCollector(nvars)
+	if ok, err := extractLine(a, c); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		return c.profiles(nvars), nil
+	}
 	if err := checkTargets(a, nvars); err != nil {
 		return nil, err
 	}
@@ -129,23 +140,19 @@ func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
 		}
 		return pushdown(a, nvars)
 	}
-	return extractFinite(a, nvars), nil
+	c = newCollector(nvars)
+	extractRegular(a, c)
+	return c.profiles(nvars), nil
 }
 
 // checkTargets rejects access events whose variable is out of range and
 // edges to missing states, so extraction never indexes out of bounds.
 func checkTargets(a *model.Automaton, nvars int) error {
-	n := int32(a.NumStates())
-	if a.Init < 0 || a.Init >= n {
-		return fmt.Errorf("profiles: initial state %d out of range", a.Init)
-	}
+	n, L := int32(a.NumStates()), Letter(2*nvars)
 	for q, es := range a.Out {
-		for _, e := range es {
-			if e.To < 0 || e.To >= n {
-				return fmt.Errorf("profiles: edge from state %d to missing state %d", q, e.To)
-			}
-			if e.Ev.Op.IsAccess() && (e.Ev.Target < 0 || int(e.Ev.Target) >= nvars) {
-				return fmt.Errorf("profiles: state %d accesses variable %d of %d", q, e.Ev.Target, nvars)
+		for i := range es {
+			if err := checkEdge(int32(q), &es[i], n, L); err != nil {
+				return err
 			}
 		}
 	}

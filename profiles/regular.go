@@ -88,8 +88,9 @@ func reversePostorder(a *model.Automaton) []int32 {
 		next int
 	}
 	seen := make([]bool, a.NumStates())
-	var post []int32
-	stack := []frame{{a.Init, 0}}
+	post := make([]int32, 0, a.NumStates())
+	stack := make([]frame, 1, 64)
+	stack[0] = frame{a.Init, 0}
 	seen[a.Init] = true
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
