@@ -16,5 +16,21 @@
 // The command stays thin: it parses flags, loads the input, picks an engine
 // from the engines registry, renders the answer with package report and maps
 // the verdict to an exit code. Each subcommand is one file that registers
-// itself in the command table (commands.go).
+// itself in the command table (commands.go); the commands that decide a
+// program (check, predict) share decideFlags (flags.go) and decide (decide.go).
+//
+// Decisions where SPEC is silent:
+//   - flags may come before, between or after the arguments; "--" ends them;
+//     "-" as the file reads standard input (named <stdin> in positions);
+//   - --engine auto takes, among profile, global, brute (without profile when
+//     locks, fork or join are in play), the first registered engine that
+//     supports the program; the engine field of the output names it;
+//   - --quiet leaves out only the text summary line; JSON is unchanged;
+//   - --dot always writes a valid graph: the cycle for a violation, else an
+//     empty graph labelled with the verdict; the file is created before the
+//     search, so a bad path fails at once;
+//   - an engine that fails (an error that is not the deadline, or a panic) is
+//     exit 2 with "conc: engine NAME failed: ..."; an engine that overruns
+//     --timeout by more than a second is abandoned with verdict unknown;
+//   - --ignore-sync puts its optimism note in "reason" (and a "note:" line).
 package main
