@@ -45,11 +45,14 @@ func (b *builder) automaton(a *Automaton) *model.Automaton {
 		q, _ := t.states.lookup(e.From.Name)
 		t.from[q] = append(t.from[q], e)
 	}
-	if len(a.Edges) > 0 && len(t.from[0]) == 0 && !t.target(0) {
+	unknownInit := len(a.Edges) > 0 && len(t.from[0]) == 0 && !t.target(0)
+	if unknownInit {
 		b.errs.add(toPos(a.Init.Pos), "unknown state %s: no edge mentions it", a.Init.Name)
 	}
 	init := t.propagate()
-	t.reportUnreachable()
+	if !unknownInit {
+		t.reportUnreachable()
+	}
 	auto := b.finish(init)
 	auto.Names = t.names()
 	return auto
@@ -109,7 +112,7 @@ func (t *autoThread) propagate() int32 {
 				queue = append(queue, q)
 			} else if t.ctx[t.state[q]] != c && !t.seen[q] {
 				t.seen[q] = true // report each state once
-				t.errs.add(toPos(e.Pos), "held locks or transaction status at state %s depend on the path: %s, or %s",
+				t.errs.add(toPos(e.Pos), "held locks or transaction status at state %s depend on the path: %s on one path, %s on another",
 					e.To.Name, t.ctxs.describe(t.ctx[t.state[q]], t.n.locks.list), t.ctxs.describe(c, t.n.locks.list))
 			}
 			t.emit(e, t.state[p], t.state[q])

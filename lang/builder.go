@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"fmt"
+
 	"github.com/conc-dev/conc/model"
 )
 
@@ -29,6 +31,18 @@ type builder struct {
 	over   bool // maxStates exceeded; building stops
 
 	copies map[copyKey]*procCopy // recursive procedures, one copy per context
+	calls  []model.Pos            // the calls being compiled, innermost last
+}
+
+// errorf reports an error found while building. Inside a procedure, the
+// error is at the procedure's text, and the innermost call says which
+// context it was compiled in.
+func (b *builder) errorf(pos model.Pos, format string, args ...any) {
+	if n := len(b.calls); n > 0 {
+		c := b.calls[n-1]
+		format += fmt.Sprintf(" (called at %d:%d)", c.Line, c.Col)
+	}
+	b.errs.add(pos, format, args...)
 }
 
 func newBuilder(n *names, errs *ErrorList, t *ThreadDecl) *builder {

@@ -38,10 +38,12 @@ func (b *builder) call(s *Call, q int32) int32 {
 	if !ok {
 		return q // reported by resolve
 	}
+	pos := toPos(s.Pos)
+	b.calls = append(b.calls, pos)
+	defer func() { b.calls = b.calls[:len(b.calls)-1] }()
 	if !b.n.recursive[p] {
 		return b.block(p.Body, q)
 	}
-	pos := toPos(s.Pos)
 	cp := b.procCopy(p, b.ctx[q])
 	sym := int32(len(b.syms))
 	b.syms = append(b.syms, fmt.Sprintf("%s from %s", p.Name.Name, pos))
@@ -70,7 +72,7 @@ func (b *builder) procCopy(p *ProcDecl, c ctxID) *procCopy {
 		return cp
 	}
 	if b.ctx[exit] != c {
-		b.errs.add(toPos(p.Name.Pos), "recursive procedure %s must leave held locks and transaction status as it found them: called %s, it returns %s",
+		b.errorf(toPos(p.Name.Pos), "recursive procedure %s must leave held locks and transaction status as it found them: called %s, it returns %s",
 			p.Name.Name, b.ctxs.describe(c, b.n.locks.list), b.ctxs.describe(b.ctx[exit], b.n.locks.list))
 	}
 	cp.exit = exit

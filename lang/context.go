@@ -92,29 +92,24 @@ func (cs *contexts) withLock(id ctxID, l int32, acquire bool) ctxID {
 	return to
 }
 
-// describe renders a context for error messages, naming locks.
+// describe renders a context for error messages, naming locks:
+// "inside a transaction holding {l, m}".
 func (cs *contexts) describe(id ctxID, locks []string) string {
 	c := cs.list[id]
 	var b strings.Builder
 	if c.inTxn {
-		b.WriteString("inside a transaction")
+		b.WriteString("inside a transaction holding {")
 	} else {
-		b.WriteString("outside transactions")
+		b.WriteString("outside transactions holding {")
 	}
-	if len(c.held) == 0 {
-		b.WriteString(", holding no lock")
-		return b.String()
-	}
-	b.WriteString(", holding ")
 	for i, l := range c.held {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		if l >= 0 && int(l) < len(locks) {
 			b.WriteString(locks[l])
-		} else {
-			b.WriteString("?")
 		}
 	}
+	b.WriteString("}")
 	return b.String()
 }

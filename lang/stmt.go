@@ -79,9 +79,9 @@ func (b *builder) lockOp(acquire bool, id *Ident, pos model.Pos, q int32) int32 
 	if l >= 0 {
 		switch held := b.ctxs.holds(c, l); {
 		case acquire && held:
-			b.errs.add(pos, "acquire of lock %s that may already be held", id.Name)
+			b.errorf(pos, "acquire of lock %s that may already be held", id.Name)
 		case !acquire && !held:
-			b.errs.add(pos, "release of lock %s that may not be held", id.Name)
+			b.errorf(pos, "release of lock %s that may not be held", id.Name)
 		}
 		c = b.ctxs.withLock(c, l, acquire)
 	}
@@ -171,7 +171,7 @@ func (b *builder) sameContext(x, y int32, pos model.Pos, where string) bool {
 	if b.ctx[x] == b.ctx[y] {
 		return true
 	}
-	b.errs.add(pos, "held locks or transaction status %s depend on the path: %s, or %s",
+	b.errorf(pos, "held locks or transaction status %s depend on the path: %s on one path, %s on another",
 		where, b.ctxs.describe(b.ctx[y], b.n.locks.list), b.ctxs.describe(b.ctx[x], b.n.locks.list))
 	return false
 }
