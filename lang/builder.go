@@ -31,7 +31,7 @@ type builder struct {
 	over   bool // maxStates exceeded; building stops
 
 	copies map[copyKey]*procCopy // recursive procedures, one copy per context
-	calls  []model.Pos            // the calls being compiled, innermost last
+	calls  []model.Pos           // the calls being compiled, innermost last
 }
 
 // errorf reports an error found while building. Inside a procedure, the

@@ -222,9 +222,9 @@ func TestAutomatonSkipAndClasses(t *testing.T) {
 
 func TestProgramClass(t *testing.T) {
 	for src, class := range map[string]model.Class{
-		"thread A { read x } thread B { repeat 4 { write x } }":       model.StraightLine,
-		"thread A { read x } thread B { loop { write x } }":           model.Regular,
-		"thread A { choose { read x } or { write x } }":               model.Regular,
+		"thread A { read x } thread B { repeat 4 { write x } }":        model.StraightLine,
+		"thread A { read x } thread B { loop { write x } }":            model.Regular,
+		"thread A { choose { read x } or { write x } }":                model.Regular,
 		"proc p { choose { skip } or { call p } } thread A { call p }": model.Recursive,
 	} {
 		require.Equal(t, class, mustCompile(t, src).Class(), src)
