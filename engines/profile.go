@@ -2,6 +2,7 @@ package engines
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -64,40 +65,60 @@ func FiniteProfiles(p *model.Program) ([]ThreadProfiles, error) {
 // with it when --ignore-sync drops it.
 func supportsProfile(p *model.Program, opts Options) error {
 	for _, t := range p.Threads {
-		if model.ClassOf(t.Auto) == model.Recursive {
-			return fmt.Errorf("profile engine: thread %s is recursive; profiles of pushdown threads (Lemma 4) are not implemented, use --engine global or brute", t.Name)
+		if t.Auto.Pushdown() {
+			return errRecursive(t.Name)
 		}
 	}
 	if p.HasSync() && !opts.IgnoreSync {
-		return fmt.Errorf("profile engine: the program uses locks, fork or join, and profiles (Lemma 3) decide only programs without them; pass --ignore-sync to drop them (optimistic), or use --engine global")
+		return errProfileSync
 	}
 	return nil
 }
 
-// prepare applies --ignore-sync and extracts the profiles; note is the
-// Result.Reason to report.
-func prepare(p *model.Program, opts Options) (*model.Program, []ThreadProfiles, string, error) {
-	if err := supportsProfile(p, opts); err != nil {
-		return nil, nil, "", err
+func errRecursive(name string) error {
+	return fmt.Errorf("profile engine: thread %s is recursive; profiles of pushdown threads (Lemma 4) are not implemented, use --engine global or brute", name)
+}
+
+var errProfileSync = errors.New("profile engine: the program uses locks, fork or join, and profiles (Lemma 3) decide only programs without them; pass --ignore-sync to drop them (optimistic), or use --engine global")
+
+// prepare extracts the profiles (one pass over each distinct automaton,
+// which also finds stack and sync edges) and applies --ignore-sync; note is
+// the Result.Reason to report, events the edges extraction visited.
+func prepare(p *model.Program, opts Options) (q *model.Program, tps []ThreadProfiles, note string, events int64, err error) {
+	for _, t := range p.Threads {
+		if t.Auto.Pushdown() {
+			return nil, nil, "", 0, errRecursive(t.Name)
+		}
 	}
-	note := ""
-	if p.HasSync() {
+	if tps, err = FiniteProfiles(p); err != nil {
+		return nil, nil, "", 0, err
+	}
+	sync := false
+	for _, c := range classesOf(tps) {
+		sync = sync || c.prof.Sync
+		events += int64(c.prof.Edges)
+	}
+	switch {
+	case sync && !opts.IgnoreSync:
+		return nil, nil, "", 0, errProfileSync
+	case sync:
+		// Profiles ignore sync events already; the witness is a run of the
+		// program without them, whose automata keep the same edge indices.
 		p = model.DropSync(p)
 		note = "optimistic: lock, fork and join events were ignored (--ignore-sync); the witness may not respect them"
 	}
-	tps, err := FiniteProfiles(p)
-	return p, tps, note, err
+	return p, tps, note, events, nil
 }
 
 func checkProfile(ctx context.Context, p *model.Program, opts Options) (Result, error) {
 	start := time.Now()
-	q, tps, note, err := prepare(p, opts)
+	q, tps, note, events, err := prepare(p, opts)
 	if err != nil {
 		return Result{Engine: "profile"}, err
 	}
 	res, err := DecideProfiles(ctx, q, tps, opts)
 	res.Reason = joinReason(res.Reason, note)
-	res.Stats.Events = countEdges(q)
+	res.Stats.Events = events
 	res.Stats.Millis = time.Since(start).Milliseconds()
 	return res, err
 }
@@ -108,13 +129,13 @@ func checkProfile(ctx context.Context, p *model.Program, opts Options) (Result, 
 // tests check this); it is here for those tests and for conc bench.
 func ProfileProduct(ctx context.Context, p *model.Program, opts Options) (Result, error) {
 	start := time.Now()
-	q, tps, note, err := prepare(p, opts)
+	q, tps, note, events, err := prepare(p, opts)
 	if err != nil {
 		return Result{Engine: "profile"}, err
 	}
 	res, err := decideProduct(ctx, q, tps, opts)
 	res.Reason = joinReason(res.Reason, note)
-	res.Stats.Events = countEdges(q)
+	res.Stats.Events = events
 	res.Stats.Millis = time.Since(start).Milliseconds()
 	return res, err
 }
@@ -127,18 +148,6 @@ func joinReason(a, b string) string {
 		return a
 	}
 	return a + "; " + b
-}
-
-func countEdges(p *model.Program) int64 {
-	seen := map[*model.Automaton]bool{}
-	var n int64
-	for _, t := range p.Threads {
-		if !seen[t.Auto] {
-			seen[t.Auto] = true
-			n += int64(t.Auto.NumEdges())
-		}
-	}
-	return n
 }
 
 // threadClass is a set of interchangeable threads (one ThreadProfiles).

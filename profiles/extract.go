@@ -28,15 +28,19 @@ import (
 // collector accumulates the transposed relations of one extraction.
 type collector struct {
 	w        int
+	letters  int
 	single   Set
 	samePred []uint64 // row l: the x with ▷ x l ◁
 	diffPred []uint64 // row l: the x with ▷ x ◁ ▷ l ◁
+	edges    int      // edges processed (reachable edges, counted once)
+	sync     bool     // some reachable edge is a lock, fork or join event
 }
 
 func newCollector(nvars int) *collector {
 	w := Words(nvars)
 	return &collector{
 		w:        w,
+		letters:  2 * nvars,
 		single:   NewSet(w),
 		samePred: make([]uint64, 2*nvars*w),
 		diffPred: make([]uint64, 2*nvars*w),
@@ -58,6 +62,7 @@ func (c *collector) access(l Letter, cur, bef []uint64) {
 // profiles flips the transposed relations into a Profiles.
 func (c *collector) profiles(nvars int) *Profiles {
 	p := newProfiles(nvars)
+	p.Edges, p.Sync = c.edges, c.sync
 	copy(p.Single, c.single)
 	n := 2 * nvars
 	for l := 0; l < n; l++ {
@@ -84,7 +89,7 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 		return extractLine1(a, c)
 	}
 	cur, bef := make([]uint64, c.w), make([]uint64, c.w)
-	L := Letter(len(c.samePred) / c.w)
+	L := Letter(c.letters)
 	q, n := a.Init, int32(len(a.Out))
 	for steps := int32(0); ; steps++ {
 		es := a.Out[q]
@@ -105,7 +110,10 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 				bef[i] |= cur[i]
 				cur[i] = 0
 			}
+		default:
+			c.sync = c.sync || e.Ev.Op.IsSync()
 		}
+		c.edges++
 		q = e.To
 	}
 }
@@ -120,6 +128,7 @@ func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 		es := a.Out[q]
 		if len(es) != 1 || steps > n {
 			c.single[0] |= single
+			c.edges = int(steps)
 			return len(es) == 0, nil
 		}
 		e := &es[0]
@@ -137,6 +146,8 @@ func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 		case model.OpBegin, model.OpEnd:
 			bef |= cur
 			cur = 0
+		default:
+			c.sync = c.sync || e.Ev.Op.IsSync()
 		}
 		if uint32(e.To) >= uint32(n) || e.Stack != model.StackNone {
 			c.single[0] |= single

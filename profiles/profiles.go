@@ -33,6 +33,11 @@ type Profiles struct {
 	Single Set
 	Same   []Set
 	Diff   []Set
+	// Edges is the number of reachable edges of the automaton (the n of
+	// Theorem 1); Sync reports a lock, fork or join event among them, which
+	// profiles ignore (they are the paper's model without synchronisation).
+	Edges int
+	Sync  bool
 }
 
 // newProfiles returns the empty profile set over nvars variables.

@@ -14,6 +14,9 @@ import "github.com/conc-dev/conc/model"
 // for those sets; q is dirty whenever its sets grew since.
 func extractRegular(a *model.Automaton, c *collector) {
 	order := reversePostorder(a)
+	for _, q := range order {
+		c.edges += len(a.Out[q])
+	}
 	w := c.w
 	cur := make([]uint64, a.NumStates()*w)
 	bef := make([]uint64, a.NumStates()*w)
@@ -63,6 +66,7 @@ func transfer(c *collector, ev model.Event, qc, qb, tc, tb []uint64) bool {
 			grew = orInto(tb, i, qb[i]|qc[i]) || grew
 		}
 	default:
+		c.sync = c.sync || ev.Op.IsSync()
 		for i := range qc {
 			grew = orInto(tc, i, qc[i]) || grew
 			grew = orInto(tb, i, qb[i]) || grew
