@@ -1,0 +1,138 @@
+package monitor
+
+import (
+	"context"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/conc-dev/conc/trace"
+)
+
+// TraceOptions configure CheckTrace and TraceMonitor.
+type TraceOptions struct {
+	// LockEdges adds release→acquire and fork/join conflicts (SPEC §1), as
+	// Velodrome and AeroDrome (and so RAPID) do.
+	LockEdges bool
+	// MaxCycle bounds the transactions listed in one violation's cycle; the
+	// middle of a longer cycle is elided (Violation.Elided). 0 means 16.
+	MaxCycle int
+	// MaxViolations bounds the violations kept in the result (all are still
+	// counted and passed to OnViolation). 0 means no bound.
+	MaxViolations int
+	// OnViolation, if set, sees every violation as soon as it is final (when
+	// its transaction ends, or at Finish for open ones).
+	OnViolation func(TraceViolation)
+	// StopAtFirst ends the check at the first violating event, as RAPID does.
+	StopAtFirst bool
+}
+
+// CycleEvent is one event of a reported cycle: its thread and trace line.
+type CycleEvent struct {
+	Thread int32
+	Line   int64
+}
+
+// TraceViolation is a transaction that lies on a cycle of the conflict
+// graph, with one such cycle. Begin is the line of its begin (of its one
+// event if unary), End that of its end, or -1 while it is open. Cycle lists
+// the events of the other transactions on the cycle, in cycle order from
+// this one: for each, the event where the cycle enters it and, when it is
+// another, the event where the cycle leaves it. Elided counts transactions
+// left out of the middle of a cycle longer than MaxCycle.
+type TraceViolation struct {
+	Thread int32
+	Begin  int64
+	End    int64
+	Cycle  []CycleEvent
+	Elided int
+}
+
+// TraceStats are the monitor's counters.
+type TraceStats struct {
+	Events  int64 // events stepped
+	Txns    int64 // transactions, unary ones included
+	Edges   int64 // conflict edges added
+	MaxLive int64 // most transactions kept in the graph at once
+	GCs     int64 // garbage collections of the graph
+	Millis  int64
+}
+
+// TraceResult is the monitor's answer on an observed trace.
+type TraceResult struct {
+	Violation  bool
+	First      int64 // line of the first event after which the trace is not serializable; 0 if none
+	Violations []TraceViolation
+	Count      int64  // violations found (Violations may be capped)
+	Stopped    string // why the check ended early (context), "" if it read the whole trace
+	Stats      TraceStats
+	Threads    []string // thread names, indexed by Thread ids
+}
+
+// CheckTrace runs the trace monitor over r to its end (or the first
+// violation with StopAtFirst). A bad line is an error; the context's end
+// stops the check with Stopped set, not an error.
+func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceResult, error) {
+	start := time.Now()
+	m := NewTraceMonitor(opts)
+	evs := make([]trace.Event, 4096)
+	stopped := ""
+	for stopped == "" {
+		n, err := r.Read(evs)
+		for _, e := range evs[:n] {
+			m.Step(e)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return TraceResult{}, err
+		}
+		if opts.StopAtFirst && m.first > 0 {
+			break
+		}
+		if ctx.Err() != nil {
+			stopped = context.Cause(ctx).Error()
+		}
+	}
+	res := m.Finish()
+	res.Stopped = stopped
+	res.Threads = r.Threads().Names()
+	res.Stats.Millis = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+// Finish reports the open transactions' violations and returns the result.
+// The monitor must not be stepped afterwards.
+func (m *TraceMonitor) Finish() TraceResult {
+	for _, th := range m.threads {
+		if x := th.cur; x != nil && x.viol != nil {
+			m.emit(x)
+		}
+	}
+	sort.Slice(m.res.Violations, func(i, j int) bool {
+		a, b := m.res.Violations[i], m.res.Violations[j]
+		if a.Begin != b.Begin {
+			return a.Begin < b.Begin
+		}
+		return a.Thread < b.Thread
+	})
+	m.res.Violation = m.first > 0
+	m.res.First = m.first
+	m.res.Stats = m.stats
+	return m.res
+}
+
+// emit hands over x's violation once its end is known (or the trace ended).
+func (m *TraceMonitor) emit(x *traceTxn) {
+	v := *x.viol
+	x.viol = nil
+	v.End = x.end
+	m.res.Count++
+	if m.opts.OnViolation != nil {
+		m.opts.OnViolation(v)
+	}
+	if m.opts.MaxViolations == 0 || len(m.res.Violations) < m.opts.MaxViolations {
+		m.res.Violations = append(m.res.Violations, v)
+	}
+}

@@ -1,0 +1,138 @@
+package monitor
+
+// traceSearch is the scratch space of one cycle search, reused across events.
+// Nodes reached from the searching transaction x get indices (traceTxn.idx)
+// into order, in breadth-first order; order[0] is x.
+type traceSearch struct {
+	epoch  uint32
+	order  []*traceTxn
+	parent []traceHop // per index: the tree edge into it (from x)
+	depth  []int32    // per index: tree depth
+	next   []traceHop // per index: the first edge of a shortest path back to x
+	dist   []int32    // per index: that path's length
+	start  []int32    // reverse adjacency (CSR) of the reached subgraph
+	rev    []traceHop
+	queue  []int32
+}
+
+// traceHop is an edge between two indices of the search, with its witness
+// lines (From in the source transaction, At in the target).
+type traceHop struct {
+	from, to int32
+	fromLine int64
+	atLine   int64
+}
+
+// closures runs when the edges srcs -> x are about to be added and x already
+// has successors. A new edge s -> x closes a cycle iff x reaches s (Lemma 1:
+// the trace stops being serializable exactly then). The transactions on the
+// new cycles are those on some path from x to such an s: each is marked
+// cyclic and, the first time, given one cycle through it.
+func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
+	s := &m.search
+	s.reach(x)
+	hit := false
+	for _, src := range srcs {
+		if src.txn.stamp == s.epoch {
+			hit = true
+			break
+		}
+	}
+	if !hit {
+		return
+	}
+	if m.first == 0 {
+		m.first = line
+	}
+	s.backFrom(srcs, line)
+	for j, n := range s.order {
+		if s.next[j].to >= 0 && !n.cyclic {
+			n.cyclic = true
+			v := m.cycleOf(int32(j))
+			n.viol = &v
+			if !n.open {
+				m.emit(n)
+			}
+		}
+	}
+}
+
+// reach stamps and indexes every transaction reachable from x, breadth
+// first, recording the tree edges. Invariant: order[:i] are expanded.
+func (s *traceSearch) reach(x *traceTxn) {
+	s.epoch++
+	s.order, s.parent, s.depth = s.order[:0], s.parent[:0], s.depth[:0]
+	s.add(x, traceHop{from: -1, to: 0}, 0)
+	for i := 0; i < len(s.order); i++ {
+		for _, e := range s.order[i].out {
+			if e.to.stamp != s.epoch {
+				s.add(e.to, traceHop{from: int32(i), to: int32(len(s.order)), fromLine: e.from, atLine: e.at}, s.depth[i]+1)
+			}
+		}
+	}
+}
+
+func (s *traceSearch) add(n *traceTxn, h traceHop, d int32) {
+	n.stamp, n.idx = s.epoch, int32(len(s.order))
+	s.order = append(s.order, n)
+	s.parent = append(s.parent, h)
+	s.depth = append(s.depth, d)
+}
+
+// backFrom searches backwards from the closing sources over the reached
+// subgraph: every index it reaches lies on a path x ~> s -> x, and next
+// records the first edge of a shortest such path (next[j].to < 0: none).
+func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
+	n := len(s.order)
+	s.buildReverse()
+	s.next, s.dist = s.next[:0], s.dist[:0]
+	for range n {
+		s.next = append(s.next, traceHop{to: -1})
+		s.dist = append(s.dist, 0)
+	}
+	s.queue = s.queue[:0]
+	for _, src := range srcs {
+		if j := src.txn.idx; src.txn.stamp == s.epoch && s.next[j].to < 0 {
+			s.next[j] = traceHop{from: j, to: 0, fromLine: src.line, atLine: line}
+			s.dist[j] = 1
+			s.queue = append(s.queue, j)
+		}
+	}
+	for q := 0; q < len(s.queue); q++ {
+		j := s.queue[q]
+		for _, h := range s.rev[s.start[j]:s.start[j+1]] {
+			if s.next[h.from].to < 0 {
+				s.next[h.from] = h
+				s.dist[h.from] = s.dist[j] + 1
+				s.queue = append(s.queue, h.from)
+			}
+		}
+	}
+}
+
+// buildReverse lays out the reached subgraph's edges by target (CSR).
+func (s *traceSearch) buildReverse() {
+	n := len(s.order)
+	s.start = s.start[:0]
+	for range n + 1 {
+		s.start = append(s.start, 0)
+	}
+	for _, t := range s.order {
+		for _, e := range t.out {
+			s.start[e.to.idx+1]++ // every successor of a reached node is reached
+		}
+	}
+	for j := 0; j < n; j++ {
+		s.start[j+1] += s.start[j]
+	}
+	total := s.start[n]
+	s.rev = append(s.rev[:0], make([]traceHop, total)...)
+	fill := append([]int32(nil), s.start[:n]...)
+	for i, t := range s.order {
+		for _, e := range t.out {
+			j := e.to.idx
+			s.rev[fill[j]] = traceHop{from: int32(i), to: j, fromLine: e.from, atLine: e.at}
+			fill[j]++
+		}
+	}
+}

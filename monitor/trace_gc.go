@@ -1,0 +1,111 @@
+package monitor
+
+// gcMin is the fewest transactions the graph grows by between collections.
+const gcMin = 1 << 14
+
+// collect drops every transaction that can lie on no future cycle, and the
+// edges into it; it runs when the graph has doubled since the last one, so
+// its cost is amortised over the transactions it looks at.
+//
+// A future cycle through a transaction n needs a new edge somewhere on it.
+// New edges enter only open transactions, and the part of the cycle from
+// that open transaction to n exists already unless it holds another new
+// edge — so n has an open ancestor (or is open). Likewise new edges leave
+// only transactions that the per-thread, per-variable and per-lock records
+// still name, so n reaches such a live transaction. Velodrome's rule (drop a
+// completed transaction with no in-edge) is the first half; the second half
+// is what keeps memory flat when a long transaction precedes everything.
+// Kept are exactly the transactions reached forwards from the open ones
+// and, within those, backwards from the live ones.
+func (m *TraceMonitor) collect() {
+	m.stats.GCs++
+	s := &m.search
+	s.epoch++
+	s.order, s.parent, s.depth = s.order[:0], s.parent[:0], s.depth[:0]
+	for _, th := range m.threads {
+		if x := th.cur; x != nil && x.stamp != s.epoch {
+			s.add(x, traceHop{}, 0)
+		}
+	}
+	for i := 0; i < len(s.order); i++ {
+		for _, e := range s.order[i].out {
+			if e.to.stamp != s.epoch {
+				s.add(e.to, traceHop{}, 0)
+			}
+		}
+	}
+	s.buildReverse()
+	keep := m.keepLive()
+	kept := m.nodes[:0]
+	for _, n := range m.nodes {
+		if n.stamp != s.epoch || !keep[n.idx] {
+			n.dead, n.out = true, nil
+		}
+	}
+	for _, n := range m.nodes {
+		if !n.dead {
+			n.out = prune(n.out)
+			kept = append(kept, n)
+		}
+	}
+	clear(m.nodes[len(kept):]) // let the dropped ones go
+	m.nodes = kept
+	m.gcAt = 2*len(kept) + gcMin + len(m.vars)/4
+}
+
+// keepLive marks the reached transactions that reach a live one: a
+// backward search over the reached subgraph from those the records name.
+func (m *TraceMonitor) keepLive() []bool {
+	s := &m.search
+	keep := make([]bool, len(s.order))
+	s.queue = s.queue[:0]
+	seed := func(src traceSrc) {
+		if n := src.txn; n != nil && n.stamp == s.epoch && !keep[n.idx] {
+			keep[n.idx] = true
+			s.queue = append(s.queue, n.idx)
+		}
+	}
+	for _, th := range m.threads {
+		seed(th.last)
+		for _, p := range th.pending {
+			seed(p)
+		}
+	}
+	for i := range m.vars {
+		seed(m.vars[i].w)
+		for _, r := range m.vars[i].reads {
+			seed(r.traceSrc)
+		}
+	}
+	for _, l := range m.locks {
+		seed(l)
+	}
+	for q := 0; q < len(s.queue); q++ {
+		j := s.queue[q]
+		for _, h := range s.rev[s.start[j]:s.start[j+1]] {
+			if !keep[h.from] {
+				keep[h.from] = true
+				s.queue = append(s.queue, h.from)
+			}
+		}
+	}
+	return keep
+}
+
+// prune drops edges to dead transactions and repeated edges.
+func prune(out []traceEdge) []traceEdge {
+	k := 0
+	for _, e := range out {
+		if e.to.dead || e.to.idx < 0 {
+			continue
+		}
+		out[k] = e
+		e.to.idx = -1 - e.to.idx // mark seen; undone below
+		k++
+	}
+	for _, e := range out[:k] {
+		e.to.idx = -1 - e.to.idx
+	}
+	clear(out[k:])
+	return out[:k]
+}

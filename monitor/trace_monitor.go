@@ -1,0 +1,262 @@
+package monitor
+
+import (
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// TraceMonitor checks an observed trace one event at a time (the dynamic
+// checkers' job, Velodrome's algorithm): it keeps the conflict graph of the
+// trace so far, restricted to the transactions that may still lie on a new
+// cycle, and finds every cycle the moment its last edge appears.
+//
+// Per variable it keeps only the last write and the reads since it (one per
+// thread), per lock the last release, per thread its latest transaction:
+// every other earlier conflicting event reaches the new one through these,
+// so reachability — hence every cycle — is the full graph's.
+type TraceMonitor struct {
+	opts    TraceOptions
+	threads []traceThread
+	vars    []traceVar
+	locks   []traceSrc // last release
+	nodes   []*traceTxn
+	srcs    []traceSrc // scratch: sources of the current event's edges
+	search  traceSearch
+	gcAt    int
+	first   int64
+	stats   TraceStats
+	res     TraceResult
+}
+
+// traceTxn is a transaction (a node of the conflict graph).
+type traceTxn struct {
+	out    []traceEdge
+	viol   *TraceViolation // its cycle, once found, until it is reported
+	begin  int64
+	end    int64 // -1 while open
+	thread int32
+	stamp  uint32 // search epoch that last visited it
+	idx    int32  // its index in the current search or collection
+	open   bool
+	cyclic bool
+	dead   bool // collected: can lie on no future cycle, takes no new edge
+}
+
+// traceEdge is an edge to To, witnessed by the event at line From (of the
+// source transaction) and the conflicting later event at line At (of To).
+type traceEdge struct {
+	to   *traceTxn
+	from int64
+	at   int64
+}
+
+// traceSrc is an earlier event that later events may conflict with.
+type traceSrc struct {
+	txn  *traceTxn
+	line int64
+}
+
+type traceThread struct {
+	cur      *traceTxn // open transaction
+	last     traceSrc  // latest transaction and the line of its latest event
+	depth    int32
+	pending  []traceSrc // lock edges: forks/joins of this thread, before its next event
+	sawEvent bool
+}
+
+type traceVar struct {
+	w     traceSrc
+	reads []traceRead // since the last write, one per thread
+}
+
+type traceRead struct {
+	traceSrc
+	thread int32
+}
+
+// NewTraceMonitor starts a monitor on the empty trace.
+func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
+	if opts.MaxCycle <= 0 {
+		opts.MaxCycle = 16
+	}
+	return &TraceMonitor{opts: opts, gcAt: gcMin}
+}
+
+// First is the line at which the trace stopped being serializable, or 0.
+func (m *TraceMonitor) First() int64 { return m.first }
+
+// Step adds one event; events must come in trace order. Ids index the
+// trace's tables and grow on demand; nested begin/end pairs flatten here too.
+func (m *TraceMonitor) Step(ev trace.Event) {
+	m.stats.Events++
+	th := m.thread(ev.Thread)
+	switch ev.Op {
+	case model.OpBegin:
+		th.depth++
+		if th.depth == 1 {
+			m.event(ev, m.newTxn(th, ev, true))
+		}
+		return
+	case model.OpEnd:
+		if th.depth == 0 {
+			return // a stray end: the reader rejects it; ignore it here
+		}
+		th.depth--
+		if th.depth == 0 {
+			x := th.cur
+			m.event(ev, x)
+			th.cur = nil
+			m.complete(x, ev.Line)
+		}
+		return
+	case model.OpRead, model.OpWrite:
+	default:
+		if !m.opts.LockEdges {
+			return // locks, fork and join only restrict interleavings
+		}
+	}
+	if x := th.cur; x != nil {
+		m.event(ev, x)
+		return
+	}
+	x := m.newTxn(th, ev, false) // a unary transaction
+	m.event(ev, x)
+	m.complete(x, ev.Line)
+}
+
+func (m *TraceMonitor) thread(t int32) *traceThread {
+	for int(t) >= len(m.threads) {
+		m.threads = append(m.threads, traceThread{})
+	}
+	return &m.threads[t]
+}
+
+// newTxn starts a transaction of th at ev; begin marks a begin/end one.
+func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *traceTxn {
+	x := &traceTxn{begin: ev.Line, end: -1, thread: ev.Thread, open: true}
+	if begin {
+		th.cur = x
+	}
+	m.nodes = append(m.nodes, x)
+	m.stats.Txns++
+	if int64(len(m.nodes)) > m.stats.MaxLive {
+		m.stats.MaxLive = int64(len(m.nodes))
+	}
+	return x
+}
+
+// complete ends x: from now on it takes no new in-edge.
+func (m *TraceMonitor) complete(x *traceTxn, line int64) {
+	x.open, x.end = false, line
+	if x.viol != nil {
+		m.emit(x)
+	}
+	if len(m.nodes) >= m.gcAt {
+		m.collect()
+	}
+}
+
+// event adds the edges into x that ev causes, checks them for cycles, and
+// updates the per-thread, per-variable and per-lock records.
+func (m *TraceMonitor) event(ev trace.Event, x *traceTxn) {
+	th := &m.threads[ev.Thread]
+	srcs := m.srcs[:0]
+	if th.last.txn != x {
+		srcs = append(srcs, th.last) // program order
+	}
+	srcs = append(srcs, th.pending...)
+	th.pending = th.pending[:0]
+	here := traceSrc{x, ev.Line}
+	switch ev.Op {
+	case model.OpRead:
+		srcs = m.read(srcs, ev, here)
+	case model.OpWrite:
+		srcs = m.write(srcs, ev, here)
+	case model.OpAcquire:
+		srcs = append(srcs, m.lock(ev.Target))
+	case model.OpRelease:
+		*m.lockRef(ev.Target) = here
+	case model.OpFork, model.OpJoin:
+		u := m.thread(ev.Target)
+		if u.sawEvent {
+			srcs = append(srcs, u.last)
+		}
+		u.pending = append(u.pending, here)
+		th = &m.threads[ev.Thread] // m.thread may have moved the slice
+	}
+	m.srcs = srcs
+	m.addEdges(x, srcs, ev.Line)
+	th.last, th.sawEvent = here, true
+}
+
+func (m *TraceMonitor) variable(v int32) *traceVar {
+	for int(v) >= len(m.vars) {
+		m.vars = append(m.vars, traceVar{})
+	}
+	return &m.vars[v]
+}
+
+func (m *TraceMonitor) lockRef(l int32) *traceSrc {
+	for int(l) >= len(m.locks) {
+		m.locks = append(m.locks, traceSrc{})
+	}
+	return &m.locks[l]
+}
+
+func (m *TraceMonitor) lock(l int32) traceSrc { return *m.lockRef(l) }
+
+// read: the last write precedes it; it joins the reads since that write.
+func (m *TraceMonitor) read(srcs []traceSrc, ev trace.Event, here traceSrc) []traceSrc {
+	v := m.variable(ev.Target)
+	srcs = append(srcs, v.w)
+	for i := range v.reads {
+		if r := &v.reads[i]; r.thread == ev.Thread {
+			if r.txn != here.txn {
+				r.traceSrc = here
+			}
+			return srcs
+		}
+	}
+	v.reads = append(v.reads, traceRead{here, ev.Thread})
+	return srcs
+}
+
+// write: the last write and the reads since precede it; it becomes the last.
+func (m *TraceMonitor) write(srcs []traceSrc, ev trace.Event, here traceSrc) []traceSrc {
+	v := m.variable(ev.Target)
+	srcs = append(srcs, v.w)
+	for _, r := range v.reads {
+		srcs = append(srcs, r.traceSrc)
+	}
+	v.w, v.reads = here, v.reads[:0]
+	return srcs
+}
+
+// addEdges adds an edge s -> x for each source s of another live
+// transaction. Edges only ever enter the current event's transaction, so a
+// new cycle must pass through x: if x already has successors, a search from
+// x finds every source that closes one (traceSearch.closures).
+func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
+	k := 0
+	for _, s := range srcs {
+		if s.txn != nil && s.txn != x && !s.txn.dead {
+			srcs[k] = s
+			k++
+		}
+	}
+	srcs = srcs[:k]
+	if k == 0 {
+		return
+	}
+	if len(x.out) > 0 {
+		m.closures(x, srcs, line)
+	}
+	for _, s := range srcs {
+		out := s.txn.out
+		if n := len(out); n > 0 && out[n-1].to == x {
+			continue // already there (the common repeat)
+		}
+		s.txn.out = append(out, traceEdge{to: x, from: s.line, at: line})
+		m.stats.Edges++
+	}
+}
