@@ -50,7 +50,7 @@ func (m *TraceMonitor) collect() {
 	}
 	clear(m.nodes[len(kept):]) // let the dropped ones go
 	m.nodes = kept
-	m.gcAt = 2*len(kept) + gcMin + len(m.vars)/4
+	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4
 }
 
 // keepLive marks the reached transactions that reach a live one: a

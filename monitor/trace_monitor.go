@@ -22,7 +22,8 @@ type TraceMonitor struct {
 	nodes   []*traceTxn
 	srcs    []traceSrc // scratch: sources of the current event's edges
 	search  traceSearch
-	gcAt    int
+	gcAt    int // collect when the graph has this many transactions
+	gcMin   int // the least growth between collections (tests shrink it)
 	first   int64
 	stats   TraceStats
 	res     TraceResult
@@ -79,7 +80,7 @@ func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
 		opts.MaxCycle = 16
 	}
-	return &TraceMonitor{opts: opts, gcAt: gcMin}
+	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin}
 }
 
 // First is the line at which the trace stopped being serializable, or 0.

@@ -9,12 +9,12 @@ import (
 // gzip's inflating (the slower half of reading a .gz trace) runs on another
 // core while the Reader scans the previous chunk.
 type asyncReader struct {
-	full  chan chunk
-	free  chan []byte
-	done  chan struct{}
-	once  sync.Once
-	cur   chunk
-	off   int
+	full chan chunk
+	free chan []byte
+	done chan struct{}
+	once sync.Once
+	cur  chunk
+	off  int
 }
 
 type chunk struct {

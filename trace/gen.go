@@ -38,7 +38,8 @@ type Gen struct {
 	alive   []bool    // forked and not finished
 	emitted int64
 	joining int // fork mode: next thread thread 0 joins
-	forking int // fork mode: next thread thread 0 forks
+	forking int // fork mode: next thread thread 0 plans to fork
+	joinTxn int // fork mode: 1 if the joins form a transaction, 2 once its begin is out
 }
 
 // NewGen starts a generator; options out of range are clamped.
@@ -51,6 +52,17 @@ func NewGen(o GenOptions) *Gen {
 	}
 	g.alive[0] = true
 	g.forking, g.joining = 1, 1
+	if o.Fork {
+		// Joins alone, joins in a transaction, or (like a Java main thread
+		// running an atomic method) thread 0's whole life in one.
+		switch g.rng.IntN(3) {
+		case 1:
+			g.joinTxn = 1
+		case 2:
+			g.joinTxn = 2
+			g.plans[0] = append(g.plans[0], Event{Op: model.OpBegin, Target: -1})
+		}
+	}
 	if !o.Fork {
 		for i := range g.alive {
 			g.alive[i] = true
@@ -75,12 +87,6 @@ func (g *Gen) Read(evs []Event) (int, error) {
 
 // step emits one event of a random runnable thread.
 func (g *Gen) step(ev *Event) bool {
-	if g.forking < g.o.Threads {
-		g.emit(ev, 0, model.OpFork, int32(g.forking))
-		g.alive[g.forking] = true
-		g.forking++
-		return true
-	}
 	n := g.o.Threads
 	for k, s := 0, g.rng.IntN(n); k < n; k++ {
 		t := (s + k) % n
@@ -103,13 +109,24 @@ func (g *Gen) step(ev *Event) bool {
 	return g.finish(ev)
 }
 
-// finish joins the workers in fork mode once they have stopped.
+// finish joins the forked workers in fork mode once they have stopped,
+// sometimes inside one transaction (as a main thread's atomic method would).
 func (g *Gen) finish(ev *Event) bool {
-	if !g.o.Fork || g.joining >= g.o.Threads {
+	switch {
+	case !g.o.Fork:
+		return false
+	case g.joinTxn == 1:
+		g.joinTxn = 2
+		g.emit(ev, 0, model.OpBegin, -1)
+	case g.joining < g.forking:
+		g.emit(ev, 0, model.OpJoin, int32(g.joining))
+		g.joining++
+	case g.joinTxn == 2:
+		g.joinTxn = 3
+		g.emit(ev, 0, model.OpEnd, -1)
+	default:
 		return false
 	}
-	g.emit(ev, 0, model.OpJoin, int32(g.joining))
-	g.joining++
 	return true
 }
 
@@ -121,6 +138,8 @@ func (g *Gen) pop(ev *Event, t int32) {
 		g.owner[e.Target] = t
 	case model.OpRelease:
 		g.owner[e.Target] = -1
+	case model.OpFork:
+		g.alive[e.Target] = true
 	}
 	g.emit(ev, t, e.Op, e.Target)
 }
@@ -165,6 +184,15 @@ func (g *Gen) plan(t int32) {
 	}
 	if txn {
 		add(model.OpEnd, -1)
+	}
+	if t == 0 && g.forking < g.o.Threads {
+		// Fork the next worker somewhere in this step, maybe inside its
+		// transaction and while holding its lock.
+		i := g.rng.IntN(len(p) + 1)
+		p = append(p, Event{})
+		copy(p[i+1:], p[i:])
+		p[i] = Event{Thread: 0, Op: model.OpFork, Target: int32(g.forking)}
+		g.forking++
 	}
 	g.plans[t] = p
 }

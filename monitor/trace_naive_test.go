@@ -1,0 +1,279 @@
+package monitor
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// naiveTxn is a transaction of the naive computation.
+type naiveTxn struct {
+	thread     int32
+	begin, end int64
+}
+
+// naiveResult is the exact answer computed the slow way: the full conflict
+// graph of every prefix (SPEC §1, the AeroDrome paper's conflict relation),
+// checked for a cycle after each event; the cyclic transactions are those
+// in a non-trivial strongly connected component of the whole graph.
+type naiveResult struct {
+	first  int64
+	cyclic map[int64]naiveTxn // by begin line
+	txnOf  map[int64]int      // event line -> transaction
+	txns   []naiveTxn
+	events map[int64]trace.Event
+}
+
+func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
+	res := naiveResult{cyclic: map[int64]naiveTxn{}, txnOf: map[int64]int{}, events: map[int64]trace.Event{}}
+	var in []trace.Event // events that belong to a transaction
+	var txnIdx []int
+	depth := map[int32]int{}
+	cur := map[int32]int{}
+	for _, e := range evs {
+		switch {
+		case e.Op == model.OpBegin:
+			depth[e.Thread]++
+			if depth[e.Thread] == 1 {
+				cur[e.Thread] = len(res.txns)
+				res.txns = append(res.txns, naiveTxn{e.Thread, e.Line, -1})
+			}
+		case e.Op == model.OpEnd:
+			if depth[e.Thread] == 0 {
+				continue
+			}
+		case depth[e.Thread] > 0:
+		case e.Op.IsAccess() || lockEdges:
+			cur[e.Thread] = len(res.txns)
+			res.txns = append(res.txns, naiveTxn{e.Thread, e.Line, e.Line})
+		default:
+			continue // a sync event outside transactions without lock edges
+		}
+		in = append(in, e)
+		txnIdx = append(txnIdx, cur[e.Thread])
+		res.txnOf[e.Line] = cur[e.Thread]
+		res.events[e.Line] = e
+		if e.Op == model.OpEnd {
+			depth[e.Thread]--
+			if depth[e.Thread] == 0 {
+				res.txns[cur[e.Thread]].end = e.Line
+			}
+		}
+	}
+	n := len(res.txns)
+	adj := make([][]bool, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+	}
+	for j := range in {
+		for i := 0; i < j; i++ {
+			if a, b := txnIdx[i], txnIdx[j]; a != b && traceNaiveConflict(in[i], in[j], lockEdges) {
+				adj[a][b] = true
+			}
+		}
+		if res.first == 0 && len(traceNaiveCyclicSet(adj)) > 0 {
+			res.first = in[j].Line
+		}
+	}
+	for _, i := range traceNaiveCyclicSet(adj) {
+		res.cyclic[res.txns[i].begin] = res.txns[i]
+	}
+	return res
+}
+
+// traceNaiveConflict is the conflict relation of SPEC §1, symmetric: same
+// thread; same variable, one a write; with lock edges release/acquire of
+// one lock and a fork or join of a thread with the thread's events.
+func traceNaiveConflict(a, b trace.Event, lockEdges bool) bool {
+	if a.Thread == b.Thread {
+		return true
+	}
+	if a.Op.IsAccess() && b.Op.IsAccess() {
+		return a.Target == b.Target && (a.Op == model.OpWrite || b.Op == model.OpWrite)
+	}
+	if !lockEdges {
+		return false
+	}
+	forkJoin := func(x, y trace.Event) bool {
+		return (x.Op == model.OpFork || x.Op == model.OpJoin) && x.Target == y.Thread
+	}
+	return (a.Op == model.OpRelease && b.Op == model.OpAcquire && a.Target == b.Target) ||
+		forkJoin(a, b) || forkJoin(b, a)
+}
+
+// traceNaiveCyclicSet lists the nodes in a non-trivial SCC (transitive closure).
+func traceNaiveCyclicSet(adj [][]bool) []int {
+	n := len(adj)
+	r := make([][]bool, n)
+	for i := range r {
+		r[i] = append([]bool(nil), adj[i]...)
+	}
+	for k := range n {
+		for i := range n {
+			if r[i][k] {
+				for j := range n {
+					r[i][j] = r[i][j] || r[k][j]
+				}
+			}
+		}
+	}
+	var out []int
+	for i := range n {
+		if r[i][i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// randomGenOptions draws a small trace shape.
+func randomGenOptions(rng *rand.Rand, seed uint64) trace.GenOptions {
+	return trace.GenOptions{
+		Seed:        seed,
+		Events:      int64(4 + rng.IntN(30)),
+		Threads:     1 + rng.IntN(4),
+		Vars:        1 + rng.IntN(4),
+		Locks:       rng.IntN(3),
+		TxnLen:      1 + rng.IntN(4),
+		Unprotected: rng.Float64() * 0.6,
+		Unary:       rng.Float64() * 0.5,
+		Nested:      rng.Float64() * 0.4,
+		Writes:      0.2 + rng.Float64()*0.6,
+		Fork:        rng.IntN(2) == 0,
+	}
+}
+
+func genEvents(o trace.GenOptions) []trace.Event {
+	g := trace.NewGen(o)
+	var evs []trace.Event
+	buf := make([]trace.Event, 64)
+	for {
+		n, _ := g.Read(buf)
+		if n == 0 {
+			return evs
+		}
+		evs = append(evs, buf[:n]...)
+	}
+}
+
+func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int) TraceResult {
+	m := NewTraceMonitor(opts)
+	m.gcMin, m.gcAt = gcMin, gcMin
+	for _, e := range evs {
+		m.Step(e)
+	}
+	return m.Finish()
+}
+
+// TestTraceMonitorAgainstNaive: on thousands of random small traces (fork
+// and join, locks in and out of transactions, nested and unary
+// transactions), with and without lock edges, and with the graph collected
+// after almost every transaction, the monitor's verdict, first violating
+// line and cyclic transactions equal the naive computation's, and every
+// reported cycle is a real cycle of conflicts.
+func TestTraceMonitorAgainstNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	n := 3000
+	if testing.Short() {
+		n = 500
+	}
+	violations := 0
+	for i := range n {
+		seed := uint64(i)
+		o := randomGenOptions(rng, seed)
+		evs := genEvents(o)
+		for _, lockEdges := range []bool{false, true} {
+			want := naiveCheck(evs, lockEdges)
+			for _, gcMin := range []int{1, 1 << 20} {
+				got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, gcMin)
+				ctx := fmt.Sprintf("seed %d lockEdges=%v gcMin=%d opts=%+v\n%s", seed, lockEdges, gcMin, o, fmtTrace(evs))
+				require.Equal(t, want.first > 0, got.Violation, ctx)
+				require.Equal(t, want.first, got.First, ctx)
+				gotSet := map[int64]naiveTxn{}
+				for _, v := range got.Violations {
+					gotSet[v.Begin] = naiveTxn{v.Thread, v.Begin, v.End}
+					checkReportedCycle(t, want, v, lockEdges, ctx)
+				}
+				require.Equal(t, want.cyclic, gotSet, ctx)
+				require.EqualValues(t, len(want.cyclic), got.Count, ctx)
+			}
+			if want.first > 0 {
+				violations++
+			}
+		}
+	}
+	// The generator must exercise both answers often.
+	require.Greater(t, violations, n/10)
+	require.Less(t, violations, 2*n-n/10)
+}
+
+// checkReportedCycle verifies that v's cycle is a simple cycle of conflicts
+// through v's transaction: consecutive transactions are linked by an
+// earlier event conflicting with a later one, listed events included.
+func checkReportedCycle(t *testing.T, want naiveResult, v TraceViolation, lockEdges bool, ctx string) {
+	t.Helper()
+	require.Zero(t, v.Elided, ctx)
+	self := want.txnOf[v.Begin]
+	type visit struct {
+		txn         int
+		enter, exit trace.Event
+	}
+	var visits []visit
+	for _, ce := range v.Cycle {
+		e, ok := want.events[ce.Line]
+		require.True(t, ok, "cycle event at line %d is no event\n%s", ce.Line, ctx)
+		require.Equal(t, e.Thread, ce.Thread, ctx)
+		tx := want.txnOf[ce.Line]
+		if k := len(visits); k > 0 && visits[k-1].txn == tx && visits[k-1].enter == visits[k-1].exit {
+			visits[k-1].exit = e
+			continue
+		}
+		visits = append(visits, visit{tx, e, e})
+	}
+	require.NotEmpty(t, visits, ctx)
+	seen := map[int]bool{self: true}
+	for _, vi := range visits {
+		require.False(t, seen[vi.txn], "cycle repeats a transaction\n%s", ctx)
+		seen[vi.txn] = true
+	}
+	// self -> first: some event of self before and conflicting with enter.
+	require.True(t, txnPrecedes(want, self, visits[0].enter, lockEdges), "no edge into the cycle's first transaction\n%s", ctx)
+	for i := 1; i < len(visits); i++ {
+		a, b := visits[i-1].exit, visits[i].enter
+		require.True(t, a.Line < b.Line && traceNaiveConflict(a, b, lockEdges), "events %d and %d do not conflict\n%s", a.Line, b.Line, ctx)
+	}
+	last := visits[len(visits)-1].exit
+	require.True(t, txnFollows(want, self, last, lockEdges), "no edge back to the violating transaction\n%s", ctx)
+}
+
+func txnPrecedes(want naiveResult, tx int, e trace.Event, lockEdges bool) bool {
+	for line, f := range want.events {
+		if want.txnOf[line] == tx && line < e.Line && traceNaiveConflict(f, e, lockEdges) {
+			return true
+		}
+	}
+	return false
+}
+
+func txnFollows(want naiveResult, tx int, e trace.Event, lockEdges bool) bool {
+	for line, f := range want.events {
+		if want.txnOf[line] == tx && line > e.Line && traceNaiveConflict(e, f, lockEdges) {
+			return true
+		}
+	}
+	return false
+}
+
+func fmtTrace(evs []trace.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		fmt.Fprintf(&b, "%d: %s", e.Line, trace.AppendSTD(nil, e, trace.GenName))
+	}
+	return b.String()
+}
