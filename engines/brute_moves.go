@@ -25,14 +25,22 @@ func (s *bruteSearch) enabled() []bruteMove {
 	return moves
 }
 
-// epsilonMoves finds a thread whose every edge is an epsilon move and
-// returns its enabled moves: such moves touch nothing shared, so exploring
-// them alone is a valid reduction (nothing another thread does can disable
-// them or be disabled by them, and they add nothing to the conflict graph).
-func (s *bruteSearch) epsilonMoves() ([]bruteMove, bool) {
+// invisibleMoves finds a thread t all of whose edges are invisible to the
+// other threads, and returns t's enabled moves: a persistent set (partial-
+// order reduction). Invisible are epsilon moves, begin and end, and accesses
+// no other thread conflicts with: they touch no lock, conflict with no event
+// of another thread, and no other thread's move enables or disables them
+// (join t waits for t to finish, and t, having edges, has not).
+//
+// Why no violation is lost: let a run from here close a cycle. If t moves in
+// it, its first move b is one of these and commutes with every earlier move,
+// so moving b first gives an equivalent run with the same conflict graph.
+// If t does not move, b followed by the run is a run too, whose conflict
+// graph only adds b, so it still has the cycle.
+func (s *bruteSearch) invisibleMoves() ([]bruteMove, bool) {
 	for t := range s.q {
 		out := s.p.Threads[t].Auto.Out[s.q[t]]
-		if !s.started[t] || len(out) == 0 || !allEpsilon(out) {
+		if !s.started[t] || len(out) == 0 || !s.allInvisible(t, out) {
 			continue
 		}
 		var moves []bruteMove
@@ -48,9 +56,19 @@ func (s *bruteSearch) epsilonMoves() ([]bruteMove, bool) {
 	return nil, false
 }
 
-func allEpsilon(out []model.Edge) bool {
+func (s *bruteSearch) allInvisible(t int, out []model.Edge) bool {
 	for _, e := range out {
-		if e.Ev.Op != model.OpSkip {
+		switch e.Ev.Op {
+		case model.OpSkip, model.OpBegin, model.OpEnd:
+		case model.OpRead:
+			if s.readShared[t][e.Ev.Target] {
+				return false
+			}
+		case model.OpWrite:
+			if s.writeShared[t][e.Ev.Target] {
+				return false
+			}
+		default:
 			return false
 		}
 	}

@@ -21,6 +21,9 @@ type bruteSearch struct {
 	maxStack int
 	maxState int64
 	forkedBy []int
+	// readShared[t][x]: another thread writes x; writeShared[t][x]: another
+	// thread reads or writes x. Accesses that are not shared are invisible.
+	readShared, writeShared [][]bool
 
 	q       []int32   // per thread: automaton state
 	stacks  [][]int32 // per thread: pushdown stack, top last
@@ -33,7 +36,7 @@ type bruteSearch struct {
 	// seen maps a configuration's key (everything but the per-thread event
 	// counts) to the event counts it was explored with: a revisit with no
 	// smaller count has no budget the first visit lacked (subsumption).
-	seen   map[string]string
+	seen   map[string]*bruteEntry
 	keyBuf []byte
 
 	states, events     int64
@@ -50,7 +53,7 @@ func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteS
 		forkedBy: p.ForkedBy(),
 		q:        make([]int32, k), stacks: make([][]int32, k), depth: make([]int, k),
 		owner: make([]int32, len(p.Locks)), started: make([]bool, k),
-		paths: make([][]model.Move, k), seen: map[string]string{},
+		paths: make([][]model.Move, k), seen: map[string]*bruteEntry{},
 	}
 	if s.maxDepth <= 0 {
 		s.maxDepth = BruteMaxDepth
@@ -65,7 +68,41 @@ func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteS
 	for l := range s.owner {
 		s.owner[l] = -1
 	}
+	s.readShared, s.writeShared = bruteSharing(p)
 	return s
+}
+
+// bruteSharing computes which accesses of each thread another thread can
+// conflict with, from the edges of the automata.
+func bruteSharing(p *model.Program) (readShared, writeShared [][]bool) {
+	k, v := len(p.Threads), len(p.Vars)
+	reads, writes := make([][]bool, k), make([][]bool, k)
+	for t, th := range p.Threads {
+		reads[t], writes[t] = make([]bool, v), make([]bool, v)
+		for _, es := range th.Auto.Out {
+			for _, e := range es {
+				switch e.Ev.Op {
+				case model.OpRead:
+					reads[t][e.Ev.Target] = true
+				case model.OpWrite:
+					writes[t][e.Ev.Target] = true
+				}
+			}
+		}
+	}
+	readShared, writeShared = make([][]bool, k), make([][]bool, k)
+	for t := range p.Threads {
+		readShared[t], writeShared[t] = make([]bool, v), make([]bool, v)
+		for u := range p.Threads {
+			for x := 0; x < v; x++ {
+				if u != t {
+					readShared[t][x] = readShared[t][x] || writes[u][x]
+					writeShared[t][x] = writeShared[t][x] || writes[u][x] || reads[u][x]
+				}
+			}
+		}
+	}
+	return readShared, writeShared
 }
 
 // search explores from the initial configuration; it reports a violation.
@@ -80,24 +117,38 @@ type bruteMove struct {
 	edge int
 }
 
+// bruteEntry is what seen remembers of a configuration: the event counts it
+// was explored with, and whether that exploration is still on the DFS stack.
+type bruteEntry struct {
+	budget  string
+	onStack bool
+}
+
 // explore is the depth-first search from the current configuration with
 // conflict graph g. It returns whether a violation was found, and whether
-// this configuration was pruned (already covered by an earlier visit).
+// the configuration was pruned because a configuration still on the DFS
+// stack covers it (a cycle of the state space).
 //
 // Invariant: g is the conflict graph of s.run, which is acyclic, and every
-// configuration already in s.seen has been or is being explored with at
-// least the event budget recorded there.
-func (s *bruteSearch) explore(g *monitor.Graph) (found, pruned bool) {
-	if s.stopped != "" || !s.visit(g) {
-		return false, true
+// configuration in s.seen has been, or is being, explored with at least the
+// event budget recorded there.
+func (s *bruteSearch) explore(g *monitor.Graph) (found, onStack bool) {
+	if s.stopped != "" {
+		return false, false
 	}
-	if moves, reduced := s.epsilonMoves(); reduced {
-		// Partial-order reduction: this thread's moves are all epsilon and
-		// commute with everything, so taking one of them first loses no run.
-		// If a successor was pruned it may close a cycle in the state space
-		// (the ignoring problem), so then expand fully as well.
-		found, anyPruned := s.tryAll(g, moves)
-		if found || !anyPruned {
+	entry, fresh := s.visit(g)
+	if !fresh {
+		return false, entry != nil && entry.onStack
+	}
+	entry.onStack = true
+	defer func() { entry.onStack = false }()
+	if moves, ok := s.invisibleMoves(); ok {
+		// Partial-order reduction (see invisibleMoves). If a successor was
+		// pruned by a configuration on the stack, the reduction might go
+		// round a cycle of the state space forever ignoring the other
+		// threads (the ignoring problem), so then expand fully as well.
+		found, cycled := s.tryAll(g, moves)
+		if found || !cycled {
 			return found, false
 		}
 	}
@@ -106,19 +157,19 @@ func (s *bruteSearch) explore(g *monitor.Graph) (found, pruned bool) {
 }
 
 // tryAll takes each move in turn, exploring after it and undoing it.
-func (s *bruteSearch) tryAll(g *monitor.Graph, moves []bruteMove) (found, anyPruned bool) {
+func (s *bruteSearch) tryAll(g *monitor.Graph, moves []bruteMove) (found, cycled bool) {
 	for _, m := range moves {
-		found, pruned := s.try(g, m)
+		found, onStack := s.try(g, m)
 		if found {
 			return true, false
 		}
-		anyPruned = anyPruned || pruned
+		cycled = cycled || onStack
 	}
-	return false, anyPruned
+	return false, cycled
 }
 
 // try makes move m, explores, and undoes m.
-func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, pruned bool) {
+func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, onStack bool) {
 	e := s.p.Threads[m.t].Auto.Out[s.q[m.t]][m.edge]
 	undo := s.apply(m, e)
 	defer undo()
@@ -130,7 +181,7 @@ func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, pruned bool) {
 	cyc, err := g2.Step(model.Step{Thread: int32(m.t), Ev: e.Ev})
 	if err != nil { // unreachable: the program was validated
 		s.stopped = fmt.Sprintf("internal error: %v", err)
-		return false, true
+		return false, false
 	}
 	if cyc != nil {
 		s.witness = s.makeWitness(cyc)
@@ -139,25 +190,27 @@ func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, pruned bool) {
 	return s.explore(g2)
 }
 
-// visit counts a new configuration, or reports that an earlier visit
-// subsumes it. It also enforces --max-states and the deadline.
-func (s *bruteSearch) visit(g *monitor.Graph) bool {
+// visit records a new configuration and returns its entry with fresh set,
+// or returns the entry of an earlier visit that subsumes it. It also
+// enforces --max-states and the deadline (then: nil, false).
+func (s *bruteSearch) visit(g *monitor.Graph) (*bruteEntry, bool) {
 	key := string(s.appendKey(g))
 	budget := s.budgetKey()
-	if old, ok := s.seen[key]; ok && bruteCovers(old, budget) {
-		return false
+	if old, ok := s.seen[key]; ok && bruteCovers(old.budget, budget) {
+		return old, false
 	}
-	s.seen[key] = budget
 	s.states++
 	if s.maxState > 0 && s.states > s.maxState {
 		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxState)
-		return false
+		return nil, false
 	}
 	if s.states%bruteCheckEvery == 1 && s.ctx.Err() != nil {
 		s.stopped = "no violation before the timeout"
-		return false
+		return nil, false
 	}
-	return true
+	e := &bruteEntry{budget: budget}
+	s.seen[key] = e
+	return e, true
 }
 
 // appendKey encodes the configuration without event counts: thread states
