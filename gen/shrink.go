@@ -41,11 +41,12 @@ func Shrink(src string, fails func(string) bool) string {
 // shrinkStep tries every single edit of top, outermost first, and returns
 // the first edited program that compiles and still fails.
 func shrinkStep(top []*node, fails func(string) bool) ([]*node, bool) {
+	leaves := leafProcs(top)
 	for _, s := range sites(top) {
 		for _, e := range edits {
 			cand := cloneList(top)
 			list := s.list(&cand)
-			nl, ok := e(*list, s.i, len(s.path) == 0)
+			nl, ok := e(*list, s.i, editCtx{top: len(s.path) == 0, leaves: leaves})
 			if !ok {
 				continue
 			}
@@ -102,11 +103,18 @@ func sites(top []*node) []site {
 	return out
 }
 
-// An edit changes the statement at index i of list (top: a declaration) and
-// reports whether it applies there.
-type edit func(list []*node, i int, top bool) ([]*node, bool)
+// An edit changes the statement at index i of list and reports whether it
+// applies there.
+type edit func(list []*node, i int, c editCtx) ([]*node, bool)
 
-var edits = []edit{deleteStmt, deleteLockPair, unwrapBlock, dropBranch, cutCount}
+// editCtx is what an edit may know besides its list: whether the list is
+// the declarations, and the bodies of the procedures that call no other.
+type editCtx struct {
+	top    bool
+	leaves map[string][]*node
+}
+
+var edits = []edit{deleteStmt, deleteLockPair, unwrapBlock, dropBranch, cutCount, inlineCall}
 
 func splice(list []*node, i, n int, with ...*node) []*node {
 	out := append([]*node{}, list[:i]...)
@@ -114,13 +122,13 @@ func splice(list []*node, i, n int, with ...*node) []*node {
 	return append(out, list[i+n:]...)
 }
 
-func deleteStmt(list []*node, i int, _ bool) ([]*node, bool) {
+func deleteStmt(list []*node, i int, _ editCtx) ([]*node, bool) {
 	return splice(list, i, 1), true
 }
 
 // deleteLockPair deletes an acquire with the next release of its lock in
 // the same block (deleting either alone could not compile).
-func deleteLockPair(list []*node, i int, _ bool) ([]*node, bool) {
+func deleteLockPair(list []*node, i int, _ editCtx) ([]*node, bool) {
 	lock, ok := strings.CutPrefix(list[i].head, "acquire ")
 	if !ok || list[i].isBlock() {
 		return nil, false
@@ -137,9 +145,9 @@ func deleteLockPair(list []*node, i int, _ bool) ([]*node, bool) {
 // unwrapBlock replaces a statement block by its first body with statements,
 // keeping what the block holds but not the block (no transaction, no loop).
 // Declarations are never unwrapped.
-func unwrapBlock(list []*node, i int, top bool) ([]*node, bool) {
+func unwrapBlock(list []*node, i int, c editCtx) ([]*node, bool) {
 	n := list[i]
-	if top || !n.isBlock() {
+	if c.top || !n.isBlock() {
 		return nil, false
 	}
 	for _, b := range n.bodies {
@@ -151,7 +159,7 @@ func unwrapBlock(list []*node, i int, top bool) ([]*node, bool) {
 }
 
 // dropBranch removes the first branch of a choose with three or more.
-func dropBranch(list []*node, i int, _ bool) ([]*node, bool) {
+func dropBranch(list []*node, i int, _ editCtx) ([]*node, bool) {
 	n := list[i]
 	if len(n.bodies) < 3 {
 		return nil, false
@@ -164,7 +172,7 @@ func dropBranch(list []*node, i int, _ bool) ([]*node, bool) {
 var countRE = regexp.MustCompile(`^(repeat\s+|thread\s+\w+\s*\[\s*)(\d+)`)
 
 // cutCount turns repeat N and thread W[N] into N = 1.
-func cutCount(list []*node, i int, _ bool) ([]*node, bool) {
+func cutCount(list []*node, i int, _ editCtx) ([]*node, bool) {
 	m := countRE.FindStringSubmatchIndex(list[i].head)
 	if m == nil || list[i].head[m[4]:m[5]] == "1" {
 		return nil, false
@@ -172,4 +180,44 @@ func cutCount(list []*node, i int, _ bool) ([]*node, bool) {
 	c := list[i].clone()
 	c.head = c.head[:m[4]] + "1" + c.head[m[5]:]
 	return splice(list, i, 1, c), true
+}
+
+// inlineCall replaces a call of a procedure that calls no other by the
+// procedure's body, so that a chain of calls shrinks to the statements it
+// makes. Inlining only call-free bodies makes every such edit remove a call,
+// so the shrinking still terminates.
+func inlineCall(list []*node, i int, c editCtx) ([]*node, bool) {
+	name, ok := strings.CutPrefix(list[i].head, "call ")
+	body, known := c.leaves[strings.TrimSpace(name)]
+	if !ok || !known || list[i].isBlock() {
+		return nil, false
+	}
+	return splice(list, i, 1, cloneList(body)...), true
+}
+
+// leafProcs maps the procedures of top whose bodies make no call to their
+// bodies.
+func leafProcs(top []*node) map[string][]*node {
+	m := map[string][]*node{}
+	for _, n := range top {
+		name, ok := strings.CutPrefix(n.head, "proc ")
+		if ok && len(n.bodies) == 1 && !makesCall(n.bodies[0]) {
+			m[strings.TrimSpace(name)] = n.bodies[0]
+		}
+	}
+	return m
+}
+
+func makesCall(list []*node) bool {
+	for _, n := range list {
+		if strings.HasPrefix(n.head, "call ") {
+			return true
+		}
+		for _, b := range n.bodies {
+			if makesCall(b) {
+				return true
+			}
+		}
+	}
+	return false
 }

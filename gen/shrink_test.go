@@ -12,6 +12,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/model"
 )
 
 func lines(s string) []string {
@@ -25,16 +26,23 @@ func lines(s string) []string {
 }
 
 // TestShrinkEdits runs every kind of edit: a thread family cut to one
-// thread, a lock pair, a repeat count, a choose branch, a block unwrapped.
+// thread, a lock pair, a repeat count, a choose branch, a block unwrapped, a
+// chain of calls inlined.
 func TestShrinkEdits(t *testing.T) {
 	src := `// a comment that goes
 vars x, y
 locks m
+proc P {
+  call Q
+}
+proc Q {
+  write x
+}
 thread W[3] {
   acquire m
   atomic {
     repeat 3 {
-      write x /* a write */
+      call P /* writes x */
     }
   }
   release m
@@ -51,7 +59,9 @@ thread U { read y }
 	calls := 0
 	fails := func(s string) bool {
 		calls++
-		return strings.Contains(s, "write x") && strings.Contains(s, "thread W[")
+		p, err := lang.Compile("s.conc", []byte(s))
+		return err == nil && len(p.Threads) > 0 && p.Threads[0].Name == "W[0]" &&
+			p.Uses(func(o model.Op) bool { return o == model.OpWrite })
 	}
 	got := Shrink(src, fails)
 	require.Equal(t, "thread W[1] {\n  write x\n}\n", got)
@@ -137,4 +147,44 @@ func TestParseLinesRoundTrip(t *testing.T) {
 	require.False(t, ok)
 	_, ok = parseLines("} or {\n")
 	require.False(t, ok)
+}
+
+// TestEdits applies each edit to the first statement of a thread body.
+func TestEdits(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		e        edit
+		src, out string
+	}{
+		{"delete", deleteStmt, "read x\nwrite x", "write x"},
+		{"lock pair", deleteLockPair, "acquire m\nread x\nrelease n\nrelease m\nwrite x", "read x\nrelease n\nwrite x"},
+		{"unwrap", unwrapBlock, "atomic {\nread x\n}\nwrite x", "read x\nwrite x"},
+		{"unwrap choose", unwrapBlock, "choose {\n} or {\nread x\n}", "read x"},
+		{"drop branch", dropBranch, "choose {\nread x\n} or {\nskip\n} or {\nread y\n}", "choose {\nskip\n} or {\nread y\n}"},
+		{"cut repeat", cutCount, "repeat 12 {\nread x\n}", "repeat 1 {\nread x\n}"},
+		{"inline", inlineCall, "call Q\nread y", "write x\nread x\nread y"},
+	} {
+		top, ok := parseLines("proc Q {\nwrite x\nread x\n}\nthread T {\n" + c.src + "\n}\n")
+		require.True(t, ok, c.name)
+		body := top[1].bodies[0]
+		got, ok := c.e(body, 0, editCtx{leaves: leafProcs(top)})
+		require.True(t, ok, c.name)
+		want, _ := parseLines(c.out)
+		require.Equal(t, render("", want), render("", got), c.name)
+	}
+	top, _ := parseLines("thread W[4] {\n}\n")
+	got, ok := cutCount(top, 0, editCtx{top: true})
+	require.True(t, ok)
+	require.Equal(t, "thread W[1] {\n}\n", render("", got))
+	for _, c := range []struct {
+		e   edit
+		src string
+	}{{deleteLockPair, "acquire m\nread x"}, {unwrapBlock, "read x"}, {dropBranch, "choose {\n} or {\n}"},
+		{cutCount, "repeat 1 {\n}"}, {inlineCall, "call T"}} {
+		top, _ := parseLines("thread T {\n" + c.src + "\n}\n")
+		_, ok := c.e(top[0].bodies[0], 0, editCtx{leaves: leafProcs(top)})
+		require.False(t, ok, c.src)
+	}
+	_, ok = unwrapBlock(top, 0, editCtx{top: true})
+	require.False(t, ok, "declarations are not unwrapped")
 }
