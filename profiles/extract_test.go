@@ -124,6 +124,7 @@ func TestExtractErrors(t *testing.T) {
 	require.ErrorContains(t, err, "missing state")
 	pd := line("b r0 e")
 	pd.Out[1][0].Stack = model.StackPush
+	withoutPushdown(t)
 	_, err = Extract(pd, 1)
 	require.ErrorIs(t, err, ErrPushdown)
 }

@@ -1,0 +1,249 @@
+package profiles
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+func init() { RegisterPushdown(ExtractPushdown) }
+
+// ExtractPushdown computes the profiles of a pushdown thread (Lemma 4): the
+// saturation below summarises every procedure by the summaries of its
+// same-level paths, and the profiles are read off the runs from Init, which
+// are finite paths once calls are summarised. docs/pda.md has the argument.
+//
+// A run from Init with the empty stack is a sequence of top-level steps:
+// plain edges, matched calls (a push, a same-level path, the pop of the
+// same symbol) and pushes that are never popped. Cut a run right after the
+// second event of a profile: what remains is a run (runs are prefix
+// closed) whose last step carries that event, so it is a top-level edge or
+// the pop that closes a matched call; the first event may lie anywhere
+// before. The saturation therefore records profiles only at the root (the
+// top level), where the summary from Init to a state gives exactly the
+// extraction's cur and bef (extract.go): cur = flat ∪ last, bef = pre.
+//
+// Time O(|P|³·v·Words(v)), which is Lemma 4's O(|P|³·v²); the bound is
+// reached only by systems whose procedures all call each other everywhere.
+func ExtractPushdown(a *model.Automaton, nvars int) (*Profiles, error) {
+	if a.Init < 0 || int(a.Init) >= a.NumStates() {
+		return nil, fmt.Errorf("profiles: initial state %d out of range", a.Init)
+	}
+	if err := checkTargets(a, nvars); err != nil {
+		return nil, err
+	}
+	s := newSaturation(a, nvars)
+	s.saturate()
+	c := s.c
+	for _, q := range s.entries[0].reached {
+		c.edges += len(a.Out[q])
+	}
+	return c.profiles(nvars), nil
+}
+
+// saturation is Lemma 4's saturation for one automaton. Its facts are pairs
+// (entry, state) with the summary of the same-level paths from the entry's
+// state to the state: paths that end with the stack they started with and
+// never pop below it. Entries are the targets of push edges (procedure
+// entries), created on first use, and the root, entry 0: the top level,
+// where runs start at Init with the empty stack, a push may also stay
+// unmatched (so it is a plain edge too), and profiles are recorded.
+type saturation struct {
+	a       *model.Automaton
+	c       *collector
+	w       int
+	entries []*satEntry
+	byState map[int32]int32 // push target -> entry
+	sums    []*summary      // by slot
+	queued  []bool          // by slot
+	work    []satFact
+	t1, t2  *summary // scratch for the call rule
+	cur     []uint64 // scratch for recording
+}
+
+// satEntry is one entry's facts: the slot of each reached state, the states
+// in order of discovery, those with a pop edge (exits), and the call sites
+// that push into the entry (callers).
+type satEntry struct {
+	state   int32
+	slot    map[int32]int32
+	reached []int32
+	exits   []int32
+	callers []satCaller
+	seen    map[satCaller]bool
+}
+
+// satCaller is a call site: fact (entry, state) takes push edge edge.
+type satCaller struct{ entry, state, edge int32 }
+
+type satFact struct{ entry, slot, state int32 }
+
+func newSaturation(a *model.Automaton, nvars int) *saturation {
+	w := Words(nvars)
+	s := &saturation{a: a, c: newCollector(nvars), w: w, byState: map[int32]int32{},
+		t1: newSummary(w), t2: newSummary(w), cur: make([]uint64, w)}
+	s.newEntry(a.Init) // the root
+	return s
+}
+
+// newEntry adds an entry at state q, seeded with the empty path.
+func (s *saturation) newEntry(q int32) int32 {
+	e := int32(len(s.entries))
+	s.entries = append(s.entries, &satEntry{state: q, slot: map[int32]int32{}, seen: map[satCaller]bool{}})
+	slot := s.fact(e, q)
+	s.sums[slot].epsilon()
+	s.enqueue(e, slot, q)
+	return e
+}
+
+// entryAt is the entry for push target q, created on first use.
+func (s *saturation) entryAt(q int32) int32 {
+	if e, ok := s.byState[q]; ok {
+		return e
+	}
+	e := s.newEntry(q)
+	s.byState[q] = e
+	return e
+}
+
+// fact returns the slot of (e, q), creating an empty one.
+func (s *saturation) fact(e, q int32) int32 {
+	en := s.entries[e]
+	if slot, ok := en.slot[q]; ok {
+		return slot
+	}
+	slot := int32(len(s.sums))
+	s.sums = append(s.sums, newSummary(s.w))
+	s.queued = append(s.queued, false)
+	en.slot[q] = slot
+	en.reached = append(en.reached, q)
+	if e != 0 && hasPop(s.a, q) {
+		en.exits = append(en.exits, q)
+	}
+	return slot
+}
+
+func hasPop(a *model.Automaton, q int32) bool {
+	for _, e := range a.Out[q] {
+		if e.Stack == model.StackPop {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *saturation) enqueue(e, slot, q int32) {
+	if !s.queued[slot] {
+		s.queued[slot] = true
+		s.work = append(s.work, satFact{e, slot, q})
+	}
+}
+
+// saturate runs the worklist to the fixpoint. Invariant: every fact not in
+// the worklist has had every rule applied to its current summary (with the
+// current summaries of the facts the rule combines it with), so at the
+// fixpoint the summaries are closed under the rules:
+//
+//	(e, e.state) ∋ ε
+//	(e, q) ∋ π, q --ev--> r plain                   ⇒ (e, r) ∋ π·ev
+//	(e, q) ∋ π, q --ev1/push d--> t, (t, x) ∋ ρ,
+//	    x --ev2/pop d--> r                          ⇒ (e, r) ∋ π·ev1·ρ·ev2
+//	(root, q) ∋ π, q --ev/push d--> t               ⇒ (root, t) ∋ π·ev
+//
+// whose least solution is the set of same-level paths (runs, at the root).
+func (s *saturation) saturate() {
+	for len(s.work) > 0 {
+		f := s.work[0]
+		s.work = s.work[1:]
+		s.queued[f.slot] = false
+		for i, ed := range s.a.Out[f.state] {
+			switch ed.Stack {
+			case model.StackNone:
+				s.step(f.entry, f.slot, ed)
+			case model.StackPush:
+				if f.entry == 0 {
+					s.step(0, f.slot, ed) // a call that never returns
+				}
+				s.call(satCaller{f.entry, f.state, int32(i)})
+			case model.StackPop:
+				s.ret(f.entry, f.state, ed)
+			}
+		}
+	}
+}
+
+// step applies a plain edge (or an unmatched push) to fact slot of entry e.
+func (s *saturation) step(e, slot int32, ed model.Edge) {
+	src := s.sums[slot]
+	if e == 0 {
+		s.record(src, ed.Ev)
+	}
+	to := s.fact(e, ed.To)
+	if orStep(s.sums[to], s.sums[slot], ed.Ev) {
+		s.enqueue(e, to, ed.To)
+	}
+}
+
+// call registers a call site with its callee and returns through every exit
+// the callee has reached so far.
+func (s *saturation) call(c satCaller) {
+	push := s.a.Out[c.state][c.edge]
+	callee := s.entryAt(push.To)
+	ce := s.entries[callee]
+	if !ce.seen[c] {
+		ce.seen[c] = true
+		ce.callers = append(ce.callers, c)
+	}
+	for _, x := range ce.exits {
+		for _, pop := range s.a.Out[x] {
+			if pop.Stack == model.StackPop && pop.Sym == push.Sym {
+				s.complete(c, ce.slot[x], pop)
+			}
+		}
+	}
+}
+
+// ret returns from fact (e, x) by pop edge pop to every caller of e that
+// pushed pop's symbol.
+func (s *saturation) ret(e, x int32, pop model.Edge) {
+	if e == 0 {
+		return // the top level has nothing to pop
+	}
+	en := s.entries[e]
+	for _, c := range en.callers {
+		if s.a.Out[c.state][c.edge].Sym == pop.Sym {
+			s.complete(c, en.slot[x], pop)
+		}
+	}
+}
+
+// complete is the call rule: caller c's summary, its push event, the
+// callee's summary at the exit (slot exit), and the pop event.
+func (s *saturation) complete(c satCaller, exit int32, pop model.Edge) {
+	push := s.a.Out[c.state][c.edge]
+	caller := s.sums[s.entries[c.entry].slot[c.state]]
+	s.t1.clear()
+	orStep(s.t1, caller, push.Ev)
+	s.t2.clear()
+	orConcat(s.t2, s.t1, s.sums[exit])
+	if c.entry == 0 {
+		s.record(s.t2, pop.Ev)
+	}
+	to := s.fact(c.entry, pop.To)
+	if orStep(s.sums[to], s.t2, pop.Ev) {
+		s.enqueue(c.entry, to, pop.To)
+	}
+}
+
+// record notes the profiles of a top-level event ev made after the runs
+// summarised by src (Definition 4, as in extract.go's access).
+func (s *saturation) record(src *summary, ev model.Event) {
+	if !ev.Op.IsAccess() {
+		s.c.sync = s.c.sync || ev.Op.IsSync()
+		return
+	}
+	for i := range s.cur {
+		s.cur[i] = src.flat[i] | src.last[i]
+	}
+	s.c.access(LetterOf(ev), s.cur, src.pre)
+}
