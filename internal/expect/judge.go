@@ -18,6 +18,26 @@ const Bounded = "brute"
 // it has to say which bound or limit stopped the search.
 var boundWords = []string{"depth", "bound", "limit", "stack", "states", "undecidable"}
 
+// Decides reports whether engine is a decision procedure for p (after any
+// --ignore-sync), by the paper's results: brute only for finite runs
+// (straight-line programs); profile for every lock-free class, recursive
+// included (Lemma 3, Theorems 1 and 2); global for finite-state programs
+// with locks (Theorem 4), its search of recursive threads being bounded by
+// --max-stack. No engine decides recursive threads with locks (undecidable,
+// Section 4), and an engine this table does not know must decide the rest.
+func Decides(p *model.Program, engine string) bool {
+	class := p.Class()
+	switch engine {
+	case Bounded:
+		return class == model.StraightLine
+	case "profile":
+		return true
+	case "global":
+		return class != model.Recursive
+	}
+	return class != model.Recursive || !p.HasSync()
+}
+
 // UnknownAllowed reports whether engine may answer unknown on p under opts
 // where a decision procedure would say serializable, and why. Unknown is
 // never acceptable where a violation is wanted: every engine must find a
@@ -29,14 +49,14 @@ func UnknownAllowed(p *model.Program, engine string, opts engines.Options) (bool
 	if opts.IgnoreSync {
 		p = model.DropSync(p)
 	}
-	class := p.Class()
-	switch {
-	case engine == Bounded && class != model.StraightLine:
-		return true, "the runs are unbounded (" + class.String() + ") and " + engine + " enumerates boundedly"
-	case class == model.Recursive && p.HasSync():
-		return true, "recursive threads with locks are undecidable (bounded search)"
+	if Decides(p, engine) {
+		return false, ""
 	}
-	return false, ""
+	why := engine + " searches " + p.Class().String() + " programs boundedly"
+	if p.Class() == model.Recursive && p.HasSync() {
+		why = "recursive threads with locks are undecidable (bounded search)"
+	}
+	return true, why
 }
 
 // Judge checks engine's answer res for p against w. A violation's witness

@@ -104,8 +104,32 @@ func TestJudgeUnknown(t *testing.T) {
 	require.True(t, ok)
 	require.Contains(t, why, "undecidable")
 	require.NoError(t, Judge(rec, "global", ser, unknown("recursive threads with locks: undecidable; bounded search to stack 4 found nothing")))
-	ok, _ = UnknownAllowed(rec, "global", engines.Options{IgnoreSync: true})
+	ok, _ = UnknownAllowed(rec, "profile", engines.Options{IgnoreSync: true})
 	require.False(t, ok, "without its locks the program is decidable")
 	ok, _ = UnknownAllowed(straight, "profile", engines.Options{MaxStates: 10})
 	require.True(t, ok, "a state limit may stop any engine")
+}
+
+func TestDecides(t *testing.T) {
+	straight, regular := fig1(false), fig1(true)
+	recursive := fig1(false)
+	a := line(false, begin, end)
+	a.Out[1][0].Stack = model.StackPush
+	recursive.Threads = append(recursive.Threads, &model.Thread{Name: "R", Auto: a})
+	locked := fig1(false)
+	locked.Locks = []string{"m"}
+	locked.Threads = append(locked.Threads, recursive.Threads[2],
+		&model.Thread{Name: "L", Auto: line(false, ev(model.OpAcquire, 0), ev(model.OpRelease, 0))})
+	for _, c := range []struct {
+		p       *model.Program
+		engine  string
+		decides bool
+	}{
+		{straight, "brute", true}, {regular, "brute", false}, {recursive, "brute", false},
+		{regular, "global", true}, {recursive, "global", false},
+		{recursive, "profile", true},
+		{recursive, "future", true}, {locked, "future", false},
+	} {
+		require.Equal(t, c.decides, Decides(c.p, c.engine), "%s on %s", c.engine, c.p.Class())
+	}
 }
