@@ -22,6 +22,7 @@ type Params struct {
 	Nested    bool // atomic blocks inside atomic blocks
 	Unary     bool // accesses outside atomic blocks
 	Sync      bool // sync blocks and acquire/release pairs
+	Identical bool // the last two threads are one declaration W[2]
 }
 
 // withDefaults fills zero sizes.
@@ -49,7 +50,7 @@ func (p Params) String() string {
 		on   bool
 		name string
 	}{{p.Loops, "loops"}, {p.Choice, "choice"}, {p.Recursion, "recursion"},
-		{p.Nested, "nested"}, {p.Unary, "unary"}, {p.Sync, "sync"}} {
+		{p.Nested, "nested"}, {p.Unary, "unary"}, {p.Sync, "sync"}, {p.Identical, "identical"}} {
 		if sw.on {
 			s += " " + sw.name
 		}
@@ -65,7 +66,9 @@ const maxNest = 3
 // EventsPerThread accesses of variables x0, x1, ... grouped into atomic
 // blocks of up to TxnLen accesses; each switch adds its construct at random
 // places. Under Recursion, procedures P0, P1, ... call each other in a cycle
-// (behind a choose, so that every call may also stop) and T0 calls P0.
+// (behind a choose, so that every call may also stop) and T0 calls P0. Under
+// Identical the last two threads are W[0] and W[1] of one declaration,
+// which share an automaton (engines may exploit that symmetry).
 func Random(rng *rand.Rand, p Params) string {
 	p = p.withDefaults()
 	g := &randGen{rng: rng, p: p}
@@ -80,12 +83,20 @@ func Random(rng *rand.Rand, p Params) string {
 			top = append(top, block(fmt.Sprintf("proc P%d", i), g.procBody(i)))
 		}
 	}
-	for t := 0; t < p.Threads; t++ {
+	decls := p.Threads
+	if p.Identical && p.Threads >= 2 {
+		decls-- // the last declaration makes two threads
+	}
+	for t := 0; t < decls; t++ {
 		body := g.stmts(scope{held: make([]bool, p.Locks)}, p.EventsPerThread)
 		if t == 0 && p.Recursion {
 			body = insertAt(rng, body, leaf("call P0"))
 		}
-		top = append(top, block(fmt.Sprintf("thread T%d", t), body))
+		name := fmt.Sprintf("thread T%d", t)
+		if decls < p.Threads && t == decls-1 {
+			name = "thread W[2]"
+		}
+		top = append(top, block(name, body))
 	}
 	return render("gen random: "+p.String(), top)
 }

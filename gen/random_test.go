@@ -23,15 +23,15 @@ func switches(rng *rand.Rand, c int) Params {
 		Locks:           rng.IntN(3),
 		TxnLen:          1 + rng.IntN(3),
 		Loops:           bit(0), Choice: bit(1), Recursion: bit(2),
-		Nested: bit(3), Unary: bit(4), Sync: bit(5),
+		Nested: bit(3), Unary: bit(4), Sync: bit(5), Identical: bit(6),
 	}
 }
 
-const combos = 1 << 6
+const combos = 1 << 7
 
 // seeds is how many seeds TestRandomCompiles draws, spread evenly over the
-// switch combinations (seed s runs combination s mod 64), so that each
-// combination sees about 156 programs of random sizes.
+// switch combinations (seed s runs combination s mod 128), so that each
+// combination sees about 78 programs of random sizes.
 func seeds() int {
 	if testing.Short() {
 		return 1000
@@ -45,7 +45,7 @@ func seeds() int {
 func TestRandomCompiles(t *testing.T) {
 	n := seeds()
 	for c := 0; c < combos; c++ {
-		t.Run(fmt.Sprintf("switches=%06b", c), func(t *testing.T) {
+		t.Run(fmt.Sprintf("switches=%07b", c), func(t *testing.T) {
 			t.Parallel()
 			for seed := c; seed < n; seed += combos {
 				rng := rand.New(rand.NewPCG(uint64(seed), 0))
@@ -64,6 +64,11 @@ func TestRandomCompiles(t *testing.T) {
 func checkShape(t *testing.T, p Params, prog *model.Program, src string) {
 	t.Helper()
 	require.Len(t, prog.Threads, p.Threads, src)
+	if p.Identical && p.Threads >= 2 {
+		last := prog.Threads[p.Threads-2:]
+		require.Equal(t, "W[0]", last[0].Name)
+		require.Same(t, last[0].Auto, last[1].Auto, "W[2] shares one automaton")
+	}
 	if !p.Sync {
 		require.False(t, prog.HasSync(), src)
 	}
