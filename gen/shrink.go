@@ -114,7 +114,7 @@ type editCtx struct {
 	leaves map[string][]*node
 }
 
-var edits = []edit{deleteStmt, deleteLockPair, unwrapBlock, dropBranch, cutCount, inlineCall}
+var edits = []edit{deleteStmt, deleteLockPair, unwrapBlock, dropBranch, cutCount, inlineCall, dropName}
 
 func splice(list []*node, i, n int, with ...*node) []*node {
 	out := append([]*node{}, list[:i]...)
@@ -220,4 +220,16 @@ func makesCall(list []*node) bool {
 		}
 	}
 	return false
+}
+
+var listRE = regexp.MustCompile(`^(read|write|vars|locks)\s+(\w+)\s*,\s*(.*)$`)
+
+// dropName drops the first name of a name list: read x, y becomes read y,
+// and vars x, y becomes vars y.
+func dropName(list []*node, i int, _ editCtx) ([]*node, bool) {
+	m := listRE.FindStringSubmatch(list[i].head)
+	if m == nil || list[i].isBlock() {
+		return nil, false
+	}
+	return splice(list, i, 1, leaf(m[1]+" "+m[3])), true
 }

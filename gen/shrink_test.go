@@ -163,6 +163,7 @@ func TestEdits(t *testing.T) {
 		{"drop branch", dropBranch, "choose {\nread x\n} or {\nskip\n} or {\nread y\n}", "choose {\nskip\n} or {\nread y\n}"},
 		{"cut repeat", cutCount, "repeat 12 {\nread x\n}", "repeat 1 {\nread x\n}"},
 		{"inline", inlineCall, "call Q\nread y", "write x\nread x\nread y"},
+		{"drop name", dropName, "read x, y,z\nread y", "read y,z\nread y"},
 	} {
 		top, ok := parseLines("proc Q {\nwrite x\nread x\n}\nthread T {\n" + c.src + "\n}\n")
 		require.True(t, ok, c.name)
@@ -180,7 +181,7 @@ func TestEdits(t *testing.T) {
 		e   edit
 		src string
 	}{{deleteLockPair, "acquire m\nread x"}, {unwrapBlock, "read x"}, {dropBranch, "choose {\n} or {\n}"},
-		{cutCount, "repeat 1 {\n}"}, {inlineCall, "call T"}} {
+		{cutCount, "repeat 1 {\n}"}, {inlineCall, "call T"}, {dropName, "read x"}} {
 		top, _ := parseLines("thread T {\n" + c.src + "\n}\n")
 		_, ok := c.e(top[0].bodies[0], 0, editCtx{leaves: leafProcs(top)})
 		require.False(t, ok, c.src)
