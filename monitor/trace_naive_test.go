@@ -77,7 +77,7 @@ func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
 				adj[a][b] = true
 			}
 		}
-		if res.first == 0 && len(traceNaiveCyclicSet(adj)) > 0 {
+		if res.first == 0 && traceNaiveHasCycle(adj) {
 			res.first = in[j].Line
 		}
 	}
@@ -105,6 +105,28 @@ func traceNaiveConflict(a, b trace.Event, lockEdges bool) bool {
 	}
 	return (a.Op == model.OpRelease && b.Op == model.OpAcquire && a.Target == b.Target) ||
 		forkJoin(a, b) || forkJoin(b, a)
+}
+
+// traceNaiveHasCycle is a depth-first search for a back edge.
+func traceNaiveHasCycle(adj [][]bool) bool {
+	color := make([]int, len(adj)) // 0 new, 1 on the stack, 2 done
+	var visit func(int) bool
+	visit = func(i int) bool {
+		color[i] = 1
+		for j, e := range adj[i] {
+			if e && (color[j] == 1 || color[j] == 0 && visit(j)) {
+				return true
+			}
+		}
+		color[i] = 2
+		return false
+	}
+	for i := range adj {
+		if color[i] == 0 && visit(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // traceNaiveCyclicSet lists the nodes in a non-trivial SCC (transitive closure).

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/trace"
+)
+
+func init() {
+	register(&command{
+		name:    "monitor",
+		args:    "TRACE [flags]",
+		summary: "is the observed trace itself non-serializable?",
+		run:     runMonitor,
+	})
+}
+
+// monitorFlags are conc monitor's flags: SPEC §4's that apply to one
+// observed trace, plus --lenient (SPEC §3) and --first.
+type monitorFlags struct {
+	format    string
+	lockEdges bool
+	lenient   bool
+	first     bool
+	timeout   time.Duration
+	quiet     bool
+	version   bool
+}
+
+func (f *monitorFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
+	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
+	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
+	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
+	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+}
+
+// runMonitor is conc monitor: read one trace ("-" is standard input, .gz
+// is inflated) and report whether the observed run is conflict-serializable,
+// where it stopped being so, and every transaction on a conflict cycle.
+func runMonitor(e *env, args []string) int {
+	c := commands["monitor"]
+	var f monitorFlags
+	set := flag.NewFlagSet("monitor", flag.ContinueOnError)
+	f.register(set)
+	files, err := parseFlags(e, c, set, args)
+	if err != nil {
+		return flagError(e, c, err)
+	}
+	switch {
+	case f.version:
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	case len(files) != 1:
+		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files))
+	case f.format != "text" && f.format != "json":
+		return e.errorf("monitor: --format %q: want text or json", f.format)
+	case f.timeout < 0:
+		return e.errorf("monitor: --timeout %v: want a positive duration", f.timeout)
+	}
+	r, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient})
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer r.Close()
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if f.timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+	}
+	defer cancel()
+	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first})
+	if err != nil {
+		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
+		return exitUsage
+	}
+	rep := traceReport(r, res)
+	if f.format == "json" {
+		err = report.WriteJSON(e.stdout, rep)
+	} else {
+		err = report.WriteText(e.stdout, rep, report.TextOptions{Quiet: f.quiet})
+	}
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	return exitCode(verdictOf(res))
+}
+
+// openTrace opens path, or the command's standard input for "-".
+func openTrace(e *env, path string, opts trace.Options) (*trace.Reader, error) {
+	if path == "-" {
+		return trace.NewReader(e.stdin, "<stdin>", opts)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	return trace.Open(path, opts)
+}
+
+// verdictOf: a violation found is final even if the check stopped early;
+// otherwise an early stop leaves the answer unknown.
+func verdictOf(res monitor.TraceResult) engines.Verdict {
+	switch {
+	case res.Violation:
+		return engines.Violation
+	case res.Stopped != "":
+		return engines.Unknown
+	}
+	return engines.Serializable
+}
+
+// traceReport resolves the monitor's answer to names (SPEC §5): a trace is
+// a straight-line program, one thread per trace thread.
+func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
+	rep := &report.Report{
+		Verdict: verdictOf(res).String(),
+		Engine:  "monitor",
+		Class:   "straight-line",
+		Threads: r.Threads().Len(),
+		Vars:    r.Vars().Len(),
+		Locks:   r.Locks().Len(),
+		First:   int(res.First),
+		Stats:   engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
+	}
+	if res.Stopped != "" && !res.Violation {
+		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
+	}
+	for _, v := range res.Violations {
+		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Cycle: []report.TraceStep{}}
+		if v.End >= 0 {
+			end := int(v.End)
+			rv.End = &end
+		}
+		for _, s := range v.Cycle {
+			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line)})
+		}
+		rep.Violations = append(rep.Violations, rv)
+	}
+	return rep
+}

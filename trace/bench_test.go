@@ -1,0 +1,67 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+)
+
+// benchTrace is a synthetic trace shaped like RoadRunner's: 8 threads,
+// 10^4 variables, 16 locks.
+func benchTrace(b *testing.B, events int64) []byte {
+	var buf bytes.Buffer
+	o := GenOptions{Seed: 1, Events: events, Threads: 8, Vars: 10000, Locks: 16, TxnLen: 8,
+		Unprotected: 0.01, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true}
+	if _, err := NewGen(o).WriteTo(&buf); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func drain(b *testing.B, r *Reader) int64 {
+	evs := make([]Event, 4096)
+	var n int64
+	for {
+		k, err := r.Read(evs)
+		n += int64(k)
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReader measures scanning throughput (MB/s) on uncompressed text.
+func BenchmarkReader(b *testing.B) {
+	data := benchTrace(b, 1_000_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data), "bench.std", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		drain(b, r)
+	}
+}
+
+// BenchmarkReaderReal reads a real RoadRunner trace (gzip) when present;
+// the bytes counted are the uncompressed ones.
+func BenchmarkReaderReal(b *testing.B) {
+	const path = "../../shared/traces/real/jgf-sor.std.gz"
+	if _, err := os.Stat(path); err != nil {
+		b.Skip("real traces not present")
+	}
+	b.SetBytes(26789020)
+	for b.Loop() {
+		r, err := Open(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		drain(b, r)
+		r.Close()
+	}
+}
