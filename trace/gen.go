@@ -24,6 +24,7 @@ type GenOptions struct {
 	Unary       float64 // chance a step is a single access outside transactions
 	Nested      float64 // chance a transaction has an inner begin/end
 	Writes      float64 // chance an access is a write
+	Hot         int     // if > 0, unprotected accesses pick among the first Hot variables
 	Fork        bool    // thread 0 forks the others first and joins them last
 }
 
@@ -200,6 +201,9 @@ func (g *Gen) plan(t int32) {
 // variable picks a variable guarded by lock l, or any with Unprotected.
 func (g *Gen) variable(l int32) int32 {
 	if l < 0 || g.rng.Float64() < g.o.Unprotected {
+		if g.o.Hot > 0 {
+			return int32(g.rng.IntN(min(g.o.Hot, g.o.Vars)))
+		}
 		return int32(g.rng.IntN(g.o.Vars))
 	}
 	k := int32(g.o.Locks)

@@ -1,0 +1,65 @@
+package monitor
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/trace"
+)
+
+// benchGen is the synthetic workload of the benchmarks: 8 threads, 10^4
+// variables, 16 locks, mostly lock-protected transactions with a few
+// unprotected accesses (so violations keep appearing).
+var benchGen = trace.GenOptions{Seed: 1, Threads: 8, Vars: 10000, Locks: 16, TxnLen: 8,
+	Unprotected: 0.05, Unary: 0.3, Nested: 0.1, Writes: 0.3, Hot: 8}
+
+// replay steps m through copies of evs until n events have gone by: the
+// generator ends every transaction and releases every lock, so copies
+// concatenate into one longer valid trace.
+func replay(m *TraceMonitor, evs []trace.Event, n int64) {
+	var off int64
+	for done := int64(0); done < n; off += int64(len(evs)) {
+		for _, e := range evs {
+			e.Line += off
+			m.Step(e)
+		}
+		done += int64(len(evs))
+	}
+}
+
+func benchEvents(n int64) []trace.Event {
+	o := benchGen
+	o.Events = n
+	return genEvents(o)
+}
+
+// BenchmarkTraceMonitor: events per second of the monitor alone (the events
+// are in memory), over 10^7 events.
+func BenchmarkTraceMonitor(b *testing.B) {
+	evs := benchEvents(1_000_000)
+	const n = 10_000_000
+	b.ResetTimer()
+	for b.Loop() {
+		m := NewTraceMonitor(TraceOptions{LockEdges: true, MaxViolations: 1})
+		replay(m, evs, n)
+		m.Finish()
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// The graph the monitor keeps does not grow with the trace: ten times the
+// events, about the same largest graph.
+func TestTraceMonitorMemoryFlat(t *testing.T) {
+	evs := benchEvents(100_000)
+	live := func(n int64) int64 {
+		m := NewTraceMonitor(TraceOptions{LockEdges: true, MaxViolations: 1})
+		replay(m, evs, n)
+		res := m.Finish()
+		require.True(t, res.Violation)
+		return res.Stats.MaxLive
+	}
+	small, big := live(200_000), live(2_000_000)
+	t.Logf("largest graph: %d transactions after 2*10^5 events, %d after 2*10^6", small, big)
+	require.Less(t, big, 2*small+gcMin, "small %d big %d", small, big)
+}
