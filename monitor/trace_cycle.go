@@ -10,6 +10,7 @@ type traceSearch struct {
 	depth  []int32    // per index: tree depth
 	next   []traceHop // per index: the first edge of a shortest path back to x
 	dist   []int32    // per index: that path's length
+	member []bool     // closuresByBits: per index, already in x's component
 	start  []int32    // reverse adjacency (CSR) of the reached subgraph
 	rev    []traceHop
 	queue  []int32
@@ -46,6 +47,9 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 	}
 	s.backFrom(srcs, line)
 	for j, n := range s.order {
+		if s.next[j].to >= 0 {
+			unionTxn(x, n)
+		}
 		if s.next[j].to >= 0 && !n.cyclic {
 			n.cyclic = true
 			v := m.cycleOf(int32(j))

@@ -44,12 +44,13 @@ func (m *TraceMonitor) collect() {
 	}
 	for _, n := range m.nodes {
 		if !n.dead {
-			n.out = prune(n.out)
+			n.out, n.in = prune(n.out), prune(n.in)
 			kept = append(kept, n)
 		}
 	}
 	clear(m.nodes[len(kept):]) // let the dropped ones go
 	m.nodes = kept
+	m.pruneSlots()
 	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4
 }
 

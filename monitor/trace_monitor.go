@@ -22,6 +22,9 @@ type TraceMonitor struct {
 	nodes   []*traceTxn
 	srcs    []traceSrc // scratch: sources of the current event's edges
 	search  traceSearch
+	slots   [traceSlots]traceSlot
+	free    uint64      // free slots
+	stack   []*traceTxn // scratch of flood
 	gcAt    int // collect when the graph has this many transactions
 	gcMin   int // the least growth between collections (tests shrink it)
 	first   int64
@@ -32,12 +35,17 @@ type TraceMonitor struct {
 // traceTxn is a transaction (a node of the conflict graph).
 type traceTxn struct {
 	out    []traceEdge
+	in     []traceEdge // the same edges seen from their target: to is the source
+	mask   uint64      // slots of the open transactions that reach it
+	scc    *traceTxn   // union-find parent; nil for a representative
+	size   int32       // representative: members besides itself
 	viol   *TraceViolation // its cycle, once found, until it is reported
 	begin  int64
 	end    int64 // -1 while open
 	thread int32
 	stamp  uint32 // search epoch that last visited it
 	idx    int32  // its index in the current search or collection
+	slot   int8 // its reachability bit while open, or -1
 	open   bool
 	cyclic bool
 	dead   bool // collected: can lie on no future cycle, takes no new edge
@@ -80,7 +88,7 @@ func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
 		opts.MaxCycle = 16
 	}
-	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin}
+	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0)}
 }
 
 // First is the line at which the trace stopped being serializable, or 0.
@@ -134,9 +142,10 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 
 // newTxn starts a transaction of th at ev; begin marks a begin/end one.
 func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *traceTxn {
-	x := &traceTxn{begin: ev.Line, end: -1, thread: ev.Thread, open: true}
+	x := &traceTxn{begin: ev.Line, end: -1, thread: ev.Thread, open: true, slot: -1}
 	if begin {
 		th.cur = x
+		m.takeSlot(x)
 	}
 	m.nodes = append(m.nodes, x)
 	m.stats.Txns++
@@ -149,6 +158,7 @@ func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *trac
 // complete ends x: from now on it takes no new in-edge.
 func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	x.open, x.end = false, line
+	m.dropSlot(x)
 	if x.viol != nil {
 		m.emit(x)
 	}
@@ -235,8 +245,9 @@ func (m *TraceMonitor) write(srcs []traceSrc, ev trace.Event, here traceSrc) []t
 
 // addEdges adds an edge s -> x for each source s of another live
 // transaction. Edges only ever enter the current event's transaction, so a
-// new cycle must pass through x: if x already has successors, a search from
-// x finds every source that closes one (traceSearch.closures).
+// new cycle must pass through x, and exists only if x already has
+// successors: x's reachability bit tells which sources close one
+// (closuresByBits), or, for an x without a bit, a search (closures).
 func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
 	k := 0
 	for _, s := range srcs {
@@ -249,7 +260,11 @@ func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
 	if k == 0 {
 		return
 	}
-	if len(x.out) > 0 {
+	switch {
+	case len(x.out) == 0: // x reaches nothing: no cycle
+	case x.slot >= 0:
+		m.closuresByBits(x, srcs, line)
+	default:
 		m.closures(x, srcs, line)
 	}
 	for _, s := range srcs {
@@ -258,6 +273,12 @@ func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
 			continue // already there (the common repeat)
 		}
 		s.txn.out = append(out, traceEdge{to: x, from: s.line, at: line})
+		x.in = append(x.in, traceEdge{to: s.txn, from: s.line, at: line})
 		m.stats.Edges++
+	}
+	for _, s := range srcs {
+		if s.txn.mask&^x.mask != 0 {
+			m.flow(s.txn, x)
+		}
 	}
 }

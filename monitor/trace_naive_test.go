@@ -184,9 +184,11 @@ func genEvents(o trace.GenOptions) []trace.Event {
 	}
 }
 
-func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int) TraceResult {
+// runMonitor runs a monitor with the garbage collector's threshold and the
+// free reachability slots set (no slots: every question is a search).
+func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) TraceResult {
 	m := NewTraceMonitor(opts)
-	m.gcMin, m.gcAt = gcMin, gcMin
+	m.gcMin, m.gcAt, m.free = gcMin, gcMin, free
 	for _, e := range evs {
 		m.Step(e)
 	}
@@ -195,8 +197,9 @@ func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int) TraceResult {
 
 // TestTraceMonitorAgainstNaive: on thousands of random small traces (fork
 // and join, locks in and out of transactions, nested and unary
-// transactions), with and without lock edges, and with the graph collected
-// after almost every transaction, the monitor's verdict, first violating
+// transactions), with and without lock edges, with the graph collected
+// after almost every transaction or never, and with reachability bits for
+// every open transaction, none, or two, the monitor's verdict, first violating
 // line and cyclic transactions equal the naive computation's, and every
 // reported cycle is a real cycle of conflicts.
 func TestTraceMonitorAgainstNaive(t *testing.T) {
@@ -212,9 +215,12 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 		evs := genEvents(o)
 		for _, lockEdges := range []bool{false, true} {
 			want := naiveCheck(evs, lockEdges)
-			for _, gcMin := range []int{1, 1 << 20} {
-				got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, gcMin)
-				ctx := fmt.Sprintf("seed %d lockEdges=%v gcMin=%d opts=%+v\n%s", seed, lockEdges, gcMin, o, fmtTrace(evs))
+			for k, cfg := range []struct {
+				gcMin int
+				free  uint64
+			}{{1, ^uint64(0)}, {1 << 20, ^uint64(0)}, {1, 0}, {1 << 20, 0}, {1, 0b101}} {
+				got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
+				ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", seed, lockEdges, k, o, fmtTrace(evs))
 				require.Equal(t, want.first > 0, got.Violation, ctx)
 				require.Equal(t, want.first, got.First, ctx)
 				gotSet := map[int64]naiveTxn{}

@@ -58,7 +58,7 @@ func TestTraceExcerpts(t *testing.T) {
 			for _, tx := range want.cyclic {
 				wantSet = append(wantSet, fmt.Sprintf("%s@%d", threads.Name(tx.thread), tx.begin))
 			}
-			got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1 << 20}, 1)
+			got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1 << 20}, 1, ^uint64(0))
 			var gotSet []string
 			for _, v := range got.Violations {
 				gotSet = append(gotSet, fmt.Sprintf("%s@%d", threads.Name(v.Thread), v.Begin))

@@ -1,0 +1,168 @@
+package monitor
+
+// closuresByBits is closures for an x with a reachability bit: the new edge
+// u -> x closes a cycle iff u carries x's bit. The transactions newly on a
+// cycle are those on a path x ~> u not yet in x's strongly connected
+// component: a backward search from the closing sources over in-edges,
+// through transactions that carry x's bit, that does not go past members of
+// x's component — every transaction x reaches that reaches a member is a
+// member already. So each transaction is searched through about once in
+// the whole run, however often cycles close through the same component.
+func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) {
+	hit := false
+	for _, src := range srcs {
+		hit = hit || reaches(x, src.txn)
+	}
+	if !hit {
+		return
+	}
+	if m.first == 0 {
+		m.first = line
+	}
+	s := &m.search
+	s.epoch++
+	s.order, s.next, s.dist, s.member = s.order[:0], s.next[:0], s.dist[:0], s.member[:0]
+	rx := findTxn(x)
+	s.visit(x, traceHop{to: -1}, 0, true)
+	s.queue = s.queue[:0]
+	for _, src := range srcs {
+		if u := src.txn; reaches(x, u) && u.stamp != s.epoch {
+			j := s.visit(u, traceHop{to: 0, fromLine: src.line, atLine: line}, 1, findTxn(u) == rx)
+			s.enqueue(j)
+		}
+	}
+	for q := 0; q < len(s.queue); q++ {
+		j := s.queue[q]
+		for _, e := range s.order[j].in {
+			p := e.to
+			switch {
+			case p.dead || !reaches(x, p):
+			case p == x && s.next[0].to < 0:
+				s.next[0], s.dist[0] = traceHop{from: 0, to: j, fromLine: e.from, atLine: e.at}, s.dist[j]+1
+			case p.stamp != s.epoch:
+				k := s.visit(p, traceHop{to: j, fromLine: e.from, atLine: e.at}, s.dist[j]+1, findTxn(p) == rx)
+				s.enqueue(k)
+			}
+		}
+	}
+	m.markFound(x)
+}
+
+// visit indexes n in the backward search; h is its first hop towards x.
+func (s *traceSearch) visit(n *traceTxn, h traceHop, d int32, member bool) int32 {
+	j := int32(len(s.order))
+	n.stamp, n.idx = s.epoch, j
+	h.from = j
+	s.order = append(s.order, n)
+	s.next = append(s.next, h)
+	s.dist = append(s.dist, d)
+	s.member = append(s.member, member)
+	return j
+}
+
+// enqueue queues j for expansion unless it is a member of x's component.
+func (s *traceSearch) enqueue(j int32) {
+	if !s.member[j] {
+		s.queue = append(s.queue, j)
+	}
+}
+
+// markFound puts every non-member the search found (and x, the first time)
+// into x's component, cyclic, each with one cycle through it.
+func (m *TraceMonitor) markFound(x *traceTxn) {
+	s := &m.search
+	for j, n := range s.order {
+		if s.member[j] && (j != 0 || x.cyclic) {
+			continue
+		}
+		unionTxn(x, n)
+		if n.cyclic {
+			continue
+		}
+		n.cyclic = true
+		v := m.cycleByBits(x, int32(j))
+		n.viol = &v
+		if !n.open {
+			m.emit(n)
+		}
+	}
+}
+
+// cycleByBits: from j along next hops to x, then a path from x to j found
+// by a bounded backward search from j through transactions x reaches (any
+// such transaction has a path from x, so even a cut-short search lists
+// real conflicts).
+func (m *TraceMonitor) cycleByBits(x *traceTxn, j int32) TraceViolation {
+	s := &m.search
+	lim := m.opts.MaxCycle
+	n := s.order[j]
+	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
+	var fw []walkHop
+	at := j
+	for len(fw) <= lim+1 {
+		h := s.next[at]
+		fw = append(fw, s.walkHop(h))
+		if at = h.to; at == 0 {
+			break
+		}
+	}
+	bw, found := m.pathFrom(x, n, 4*lim+64)
+	m.describe(&v, fw, bw, at == 0 && found, int(s.dist[j])+len(bw)-1)
+	return v
+}
+
+// pathFrom returns the edges of a path x ~> n, nearest to n first, found by
+// a breadth-first search backwards from n over at most budget transactions
+// that x reaches; if it runs out it returns a chain of such edges instead.
+func (m *TraceMonitor) pathFrom(x, n *traceTxn, budget int) ([]walkHop, bool) {
+	if n == x {
+		return nil, true
+	}
+	toward := map[*traceTxn]walkHop{n: {}} // transaction -> its edge towards n
+	queue := []*traceTxn{n}
+	for q := 0; q < len(queue) && len(toward) < budget; q++ {
+		c := queue[q]
+		for _, e := range c.in {
+			p := e.to
+			if _, seen := toward[p]; seen || p.dead || !reaches(x, p) {
+				continue
+			}
+			toward[p] = walkHop{from: p, to: c, fromLine: e.from, atLine: e.at}
+			if p == x {
+				var path []walkHop
+				for at := x; at != n; at = toward[at].to {
+					path = append(path, toward[at])
+				}
+				for i, k := 0, len(path)-1; i < k; i, k = i+1, k-1 {
+					path[i], path[k] = path[k], path[i]
+				}
+				return path, true
+			}
+			queue = append(queue, p)
+		}
+	}
+	return m.chainBack(x, n), false
+}
+
+// chainBack follows in-edges from n through transactions x reaches, for as
+// many hops as a cycle listing shows.
+func (m *TraceMonitor) chainBack(x, n *traceTxn) []walkHop {
+	var path []walkHop
+	seen := map[*traceTxn]bool{n: true}
+	for c := n; len(path) <= m.opts.MaxCycle; {
+		var next *walkHop
+		for _, e := range c.in {
+			if p := e.to; !seen[p] && !p.dead && reaches(x, p) {
+				next = &walkHop{from: p, to: c, fromLine: e.from, atLine: e.at}
+				break
+			}
+		}
+		if next == nil {
+			return path
+		}
+		path = append(path, *next)
+		seen[next.from] = true
+		c = next.from
+	}
+	return path
+}
