@@ -27,9 +27,11 @@ type builder struct {
 	ctx    []ctxID
 	ctxs   *contexts
 	merged map[int32]int32 // merged state -> the state it joined
+	sealed map[int32]bool  // states others will add edges to: never loop heads
 	syms   []string
 	over   bool // maxStates exceeded; building stops
 
+	z      *sizes                // size bounds, also telling event-free code
 	copies map[copyKey]*procCopy // recursive procedures, one copy per context
 	calls  []model.Pos           // the calls being compiled, innermost last
 }
@@ -47,7 +49,8 @@ func (b *builder) errorf(pos model.Pos, format string, args ...any) {
 
 func newBuilder(n *names, errs *ErrorList, t *ThreadDecl) *builder {
 	return &builder{n: n, errs: errs, thread: t, ctxs: newContexts(),
-		merged: map[int32]int32{}, copies: map[copyKey]*procCopy{}}
+		z:      &sizes{n: n, memo: map[sizeKey]int64{}},
+		merged: map[int32]int32{}, sealed: map[int32]bool{}, copies: map[copyKey]*procCopy{}}
 }
 
 // newState adds a state in context c.
@@ -98,11 +101,14 @@ func (b *builder) join(x, y int32, pos model.Pos) {
 	b.edge(x, y, epsilon(pos))
 }
 
-// fresh returns a state in which new behaviour may start: q itself when
-// nothing leaves q yet, else a new state reached from q by epsilon. A loop
-// head must be fresh, or its body would mix with what already leaves q.
+// fresh returns a state that may become a loop head: q itself when nothing
+// leaves q and nothing but q's own continuation ever will, else a new state
+// reached from q by epsilon. A head that is not fresh would mix the loop
+// with other behaviour: with what already leaves q, or, when q is sealed
+// (an enclosing loop's head, a choose's start), with the enclosing loop's
+// exit or the other branches.
 func (b *builder) fresh(q int32, pos model.Pos) int32 {
-	if len(b.out[q]) == 0 {
+	if len(b.out[q]) == 0 && !b.sealed[q] {
 		return q
 	}
 	h := b.newState(b.ctx[q])

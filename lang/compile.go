@@ -55,8 +55,7 @@ func compileThread(n *names, t *ThreadDecl, errs *ErrorList) *model.Automaton {
 	if t.Auto != nil {
 		return b.automaton(t.Auto)
 	}
-	z := &sizes{n: n, memo: map[sizeKey]int64{}}
-	if z.block(t.Body, false) > maxStates {
+	if b.z.block(t.Body, false) > maxStates {
 		errs.add(toPos(t.Pos), "thread %s is too large: more than %d states", t.Name.Name, maxStates)
 		return nil
 	}

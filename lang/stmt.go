@@ -103,10 +103,15 @@ func (b *builder) atomic(s *Atomic, q int32) int32 {
 
 // loop compiles zero or more iterations: the body leaves a fresh head and
 // returns to it, so the context at the head must not depend on how many
-// iterations ran.
+// iterations ran. A body without events (by the size bound) compiles to
+// nothing.
 func (b *builder) loop(s *Loop, q int32) int32 {
 	pos := toPos(s.Pos)
+	if b.z.block(s.Body, b.ctxs.get(b.ctx[q]).inTxn) == 0 {
+		return q // no event: zero or more iterations of nothing
+	}
 	h := b.fresh(q, pos)
+	b.sealed[h] = true
 	f := b.block(s.Body, h)
 	if b.over {
 		return h
@@ -141,6 +146,7 @@ func (b *builder) repeat(s *Repeat, q int32) int32 {
 // ends that nothing leaves yet, or into a new state.
 func (b *builder) choose(s *Choose, q int32) int32 {
 	pos := toPos(s.Pos)
+	b.sealed[q] = true
 	ends := make([]int32, len(s.Branches))
 	for i, br := range s.Branches {
 		ends[i] = b.block(br, q)
