@@ -67,6 +67,15 @@ func (m *FSM) State() []uint64 { return m.st }
 // SetState restores a state taken with State.
 func (m *FSM) SetState(s []uint64) { copy(m.st, s) }
 
+// Use makes the monitor work in place on st, a state of the same length as
+// State (an engine's own copy of it): Step then updates st directly.
+func (m *FSM) Use(st []uint64) {
+	if len(st) != len(m.st) {
+		panic("monitor: FSM.Use with a state of the wrong length")
+	}
+	m.st = st
+}
+
 // AppendKey appends a compact canonical encoding of the state to b: equal
 // states, and only they, give equal keys. Words are written as uvarints,
 // since most are zero or small.

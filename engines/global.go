@@ -1,0 +1,123 @@
+package engines
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// GlobalMaxStack is the default bound on a recursive thread's stack in the
+// global engine's bounded search (SPEC §4's --max-stack): the question is
+// undecidable for recursive threads with locks (Theorem 5).
+const GlobalMaxStack = 8
+
+// globalCheckEvery is how many stored states pass between deadline checks.
+const globalCheckEvery = 1024
+
+func init() {
+	Register(&Engine{
+		Name: "global",
+		Doc: "explicit-state search of the product of the threads, the lock owners and a " +
+			"finite-state serializability monitor (Theorem 4), with partial-order reduction",
+		Supports: func(p *model.Program, _ Options) error { return bruteValidProgram(p) },
+		Check:    globalCheck,
+	})
+}
+
+// globalConfig switches the reductions of the global engine, so that tests
+// can compare verdicts with each one on and off. Every reduction keeps the
+// answer exact (docs/global.md gives the arguments).
+type globalConfig struct {
+	prefilter bool // no violation with locks dropped implies none with them (not with lock edges)
+	subsets   bool // search pairs (then larger subsets) of threads first
+	local     bool // fire moves that interfere with no other thread without an interleaving point
+	por       bool // persistent sets (with the DFS-stack cycle proviso)
+	compact   bool // untracked private letters; varint keys
+}
+
+// globalAll is the default: every reduction on.
+var globalAll = globalConfig{prefilter: true, subsets: true, local: true, por: true, compact: true}
+
+func globalCheck(ctx context.Context, p *model.Program, opts Options) (Result, error) {
+	return globalRun(ctx, p, opts, globalAll)
+}
+
+// globalRun is Theorem 4's decision procedure: search the product of the
+// threads' automata, the lock owners and the monitor for a state where the
+// monitor has seen a cycle. Exact for straight-line and regular threads; for
+// recursive ones the stack is bounded by opts.MaxStack.
+func globalRun(ctx context.Context, p *model.Program, opts Options, cfg globalConfig) (Result, error) {
+	start := time.Now()
+	if err := bruteValidProgram(p); err != nil {
+		return Result{}, err
+	}
+	res := Result{Engine: "global"}
+	if opts.IgnoreSync {
+		p = model.DropSync(p)
+	}
+	if cfg.prefilter && !opts.LockEdges {
+		if ok, states := globalPrefilter(ctx, p); ok {
+			res.Verdict, res.Stats.States = Serializable, states
+			res.Stats.Millis = time.Since(start).Milliseconds()
+			return res, nil
+		}
+	}
+	s := newGlobalSearch(ctx, p, opts, cfg)
+	found := false
+	for _, active := range s.subsetOrder() {
+		if found = s.search(active); found || s.stopped != "" {
+			break
+		}
+	}
+	res.Stats = Stats{States: s.states, Events: s.events}
+	switch {
+	case found:
+		w, err := s.witness(p)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Verdict, res.Witness = Violation, w
+		if opts.IgnoreSync {
+			res.Reason = "--ignore-sync: lock, fork and join events were ignored, " +
+				"so this run may not respect them (the witness is a run of the program without them)"
+		}
+	case s.stopped != "":
+		res.Verdict, res.Reason = Unknown, s.stopped
+	case s.cutStack:
+		res.Verdict, res.Reason = Unknown, s.stackReason(p)
+	default:
+		res.Verdict = Serializable
+	}
+	res.Stats.Millis = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+// stackReason explains an Unknown after a bounded search of recursive threads.
+func (s *globalSearch) stackReason(p *model.Program) string {
+	if p.HasSync() {
+		return fmt.Sprintf("recursive threads with locks (undecidable); no violation within --max-stack %d", s.maxStack)
+	}
+	return fmt.Sprintf("recursive threads; no violation within --max-stack %d", s.maxStack)
+}
+
+// globalPrefilter asks the profile engine about p without its lock, fork and
+// join events. Dropping them only adds runs and (without lock edges) changes
+// no conflict, so no violation there means none in p. It reports whether
+// that settled the question, and the states the profile engine counted.
+func globalPrefilter(ctx context.Context, p *model.Program) (bool, int64) {
+	e, err := Lookup("profile")
+	if err != nil {
+		return false, 0
+	}
+	q := model.DropSync(p)
+	if e.Supports != nil && e.Supports(q, Options{}) != nil {
+		return false, 0
+	}
+	res, err := e.Check(ctx, q, Options{})
+	if err != nil || res.Verdict != Serializable {
+		return false, 0
+	}
+	return true, res.Stats.States
+}

@@ -1,0 +1,315 @@
+package engines
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
+)
+
+// globalSearch is the explicit-state depth-first search of the product of
+// Theorem 4. Stored states are hashed by their canonical key; the DFS stack
+// holds whole states (cheap: a few dozen words), so nothing is undone.
+type globalSearch struct {
+	ctx       context.Context
+	p         *model.Program
+	cfg       globalConfig
+	lockEdges bool
+	k         int
+	maxStack  int
+	maxStates int64
+	forkedBy  []int
+	pushdown  []bool
+	fsm       *monitor.FSM
+	letters   [][][]*monitor.Letters // per thread, state, edge
+	fa        *futAlphabet
+	fut       []*futTable // per thread (threads of one automaton share it)
+	chainCap  int
+
+	nLocks int
+	monOff int // where the monitor's words start in a gconf
+
+	active  []bool
+	visited *gvisited
+	stack   []gframe
+	found   []gstep
+	keyBuf  []byte
+	scratch gconf
+
+	states, events int64
+	cutStack       bool   // a push was refused by --max-stack
+	stopped        string // why the search gave up, if it did
+
+	por porScratch
+}
+
+// gframe is one state on the DFS stack: the moves chosen to explore from it
+// (a persistent set, or all enabled ones when full), and the moves (one,
+// plus any chained local ones) that led to it from its parent.
+type gframe struct {
+	conf  gconf
+	key   int // offset of its key in the visited arena
+	keyN  int
+	moves []gmove
+	next  int
+	full  bool
+	via   []gstep
+}
+
+func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg globalConfig) *globalSearch {
+	k := len(p.Threads)
+	s := &globalSearch{
+		ctx: ctx, p: p, cfg: cfg, lockEdges: opts.LockEdges, k: k,
+		maxStack: opts.MaxStack, maxStates: int64(opts.MaxStates), forkedBy: p.ForkedBy(),
+		nLocks: len(p.Locks), monOff: 2*k + len(p.Locks),
+	}
+	if s.maxStack <= 0 {
+		s.maxStack = GlobalMaxStack
+	}
+	sharedVars, sharedLocks := globalShared(p)
+	ac := monitor.AlphabetConfig{Threads: k, Vars: len(p.Vars), Locks: len(p.Locks), LockEdges: opts.LockEdges}
+	if cfg.compact {
+		ac.SharedVars, ac.SharedLocks = sharedVars, sharedLocks
+	}
+	s.fsm = monitor.NewFSM(monitor.NewAlphabet(ac))
+	s.fa = newFutAlphabet(p, sharedVars, sharedLocks)
+	tables := map[*model.Automaton]*futTable{}
+	s.chainCap = 1
+	for t, th := range p.Threads {
+		a := th.Auto
+		if tables[a] == nil {
+			tables[a] = newFutTable(s.fa, a)
+		}
+		s.fut = append(s.fut, tables[a])
+		s.pushdown = append(s.pushdown, a.Pushdown())
+		s.letters = append(s.letters, s.threadLetters(t, a))
+		s.chainCap += a.NumStates()
+	}
+	s.por.init(k, len(p.Locks))
+	return s
+}
+
+// threadLetters precomputes the monitor letters of every edge of thread t,
+// sharing one value among edges with the same event.
+func (s *globalSearch) threadLetters(t int, a *model.Automaton) [][]*monitor.Letters {
+	al := s.fsm.Alphabet()
+	cache := map[[2]int32]*monitor.Letters{}
+	out := make([][]*monitor.Letters, a.NumStates())
+	for q, es := range a.Out {
+		out[q] = make([]*monitor.Letters, len(es))
+		for i, e := range es {
+			key := [2]int32{int32(e.Ev.Op), e.Ev.Target}
+			if cache[key] == nil {
+				l := al.Of(t, e.Ev)
+				cache[key] = &l
+			}
+			out[q][i] = cache[key]
+		}
+	}
+	return out
+}
+
+// globalShared reports the variables and locks that two or more threads use;
+// the others cannot make two threads interfere.
+func globalShared(p *model.Program) (vars, locks []bool) {
+	vUser, lUser := make([]int, len(p.Vars)), make([]int, len(p.Locks))
+	for i := range vUser {
+		vUser[i] = -1
+	}
+	for i := range lUser {
+		lUser[i] = -1
+	}
+	vars, locks = make([]bool, len(p.Vars)), make([]bool, len(p.Locks))
+	note := func(user []int, shared []bool, x int32, t int) {
+		switch user[x] {
+		case -1:
+			user[x] = t
+		case t:
+		default:
+			shared[x] = true
+		}
+	}
+	for t, th := range p.Threads {
+		for _, es := range th.Auto.Out {
+			for _, e := range es {
+				switch {
+				case e.Ev.Op.IsAccess():
+					note(vUser, vars, e.Ev.Target, t)
+				case e.Ev.Op == model.OpAcquire || e.Ev.Op == model.OpRelease:
+					note(lUser, locks, e.Ev.Target, t)
+				}
+			}
+		}
+	}
+	return vars, locks
+}
+
+// search explores the product with only the active threads moving. A run
+// of the active threads alone is a run of the program (the others stop
+// before their first event), so a violation found here is one of the
+// program's. It reports whether it found one (then s.found is its path).
+func (s *globalSearch) search(active []bool) bool {
+	s.active, s.visited, s.stack = active, newGVisited(), s.stack[:0]
+	root := s.initial()
+	var via []gstep
+	if s.chain(&root, &via) {
+		s.found = via
+		return true
+	}
+	s.keyBuf = s.appendKey(s.keyBuf[:0], &root)
+	sl, _ := s.visited.lookup(s.keyBuf)
+	if !s.push(root, via, sl) {
+		return false
+	}
+	for len(s.stack) > 0 {
+		top := &s.stack[len(s.stack)-1]
+		if top.next == len(top.moves) {
+			s.visited.setMark(s.visited.arena[top.key:top.key+top.keyN], -1)
+			s.stack = s.stack[:len(s.stack)-1]
+			continue
+		}
+		mv := top.moves[top.next]
+		top.next++
+		child := &s.scratch
+		child.copyFrom(&top.conf)
+		via := []gstep{{mv.t, s.q(child, int(mv.t)), mv.e}}
+		if s.apply(child, mv) || s.chain(child, &via) {
+			s.found = s.pathTo(via)
+			return true
+		}
+		s.keyBuf = s.appendKey(s.keyBuf[:0], child)
+		sl, seen := s.visited.lookup(s.keyBuf)
+		if seen {
+			if sl.mark >= 0 && !top.full {
+				s.expandFully(top) // the cycle proviso: this move closes a cycle of the DFS
+			}
+			continue
+		}
+		if !s.push(child.clone(), via, sl) {
+			return false
+		}
+	}
+	return false
+}
+
+// push stores the state whose key is in s.keyBuf (sl is its empty slot)
+// and puts it on the DFS stack with the moves to explore from it; it
+// returns false when a limit stops the search.
+func (s *globalSearch) push(c gconf, via []gstep, sl *gslot) bool {
+	s.states++
+	if s.maxStates > 0 && s.states > s.maxStates {
+		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxStates)
+		return false
+	}
+	if s.states%globalCheckEvery == 1 && s.ctx.Err() != nil {
+		s.stopped = "no violation before the timeout"
+		return false
+	}
+	off := len(s.visited.arena)
+	s.visited.insert(sl, s.keyBuf, int32(len(s.stack)))
+	moves, full := s.expand(&c)
+	s.stack = append(s.stack, gframe{conf: c, key: off, keyN: len(s.keyBuf), moves: moves, full: full, via: via})
+	return true
+}
+
+// expand chooses the moves to explore from c: a persistent set when
+// partial-order reduction is on, else every enabled move.
+func (s *globalSearch) expand(c *gconf) (moves []gmove, full bool) {
+	all := s.enabledMoves(c, nil)
+	if !s.cfg.por || len(all) <= 1 {
+		return all, true
+	}
+	set := s.persistentSet(c)
+	return set, len(set) == len(all)
+}
+
+// expandFully adds the enabled moves of f that its persistent set left out.
+func (s *globalSearch) expandFully(f *gframe) {
+	for _, mv := range s.enabledMoves(&f.conf, nil) {
+		if !containsMove(f.moves, mv) {
+			f.moves = append(f.moves, mv)
+		}
+	}
+	f.full = true
+}
+
+func containsMove(ms []gmove, mv gmove) bool {
+	for _, m := range ms {
+		if m == mv {
+			return true
+		}
+	}
+	return false
+}
+
+// chain takes local moves from c while there are any (see localMove),
+// without storing the states in between: each is the only move of a
+// singleton persistent set, so no interleaving point is lost. The chain is
+// capped, so a loop of local moves ends in a stored state (where the cycle
+// proviso applies). It reports whether a move closed a cycle.
+func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
+	if !s.cfg.local {
+		return false
+	}
+	for range s.chainCap {
+		mv, ok := s.localMove(c)
+		if !ok {
+			return false
+		}
+		*via = append(*via, gstep{mv.t, s.q(c, int(mv.t)), mv.e})
+		if s.apply(c, mv) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathTo is the moves from the initial state to the state reached by via
+// from the top of the stack.
+func (s *globalSearch) pathTo(via []gstep) []gstep {
+	var path []gstep
+	for _, f := range s.stack {
+		path = append(path, f.via...)
+	}
+	return append(path, via...)
+}
+
+// subsetOrder lists the sets of threads to search, smallest first (a
+// violation among some threads is one of the program): pairs that could
+// conflict at all, then triples for up to six threads, then all threads.
+func (s *globalSearch) subsetOrder() [][]bool {
+	all := make([]bool, s.k)
+	for t := range all {
+		all[t] = true
+	}
+	if !s.cfg.subsets || s.k <= 2 {
+		return [][]bool{all}
+	}
+	var out [][]bool
+	for i := 0; i < s.k; i++ {
+		for j := i + 1; j < s.k; j++ {
+			if s.mayConflict(i, j) {
+				out = append(out, subset(s.k, i, j))
+			}
+		}
+	}
+	if s.k > 3 && s.k <= 6 {
+		for i := 0; i < s.k; i++ {
+			for j := i + 1; j < s.k; j++ {
+				for h := j + 1; h < s.k; h++ {
+					out = append(out, subset(s.k, i, j, h))
+				}
+			}
+		}
+	}
+	return append(out, all)
+}
+
+func subset(k int, ts ...int) []bool {
+	b := make([]bool, k)
+	for _, t := range ts {
+		b[t] = true
+	}
+	return b
+}

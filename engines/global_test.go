@@ -1,0 +1,116 @@
+package engines
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/verify"
+)
+
+// globalConfigs are the reduction settings the tests compare: the plain
+// product, each reduction alone, and all of them.
+var globalConfigs = map[string]globalConfig{
+	"plain":     {},
+	"prefilter": {prefilter: true},
+	"subsets":   {subsets: true},
+	"local":     {local: true},
+	"por":       {por: true},
+	"compact":   {compact: true},
+	"all":       globalAll,
+}
+
+// checkGlobal runs the engine under cfg and verifies any witness.
+func checkGlobal(t *testing.T, p *model.Program, opts Options, cfg globalConfig) Result {
+	t.Helper()
+	res, err := globalRun(context.Background(), p, opts, cfg)
+	require.NoError(t, err)
+	require.Equal(t, "global", res.Engine)
+	if res.Verdict == Violation {
+		require.NoError(t, verify.Witness(p, res.Witness))
+		require.Equal(t, opts.LockEdges, res.Witness.LockEdges)
+	}
+	return res
+}
+
+func TestGlobalHandBuilt(t *testing.T) {
+	cases := []struct {
+		name      string
+		specs     []string
+		lockEdges bool
+		want      Verdict
+	}{
+		{"figure 1", []string{"b r:x r:y e", "b w:x w:y e"}, false, Violation},
+		{"serial", []string{"b r:x e", "b w:x e"}, false, Serializable},
+		{"locks protect", []string{"acq:m b r:x w:x e rel:m", "acq:m b r:x w:x e rel:m"}, false, Serializable},
+		{"locks split", []string{"b acq:m r:x rel:m acq:m w:x rel:m e", "b acq:m w:x rel:m e"}, false, Violation},
+		{"lock edges only", []string{"b acq:m rel:m r:y e", "b acq:m rel:m w:y e"}, true, Violation},
+		{"no lock edges", []string{"b acq:m rel:m r:y e", "b acq:m rel:m w:y e"}, false, Serializable},
+		{"three threads", []string{"b r:x w:y e", "b r:y w:z e", "b r:z w:x e"}, false, Violation},
+		{"loop", []string{"@ 0>1 b; 1>2 r:x; 2>3 r:x; 3>0 e", "b w:x e"}, false, Violation},
+		{"loop locked", []string{"@ 0>1 acq:m; 1>2 b; 2>3 r:x; 3>4 r:x; 4>5 e; 5>0 rel:m", "acq:m b w:x e rel:m"}, false, Serializable},
+		{"fork order", []string{"b w:x w:x e fork:T2", "b r:x r:x e"}, false, Serializable},
+		{"fork late", []string{"b w:x e fork:T2 b w:x e", "b r:x r:x e"}, false, Violation},
+		{"join order", []string{"join:T2 b r:x r:x e", "b w:x e"}, false, Serializable},
+		{"join inside", []string{"b r:x join:T2 r:x e", "b w:x e"}, false, Violation},
+		{"fork edges", []string{"b fork:T2 r:x e", "b w:x e"}, true, Violation},
+	}
+	for _, c := range cases {
+		for name, cfg := range globalConfigs {
+			p := buildProg(t, c.specs...)
+			res := checkGlobal(t, p, Options{LockEdges: c.lockEdges}, cfg)
+			require.Equal(t, c.want, res.Verdict, "%s under %s: %v", c.name, name, res.Reason)
+			if !cfg.prefilter {
+				require.Positive(t, res.Stats.States, "%s under %s", c.name, name)
+			}
+		}
+	}
+}
+
+// TestGlobalRecursiveWithLocks: recursion with locks is undecidable, so the
+// search is bounded; a violation is still found, and a serializable program
+// whose stack grows without bound ends Unknown with the bound named.
+func TestGlobalRecursiveWithLocks(t *testing.T) {
+	rec := "@ 0>1 b; 1>2 r:x; 2>3 r:x; 3>0 e; 0>4 skip/push:d; 4>0 acq:m; 0>5 rel:m/pop:d; 5>0 skip"
+	p := buildProg(t, rec, "acq:m b w:x e rel:m")
+	res := checkGlobal(t, p, Options{MaxStack: 3}, globalAll)
+	require.Equal(t, Violation, res.Verdict)
+
+	safe := "@ 0>1 skip/push:d; 1>2 acq:m; 2>3 b; 3>4 r:x; 4>5 r:x; 5>6 e; 6>7 rel:m; 7>0 skip"
+	p = buildProg(t, safe, "acq:m b w:x e rel:m")
+	for _, cfg := range []globalConfig{{}, globalAll} {
+		res = checkGlobal(t, p, Options{MaxStack: 3}, cfg)
+		require.Equal(t, Unknown, res.Verdict)
+		require.Equal(t, "recursive threads with locks (undecidable); no violation within --max-stack 3", res.Reason)
+	}
+}
+
+// TestGlobalLimits: --max-states and the deadline end the search Unknown.
+func TestGlobalLimits(t *testing.T) {
+	p := buildProg(t, "b r:x e b r:x e b r:x e b r:x e", "b r:x e b r:x e b r:x e b r:x e", "b r:x e b r:x e b r:x e")
+	res := checkGlobal(t, p, Options{MaxStates: 10}, globalConfig{})
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "--max-states 10")
+	require.Equal(t, int64(11), res.Stats.States)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	res, err := globalRun(ctx, p, Options{}, globalConfig{})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "timeout")
+}
+
+func TestGlobalBadProgram(t *testing.T) {
+	e, err := Lookup("global")
+	require.NoError(t, err)
+	_, err = e.Check(context.Background(), &model.Program{}, Options{})
+	require.Error(t, err)
+	bad := buildProg(t, "b r:x e")
+	bad.Threads[0].Auto.Out[0][0].To = 99
+	require.Error(t, e.Supports(bad, Options{}))
+}

@@ -1,0 +1,36 @@
+package engines
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
+)
+
+// witness turns the path the search found into a model.Witness: the run
+// (the path's events), each thread's path through its automaton, and the
+// cycle. The finite-state monitor only says that a cycle closed; the cycle
+// itself comes from replaying the run through the exact conflict graph
+// (monitor.Graph), whose last step is the one that closed it.
+func (s *globalSearch) witness(p *model.Program) (*model.Witness, error) {
+	w := &model.Witness{Paths: make([][]model.Move, len(p.Threads)), LockEdges: s.lockEdges}
+	g := monitor.New(s.lockEdges)
+	for _, st := range s.found {
+		w.Paths[st.t] = append(w.Paths[st.t], model.Move{From: st.from, Edge: st.e})
+		ev := p.Threads[st.t].Auto.Out[st.from][st.e].Ev
+		if ev.Op == model.OpSkip {
+			continue
+		}
+		step := model.Step{Thread: st.t, Ev: ev}
+		w.Run = append(w.Run, step)
+		cyc, err := g.Step(step)
+		if err != nil {
+			return nil, err
+		}
+		if cyc != nil {
+			w.Cycle = cyc
+			return w, nil
+		}
+	}
+	return nil, fmt.Errorf("global: internal error: the monitor saw a cycle that the conflict graph of its run (%d events) does not have", len(w.Run))
+}
