@@ -116,33 +116,41 @@ func (s *bruteSearch) syncAllowed(t int, ev model.Event) bool {
 	return true
 }
 
-// apply makes move m along edge e and returns the function that undoes it.
-func (s *bruteSearch) apply(m bruteMove, e model.Edge) func() {
+// bruteUndo is what undoing a move needs.
+type bruteUndo struct {
+	q     int32
+	stack []int32
+}
+
+// apply makes move m along edge e; undo(m, e, u) reverts it.
+func (s *bruteSearch) apply(m bruteMove, e model.Edge) bruteUndo {
 	t := m.t
-	oldQ, oldStack := s.q[t], s.stacks[t]
+	u := bruteUndo{q: s.q[t], stack: s.stacks[t]}
 	s.q[t] = e.To
 	switch e.Stack {
 	case model.StackPush:
-		s.stacks[t] = append(slices.Clip(oldStack), e.Sym)
+		s.stacks[t] = append(slices.Clip(u.stack), e.Sym)
 	case model.StackPop:
-		s.stacks[t] = oldStack[:len(oldStack)-1]
+		s.stacks[t] = u.stack[:len(u.stack)-1]
 	}
-	s.paths[t] = append(s.paths[t], model.Move{From: oldQ, Edge: int32(m.edge)})
-	ev := e.Ev
-	if ev.Op != model.OpSkip {
+	s.paths[t] = append(s.paths[t], model.Move{From: u.q, Edge: int32(m.edge)})
+	if e.Ev.Op != model.OpSkip {
 		s.depth[t]++
-		s.run = append(s.run, model.Step{Thread: int32(t), Ev: ev})
-		s.applySync(t, ev, true)
+		s.run = append(s.run, model.Step{Thread: int32(t), Ev: e.Ev})
+		s.applySync(t, e.Ev, true)
 	}
-	return func() {
-		if ev.Op != model.OpSkip {
-			s.applySync(t, ev, false)
-			s.run = s.run[:len(s.run)-1]
-			s.depth[t]--
-		}
-		s.paths[t] = s.paths[t][:len(s.paths[t])-1]
-		s.q[t], s.stacks[t] = oldQ, oldStack
+	return u
+}
+
+func (s *bruteSearch) undo(m bruteMove, e model.Edge, u bruteUndo) {
+	t := m.t
+	if e.Ev.Op != model.OpSkip {
+		s.applySync(t, e.Ev, false)
+		s.run = s.run[:len(s.run)-1]
+		s.depth[t]--
 	}
+	s.paths[t] = s.paths[t][:len(s.paths[t])-1]
+	s.q[t], s.stacks[t] = u.q, u.stack
 }
 
 // applySync does (do) or undoes (!do) an event's effect on locks and forks.

@@ -120,7 +120,7 @@ type bruteMove struct {
 // bruteEntry is what seen remembers of a configuration: the event counts it
 // was explored with, and whether that exploration is still on the DFS stack.
 type bruteEntry struct {
-	budget  string
+	depth   []int32
 	onStack bool
 }
 
@@ -171,8 +171,8 @@ func (s *bruteSearch) tryAll(g *monitor.Graph, moves []bruteMove) (found, cycled
 // try makes move m, explores, and undoes m.
 func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, onStack bool) {
 	e := s.p.Threads[m.t].Auto.Out[s.q[m.t]][m.edge]
-	undo := s.apply(m, e)
-	defer undo()
+	u := s.apply(m, e)
+	defer s.undo(m, e, u)
 	if e.Ev.Op == model.OpSkip {
 		return s.explore(g)
 	}
@@ -194,9 +194,8 @@ func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, onStack bool) {
 // or returns the entry of an earlier visit that subsumes it. It also
 // enforces --max-states and the deadline (then: nil, false).
 func (s *bruteSearch) visit(g *monitor.Graph) (*bruteEntry, bool) {
-	key := string(s.appendKey(g))
-	budget := s.budgetKey()
-	if old, ok := s.seen[key]; ok && bruteCovers(old.budget, budget) {
+	key := s.appendKey(g)
+	if old, ok := s.seen[string(key)]; ok && s.covers(old) {
 		return old, false
 	}
 	s.states++
@@ -208,8 +207,11 @@ func (s *bruteSearch) visit(g *monitor.Graph) (*bruteEntry, bool) {
 		s.stopped = "no violation before the timeout"
 		return nil, false
 	}
-	e := &bruteEntry{budget: budget}
-	s.seen[key] = e
+	e := &bruteEntry{depth: make([]int32, len(s.depth))}
+	for t, d := range s.depth {
+		e.depth[t] = int32(d)
+	}
+	s.seen[string(key)] = e
 	return e, true
 }
 
@@ -240,25 +242,11 @@ func flagByte(f bool) byte {
 	return 0
 }
 
-// budgetKey encodes the per-thread event counts.
-func (s *bruteSearch) budgetKey() string {
-	b := make([]byte, 0, 2*len(s.depth))
-	for _, d := range s.depth {
-		b = binary.AppendUvarint(b, uint64(d))
-	}
-	return string(b)
-}
-
-// bruteCovers reports whether a visit with event counts old had at least the
-// budget of one with counts cur: old[t] <= cur[t] for every thread.
-func bruteCovers(old, cur string) bool {
-	ob, cb := []byte(old), []byte(cur)
-	for len(ob) > 0 {
-		o, n := binary.Uvarint(ob)
-		ob = ob[n:]
-		c, m := binary.Uvarint(cb)
-		cb = cb[m:]
-		if o > c {
+// covers reports whether an earlier visit had at least the current event
+// budget: it had made no more events than now in every thread.
+func (s *bruteSearch) covers(old *bruteEntry) bool {
+	for t, d := range s.depth {
+		if int(old.depth[t]) > d {
 			return false
 		}
 	}

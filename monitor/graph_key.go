@@ -2,7 +2,9 @@ package monitor
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Clone returns an independent copy of g: stepping one does not affect the
@@ -37,25 +39,37 @@ func (g *Graph) Clone() *Graph {
 // transaction reached from no open one lies on no future cycle. Run indices
 // (the witnesses of edges) do not change the future either.
 func (g *Graph) AppendKey(b []byte) []byte {
+	sc := keyPool.Get().(*keyScratch)
+	defer keyPool.Put(sc)
 	b = append(b, flag(g.lockEdges), flag(g.cyclic))
-	out := g.successors()
+	sc.adjacency(g)
 	for t, o := range g.cur {
 		if o < 0 {
 			continue
 		}
 		b = binary.AppendUvarint(b, uint64(t))
 		b = binary.AppendUvarint(b, uint64(g.nest[t]))
-		b = appendCodes(b, g.signature(nil, o))
-		reached := g.reach(out, o)
-		var sig []uint64
-		for v, r := range reached {
-			if r && int32(v) != o {
-				sig = g.signature(sig, int32(v))
+		reach := sc.reachFrom(o)
+		own, sig := sc.own[:0], sc.sig[:0]
+		for _, a := range g.accs {
+			code := uint64(a.Target)<<3 | uint64(a.Kind)
+			if a.Node == o {
+				own = append(own, code)
+			} else if has(reach, a.Node) {
+				sig = append(sig, code)
 			}
 		}
+		own = append(own, threadCode(g.nodes[o].Thread))
+		for v, nd := range g.nodes {
+			if int32(v) != o && has(reach, int32(v)) {
+				sig = append(sig, threadCode(nd.Thread))
+			}
+		}
+		b = appendCodes(b, own)
 		b = appendCodes(b, sig)
+		sc.own, sc.sig = own, sig
 		for u, p := range g.cur { // the open transactions o reaches
-			if p >= 0 && p != o && reached[p] {
+			if p >= 0 && p != o && has(reach, p) {
 				b = binary.AppendUvarint(b, uint64(u)+1)
 			}
 		}
@@ -71,42 +85,62 @@ func flag(f bool) byte {
 	return 0
 }
 
-// successors lists each live node's out-neighbours.
-func (g *Graph) successors() [][]int32 {
-	out := make([][]int32, len(g.nodes))
-	for _, e := range g.edges {
-		out[e.From] = append(out[e.From], e.To)
-	}
-	return out
+// threadCode is the signature code of membership in thread t: later events
+// of t conflict with every transaction of t (and a join of t with them).
+func threadCode(t int32) uint64 { return uint64(t)<<3 | 4 }
+
+// keyScratch holds AppendKey's buffers between calls; searches call it once
+// per configuration, so it must not allocate.
+type keyScratch struct {
+	adj      []uint64 // adjacency: one row of w words per node
+	reach    []uint64 // w words
+	w        int
+	stack    []int32
+	own, sig []uint64
 }
 
-// reach marks the nodes reachable from o (o included).
-func (g *Graph) reach(out [][]int32, o int32) []bool {
-	seen := make([]bool, len(g.nodes))
-	seen[o] = true
-	stack := []int32{o}
+var keyPool = sync.Pool{New: func() any { return new(keyScratch) }}
+
+// adjacency fills the bit rows of g's edges.
+func (sc *keyScratch) adjacency(g *Graph) {
+	sc.w = (len(g.nodes) + 63) / 64
+	sc.adj = zeroed(sc.adj, len(g.nodes)*sc.w)
+	for _, e := range g.edges {
+		sc.adj[int(e.From)*sc.w+int(e.To)/64] |= 1 << (e.To % 64)
+	}
+}
+
+// reachFrom returns the set of nodes reachable from o, o included.
+func (sc *keyScratch) reachFrom(o int32) []uint64 {
+	w := sc.w
+	sc.reach = zeroed(sc.reach, w)
+	sc.reach[o/64] |= 1 << (o % 64)
+	stack := append(sc.stack[:0], o)
 	for len(stack) > 0 {
 		u := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, v := range out[u] {
-			if !seen[v] {
-				seen[v] = true
-				stack = append(stack, v)
+		for x, row := range sc.adj[int(u)*w : int(u+1)*w] {
+			fresh := row &^ sc.reach[x]
+			sc.reach[x] |= fresh
+			for ; fresh != 0; fresh &= fresh - 1 {
+				stack = append(stack, int32(x*64+bits.TrailingZeros64(fresh)))
 			}
 		}
 	}
-	return seen
+	sc.stack = stack
+	return sc.reach
 }
 
-// signature appends node v's signature codes to sig: one per access record
-// (target<<3 | kind) and one for its thread (thread<<3 | 4).
-func (g *Graph) signature(sig []uint64, v int32) []uint64 {
-	for _, a := range g.accs {
-		if a.Node == v {
-			sig = append(sig, uint64(a.Target)<<3|uint64(a.Kind))
-		}
+func has(set []uint64, v int32) bool { return set[v/64]&(1<<(v%64)) != 0 }
+
+// zeroed returns buf resized to n zero words.
+func zeroed(buf []uint64, n int) []uint64 {
+	if cap(buf) < n {
+		return make([]uint64, n)
 	}
-	return append(sig, uint64(g.nodes[v].Thread)<<3|4)
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // appendCodes appends a set of codes, sorted and without duplicates.

@@ -178,4 +178,15 @@ func TestKeyForgetsCompletedHistory(t *testing.T) {
 	require.Equal(t, 2, a.Live())
 	require.Equal(t, 4, b.Live())
 	require.Equal(t, a.AppendKey(nil), b.AppendKey(nil))
+	// Past 64 transactions the reachability sets take several words.
+	long := "1:b 1:w:x"
+	for i := 0; i < 100; i++ {
+		long += " 0:b 0:r:x 0:e"
+	}
+	c := New(false)
+	feed(t, c, parseRun(t, long))
+	require.Equal(t, 101, c.Live())
+	require.Equal(t, a.AppendKey(nil), c.AppendKey(nil))
+	feed(t, c, parseRun(t, "0:b 0:r:y 0:e"))
+	require.NotEqual(t, a.AppendKey(nil), c.AppendKey(nil), "T1 now reaches a read of y")
 }
