@@ -13,7 +13,7 @@ import (
 func init() {
 	Register(&Engine{
 		Name:     "profile",
-		Doc:      "profiles (Definition 4) combined over normal runs (Lemmas 2-3, Theorem 1); programs without locks, fork or join",
+		Doc:      "profiles (Definition 4; Lemma 4 for recursive threads) combined over normal runs (Lemmas 2-3, Theorems 1 and 3); programs without locks, fork or join",
 		Supports: supportsProfile,
 		Check:    checkProfile,
 	})
@@ -29,7 +29,8 @@ type ThreadProfiles interface {
 	Path(pr profiles.Profile) (path []model.Move, ia, ib int, ok bool, err error)
 }
 
-// finiteThread is ThreadProfiles for a finite automaton.
+// finiteThread is ThreadProfiles for a finite automaton, or a pushdown one
+// (whose profiles Extract computes by Lemma 4's saturation).
 type finiteThread struct {
 	auto *model.Automaton
 	prof *profiles.Profiles
@@ -38,11 +39,15 @@ type finiteThread struct {
 func (f *finiteThread) Profiles() *profiles.Profiles { return f.prof }
 
 func (f *finiteThread) Path(pr profiles.Profile) ([]model.Move, int, int, bool, error) {
+	if f.auto.Pushdown() {
+		return profiles.PushdownPath(f.auto, pr)
+	}
 	return profiles.Path(f.auto, pr)
 }
 
-// FiniteProfiles extracts the profiles of every thread of a program whose
-// threads are finite automata; threads sharing an automaton share the value.
+// FiniteProfiles extracts the profiles of every thread of a program (finite
+// or, with the pushdown extractor, recursive); threads sharing an automaton
+// share the value.
 func FiniteProfiles(p *model.Program) ([]ThreadProfiles, error) {
 	out := make([]ThreadProfiles, len(p.Threads))
 	memo := map[*model.Automaton]*finiteThread{}
@@ -61,16 +66,28 @@ func FiniteProfiles(p *model.Program) ([]ThreadProfiles, error) {
 	return out, nil
 }
 
-// supportsProfile accepts finite-state programs without synchronisation, or
+// supportsProfile accepts programs (finite or recursive) without synchronisation, or
 // with it when --ignore-sync drops it.
 func supportsProfile(p *model.Program, opts Options) error {
+	if err := recursiveUnsupported(p); err != nil {
+		return err
+	}
+	if p.HasSync() && !opts.IgnoreSync {
+		return errProfileSync
+	}
+	return nil
+}
+
+// recursiveUnsupported rejects recursive threads when no pushdown extractor
+// (profiles' Lemma 4 saturation) is installed.
+func recursiveUnsupported(p *model.Program) error {
+	if profiles.SupportsPushdown() {
+		return nil
+	}
 	for _, t := range p.Threads {
 		if t.Auto.Pushdown() {
 			return errRecursive(t.Name)
 		}
-	}
-	if p.HasSync() && !opts.IgnoreSync {
-		return errProfileSync
 	}
 	return nil
 }
@@ -85,10 +102,8 @@ var errProfileSync = errors.New("profile engine: the program uses locks, fork or
 // which also finds stack and sync edges) and applies --ignore-sync; note is
 // the Result.Reason to report, events the edges extraction visited.
 func prepare(p *model.Program, opts Options) (q *model.Program, tps []ThreadProfiles, note string, events int64, err error) {
-	for _, t := range p.Threads {
-		if t.Auto.Pushdown() {
-			return nil, nil, "", 0, errRecursive(t.Name)
-		}
+	if err := recursiveUnsupported(p); err != nil {
+		return nil, nil, "", 0, err
 	}
 	if tps, err = FiniteProfiles(p); err != nil {
 		return nil, nil, "", 0, err

@@ -89,7 +89,8 @@ func TestProfileSupports(t *testing.T) {
 
 	rec := pfLine("b r0 e")
 	rec.Out[1][0].Stack = model.StackPush
-	require.ErrorContains(t, e.Supports(pfProg(1, rec), Options{}), "recursive")
+	require.NoError(t, e.Supports(pfProg(1, rec), Options{}), "recursive threads have pushdown profiles (Lemma 4)")
+	require.Equal(t, Serializable, pfCheck(t, pfProg(1, rec, rec), Options{}))
 }
 
 // pfChoice is choose { [r0] [w1] } or { [r1] [r2] }: it links x0 to x1 or
