@@ -16,9 +16,7 @@ var wantLine = regexp.MustCompile(`(?m)^// want (violation|serializable|unknown)
 
 // knownGaps are examples the engines cannot decide yet, with why. Only
 // unknown is excused: a wrong decided answer fails like anywhere else.
-var knownGaps = map[string]string{
-	"recursive_safe.conc": "profile engine lacks pushdown profiles (Lemma 4), so auto falls to global, whose bounded stack search answers unknown",
-}
+var knownGaps = map[string]string{}
 
 // TestExamples runs conc check on every example under its want lines, end to
 // end: the exit code is the verdict's, and a violation's JSON cycle chains
