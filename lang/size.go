@@ -15,9 +15,7 @@ type sizeKey struct {
 	inTxn bool
 }
 
-const sizeCap = maxStates + 1
-
-func sat(x int64) int64 { return min(x, sizeCap) }
+func sat(x int64) int64 { return min(x, maxStates+1) }
 
 // block bounds the states added by a block started in or out of a
 // transaction (unary transactions cost three states an access, others one).
@@ -47,8 +45,8 @@ func (z *sizes) stmt(s Stmt, inTxn bool) int64 {
 	case *Repeat:
 		n, _ := parseCount(s.Count.Text)
 		body := z.block(s.Body, inTxn)
-		if body > 0 && int64(n) > sizeCap/body {
-			return sizeCap
+		if body > 0 && int64(n) > (maxStates+1)/body {
+			return maxStates + 1
 		}
 		return int64(n) * body
 	case *Choose:

@@ -5,15 +5,14 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// stmtList is a block's statements. It drives the loop over them itself,
-// for speed: participle's repetition keeps every iteration's deferred field
-// updates until the block ends, caps the count at 10^6, and costs some
-// microseconds a statement, while straight-line threads have 10^7 statements
-// (SPEC's engines are measured on them). So the leaf statements (read,
-// write, acquire, release, call, skip), which are what long programs are made
-// of, are parsed here by hand into the very nodes their grammar tags
-// describe; compound statements go through participle with the Stmt grammar.
-// TestFastPathAgreesWithGrammar checks the two agree.
+// stmtList is a block's statements, parsed by hand. Participle's grammar
+// (the struct tags of ast.go, and oneStmt for one statement) is the
+// reference; the hand parser builds the very nodes those tags describe and
+// fails with the same errors, which TestFastPathAgreesWithGrammar checks
+// statement by statement. The reason is speed: participle's repetition keeps
+// every iteration's deferred field updates until the block ends, caps a
+// block at 10^6 statements, and spends microseconds on each, while the
+// engines are measured on straight-line threads of 10^7 events.
 type stmtList struct{ List []Stmt }
 
 // oneStmt is the grammar of a single statement.
@@ -30,16 +29,13 @@ func (l *stmtList) Parse(lex *lexer.PeekingLexer) error {
 	for {
 		t := lex.Peek()
 		switch {
-		case t.Type == tokPunct && t.Value == ";":
+		case isPunct(t, ";"):
 			lex.Next()
 			continue
 		case t.Type != tokKeyword || !stmtKeywords[t.Value]:
 			return nil // the end of the block, or an error the caller reports
 		}
-		s, err := parseLeaf(lex)
-		if err == nil && s == nil {
-			s, err = parseCompound(lex)
-		}
+		s, err := parseStmt(lex)
 		if err != nil {
 			return err
 		}
@@ -47,64 +43,116 @@ func (l *stmtList) Parse(lex *lexer.PeekingLexer) error {
 	}
 }
 
-// parseCompound parses one statement with participle.
-func parseCompound(lex *lexer.PeekingLexer) (Stmt, error) {
-	p, err := stmtParser()
-	if err != nil {
-		return nil, err
-	}
-	s, err := p.ParseFromLexer(lex, participle.AllowTrailing(true))
-	if err != nil {
-		return nil, err
-	}
-	return s.S, nil
-}
+func isPunct(t *lexer.Token, p string) bool { return t.Type == tokPunct && t.Value == p }
 
-// parseLeaf parses a leaf statement by hand, or returns nil, nil when the
-// next statement is compound.
-func parseLeaf(lex *lexer.PeekingLexer) (Stmt, error) {
-	t := lex.Peek()
+// parseStmt parses the statement starting at the keyword lex is at.
+func parseStmt(lex *lexer.PeekingLexer) (Stmt, error) {
+	t := lex.Next()
 	pos, op := t.Pos, t.Value
 	switch op {
 	case "read", "write":
-		lex.Next()
-		a := &Access{Pos: pos, Op: op}
-		for {
-			id, err := parseIdent(lex)
-			if err != nil {
-				return nil, err
-			}
-			a.Names = append(a.Names, id)
-			if t := lex.Peek(); t.Type != tokPunct || t.Value != "," {
-				return a, nil
-			}
-			lex.Next()
-		}
-	case "acquire", "release", "call":
-		lex.Next()
+		return parseAccess(lex, pos, op)
+	case "acquire", "release":
+		id, err := parseIdent(lex)
+		return &LockOp{Pos: pos, Op: op, Lock: id}, err
+	case "call":
+		id, err := parseIdent(lex)
+		return &Call{Pos: pos, Proc: id}, err
+	case "skip":
+		return &Skip{Pos: pos, Skip: true}, nil
+	case "sync":
 		id, err := parseIdent(lex)
 		if err != nil {
 			return nil, err
 		}
-		if op == "call" {
-			return &Call{Pos: pos, Proc: id}, nil
-		}
-		return &LockOp{Pos: pos, Op: op, Lock: id}, nil
-	case "skip":
-		lex.Next()
-		return &Skip{Pos: pos, Skip: true}, nil
+		body, err := parseBlock(lex)
+		return &Sync{Pos: pos, Lock: id, Body: body}, err
+	case "atomic":
+		body, err := parseBlock(lex)
+		return &Atomic{Pos: pos, Body: body}, err
+	case "loop":
+		body, err := parseBlock(lex)
+		return &Loop{Pos: pos, Body: body}, err
+	case "repeat":
+		return parseRepeat(lex, pos)
 	}
-	return nil, nil
+	return parseChoose(lex, pos)
 }
 
-// parseIdent parses a name, failing as participle would.
+func parseAccess(lex *lexer.PeekingLexer, pos lexer.Position, op string) (Stmt, error) {
+	a := &Access{Pos: pos, Op: op}
+	for {
+		id, err := parseIdent(lex)
+		if err != nil {
+			return nil, err
+		}
+		a.Names = append(a.Names, id)
+		if !isPunct(lex.Peek(), ",") {
+			return a, nil
+		}
+		lex.Next()
+	}
+}
+
+func parseRepeat(lex *lexer.PeekingLexer, pos lexer.Position) (Stmt, error) {
+	t := lex.Peek()
+	if t.Type != tokInt {
+		return nil, unexpected(t, "IntLit")
+	}
+	lex.Next()
+	body, err := parseBlock(lex)
+	return &Repeat{Pos: pos, Count: &IntLit{Pos: t.Pos, Text: t.Value}, Body: body}, err
+}
+
+func parseChoose(lex *lexer.PeekingLexer, pos lexer.Position) (Stmt, error) {
+	c := &Choose{Pos: pos}
+	for {
+		b, err := parseBlock(lex)
+		if err != nil {
+			return nil, err
+		}
+		c.Branches = append(c.Branches, b)
+		t := lex.Peek()
+		if t.Type != tokKeyword || t.Value != "or" {
+			if len(c.Branches) == 1 {
+				return nil, unexpected(t, `"or"`)
+			}
+			return c, nil
+		}
+		lex.Next()
+	}
+}
+
+// parseBlock parses "{" stmt* "}".
+func parseBlock(lex *lexer.PeekingLexer) (*Block, error) {
+	t := lex.Peek()
+	if !isPunct(t, "{") {
+		return nil, unexpected(t, "Block")
+	}
+	lex.Next()
+	b := &Block{Pos: t.Pos}
+	if err := b.Stmts.Parse(lex); err != nil {
+		return nil, err
+	}
+	if err := b.Close.Parse(lex); err != nil {
+		return nil, unexpected(lex.Peek(), "endOfBlock")
+	}
+	return b, nil
+}
+
+// parseIdent parses a name.
 func parseIdent(lex *lexer.PeekingLexer) (*Ident, error) {
 	t := lex.Peek()
 	if t.Type != tokIdent {
-		return nil, &participle.UnexpectedTokenError{Unexpected: *t, Expect: "Ident"}
+		return nil, unexpected(t, "Ident")
 	}
 	lex.Next()
 	return &Ident{Pos: t.Pos, Name: t.Value}, nil
+}
+
+// unexpected is the error participle reports, expecting a grammar symbol.
+func unexpected(t *lexer.Token, expect string) error {
+	return &participle.UnexpectedTokenError{Unexpected: *t, Expect: expect}
 }
 
 // rbrace parses a closing brace and keeps its position. Its two named
