@@ -49,6 +49,7 @@ func bruteCheck(ctx context.Context, p *model.Program, opts Options) (Result, er
 	}
 	s := newBruteSearch(ctx, p, opts)
 	found := s.search()
+	s.cutDepth = !found && s.depthCutMatters()
 	res := Result{Engine: "brute", Stats: Stats{States: s.states, Events: s.events}}
 	switch {
 	case found:

@@ -9,34 +9,39 @@ import (
 // enabled lists every move allowed in the current configuration (SPEC §1):
 // a thread moves only once forked; pops need their symbol on top; acquire
 // needs a free lock, release the holder; fork U only once; join U only when U
-// is terminal with an empty stack. Moves refused by a bound set the cut flags.
-func (s *bruteSearch) enabled() []bruteMove {
-	var moves []bruteMove
+// is terminal with an empty stack. It also lists the moves refused only by
+// --max-depth (cuts).
+func (s *bruteSearch) enabled() (moves, cuts []bruteMove) {
 	for t := range s.q {
 		if !s.started[t] {
 			continue
 		}
 		for k, e := range s.p.Threads[t].Auto.Out[s.q[t]] {
-			if s.allowed(t, e) {
+			switch s.check(t, e) {
+			case moveOK:
 				moves = append(moves, bruteMove{t: t, edge: k})
+			case moveCutDepth:
+				cuts = append(cuts, bruteMove{t: t, edge: k})
 			}
 		}
 	}
-	return moves
+	return moves, cuts
 }
 
 // invisibleMoves finds a thread t all of whose edges are invisible to the
-// other threads, and returns t's enabled moves: a persistent set (partial-
-// order reduction). Invisible are epsilon moves, begin and end, and accesses
-// no other thread conflicts with: they touch no lock, conflict with no event
-// of another thread, and no other thread's move enables or disables them
-// (join t waits for t to finish, and t, having edges, has not).
+// other threads and within the depth bound, and returns t's enabled moves: a
+// persistent set (partial-order reduction). Invisible are epsilon moves,
+// begin and end, and accesses no other thread conflicts with: they touch no
+// lock, conflict with no event of another thread, and no other thread's move
+// enables or disables them (join t waits for t to finish, and t, having
+// edges, has not).
 //
 // Why no violation is lost: let a run from here close a cycle. If t moves in
 // it, its first move b is one of these and commutes with every earlier move,
 // so moving b first gives an equivalent run with the same conflict graph.
 // If t does not move, b followed by the run is a run too, whose conflict
-// graph only adds b, so it still has the cycle.
+// graph only adds b, so it still has the cycle. A thread with a move cut by
+// the depth bound is not used: the cut must be seen by depthCutMatters.
 func (s *bruteSearch) invisibleMoves() ([]bruteMove, bool) {
 	for t := range s.q {
 		out := s.p.Threads[t].Auto.Out[s.q[t]]
@@ -44,12 +49,16 @@ func (s *bruteSearch) invisibleMoves() ([]bruteMove, bool) {
 			continue
 		}
 		var moves []bruteMove
+		cut := false
 		for k, e := range out {
-			if s.allowed(t, e) {
+			switch s.check(t, e) {
+			case moveOK:
 				moves = append(moves, bruteMove{t: t, edge: k})
+			case moveCutDepth:
+				cut = true
 			}
 		}
-		if len(moves) > 0 {
+		if len(moves) > 0 && !cut {
 			return moves, true
 		}
 	}
@@ -75,28 +84,39 @@ func (s *bruteSearch) allInvisible(t int, out []model.Edge) bool {
 	return true
 }
 
-// allowed reports whether thread t may take edge e now.
-func (s *bruteSearch) allowed(t int, e model.Edge) bool {
+// moveCheck says whether a move may be taken now, and if not, why.
+type moveCheck uint8
+
+const (
+	moveOK       moveCheck = iota
+	moveDisabled           // by the semantics: locks, forks, joins, the stack top
+	moveCutDepth           // by --max-depth only
+	moveCutStack           // by --max-stack
+)
+
+// check decides whether thread t may take edge e now.
+func (s *bruteSearch) check(t int, e model.Edge) moveCheck {
 	st := s.stacks[t]
 	switch e.Stack {
 	case model.StackPush:
 		if len(st) >= s.maxStack {
 			s.cutStack = true
-			return false
+			return moveCutStack
 		}
 	case model.StackPop:
 		if len(st) == 0 || st[len(st)-1] != e.Sym {
-			return false
+			return moveDisabled
 		}
 	}
-	if e.Ev.Op == model.OpSkip {
-		return true
+	switch {
+	case e.Ev.Op == model.OpSkip:
+		return moveOK
+	case !s.syncAllowed(t, e.Ev):
+		return moveDisabled
+	case s.depth[t] >= s.maxDepth:
+		return moveCutDepth
 	}
-	if s.depth[t] >= s.maxDepth {
-		s.cutDepth = true
-		return false
-	}
-	return s.syncAllowed(t, e.Ev)
+	return moveOK
 }
 
 // syncAllowed checks lock validity and fork/join order for one event.

@@ -181,7 +181,12 @@ func TestBruteRegularAgainstEnumeration(t *testing.T) {
 			require.Equal(t, Violation, res.Verdict, msg)
 		}
 		if res.Verdict == Serializable {
+			// Serializable is a claim about runs of every length: no
+			// deeper search or enumeration may find a violation.
 			require.False(t, want, msg)
+			deep := runBrute(t, p, Options{MaxDepth: 9, MaxStack: stack, LockEdges: lockEdges})
+			require.Equal(t, Serializable, deep.Verdict, msg)
+			require.False(t, boundedViolates(p, 4, 3, stack, lockEdges), msg)
 		}
 		if res.Verdict == Violation {
 			events := make([]int, len(p.Threads))

@@ -34,10 +34,13 @@ type bruteSearch struct {
 	paths   [][]model.Move
 
 	// seen maps a configuration's key (everything but the per-thread event
-	// counts) to the event counts it was explored with: a revisit with no
-	// smaller count has no budget the first visit lacked (subsumption).
-	seen   map[string]*bruteEntry
+	// counts) to its explorations, each with its event counts: a revisit with
+	// no smaller count has no budget an earlier visit lacked (subsumption).
+	seen   map[string][]*bruteEntry
 	keyBuf []byte
+	// cutTo holds the keys of the configurations that moves refused by
+	// --max-depth would have led to ("" for a move that closes a cycle).
+	cutTo map[string]struct{}
 
 	states, events     int64
 	cutDepth, cutStack bool   // a bound refused some move
@@ -53,7 +56,7 @@ func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteS
 		forkedBy: p.ForkedBy(),
 		q:        make([]int32, k), stacks: make([][]int32, k), depth: make([]int, k),
 		owner: make([]int32, len(p.Locks)), started: make([]bool, k),
-		paths: make([][]model.Move, k), seen: map[string]*bruteEntry{},
+		paths: make([][]model.Move, k), seen: map[string][]*bruteEntry{}, cutTo: map[string]struct{}{},
 	}
 	if s.maxDepth <= 0 {
 		s.maxDepth = BruteMaxDepth
@@ -152,7 +155,9 @@ func (s *bruteSearch) explore(g *monitor.Graph) (found, onStack bool) {
 			return found, false
 		}
 	}
-	found, _ = s.tryAll(g, s.enabled())
+	moves, cuts := s.enabled()
+	s.noteCuts(g, cuts)
+	found, _ = s.tryAll(g, moves)
 	return found, false
 }
 
@@ -190,13 +195,14 @@ func (s *bruteSearch) try(g *monitor.Graph, m bruteMove) (found, onStack bool) {
 	return s.explore(g2)
 }
 
-// visit records a new configuration and returns its entry with fresh set,
-// or returns the entry of an earlier visit that subsumes it. It also
-// enforces --max-states and the deadline (then: nil, false).
+// visit records a new configuration and returns its entry with fresh set, or returns the entry of an earlier visit that subsumes it. It
+// also enforces --max-states and the deadline (then: nil, false).
 func (s *bruteSearch) visit(g *monitor.Graph) (*bruteEntry, bool) {
-	key := s.appendKey(g)
-	if old, ok := s.seen[string(key)]; ok && s.covers(old) {
-		return old, false
+	kb := s.appendKey(g)
+	for _, old := range s.seen[string(kb)] {
+		if s.covers(old) {
+			return old, false
+		}
 	}
 	s.states++
 	if s.maxState > 0 && s.states > s.maxState {
@@ -211,8 +217,50 @@ func (s *bruteSearch) visit(g *monitor.Graph) (*bruteEntry, bool) {
 	for t, d := range s.depth {
 		e.depth[t] = int32(d)
 	}
-	s.seen[string(key)] = e
+	key := string(kb)
+	s.seen[key] = append(s.seen[key], e)
 	return e, true
+}
+
+// covers reports whether an earlier visit had at least the current event
+// budget: it had made no more events than now in every thread.
+func (s *bruteSearch) covers(old *bruteEntry) bool {
+	for t, d := range s.depth {
+		if int(old.depth[t]) > d {
+			return false
+		}
+	}
+	return true
+}
+
+// noteCuts records where the moves refused by --max-depth lead.
+func (s *bruteSearch) noteCuts(g *monitor.Graph, cuts []bruteMove) {
+	for _, m := range cuts {
+		e := s.p.Threads[m.t].Auto.Out[s.q[m.t]][m.edge]
+		u := s.apply(m, e)
+		g2 := g.Clone()
+		if cyc, _ := g2.Step(model.Step{Thread: int32(m.t), Ev: e.Ev}); cyc != nil {
+			s.cutTo[""] = struct{}{}
+		} else {
+			s.cutTo[string(s.appendKey(g2))] = struct{}{}
+		}
+		s.undo(m, e, u)
+	}
+}
+
+// depthCutMatters reports whether a move refused by --max-depth leads to a
+// configuration the search never explored. Configurations with equal keys
+// have equal futures, so the explored keys, closed under every move (taken,
+// subsumed, or cut into an explored key), cover every run of the program of
+// any length: a search with no cut that matters (and no stack cut, no stop)
+// is complete, loops included.
+func (s *bruteSearch) depthCutMatters() bool {
+	for key := range s.cutTo {
+		if key == "" || len(s.seen[key]) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // appendKey encodes the configuration without event counts: thread states
@@ -240,15 +288,4 @@ func flagByte(f bool) byte {
 		return 1
 	}
 	return 0
-}
-
-// covers reports whether an earlier visit had at least the current event
-// budget: it had made no more events than now in every thread.
-func (s *bruteSearch) covers(old *bruteEntry) bool {
-	for t, d := range s.depth {
-		if int(old.depth[t]) > d {
-			return false
-		}
-	}
-	return true
 }

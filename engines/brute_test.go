@@ -116,6 +116,12 @@ func TestBruteEpsilonLoops(t *testing.T) {
 	require.Equal(t, Violation, res.Verdict)
 	p = buildProg(t, "@ 0>0 skip", "b w:x e", "b r:x r:x e")
 	require.Equal(t, Violation, runBrute(t, p, Options{}).Verdict)
+	// At state 8 T1 may stop (epsilon to 7) or start a second transaction,
+	// which --max-depth 3 refuses: the answer must not be serializable.
+	p = buildProg(t, "@ 0>1 b; 1>2 r:y; 2>8 e; 8>7 skip; 8>3 b; 3>4 r:x; 4>5 r:x; 5>6 e", "b w:x e")
+	res = runBrute(t, p, Options{MaxDepth: 3})
+	require.Equal(t, Unknown, res.Verdict)
+	require.Equal(t, Violation, runBrute(t, p, Options{MaxDepth: 6}).Verdict)
 }
 
 func TestBrutePushdown(t *testing.T) {
