@@ -42,10 +42,11 @@ type bruteSearch struct {
 	// --max-depth would have led to ("" for a move that closes a cycle).
 	cutTo map[string]struct{}
 
-	states, events     int64
-	cutDepth, cutStack bool   // a bound refused some move
-	stopped            string // why the search gave up, if it did
-	witness            *model.Witness
+	states, events int64
+	cutDepth       bool   // a --max-depth cut matters (set after the search)
+	cutStack       bool   // --max-stack refused a push
+	stopped        string // why the search gave up, if it did
+	witness        *model.Witness
 }
 
 func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteSearch {
