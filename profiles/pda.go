@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"container/heap"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
@@ -56,7 +57,7 @@ type saturation struct {
 	byState map[int32]int32 // push target -> entry
 	sums    []*summary      // by slot
 	queued  []bool          // by slot
-	work    []satFact
+	work    satQueue
 	t1, t2  *summary // scratch for the call rule
 	cur     []uint64 // scratch for recording
 }
@@ -66,15 +67,16 @@ type saturation struct {
 // that push into the entry (callers).
 type satEntry struct {
 	state   int32
-	slot    map[int32]int32
+	index   slotIndex
 	reached []int32
-	exits   []int32
+	exits   []satFact
 	callers []satCaller
 	seen    map[satCaller]bool
 }
 
-// satCaller is a call site: fact (entry, state) takes push edge edge.
-type satCaller struct{ entry, state, edge int32 }
+// satCaller is a call site: fact (entry, state), in slot, takes push edge
+// edge.
+type satCaller struct{ entry, state, edge, slot int32 }
 
 type satFact struct{ entry, slot, state int32 }
 
@@ -82,6 +84,13 @@ func newSaturation(a *model.Automaton, nvars int) *saturation {
 	w := Words(nvars)
 	s := &saturation{a: a, c: newCollector(nvars), w: w, byState: map[int32]int32{},
 		t1: newSummary(w), t2: newSummary(w), cur: make([]uint64, w)}
+	s.work.rank = make([]int32, a.NumStates())
+	for i := range s.work.rank {
+		s.work.rank[i] = int32(len(s.work.rank))
+	}
+	for i, q := range reversePostorder(a) {
+		s.work.rank[q] = int32(i)
+	}
 	s.newEntry(a.Init) // the root
 	return s
 }
@@ -89,7 +98,7 @@ func newSaturation(a *model.Automaton, nvars int) *saturation {
 // newEntry adds an entry at state q, seeded with the empty path.
 func (s *saturation) newEntry(q int32) int32 {
 	e := int32(len(s.entries))
-	s.entries = append(s.entries, &satEntry{state: q, slot: map[int32]int32{}, seen: map[satCaller]bool{}})
+	s.entries = append(s.entries, &satEntry{state: q, index: newSlotIndex(len(s.entries), s.a.NumStates()), seen: map[satCaller]bool{}})
 	slot := s.fact(e, q)
 	s.sums[slot].epsilon()
 	s.enqueue(e, slot, q)
@@ -109,16 +118,16 @@ func (s *saturation) entryAt(q int32) int32 {
 // fact returns the slot of (e, q), creating an empty one.
 func (s *saturation) fact(e, q int32) int32 {
 	en := s.entries[e]
-	if slot, ok := en.slot[q]; ok {
+	if slot, ok := en.index.get(q); ok {
 		return slot
 	}
 	slot := int32(len(s.sums))
 	s.sums = append(s.sums, newSummary(s.w))
 	s.queued = append(s.queued, false)
-	en.slot[q] = slot
+	en.index.set(q, slot)
 	en.reached = append(en.reached, q)
 	if e != 0 && hasPop(s.a, q) {
-		en.exits = append(en.exits, q)
+		en.exits = append(en.exits, satFact{e, slot, q})
 	}
 	return slot
 }
@@ -135,11 +144,14 @@ func hasPop(a *model.Automaton, q int32) bool {
 func (s *saturation) enqueue(e, slot, q int32) {
 	if !s.queued[slot] {
 		s.queued[slot] = true
-		s.work = append(s.work, satFact{e, slot, q})
+		heap.Push(&s.work, satFact{e, slot, q})
 	}
 }
 
-// saturate runs the worklist to the fixpoint. Invariant: every fact not in
+// saturate runs the worklist to the fixpoint. The worklist takes facts in
+// reverse postorder of their states (push and pop edges read as plain
+// ones), so on acyclic parts a fact's inputs are final before it is taken
+// and it is processed once instead of once per letter its summary gains. Invariant: every fact not in
 // the worklist has had every rule applied to its current summary (with the
 // current summaries of the facts the rule combines it with), so at the
 // fixpoint the summaries are closed under the rules:
@@ -152,9 +164,8 @@ func (s *saturation) enqueue(e, slot, q int32) {
 //
 // whose least solution is the set of same-level paths (runs, at the root).
 func (s *saturation) saturate() {
-	for len(s.work) > 0 {
-		f := s.work[0]
-		s.work = s.work[1:]
+	for s.work.Len() > 0 {
+		f := heap.Pop(&s.work).(satFact)
 		s.queued[f.slot] = false
 		for i, ed := range s.a.Out[f.state] {
 			switch ed.Stack {
@@ -164,9 +175,9 @@ func (s *saturation) saturate() {
 				if f.entry == 0 {
 					s.step(0, f.slot, ed) // a call that never returns
 				}
-				s.call(satCaller{f.entry, f.state, int32(i)})
+				s.call(satCaller{f.entry, f.state, int32(i), f.slot})
 			case model.StackPop:
-				s.ret(f.entry, f.state, ed)
+				s.ret(f.entry, f.slot, ed)
 			}
 		}
 	}
@@ -194,44 +205,44 @@ func (s *saturation) call(c satCaller) {
 		ce.seen[c] = true
 		ce.callers = append(ce.callers, c)
 	}
+	s.t1.clear()
+	orStep(s.t1, s.sums[c.slot], push.Ev)
 	for _, x := range ce.exits {
-		for _, pop := range s.a.Out[x] {
+		for _, pop := range s.a.Out[x.state] {
 			if pop.Stack == model.StackPop && pop.Sym == push.Sym {
-				s.complete(c, ce.slot[x], pop)
+				s.complete(c.entry, s.t1, x.slot, pop)
 			}
 		}
 	}
 }
 
-// ret returns from fact (e, x) by pop edge pop to every caller of e that
+// ret returns from fact (e, x), in slot exit, by pop edge pop to every caller of e that
 // pushed pop's symbol.
-func (s *saturation) ret(e, x int32, pop model.Edge) {
+func (s *saturation) ret(e, exit int32, pop model.Edge) {
 	if e == 0 {
 		return // the top level has nothing to pop
 	}
-	en := s.entries[e]
-	for _, c := range en.callers {
-		if s.a.Out[c.state][c.edge].Sym == pop.Sym {
-			s.complete(c, en.slot[x], pop)
+	for _, c := range s.entries[e].callers {
+		if push := s.a.Out[c.state][c.edge]; push.Sym == pop.Sym {
+			s.t1.clear()
+			orStep(s.t1, s.sums[c.slot], push.Ev)
+			s.complete(c.entry, s.t1, exit, pop)
 		}
 	}
 }
 
-// complete is the call rule: caller c's summary, its push event, the
-// callee's summary at the exit (slot exit), and the pop event.
-func (s *saturation) complete(c satCaller, exit int32, pop model.Edge) {
-	push := s.a.Out[c.state][c.edge]
-	caller := s.sums[s.entries[c.entry].slot[c.state]]
-	s.t1.clear()
-	orStep(s.t1, caller, push.Ev)
+// complete is the call rule for a caller in entry e: called, the caller's
+// summary extended by its push event, then the callee's summary at the exit
+// (slot exit), and the pop event.
+func (s *saturation) complete(e int32, called *summary, exit int32, pop model.Edge) {
 	s.t2.clear()
-	orConcat(s.t2, s.t1, s.sums[exit])
-	if c.entry == 0 {
+	orConcat(s.t2, called, s.sums[exit])
+	if e == 0 {
 		s.record(s.t2, pop.Ev)
 	}
-	to := s.fact(c.entry, pop.To)
+	to := s.fact(e, pop.To)
 	if orStep(s.sums[to], s.t2, pop.Ev) {
-		s.enqueue(c.entry, to, pop.To)
+		s.enqueue(e, to, pop.To)
 	}
 }
 
@@ -246,4 +257,56 @@ func (s *saturation) record(src *summary, ev model.Event) {
 		s.cur[i] = src.flat[i] | src.last[i]
 	}
 	s.c.access(LetterOf(ev), s.cur, src.pre)
+}
+
+// slotIndex maps the states an entry has reached to their slots: a dense
+// array while entries·states stays under denseBudget, a map beyond (an
+// entry of a large system typically reaches few states: one procedure's).
+type slotIndex struct {
+	dense  []int32 // slot+1; 0 for unreached
+	sparse map[int32]int32
+}
+
+const denseBudget = 1 << 22
+
+func newSlotIndex(entries, states int) slotIndex {
+	if (entries+1)*states <= denseBudget {
+		return slotIndex{dense: make([]int32, states)}
+	}
+	return slotIndex{sparse: map[int32]int32{}}
+}
+
+func (x *slotIndex) get(q int32) (int32, bool) {
+	if x.dense != nil {
+		return x.dense[q] - 1, x.dense[q] != 0
+	}
+	slot, ok := x.sparse[q]
+	return slot, ok
+}
+
+func (x *slotIndex) set(q, slot int32) {
+	if x.dense != nil {
+		x.dense[q] = slot + 1
+		return
+	}
+	x.sparse[q] = slot
+}
+
+// satQueue is the worklist: a heap of facts by the rank of their state.
+type satQueue struct {
+	facts []satFact
+	rank  []int32 // state -> position in reverse postorder
+}
+
+func (h *satQueue) Len() int { return len(h.facts) }
+func (h *satQueue) Less(i, j int) bool {
+	ri, rj := h.rank[h.facts[i].state], h.rank[h.facts[j].state]
+	return ri < rj || ri == rj && h.facts[i].slot < h.facts[j].slot
+}
+func (h *satQueue) Swap(i, j int) { h.facts[i], h.facts[j] = h.facts[j], h.facts[i] }
+func (h *satQueue) Push(x any)    { h.facts = append(h.facts, x.(satFact)) }
+func (h *satQueue) Pop() any {
+	f := h.facts[len(h.facts)-1]
+	h.facts = h.facts[:len(h.facts)-1]
+	return f
 }

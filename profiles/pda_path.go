@@ -53,9 +53,12 @@ type pathEntry struct {
 	node    int32
 	derived map[int32]pathDeriv
 	exits   []int32
-	callers []satCaller // state field holds the caller's node
-	seen    map[satCaller]bool
+	callers []pathCaller
+	seen    map[pathCaller]bool
 }
+
+// pathCaller is a call site: fact (entry, node) takes push edge edge.
+type pathCaller struct{ entry, node, edge int32 }
 
 // pathDeriv is how a fact (entry, node) was first derived: from the fact
 // (entry, prev) by edge edge of prev's state; for the call rule, edge is the
@@ -73,7 +76,7 @@ func newPathSearch(a *model.Automaton, pr Profile) *pathSearch {
 
 func (s *pathSearch) newEntry(node int32) int32 {
 	e := int32(len(s.entries))
-	s.entries = append(s.entries, &pathEntry{node: node, derived: map[int32]pathDeriv{}, seen: map[satCaller]bool{}})
+	s.entries = append(s.entries, &pathEntry{node: node, derived: map[int32]pathDeriv{}, seen: map[pathCaller]bool{}})
 	s.derive(e, node, pathDeriv{prev: -1, callee: -1})
 	return e
 }
@@ -111,7 +114,7 @@ func (s *pathSearch) saturate() bool {
 				next, _ := s.m.step(ph, ed.Ev)
 				for _, nph := range next {
 					if nph >= 0 {
-						s.call(satCaller{f.entry, f.state, int32(i)}, 3*ed.To+nph)
+						s.call(pathCaller{f.entry, f.state, int32(i)}, 3*ed.To+nph)
 					}
 				}
 			case model.StackPop:
@@ -136,7 +139,7 @@ func (s *pathSearch) step(e, node, i int32, ed model.Edge) {
 }
 
 // call registers call site c, whose push leads to product node target.
-func (s *pathSearch) call(c satCaller, target int32) {
+func (s *pathSearch) call(c pathCaller, target int32) {
 	callee, ok := s.byNode[target]
 	if !ok {
 		callee = s.newEntry(target)
@@ -147,7 +150,7 @@ func (s *pathSearch) call(c satCaller, target int32) {
 		ce.seen[c] = true
 		ce.callers = append(ce.callers, c)
 	}
-	sym := s.a.Out[c.state/3][c.edge].Sym
+	sym := s.a.Out[c.node/3][c.edge].Sym
 	for _, x := range ce.exits {
 		for j, pop := range s.a.Out[x/3] {
 			if pop.Stack == model.StackPop && pop.Sym == sym {
@@ -164,18 +167,18 @@ func (s *pathSearch) ret(e, x, j int32) {
 	}
 	sym := s.a.Out[x/3][j].Sym
 	for _, c := range s.entries[e].callers {
-		if s.a.Out[c.state/3][c.edge].Sym == sym {
+		if s.a.Out[c.node/3][c.edge].Sym == sym {
 			s.complete(c, e, x, j)
 		}
 	}
 }
 
-func (s *pathSearch) complete(c satCaller, callee, x, j int32) {
+func (s *pathSearch) complete(c pathCaller, callee, x, j int32) {
 	pop := s.a.Out[x/3][j]
-	d := pathDeriv{prev: c.state, edge: c.edge, callee: callee, exit: x, pop: j}
+	d := pathDeriv{prev: c.node, edge: c.edge, callee: callee, exit: x, pop: j}
 	next, done := s.m.step(x%3, pop.Ev)
 	if done && c.entry == 0 {
-		s.final, s.finalAt = &d, c.state
+		s.final, s.finalAt = &d, c.node
 		return
 	}
 	for _, nph := range next {
