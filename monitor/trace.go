@@ -15,7 +15,7 @@ type TraceOptions struct {
 	// Velodrome and AeroDrome (and so RAPID) do.
 	LockEdges bool
 	// MaxCycle bounds the transactions listed in one violation's cycle; the
-	// middle of a longer cycle is elided (Violation.Elided). 0 means 16.
+	// middle of a longer cycle is elided (Violation.Elided). 0 means 8.
 	MaxCycle int
 	// MaxViolations bounds the violations kept in the result (all are still
 	// counted and passed to OnViolation). 0 means no bound.
@@ -39,7 +39,9 @@ type CycleEvent struct {
 // the events of the other transactions on the cycle, in cycle order from
 // this one: for each, the event where the cycle enters it and, when it is
 // another, the event where the cycle leaves it. Elided counts transactions
-// left out of the middle of a cycle longer than MaxCycle.
+// left out of the middle of a cycle longer than MaxCycle (at least 1; an
+// estimate when the search for the whole cycle was cut short). The listed
+// events are real conflicts either way.
 type TraceViolation struct {
 	Thread int32
 	Begin  int64

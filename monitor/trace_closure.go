@@ -9,9 +9,10 @@ package monitor
 // member already. So each transaction is searched through about once in
 // the whole run, however often cycles close through the same component.
 func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) {
+	xb := reachBits(x)
 	hit := false
 	for _, src := range srcs {
-		hit = hit || reaches(x, src.txn)
+		hit = hit || src.txn.mask&xb != 0
 	}
 	if !hit {
 		return
@@ -26,7 +27,7 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 	s.visit(x, traceHop{to: -1}, 0, true)
 	s.queue = s.queue[:0]
 	for _, src := range srcs {
-		if u := src.txn; reaches(x, u) && u.stamp != s.epoch {
+		if u := src.txn; u.mask&xb != 0 && u.stamp != s.epoch {
 			j := s.visit(u, traceHop{to: 0, fromLine: src.line, atLine: line}, 1, findTxn(u) == rx)
 			s.enqueue(j)
 		}
@@ -36,7 +37,7 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 		for _, e := range s.order[j].in {
 			p := e.to
 			switch {
-			case p.dead || !reaches(x, p):
+			case p.dead || p.mask&xb == 0:
 			case p == x && s.next[0].to < 0:
 				s.next[0], s.dist[0] = traceHop{from: 0, to: j, fromLine: e.from, atLine: e.at}, s.dist[j]+1
 			case p.stamp != s.epoch:
@@ -45,7 +46,7 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 			}
 		}
 	}
-	m.markFound(x)
+	m.markFound(x, xb)
 }
 
 // visit indexes n in the backward search; h is its first hop towards x.
@@ -69,7 +70,7 @@ func (s *traceSearch) enqueue(j int32) {
 
 // markFound puts every non-member the search found (and x, the first time)
 // into x's component, cyclic, each with one cycle through it.
-func (m *TraceMonitor) markFound(x *traceTxn) {
+func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
 	s := &m.search
 	for j, n := range s.order {
 		if s.member[j] && (j != 0 || x.cyclic) {
@@ -80,7 +81,7 @@ func (m *TraceMonitor) markFound(x *traceTxn) {
 			continue
 		}
 		n.cyclic = true
-		v := m.cycleByBits(x, int32(j))
+		v := m.cycleByBits(x, xb, int32(j))
 		n.viol = &v
 		if !n.open {
 			m.emit(n)
@@ -92,7 +93,7 @@ func (m *TraceMonitor) markFound(x *traceTxn) {
 // by a bounded backward search from j through transactions x reaches (any
 // such transaction has a path from x, so even a cut-short search lists
 // real conflicts).
-func (m *TraceMonitor) cycleByBits(x *traceTxn, j int32) TraceViolation {
+func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolation {
 	s := &m.search
 	lim := m.opts.MaxCycle
 	n := s.order[j]
@@ -106,7 +107,7 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, j int32) TraceViolation {
 			break
 		}
 	}
-	bw, found := m.pathFrom(x, n, 4*lim+64)
+	bw, found := m.pathFrom(x, xb, n, 2*lim+16)
 	m.describe(&v, fw, bw, at == 0 && found, int(s.dist[j])+len(bw)-1)
 	return v
 }
@@ -114,45 +115,57 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, j int32) TraceViolation {
 // pathFrom returns the edges of a path x ~> n, nearest to n first, found by
 // a breadth-first search backwards from n over at most budget transactions
 // that x reaches; if it runs out it returns a chain of such edges instead.
-func (m *TraceMonitor) pathFrom(x, n *traceTxn, budget int) ([]walkHop, bool) {
+// It marks transactions with its own epoch (pstamp) so it allocates nothing.
+func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int) ([]walkHop, bool) {
 	if n == x {
 		return nil, true
 	}
-	toward := map[*traceTxn]walkHop{n: {}} // transaction -> its edge towards n
-	queue := []*traceTxn{n}
-	for q := 0; q < len(queue) && len(toward) < budget; q++ {
-		c := queue[q]
+	p := &m.paths
+	p.epoch++
+	p.toward, p.queue = append(p.toward[:0], walkHop{}), append(p.queue[:0], n)
+	n.pstamp, n.pidx = p.epoch, 0
+	for q := 0; q < len(p.queue) && len(p.queue) < budget; q++ {
+		c := p.queue[q]
 		for _, e := range c.in {
-			p := e.to
-			if _, seen := toward[p]; seen || p.dead || !reaches(x, p) {
+			src := e.to
+			if src.pstamp == p.epoch || src.dead || src.mask&xb == 0 {
 				continue
 			}
-			toward[p] = walkHop{from: p, to: c, fromLine: e.from, atLine: e.at}
-			if p == x {
+			src.pstamp, src.pidx = p.epoch, int32(len(p.toward))
+			p.toward = append(p.toward, walkHop{from: src, to: c, fromLine: e.from, atLine: e.at})
+			if src == x {
 				var path []walkHop
-				for at := x; at != n; at = toward[at].to {
-					path = append(path, toward[at])
+				for at := x; at != n; at = p.toward[at.pidx].to {
+					path = append(path, p.toward[at.pidx])
 				}
 				for i, k := 0, len(path)-1; i < k; i, k = i+1, k-1 {
 					path[i], path[k] = path[k], path[i]
 				}
 				return path, true
 			}
-			queue = append(queue, p)
+			p.queue = append(p.queue, src)
 		}
 	}
-	return m.chainBack(x, n), false
+	return m.chainBack(xb, n), false
+}
+
+// pathSearch is pathFrom's scratch space.
+type pathSearch struct {
+	epoch  uint32
+	toward []walkHop // per pidx: the edge towards n
+	queue  []*traceTxn
 }
 
 // chainBack follows in-edges from n through transactions x reaches, for as
-// many hops as a cycle listing shows.
-func (m *TraceMonitor) chainBack(x, n *traceTxn) []walkHop {
+// many hops as a cycle listing shows, never twice through one transaction.
+func (m *TraceMonitor) chainBack(xb uint64, n *traceTxn) []walkHop {
 	var path []walkHop
-	seen := map[*traceTxn]bool{n: true}
+	m.paths.epoch++
+	n.pstamp = m.paths.epoch
 	for c := n; len(path) <= m.opts.MaxCycle; {
 		var next *walkHop
 		for _, e := range c.in {
-			if p := e.to; !seen[p] && !p.dead && reaches(x, p) {
+			if p := e.to; p.pstamp != m.paths.epoch && !p.dead && p.mask&xb != 0 {
 				next = &walkHop{from: p, to: c, fromLine: e.from, atLine: e.at}
 				break
 			}
@@ -161,7 +174,7 @@ func (m *TraceMonitor) chainBack(x, n *traceTxn) []walkHop {
 			return path
 		}
 		path = append(path, *next)
-		seen[next.from] = true
+		next.from.pstamp = m.paths.epoch
 		c = next.from
 	}
 	return path

@@ -22,11 +22,12 @@ type TraceMonitor struct {
 	nodes   []*traceTxn
 	srcs    []traceSrc // scratch: sources of the current event's edges
 	search  traceSearch
+	paths   pathSearch
 	slots   [traceSlots]traceSlot
 	free    uint64      // free slots
 	stack   []*traceTxn // scratch of flood
-	gcAt    int // collect when the graph has this many transactions
-	gcMin   int // the least growth between collections (tests shrink it)
+	gcAt    int         // collect when the graph has this many transactions
+	gcMin   int         // the least growth between collections (tests shrink it)
 	first   int64
 	stats   TraceStats
 	res     TraceResult
@@ -35,16 +36,19 @@ type TraceMonitor struct {
 // traceTxn is a transaction (a node of the conflict graph).
 type traceTxn struct {
 	out    []traceEdge
-	in     []traceEdge // the same edges seen from their target: to is the source
-	mask   uint64      // slots of the open transactions that reach it
-	scc    *traceTxn   // union-find parent; nil for a representative
-	size   int32       // representative: members besides itself
+	in     []traceEdge     // the same edges seen from their target: to is the source
+	mask   uint64          // slots of the open transactions that reach it
+	sbits  uint64          // representative: slots of its component's open transactions
+	scc    *traceTxn       // union-find parent; nil for a representative
+	size   int32           // representative: members besides itself
 	viol   *TraceViolation // its cycle, once found, until it is reported
 	begin  int64
 	end    int64 // -1 while open
 	thread int32
 	stamp  uint32 // search epoch that last visited it
 	idx    int32  // its index in the current search or collection
+	pstamp uint32 // pathFrom's epoch and index
+	pidx   int32
 	slot   int8 // its reachability bit while open, or -1
 	open   bool
 	cyclic bool
@@ -86,7 +90,7 @@ type traceRead struct {
 // NewTraceMonitor starts a monitor on the empty trace.
 func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
-		opts.MaxCycle = 16
+		opts.MaxCycle = 8
 	}
 	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0)}
 }
