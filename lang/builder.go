@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/conc-dev/conc/model"
 )
@@ -30,7 +31,8 @@ type builder struct {
 	merged map[int32]int32 // merged state -> the state it joined
 	sealed map[int32]bool  // states others will add edges to: never loop heads
 	syms   []string
-	over   bool // maxStates exceeded; building stops
+	over   bool         // maxStates exceeded; building stops
+	slab   []model.Edge // where first out-edges are allocated
 
 	z      *sizes                // size bounds, also telling event-free code
 	copies map[copyKey]*procCopy // recursive procedures, one copy per context
@@ -68,13 +70,33 @@ func (b *builder) newState(c ctxID) int32 {
 	return int32(len(b.out) - 1)
 }
 
-// edge adds an edge from q to r.
+// edge adds an edge from q to r. Most states have one out-edge, so first
+// edges are carved from a shared slab instead of one allocation each; a
+// second edge makes append copy the state's edges out of the slab.
 func (b *builder) edge(q, r int32, e model.Edge) {
 	if b.over {
 		return
 	}
 	e.To = r
-	b.out[q] = append(b.out[q], e)
+	if len(b.out[q]) > 0 {
+		b.out[q] = append(b.out[q], e)
+		return
+	}
+	if len(b.slab) == 0 {
+		b.slab = make([]model.Edge, slabSize)
+	}
+	b.slab[0] = e
+	b.out[q] = b.slab[0:1:1]
+	b.slab = b.slab[1:]
+}
+
+const slabSize = 4096
+
+// reserve makes room for n more states, from the size bound.
+func (b *builder) reserve(n int64) {
+	n = min(n+1, maxStates)
+	b.out = slices.Grow(b.out, int(n))
+	b.ctx = slices.Grow(b.ctx, int(n))
 }
 
 // step adds an edge emitting ev from q to a new state in context c.
@@ -131,7 +153,27 @@ func (b *builder) find(q int32) int32 {
 // finish applies the merges, numbers the surviving states densely, drops
 // the epsilon self-loops that merging may create, and fills InTxn and Held.
 func (b *builder) finish(init int32) *model.Automaton {
-	a := &model.Automaton{Symbols: b.syms}
+	a := &model.Automaton{Symbols: b.syms, Init: init}
+	if len(b.merged) > 0 {
+		b.applyMerges(a, init)
+	} else {
+		a.Out = slices.Clip(b.out)
+	}
+	keep := func(q int) bool { _, gone := b.merged[int32(q)]; return !gone }
+	a.InTxn = make([]bool, 0, len(a.Out))
+	a.Held = make([][]int32, 0, len(a.Out))
+	for q := range b.out {
+		if len(b.merged) == 0 || keep(q) {
+			c := b.ctxs.get(b.ctx[q])
+			a.InTxn = append(a.InTxn, c.inTxn)
+			a.Held = append(a.Held, c.held)
+		}
+	}
+	return a
+}
+
+// applyMerges numbers the surviving states densely and redirects edges.
+func (b *builder) applyMerges(a *model.Automaton, init int32) {
 	num := make([]int32, len(b.out)) // new number of each surviving state
 	next := int32(0)
 	for q := range b.out {
@@ -141,26 +183,12 @@ func (b *builder) finish(init int32) *model.Automaton {
 		}
 	}
 	a.Out = make([][]model.Edge, 0, next)
-	a.InTxn = make([]bool, 0, next)
-	a.Held = make([][]int32, 0, next)
 	for q, es := range b.out {
-		if _, gone := b.merged[int32(q)]; gone {
-			continue
+		if _, gone := b.merged[int32(q)]; !gone {
+			a.Out = append(a.Out, b.redirect(int32(q), es, num))
 		}
-		if len(b.merged) > 0 {
-			es = b.redirect(int32(q), es, num)
-		}
-		a.Out = append(a.Out, es)
-		c := b.ctxs.get(b.ctx[q])
-		a.InTxn = append(a.InTxn, c.inTxn)
-		a.Held = append(a.Held, c.held)
 	}
-	if len(b.merged) > 0 {
-		a.Init = num[b.find(init)]
-	} else {
-		a.Init = init
-	}
-	return a
+	a.Init = num[b.find(init)]
 }
 
 // redirect renumbers the targets of q's edges, dropping epsilon self-loops.

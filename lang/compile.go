@@ -55,10 +55,12 @@ func compileThread(n *names, t *ThreadDecl, errs *ErrorList) *model.Automaton {
 	if t.Auto != nil {
 		return b.automaton(t.Auto)
 	}
-	if b.z.block(t.Body, false) > maxStates {
+	size := b.z.block(t.Body, false)
+	if size > maxStates {
 		errs.add(toPos(t.Pos), "thread %s is too large: more than %d states", t.Name.Name, maxStates)
 		return nil
 	}
+	b.reserve(size)
 	init := b.newState(b.ctxs.intern(context{}))
 	b.block(t.Body, init)
 	if b.over {

@@ -44,11 +44,13 @@ func parse(filename string, src []byte) (*File, ErrorList) {
 		panic("lang: bad grammar: " + err.Error()) // a programmer error
 	}
 	var errs ErrorList
+	text := string(src)
 	file := &File{}
 	start := lexer.Position{Filename: filename, Line: 1, Column: 1}
 	for {
 		var lexErrs ErrorList
-		sc := &scanner{src: src, pos: start, errs: &lexErrs}
+		sc := newScanner(text, lexer.Position{Filename: filename, Line: 1, Column: 1}, &lexErrs)
+		sc.pos, sc.bodies = start, true
 		peek, _ := lexer.Upgrade(sc) // our scanner never fails
 		if len(lexErrs) > 0 {
 			// Lexical errors only: syntax errors after a bad character are
@@ -66,7 +68,7 @@ func parse(filename string, src []byte) (*File, ErrorList) {
 			break
 		}
 		errs.add(toPos(perr.Position()), "%s", readable(perr.Message()))
-		next, ok := resumeAt(src, start, perr.Position())
+		next, ok := resumeAt(text, start, perr.Position())
 		if !ok {
 			break
 		}
@@ -80,15 +82,16 @@ func parse(filename string, src []byte) (*File, ErrorList) {
 
 // resumeAt finds the first declaration keyword at or after the error
 // position and after the start of the failed parse.
-func resumeAt(src []byte, start, errPos lexer.Position) (lexer.Position, bool) {
+func resumeAt(src string, start, errPos lexer.Position) (lexer.Position, bool) {
 	var discard ErrorList
 	from := errPos
 	if from.Offset < start.Offset {
 		from = start
 	}
-	sc := &scanner{src: src, pos: from, errs: &discard}
+	sc := newScanner(src, lexer.Position{}, &discard)
+	sc.pos = from
 	for {
-		t, _ := sc.Next()
+		t := sc.scan()
 		if t.EOF() {
 			return t.Pos, false
 		}

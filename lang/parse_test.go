@@ -78,7 +78,7 @@ func TestFastPathAgreesWithGrammar(t *testing.T) {
 
 func peekingLexer(t *testing.T, src string) *lexer.PeekingLexer {
 	var errs ErrorList
-	lex, err := lexer.Upgrade(&scanner{src: []byte(src), pos: lexer.Position{Filename: "t", Line: 1, Column: 1}, errs: &errs})
+	lex, err := lexer.Upgrade(newScanner(src, lexer.Position{Filename: "t", Line: 1, Column: 1}, &errs))
 	require.NoError(t, err)
 	require.Empty(t, errs)
 	return lex

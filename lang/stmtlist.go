@@ -25,7 +25,64 @@ var stmtKeywords = map[string]bool{"read": true, "write": true, "acquire": true,
 	"release": true, "sync": true, "atomic": true, "loop": true, "repeat": true,
 	"choose": true, "call": true, "skip": true}
 
+// tokens is what the hand parser reads: participle's PeekingLexer, or a
+// bodyReader over a block's text.
+type tokens interface {
+	Peek() *lexer.Token
+	Next() *lexer.Token
+}
+
+// Parse parses the statements of a block: from the body token the scanner
+// made of its text, or else straight from participle's tokens.
 func (l *stmtList) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tokBody {
+		return l.parse(lex)
+	}
+	lex.Next()
+	var discard ErrorList // the scanner that made the body reported them
+	r := &bodyReader{sc: newScanner(t.Value, t.Pos, &discard), end: *lex.Peek()}
+	r.next = r.scan()
+	if err := l.parse(r); err != nil {
+		return err
+	}
+	if !r.done {
+		return unexpected(r.Peek(), "endOfBlock")
+	}
+	return nil
+}
+
+// bodyReader reads a body's tokens with one token of lookahead. Past the
+// body's text it shows the token that follows the body (its "}", or EOF),
+// so that errors name what the file really has there.
+type bodyReader struct {
+	sc         *scanner
+	end        lexer.Token
+	next, last lexer.Token
+	done       bool // next is end
+}
+
+func (r *bodyReader) scan() lexer.Token {
+	t := r.sc.scan()
+	if t.Type == tokEOF {
+		r.done = true
+		return r.end
+	}
+	return t
+}
+
+func (r *bodyReader) Peek() *lexer.Token { return &r.next }
+
+// Next returns the next token; the pointer is valid until the next call.
+func (r *bodyReader) Next() *lexer.Token {
+	r.last = r.next
+	if !r.done {
+		r.next = r.scan()
+	}
+	return &r.last
+}
+
+func (l *stmtList) parse(lex tokens) error {
 	for {
 		t := lex.Peek()
 		switch {
@@ -46,7 +103,7 @@ func (l *stmtList) Parse(lex *lexer.PeekingLexer) error {
 func isPunct(t *lexer.Token, p string) bool { return t.Type == tokPunct && t.Value == p }
 
 // parseStmt parses the statement starting at the keyword lex is at.
-func parseStmt(lex *lexer.PeekingLexer) (Stmt, error) {
+func parseStmt(lex tokens) (Stmt, error) {
 	t := lex.Next()
 	pos, op := t.Pos, t.Value
 	switch op {
@@ -79,7 +136,7 @@ func parseStmt(lex *lexer.PeekingLexer) (Stmt, error) {
 	return parseChoose(lex, pos)
 }
 
-func parseAccess(lex *lexer.PeekingLexer, pos lexer.Position, op string) (Stmt, error) {
+func parseAccess(lex tokens, pos lexer.Position, op string) (Stmt, error) {
 	a := &Access{Pos: pos, Op: op}
 	for {
 		id, err := parseIdent(lex)
@@ -94,17 +151,17 @@ func parseAccess(lex *lexer.PeekingLexer, pos lexer.Position, op string) (Stmt, 
 	}
 }
 
-func parseRepeat(lex *lexer.PeekingLexer, pos lexer.Position) (Stmt, error) {
-	t := lex.Peek()
+func parseRepeat(lex tokens, pos lexer.Position) (Stmt, error) {
+	t := *lex.Peek()
 	if t.Type != tokInt {
-		return nil, unexpected(t, "IntLit")
+		return nil, unexpected(&t, "IntLit")
 	}
 	lex.Next()
 	body, err := parseBlock(lex)
 	return &Repeat{Pos: pos, Count: &IntLit{Pos: t.Pos, Text: t.Value}, Body: body}, err
 }
 
-func parseChoose(lex *lexer.PeekingLexer, pos lexer.Position) (Stmt, error) {
+func parseChoose(lex tokens, pos lexer.Position) (Stmt, error) {
 	c := &Choose{Pos: pos}
 	for {
 		b, err := parseBlock(lex)
@@ -124,27 +181,28 @@ func parseChoose(lex *lexer.PeekingLexer, pos lexer.Position) (Stmt, error) {
 }
 
 // parseBlock parses "{" stmt* "}".
-func parseBlock(lex *lexer.PeekingLexer) (*Block, error) {
-	t := lex.Peek()
-	if !isPunct(t, "{") {
-		return nil, unexpected(t, "Block")
+func parseBlock(lex tokens) (*Block, error) {
+	t := *lex.Peek()
+	if !isPunct(&t, "{") {
+		return nil, unexpected(&t, "Block")
 	}
 	lex.Next()
 	b := &Block{Pos: t.Pos}
-	if err := b.Stmts.Parse(lex); err != nil {
+	if err := b.Stmts.parse(lex); err != nil {
 		return nil, err
 	}
-	if err := b.Close.Parse(lex); err != nil {
-		return nil, unexpected(lex.Peek(), "endOfBlock")
+	if t := lex.Peek(); !isPunct(t, "}") {
+		return nil, unexpected(t, "endOfBlock")
 	}
+	b.Close.Pos = lex.Next().Pos
 	return b, nil
 }
 
 // parseIdent parses a name.
-func parseIdent(lex *lexer.PeekingLexer) (*Ident, error) {
-	t := lex.Peek()
+func parseIdent(lex tokens) (*Ident, error) {
+	t := *lex.Peek()
 	if t.Type != tokIdent {
-		return nil, unexpected(t, "Ident")
+		return nil, unexpected(&t, "Ident")
 	}
 	lex.Next()
 	return &Ident{Pos: t.Pos, Name: t.Value}, nil
