@@ -53,6 +53,9 @@ type traceTxn struct {
 	open   bool
 	cyclic bool
 	dead   bool // collected: can lie on no future cycle, takes no new edge
+	// The first edges live in the node: most transactions have one or two,
+	// and a slice of its own would cost an allocation per transaction.
+	outBuf, inBuf [2]traceEdge
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -147,6 +150,7 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 // newTxn starts a transaction of th at ev; begin marks a begin/end one.
 func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *traceTxn {
 	x := &traceTxn{begin: ev.Line, end: -1, thread: ev.Thread, open: true, slot: -1}
+	x.out, x.in = x.outBuf[:0], x.inBuf[:0]
 	if begin {
 		th.cur = x
 		m.takeSlot(x)
