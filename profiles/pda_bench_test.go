@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"runtime"
 	"testing"
 	"time"
 
@@ -122,7 +123,8 @@ func BenchmarkPushdownChain(b *testing.B) {
 }
 
 // BenchmarkPushdownExponent fits time ≈ c·n^k over the sizes of each family
-// (least squares on log-log, best of three runs per size) and reports k:
+// (least squares on log-log, in CPU time of the benchmark's thread, which
+// other processes do not inflate) and reports k:
 // about 1 for procedural threads, at most 3 for the chain.
 func BenchmarkPushdownExponent(b *testing.B) {
 	for b.Loop() {
@@ -132,19 +134,22 @@ func BenchmarkPushdownExponent(b *testing.B) {
 }
 
 func fitExponent(b *testing.B, family func(*rand.Rand, int, int) *model.Automaton, sizes []int) float64 {
+	runtime.LockOSThread() // threadCPU measures this thread
+	defer runtime.UnlockOSThread()
 	var xs, ys []float64
 	for _, n := range sizes {
 		a := family(rand.New(rand.NewSource(1)), n, 8)
-		best := time.Duration(math.MaxInt64)
-		for i := 0; i < 3; i++ {
-			start := time.Now()
+		// CPU time is counted in scheduler ticks: repeat small inputs
+		// until the total is well above one.
+		runs, start := 0, threadCPU()
+		for ; runs < 3 || threadCPU()-start < 200*time.Millisecond; runs++ {
 			if _, err := ExtractPushdown(a, 8); err != nil {
 				b.Fatal(err)
 			}
-			best = min(best, time.Since(start))
 		}
+		per := (threadCPU() - start).Seconds() / float64(runs)
 		xs = append(xs, math.Log(float64(a.NumStates())))
-		ys = append(ys, math.Log(best.Seconds()))
+		ys = append(ys, math.Log(per))
 	}
 	return slope(xs, ys)
 }
