@@ -27,6 +27,28 @@ type Table struct {
 	names []string
 	ids   map[string]int32
 	small []int32 // small[n] = id+1 of the decimal name n (no leading zero)
+	cache *[cacheSize]cacheEntry
+}
+
+// cacheSize is the size of Table's direct-mapped cache in front of the map:
+// traces touch a few names over and over, and a hit skips the map's probing.
+const cacheSize = 1 << 12
+
+type cacheEntry struct {
+	name string
+	id   int32
+}
+
+// cacheSlot hashes a name's length and last eight bytes, where RoadRunner's
+// names (object ids, array indices, fields) differ most.
+func cacheSlot(b []byte) int {
+	var h uint64
+	tail := b[max(len(b)-8, 0):]
+	for _, c := range tail {
+		h = h<<8 | uint64(c)
+	}
+	h = (h ^ uint64(len(b))) * 0x9E3779B97F4A7C15
+	return int(h >> (64 - 12))
 }
 
 // Len is the number of names interned so far.
@@ -55,7 +77,15 @@ func (t *Table) intern(b []byte) int32 {
 	if small && n < len(t.small) && t.small[n] != 0 {
 		return t.small[n] - 1
 	}
+	if t.cache == nil {
+		t.cache = new([cacheSize]cacheEntry)
+	}
+	c := &t.cache[cacheSlot(b)]
+	if c.name == string(b) && c.name != "" {
+		return c.id
+	}
 	if id, ok := t.ids[string(b)]; ok {
+		*c = cacheEntry{t.names[id], id}
 		return id
 	}
 	if t.ids == nil {
@@ -65,6 +95,7 @@ func (t *Table) intern(b []byte) int32 {
 	id := int32(len(t.names))
 	t.names = append(t.names, s)
 	t.ids[s] = id
+	*c = cacheEntry{s, id}
 	if small {
 		for len(t.small) <= n {
 			t.small = append(t.small, 0)
