@@ -17,6 +17,7 @@
 // pass (linear in its size for a straight-line thread; a fixpoint over loops
 // otherwise); ProfileAutomaton turns them back into the paper's profile
 // automaton P_i, and ProfileProgram into the program of Lemma 3. Write renders
-// them for `conc profiles`. Pushdown threads need the saturation of Lemma 4,
-// which a separate package may plug in with RegisterPushdown.
+// them for `conc profiles`. Pushdown threads get the saturation of Lemma 4
+// (pda.go, installed with RegisterPushdown; docs/pda.md has the argument)
+// and PushdownPath, Path's counterpart for witnesses.
 package profiles

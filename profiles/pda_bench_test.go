@@ -13,10 +13,11 @@ import (
 
 // procedural is a pushdown thread of about n states shaped like compiled
 // code: procedures of about 40 states, each a chain of transactions of 1-3
-// accesses over nvars variables, with a call of a random procedure (a push
-// of a symbol of its own, a pop back to the return point) or an optional
-// call (an epsilon edge around it) between transactions. Main is procedure
-// 0. Every procedure may call every other, so the thread is recursive.
+// accesses over nvars variables, with an optional call of a random
+// procedure between transactions (a push of a symbol of its own and a pop
+// back to the return point, or an epsilon edge around them). Main is procedure
+// 0; procedure p's first call is of p+1, so every procedure is reachable,
+// and the calls make cycles, so the thread is recursive.
 func procedural(r *rand.Rand, n, nvars int) *model.Automaton {
 	const procSize = 40
 	procs := max(1, n/procSize)
@@ -38,7 +39,7 @@ func procedural(r *rand.Rand, n, nvars int) *model.Automaton {
 	calls := make([][]site, procs) // call sites of each callee
 	exits := make([]int32, procs)
 	for p := 0; p < procs; p++ {
-		q := entry[p]
+		q, first := entry[p], true
 		for size := 0; size < procSize; {
 			q0 := add(true)
 			edge(q, q0, model.Edge{Ev: model.Event{Op: model.OpBegin, Target: -1}})
@@ -52,10 +53,12 @@ func procedural(r *rand.Rand, n, nvars int) *model.Automaton {
 			edge(q0, q, model.Edge{Ev: model.Event{Op: model.OpEnd, Target: -1}})
 			ret := add(false)
 			callee := r.Intn(procs)
-			calls[callee] = append(calls[callee], site{ret})
-			if r.Intn(2) == 0 {
-				edge(q, ret, model.Edge{Ev: model.Event{Op: model.OpSkip, Target: -1}})
+			if first {
+				callee, first = (p+1)%procs, false // every procedure is reachable
 			}
+			calls[callee] = append(calls[callee], site{ret})
+			// choose { skip } or { call }: every procedure can return.
+			edge(q, ret, model.Edge{Ev: model.Event{Op: model.OpSkip, Target: -1}})
 			edge(q, entry[callee], model.Edge{Ev: model.Event{Op: model.OpSkip, Target: -1}, Stack: model.StackPush, Sym: ret})
 			q = ret
 			size += 4
