@@ -29,7 +29,10 @@ func TestPushdownStacker(t *testing.T) {
 	require.Equal(t, []Letter{lt("r0"), lt("w1")}, p.Single.Letters())
 	require.Equal(t, []Letter{lt("r0"), lt("w1")}, p.Same[lt("r0")].Letters())
 	require.Equal(t, []Letter{lt("w1")}, p.Same[lt("w1")].Letters()) // n = m = 2
-	require.Equal(t, 0, len(p.List())-p.Single.Len()-3, "no Diff profile: one transaction")
+	for _, x := range p.Single.Letters() {
+		require.True(t, p.Diff[x].Empty(), "no Diff profile: one transaction")
+	}
+	require.Equal(t, 2+3, p.Count())
 	require.Equal(t, 5, p.Edges)
 
 	// Without the pushes, the pop can never fire: no write of y at all.
@@ -37,20 +40,21 @@ func TestPushdownStacker(t *testing.T) {
 	a.Out[1] = a.Out[1][1:]
 	p, err = ExtractPushdown(a, 2)
 	require.NoError(t, err)
-	require.Equal(t, []Letter{}, append([]Letter{}, p.Single.Letters()...))
+	require.True(t, p.Single.Empty())
 	_, _, _, ok, err := PushdownPath(a, Profile{KindSingle, lt("w1"), lt("w1")})
 	require.NoError(t, err)
 	require.False(t, ok)
 }
 
-// TestPushdownCounting: a call that reads x on the way down and writes x
-// on the way up makes read^n write^n inside one transaction, and the
-// unmatched calls (a run may stop inside them) make the reads alone. A
-// read after a write would need a finite over-approximation.
+// TestPushdownCounting: nest reads x and recurses, or stops; on the way back
+// every return writes x. Inside A's one transaction that is read^n write^m
+// with m <= n (a run may stop before all calls return): two writes need two
+// nested calls, and no read ever follows a write.
+//
+//	0 -b-> 1 -call(push 1)-> 2                     A: atomic { call nest }
+//	2 -r0/push 0-> 2,  2 -skip-> 6                 nest: read x; call nest | stop
+//	6 -w0/pop 0-> 6,   6 -return(pop 1)-> 3 -e-> 4 write x per return
 func TestPushdownCounting(t *testing.T) {
-	// 0 -b-> 1; 1 -s/push-> 2 (call); 2 -s-> 3 (return point after the call's
-	// body: 3 -e-> 4). nest at 2: 2 -r0-> 5 -s/push-> 2 ... is folded into
-	// a single entry: 2 -r0/push-> 2, 2 -s-> 6, 6 -w0/pop-> 6, 6 -s/pop-> 3.
 	a := &model.Automaton{
 		Out: [][]model.Edge{
 			{{To: 1, Ev: ev("b")}},
@@ -71,6 +75,10 @@ func TestPushdownCounting(t *testing.T) {
 	require.True(t, p.Has(Profile{KindSame, lt("w0"), lt("w0")}))
 	require.False(t, p.Has(Profile{KindSame, lt("w0"), lt("r0")}))
 	require.Equal(t, pdaOracle(t, a, 1), rel(p))
+	b, err := Extract(boundedStack(a, 2), 1) // the call and one nested call
+	require.NoError(t, err)
+	require.True(t, b.Has(Profile{KindSame, lt("r0"), lt("w0")}))
+	require.False(t, b.Has(Profile{KindSame, lt("w0"), lt("w0")}))
 }
 
 // TestPushdownDeepCall: the access pair lies behind d nested calls (each
