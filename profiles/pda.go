@@ -148,10 +148,7 @@ func (s *saturation) enqueue(e, slot, q int32) {
 	}
 }
 
-// saturate runs the worklist to the fixpoint. The worklist takes facts in
-// reverse postorder of their states (push and pop edges read as plain
-// ones), so on acyclic parts a fact's inputs are final before it is taken
-// and it is processed once instead of once per letter its summary gains. Invariant: every fact not in
+// saturate runs the worklist to the fixpoint. Invariant: every fact not in
 // the worklist has had every rule applied to its current summary (with the
 // current summaries of the facts the rule combines it with), so at the
 // fixpoint the summaries are closed under the rules:
@@ -163,6 +160,10 @@ func (s *saturation) enqueue(e, slot, q int32) {
 //	(root, q) ∋ π, q --ev/push d--> t               ⇒ (root, t) ∋ π·ev
 //
 // whose least solution is the set of same-level paths (runs, at the root).
+// The worklist takes facts in reverse postorder of their states (push and
+// pop edges read as plain ones), so on acyclic parts a fact's inputs are
+// final before it is taken, and it is processed once instead of once per
+// letter its summary gains.
 func (s *saturation) saturate() {
 	for s.work.Len() > 0 {
 		f := heap.Pop(&s.work).(satFact)
