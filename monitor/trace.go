@@ -82,16 +82,16 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 	for stopped == "" {
 		n, err := r.Read(evs)
 		for _, e := range evs[:n] {
-			m.Step(e)
+			if m.Step(e); opts.StopAtFirst && m.first > 0 {
+				err = io.EOF
+				break
+			}
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return TraceResult{}, err
-		}
-		if opts.StopAtFirst && m.first > 0 {
-			break
 		}
 		if ctx.Err() != nil {
 			stopped = context.Cause(ctx).Error()
