@@ -1,0 +1,123 @@
+package predict
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"github.com/conc-dev/conc/profiles"
+)
+
+// The chain of Lemma 3 over straight-line threads. The program violates
+// atomicity iff some thread i has ▷ a b ◁ and distinct threads j1..jm
+// (m >= 1) other than i can be entered and left so that
+//
+//	a D e1(j1),  e2(jt) D e1(jt+1),  e2(jm) D b,  first_j(e1) <= last_j(e2).
+//
+// Entering thread j by a conflict with letter l is possible from
+// transaction m_j(l) = min{first_j(e) : e D l} on, and after entering at
+// transaction t thread j can be left by exactly the letters e2 with
+// last_j(e2) >= t: an up-set in t. So a chain is summarised by its entry
+// transaction t into its current thread j, the best (least) t dominates, and
+// the step to thread k is the monotone function
+//
+//	g_jk(t) = min{m_k(e2) : last_j(e2) >= t}.
+//
+// The chain closes on b from (j, t) iff t <= M_j(b) = max{last_j(e) : e D b}.
+// Threads must be distinct (Theorem 2 makes this NP-complete), so the search
+// is over (set of threads used, current thread), keeping the least t per
+// state; F_a[j] is the least t over every chain from a that ends in j.
+
+const inf = math.MaxInt32
+
+// chainer holds the summaries and the lazily built step functions.
+type chainer struct {
+	ctx    context.Context
+	th     []*threadSum
+	k      int
+	steps  map[[2]int]*stepFn
+	fmemo  map[string][]int32
+	states int64
+	limit  int64
+	stop   string // why the search gave up, "" if it did not
+}
+
+func newChainer(ctx context.Context, s *summary, limit int) *chainer {
+	return &chainer{ctx: ctx, th: s.threads, k: len(s.threads), steps: map[[2]int]*stepFn{},
+		fmemo: map[string][]int32{}, limit: int64(limit)}
+}
+
+// conflicting lists the letters that conflict with l (at most two).
+func conflicting(l profiles.Letter) [2]profiles.Letter {
+	if l.Write() {
+		return [2]profiles.Letter{l - 1, l}
+	}
+	return [2]profiles.Letter{l + 1, -1}
+}
+
+// enter is m_j(l): the first transaction of thread j with a letter that
+// conflicts with l, inf if none.
+func (c *chainer) enter(j int, l profiles.Letter) int32 {
+	best := int32(inf)
+	for _, e := range conflicting(l) {
+		if e < 0 {
+			continue
+		}
+		if f := c.th[j].firstOf(e); f != 0 && f < best {
+			best = f
+		}
+	}
+	return best
+}
+
+// close is M_j(b): the last transaction of thread j with a letter that
+// conflicts with b, 0 if none.
+func (c *chainer) close(j int, b profiles.Letter) int32 {
+	best := int32(0)
+	for _, e := range conflicting(b) {
+		if e >= 0 {
+			best = max(best, c.th[j].lastOf(e))
+		}
+	}
+	return best
+}
+
+// stepFn is g_jk as a step function: for entries sorted by last descending,
+// min[i] is the least m_k over the letters with last >= last[i].
+type stepFn struct {
+	last, min []int32
+}
+
+func (g *stepFn) at(t int32) int32 {
+	n := sort.Search(len(g.last), func(i int) bool { return g.last[i] < t })
+	if n == 0 {
+		return inf
+	}
+	return g.min[n-1]
+}
+
+// step returns g_jk, building it on first use: O(letters of j · log).
+func (c *chainer) step(j, k int) *stepFn {
+	if g, ok := c.steps[[2]int{j, k}]; ok {
+		return g
+	}
+	type pair struct{ last, m int32 }
+	var ps []pair
+	for l, last := range c.th[j].last {
+		if last == 0 {
+			continue
+		}
+		if m := c.enter(k, profiles.Letter(l)); m != inf {
+			ps = append(ps, pair{last, m})
+		}
+	}
+	sort.Slice(ps, func(a, b int) bool { return ps[a].last > ps[b].last })
+	g := &stepFn{}
+	for _, p := range ps { // keep the entries that lower the prefix minimum
+		if n := len(g.min); n == 0 || p.m < g.min[n-1] {
+			g.last, g.min = append(g.last, p.last), append(g.min, p.m)
+		}
+	}
+	c.steps[[2]int{j, k}] = g
+	return g
+}

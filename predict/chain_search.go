@@ -1,0 +1,151 @@
+package predict
+
+import (
+	"encoding/binary"
+
+	"github.com/conc-dev/conc/profiles"
+)
+
+// hop is one link of a chain found: thread j, entered at transaction t.
+type hop struct {
+	j int
+	t int32
+}
+
+// chainSearch is one depth-first search over (threads used, current thread)
+// from the letter a of thread i. Invariant: set holds the threads of path,
+// and best[(set, j)] is the least entry transaction seen for that state; a
+// state is expanded again only when it is reached with a smaller one.
+type chainSearch struct {
+	c    *chainer
+	i    int
+	set  []uint64
+	best map[string]int32
+	key  []byte
+	f    []int32                 // F_a: least entry per final thread
+	goal func(j int, t int32) bool // nil: explore everything (for F)
+	path []hop
+}
+
+func (c *chainer) newSearch(i int) *chainSearch {
+	f := make([]int32, c.k)
+	for j := range f {
+		f[j] = inf
+	}
+	return &chainSearch{c: c, i: i, set: make([]uint64, (c.k+63)/64), best: map[string]int32{}, f: f}
+}
+
+// run starts the chain at every thread that letter a of thread i can enter.
+func (s *chainSearch) run(a profiles.Letter) bool {
+	for j := 0; j < s.c.k; j++ {
+		if j == s.i {
+			continue
+		}
+		if t := s.c.enter(j, a); t != inf && s.enterThread(j, t) {
+			return true
+		}
+		if s.c.stop != "" {
+			return false
+		}
+	}
+	return false
+}
+
+func (s *chainSearch) enterThread(j int, t int32) bool {
+	s.set[j/64] |= 1 << (j % 64)
+	s.path = append(s.path, hop{j, t})
+	if s.dfs(j, t) {
+		return true
+	}
+	s.path = s.path[:len(s.path)-1]
+	s.set[j/64] &^= 1 << (j % 64)
+	return false
+}
+
+// dfs explores from thread j entered at transaction t.
+func (s *chainSearch) dfs(j int, t int32) bool {
+	if !s.visit(j, t) {
+		return false
+	}
+	s.f[j] = min(s.f[j], t)
+	if s.goal != nil && s.goal(j, t) {
+		return true
+	}
+	for k := 0; k < s.c.k; k++ {
+		if k == s.i || s.set[k/64]&(1<<(k%64)) != 0 {
+			continue
+		}
+		if t2 := s.c.step(j, k).at(t); t2 != inf && s.enterThread(k, t2) {
+			return true
+		}
+		if s.c.stop != "" {
+			return false
+		}
+	}
+	return false
+}
+
+// visit records state (set, j) at t and reports whether it is worth
+// expanding; it also enforces --max-states and the deadline.
+func (s *chainSearch) visit(j int, t int32) bool {
+	s.key = s.key[:0]
+	for _, w := range s.set {
+		s.key = binary.LittleEndian.AppendUint64(s.key, w)
+	}
+	s.key = binary.AppendUvarint(s.key, uint64(j))
+	if old, ok := s.best[string(s.key)]; ok && old <= t {
+		return false
+	}
+	s.best[string(s.key)] = t
+	c := s.c
+	c.states++
+	if c.limit > 0 && c.states > c.limit {
+		c.stop = "state limit reached (--max-states)"
+		return false
+	}
+	if c.states&1023 == 0 && c.ctx.Err() != nil {
+		c.stop = "deadline reached (--timeout)"
+		return false
+	}
+	return true
+}
+
+// reach is F_a for letter a of thread i: per thread j, the least transaction
+// at which a chain of distinct threads other than i, started by a conflict
+// with a, can enter j (inf if none). Letters with the same entry vector share
+// the answer.
+func (c *chainer) reach(i int, a profiles.Letter) []int32 {
+	key := binary.AppendUvarint(nil, uint64(i))
+	none := true
+	for j := 0; j < c.k; j++ {
+		t := int32(inf)
+		if j != i {
+			t = c.enter(j, a)
+		}
+		none = none && t == inf
+		key = binary.AppendUvarint(key, uint64(t))
+	}
+	if f, ok := c.fmemo[string(key)]; ok {
+		return f
+	}
+	var f []int32
+	if !none {
+		s := c.newSearch(i)
+		s.run(a)
+		f = s.f
+	}
+	if c.stop == "" {
+		c.fmemo[string(key)] = f
+	}
+	return f
+}
+
+// chainTo finds the chain from a of thread i that closes on b.
+func (c *chainer) chainTo(i int, a, b profiles.Letter) ([]hop, bool) {
+	s := c.newSearch(i)
+	s.goal = func(j int, t int32) bool { return t <= c.close(j, b) }
+	if !s.run(a) {
+		return nil, false
+	}
+	return s.path, true
+}

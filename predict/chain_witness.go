@@ -1,0 +1,147 @@
+package predict
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
+	"github.com/conc-dev/conc/trace"
+)
+
+// link is one thread of a chain with its letters: entered by in (in
+// transaction first(in)), left by out (in a transaction at or after it).
+type linkLetters struct {
+	j       int
+	t       int32 // entry transaction
+	in, out profiles.Letter
+}
+
+// links picks the letters of a chain found by chainTo: each entry letter
+// achieves the hop's transaction, and each exit letter the next hop's (or
+// conflicts with b, for the last).
+func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
+	ls := make([]linkLetters, len(hops))
+	prev := pr.a
+	for x, h := range hops {
+		in := c.entryLetter(h.j, prev, h.t)
+		var out profiles.Letter = -1
+		for l, last := range c.th[h.j].last {
+			if last < h.t || last == 0 {
+				continue
+			}
+			e := profiles.Letter(l)
+			if x+1 < len(hops) && c.enter(hops[x+1].j, e) == hops[x+1].t ||
+				x+1 == len(hops) && e.Conflicts(pr.b) {
+				out = e
+				break
+			}
+		}
+		if in < 0 || out < 0 {
+			return nil, fmt.Errorf("predict: internal error: chain hop %d (thread %d at %d) has no letters", x, h.j, h.t)
+		}
+		ls[x] = linkLetters{j: h.j, t: h.t, in: in, out: out}
+		prev = out
+	}
+	return ls, nil
+}
+
+// entryLetter is a letter of thread j conflicting with prev whose first
+// transaction is t.
+func (c *chainer) entryLetter(j int, prev profiles.Letter, t int32) profiles.Letter {
+	for _, e := range conflicting(prev) {
+		if e >= 0 && c.th[j].firstOf(e) == t {
+			return e
+		}
+	}
+	return -1
+}
+
+// query asks for the first edge of thread t with letter l in a transaction
+// numbered at least txn.
+type query struct {
+	t   int
+	l   profiles.Letter
+	txn int32
+}
+
+// occurrence is where a query was answered: the edge and its transaction.
+type occurrence struct {
+	pos int64
+	txn int32
+}
+
+// locate answers queries in one pass over the spool.
+func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
+	found := make([]occurrence, len(qs))
+	for x := range found {
+		found[x].pos = -1
+	}
+	txn, pos, open := make([]int32, k), make([]int64, k), make([]bool, k)
+	r := sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		t := int(ev.Thread)
+		switch ev.Op {
+		case model.OpBegin:
+			txn[t]++
+			open[t] = true
+		case model.OpEnd:
+			open[t] = false
+		case model.OpRead, model.OpWrite:
+			at := pos[t]
+			if !open[t] {
+				txn[t]++
+				at++
+				pos[t] += 2
+			}
+			for x, q := range qs {
+				if found[x].pos < 0 && q.t == t && q.l == letterOf(&ev) && txn[t] >= q.txn {
+					found[x] = occurrence{at, txn[t]}
+				}
+			}
+		}
+		pos[t]++
+	}
+	for x, f := range found {
+		if f.pos < 0 {
+			return nil, fmt.Errorf("predict: internal error: no occurrence for %+v", qs[x])
+		}
+	}
+	return found, nil
+}
+
+// chainPlan is Lemma 2's normal run for a pair and its chain: thread i up to
+// a, each link thread up to the later of its two events, then i on to b; the
+// cycle is T → j1 → … → jm → T, with the program-order step inside a link
+// thread whose two events lie in different transactions.
+func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) {
+	var qs []query
+	for _, l := range ls {
+		qs = append(qs, query{l.j, l.in, l.t}, query{l.j, l.out, l.t})
+	}
+	pos, err := locate(sp, c.k, qs)
+	if err != nil {
+		return plan{}, err
+	}
+	pl := plan{segs: []segment{{pr.i, pr.p}}}
+	from := ref{pr.i, pr.p}
+	for x, l := range ls {
+		oi, oo := pos[2*x], pos[2*x+1]
+		in, out := ref{l.j, oi.pos}, ref{l.j, oo.pos}
+		pl.segs = append(pl.segs, segment{l.j, max(in.pos, out.pos)})
+		pl.cycle = append(pl.cycle, [2]ref{from, in})
+		if oo.txn != oi.txn { // in a later transaction: program order links them
+			pl.cycle = append(pl.cycle, [2]ref{in, out})
+		}
+		from = out
+	}
+	pl.segs = append(pl.segs, segment{pr.i, pr.q})
+	pl.cycle = append(pl.cycle, [2]ref{from, ref{pr.i, pr.q}})
+	return pl, nil
+}

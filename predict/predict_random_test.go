@@ -1,0 +1,65 @@
+package predict
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/verify"
+)
+
+// predictConfigs are the ways predict is asked, each checked against brute
+// on the projection program.
+var predictConfigs = []struct {
+	name string
+	o    Options
+}{
+	{"auto", Options{}},
+	{"auto lock-edges", Options{Check: engines.Options{LockEdges: true}}},
+	{"ignore-sync", Options{Check: engines.Options{IgnoreSync: true}}},
+	{"global", Options{Engine: "global"}},
+	{"global lock-edges", Options{Engine: "global", Check: engines.Options{LockEdges: true}}},
+}
+
+// TestPredictAgreesWithBrute is predict's correctness claim: on thousands of
+// random traces (2 to 4 threads, locks, fork and join, unary and nested
+// transactions) every configuration gives brute's verdict on the projection
+// program, and every witness replays on it.
+func TestPredictAgreesWithBrute(t *testing.T) {
+	n := 1500
+	if testing.Short() {
+		n = 300
+	}
+	var tally [2]int
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		src := randomTrace(r, randomShape(r))
+		full := projectionOf(t, src)
+		for _, c := range predictConfigs {
+			opts := c.o.Check
+			opts.MaxDepth = 1000
+			want, err := engines.Lookup("brute")
+			require.NoError(t, err)
+			wres, err := want.Check(context.Background(), full, opts)
+			require.NoError(t, err)
+			require.NotEqual(t, engines.Unknown, wres.Verdict, "brute unknown: %s", wres.Reason)
+			got := predictString(t, src, c.o)
+			require.Equal(t, wres.Verdict, got.Result.Verdict, "seed %d, %s, engine %s\n%s", seed, c.name, got.Result.Engine, src)
+			tally[wres.Verdict]++
+			if got.Result.Verdict == engines.Violation {
+				p := full
+				if opts.IgnoreSync {
+					p = model.DropSync(full)
+				}
+				require.NoError(t, verify.Witness(p, got.Result.Witness), "seed %d, %s\n%s", seed, c.name, src)
+			}
+		}
+	}
+	t.Logf("verdicts [serializable violation]: %v", tally)
+	require.Greater(t, tally[0], n/10)
+	require.Greater(t, tally[1], n/10)
+}

@@ -1,0 +1,155 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// The reduced projection is what the lock-aware engines search. It drops,
+// exactly (docs/predict.md gives the arguments):
+//
+//   - accesses no other thread conflicts with (relevance.go);
+//   - acquires and releases of locks only one thread uses: they never block
+//     and order nothing that program order does not;
+//   - transactions left with no event that conflicts across threads: their
+//     only edges are program order, which a cycle can short-cut. A begin is
+//     emitted lazily, before the first such event of its transaction.
+//
+// Variables and locks are renumbered densely, so the engines' tables (and
+// the profile prefilter's (2v)² relations) are over the relevant ones only.
+// orig[t][q] is the edge of the full projection that reduced edge q stands
+// for, which is how a witness of the reduced program is expanded back.
+type reduced struct {
+	p    *model.Program
+	orig [][]int64
+	full []int64 // per thread: edges of its full projection
+}
+
+// reducer holds the renumbering while the reduced program is built.
+type reducer struct {
+	s         *summary
+	u         *users
+	lockEdges bool
+	dropSync  bool
+	varID     []int32 // old variable -> new, -1 dropped
+	lockID    []int32
+	vars      []string
+	locks     []string
+}
+
+func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync bool) (*reduced, error) {
+	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync}
+	rd.varID, rd.vars = renumber(len(s.vars), s.vars, func(x int) bool { return u.varRelevant(x) })
+	rd.lockID, rd.locks = renumber(len(s.locks), s.locks, func(l int) bool { return !dropSync && s.sharedLock(int32(l)) })
+	k := len(s.threads)
+	bs := make([]*autoBuilder, k)
+	pending := make([]pendingBegin, k)
+	pos := make([]int64, k)     // edges of the full projection so far
+	open := make([]bool, k)
+	for t := range bs {
+		bs[t], pending[t] = &autoBuilder{}, pendingBegin{edge: -1}
+	}
+	r := sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		t := ev.Thread
+		rd.event(bs[t], &ev, &pending[t], pos[t], open[t])
+		switch {
+		case ev.Op == model.OpBegin:
+			open[t] = true
+		case ev.Op == model.OpEnd:
+			open[t] = false
+		}
+		pos[t] += edgesOf(&ev, open[t])
+	}
+	for t, b := range bs {
+		// A thread with events but none kept still orders its fork before
+		// its join: one epsilon move stands for it.
+		if len(b.edges) == 0 && pos[t] > 0 && !dropSync {
+			b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
+		}
+	}
+	out := &reduced{p: s.program(bs, rd.vars, rd.locks), full: pos}
+	for _, b := range bs {
+		out.orig = append(out.orig, b.orig)
+	}
+	return out, nil
+}
+
+// edgesOf is how many projection edges ev makes (after open is updated for it).
+func edgesOf(ev *trace.Event, open bool) int64 {
+	if ev.Op.IsAccess() && !open {
+		return 3
+	}
+	return 1
+}
+
+// renumber keeps the names for which keep holds, densely.
+func renumber(n int, names []string, keep func(int) bool) ([]int32, []string) {
+	id := make([]int32, n)
+	var kept []string
+	for x := range id {
+		id[x] = -1
+		if keep(x) {
+			id[x] = int32(len(kept))
+			kept = append(kept, names[x])
+		}
+	}
+	return id, kept
+}
+
+// pendingBegin is a begin not emitted yet: its edge in the full projection
+// (-1 if none) and its line.
+type pendingBegin struct {
+	edge, line int64
+}
+
+// event adds ev's reduced edges to b; pos is the index of ev's first edge in
+// the full projection, open whether a transaction was open before it.
+func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin, pos int64, open bool) {
+	at := model.Pos{File: rd.s.name, Line: int32(ev.Line)}
+	e := model.Event{Op: ev.Op, Target: -1, Pos: at}
+	switch ev.Op {
+	case model.OpBegin:
+		*pending = pendingBegin{pos, ev.Line}
+		return
+	case model.OpEnd:
+		if pending.edge < 0 {
+			b.add(e, pos)
+		}
+		pending.edge = -1
+		return
+	case model.OpRead, model.OpWrite:
+		if !rd.u.relevant(ev.Thread, letterOf(ev)) {
+			return
+		}
+		e.Target = rd.varID[ev.Target]
+		if !open {
+			b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: at}, pos)
+			b.add(e, pos+1)
+			b.add(model.Event{Op: model.OpEnd, Target: -1, Pos: at}, pos+2)
+			return
+		}
+	case model.OpAcquire, model.OpRelease:
+		if e.Target = rd.lockID[ev.Target]; e.Target < 0 {
+			return
+		}
+	default: // fork, join
+		if rd.dropSync {
+			return
+		}
+		e.Target = ev.Target
+	}
+	if open && pending.edge >= 0 && (ev.Op.IsAccess() || rd.lockEdges) {
+		b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: model.Pos{File: rd.s.name, Line: int32(pending.line)}}, pending.edge)
+		pending.edge = -1
+	}
+	b.add(e, pos)
+}

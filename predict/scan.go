@@ -1,0 +1,133 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
+	"github.com/conc-dev/conc/trace"
+)
+
+// pair is an interrupted transaction found by the scan: thread i's letters a
+// (edge p of its projection) and b (edge q > p) in one transaction, with a
+// chain from a back to b.
+type pair struct {
+	i    int
+	a, b profiles.Letter
+	p, q int64
+}
+
+// scanThread is the scan's state for one thread: the open transaction's
+// least F_a per final thread, with the letter and edge that gave it.
+type scanThread struct {
+	open bool
+	pos  int64 // edges of the projection so far
+	cur  []int32
+	curL []profiles.Letter
+	curP []int64
+	any  bool
+	fIdx []int32 // per letter: 0 unknown, -1 no chain, n+1 index into ftab
+}
+
+// scan is the second pass (Lemma 3 over the spool): in every transaction of
+// every thread i, is there an access b after an access a with F_a[j] <=
+// M_j(b) for some j? It keeps, per open transaction, the least F so far, so
+// it costs O(threads) per relevant access and O(threads²) memory.
+func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
+	ts := make([]*scanThread, c.k)
+	for i := range ts {
+		ts[i] = &scanThread{cur: make([]int32, c.k), curL: make([]profiles.Letter, c.k),
+			curP: make([]int64, c.k), fIdx: make([]int32, len(c.th[i].first))}
+	}
+	var ftab [][]int32
+	r := sp.reader()
+	var ev trace.Event
+	for n := 0; ; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return pair{}, false, nil
+		} else if err != nil {
+			return pair{}, false, err
+		}
+		i := int(ev.Thread)
+		st := ts[i]
+		switch ev.Op {
+		case model.OpBegin:
+			st.open, st.any = true, false
+		case model.OpEnd:
+			st.open = false
+		case model.OpRead, model.OpWrite:
+			if !st.open {
+				st.pos += 3
+				continue
+			}
+			if l := letterOf(&ev); u.relevant(ev.Thread, l) {
+				if j := c.closes(st, l); j >= 0 {
+					return pair{i: i, a: st.curL[j], b: l, p: st.curP[j], q: st.pos}, true, nil
+				}
+				f := c.cachedReach(st, i, l, &ftab)
+				if c.stop != "" {
+					return pair{}, false, nil
+				}
+				st.lower(f, l)
+			}
+		}
+		st.pos++
+		if n&4095 == 0 && c.ctx.Err() != nil {
+			c.stop = "deadline reached (--timeout)"
+			return pair{}, false, nil
+		}
+	}
+}
+
+// closes returns a thread j whose chain from an earlier letter of the open
+// transaction closes on b, or -1.
+func (c *chainer) closes(st *scanThread, b profiles.Letter) int {
+	if !st.any {
+		return -1
+	}
+	for j, t := range st.cur {
+		if t != inf && t <= c.close(j, b) {
+			return j
+		}
+	}
+	return -1
+}
+
+// lower folds F_l into the open transaction's minima.
+func (st *scanThread) lower(f []int32, l profiles.Letter) {
+	if f == nil {
+		return
+	}
+	if !st.any {
+		for j := range st.cur {
+			st.cur[j] = inf
+		}
+		st.any = true
+	}
+	for j, t := range f {
+		if t < st.cur[j] {
+			st.cur[j], st.curL[j], st.curP[j] = t, l, st.pos
+		}
+	}
+}
+
+// cachedReach is reach(i, l), remembered per thread and letter.
+func (c *chainer) cachedReach(st *scanThread, i int, l profiles.Letter, ftab *[][]int32) []int32 {
+	switch x := st.fIdx[l]; {
+	case x > 0:
+		return (*ftab)[x-1]
+	case x < 0:
+		return nil
+	}
+	f := c.reach(i, l)
+	if c.stop != "" {
+		return nil
+	}
+	if f == nil {
+		st.fIdx[l] = -1
+		return nil
+	}
+	*ftab = append(*ftab, f)
+	st.fIdx[l] = int32(len(*ftab))
+	return f
+}

@@ -1,0 +1,178 @@
+package predict
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// The spool keeps the projection on disk: the first pass writes every event
+// of the trace in a compact binary form, and the later passes (the scan for
+// interrupted transactions, the witness, the program for the lock-aware
+// engines) read it back instead of parsing the trace again. A record is
+//
+//	header byte: op (low 4 bits) | spoolThread | spoolLine
+//	thread id   (uvarint, when spoolThread: the thread changed)
+//	target id   (uvarint, when the op has one)
+//	line delta  (uvarint, when spoolLine: the line is not the previous + 1)
+//
+// so a typical event costs two or three bytes, and memory stays one buffer
+// however long the trace is.
+const (
+	spoolThread = 1 << 4
+	spoolLine   = 1 << 5
+	spoolMaxRec = 1 + 3*binary.MaxVarintLen64
+	spoolBuf    = 1 << 20
+)
+
+// spool is the on-disk projection. It is written once, then read any number
+// of times, each reader with its own offset.
+type spool struct {
+	f          *os.File
+	w          *bufio.Writer
+	size       int64
+	lastThread int32
+	lastLine   int64
+	events     int64
+	tmp        [spoolMaxRec]byte
+}
+
+// newSpool creates the spool file in dir ("" is the system's temporary
+// directory); Close removes it.
+func newSpool(dir string) (*spool, error) {
+	f, err := os.CreateTemp(dir, "conc-predict-*.spool")
+	if err != nil {
+		return nil, fmt.Errorf("predict: spool: %w", err)
+	}
+	return &spool{f: f, w: bufio.NewWriterSize(f, spoolBuf), lastThread: -1}, nil
+}
+
+// put appends one event.
+func (s *spool) put(ev *trace.Event) error {
+	b := s.tmp[:1]
+	h := byte(ev.Op)
+	if ev.Thread != s.lastThread {
+		h |= spoolThread
+		b = binary.AppendUvarint(b, uint64(ev.Thread))
+		s.lastThread = ev.Thread
+	}
+	if ev.Op.HasTarget() {
+		b = binary.AppendUvarint(b, uint64(ev.Target))
+	}
+	if d := ev.Line - s.lastLine; d != 1 {
+		h |= spoolLine
+		b = binary.AppendUvarint(b, uint64(d))
+	}
+	s.lastLine = ev.Line
+	b[0] = h
+	s.events++
+	n, err := s.w.Write(b)
+	s.size += int64(n)
+	return err
+}
+
+// finish flushes the writes; the spool is then ready to be read.
+func (s *spool) finish() error {
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("predict: spool: %w", err)
+	}
+	return nil
+}
+
+// Close removes the spool file.
+func (s *spool) Close() error {
+	if s == nil || s.f == nil {
+		return nil
+	}
+	name := s.f.Name()
+	err := s.f.Close()
+	if rerr := os.Remove(name); err == nil {
+		err = rerr
+	}
+	s.f = nil
+	return err
+}
+
+// reader starts a pass over the spool from its first event.
+func (s *spool) reader() *spoolReader {
+	return &spoolReader{src: io.NewSectionReader(s.f, 0, s.size), buf: make([]byte, spoolBuf)}
+}
+
+// spoolReader decodes the spool's records in order.
+type spoolReader struct {
+	src        io.Reader
+	buf        []byte
+	start, end int
+	eof        bool
+	thread     int32
+	line       int64
+}
+
+// next decodes one event into ev; it returns io.EOF after the last one.
+func (r *spoolReader) next(ev *trace.Event) error {
+	if r.end-r.start < spoolMaxRec && !r.eof {
+		if err := r.fill(); err != nil {
+			return err
+		}
+	}
+	if r.start == r.end {
+		return io.EOF
+	}
+	b := r.buf[r.start:r.end]
+	h := b[0]
+	k := 1
+	if h&spoolThread != 0 {
+		v, n := binary.Uvarint(b[k:])
+		if n <= 0 {
+			return errCorrupt
+		}
+		r.thread, k = int32(v), k+n
+	}
+	ev.Thread, ev.Op, ev.Target, ev.Loc = r.thread, model.Op(h&15), -1, -1
+	if ev.Op.HasTarget() {
+		v, n := binary.Uvarint(b[k:])
+		if n <= 0 {
+			return errCorrupt
+		}
+		ev.Target, k = int32(v), k+n
+	}
+	d := int64(1)
+	if h&spoolLine != 0 {
+		v, n := binary.Uvarint(b[k:])
+		if n <= 0 {
+			return errCorrupt
+		}
+		d, k = int64(v), k+n
+	}
+	r.line += d
+	ev.Line = r.line
+	r.start += k
+	return nil
+}
+
+var errCorrupt = errors.New("predict: spool: corrupt record")
+
+// fill moves the unread bytes to the front and reads more.
+func (r *spoolReader) fill() error {
+	r.end = copy(r.buf, r.buf[r.start:r.end])
+	r.start = 0
+	for r.end < len(r.buf) && !r.eof {
+		n, err := r.src.Read(r.buf[r.end:])
+		r.end += n
+		if err == io.EOF {
+			r.eof = true
+		} else if err != nil {
+			return fmt.Errorf("predict: spool: %w", err)
+		}
+		if r.end >= spoolMaxRec {
+			break
+		}
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package predict
+
+import (
+	"context"
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
+	"github.com/conc-dev/conc/trace"
+)
+
+// A straight-line thread's profiles (Definition 4) need no relation over
+// pairs of letters for the links of a chain: numbering the thread's
+// transactions 1, 2, … (a unary access is a transaction of its own), a
+// thread can be entered by e1 and left by e2 (▷ e1 ◁, ▷ e1 e2 ◁, ▷ e2 e1 ◁
+// or ▷ e1 ◁ ▷ e2 ◁) iff first(e1) <= last(e2), where first and last are the
+// first and last transactions in which the letter occurs. So the first pass
+// keeps, per thread, first and last for every letter: O(threads × variables)
+// memory, whatever the trace's length.
+
+// threadSum is what the first pass keeps of one thread.
+type threadSum struct {
+	txn    int32   // transactions begun so far (unary ones included)
+	open   bool    // inside a begin … end
+	first  []int32 // per letter: first transaction with it, 0 if none
+	last   []int32 // per letter: last transaction with it
+	events int64   // trace events of the thread
+	edges  int64   // edges of its projection automaton (a unary access is 3)
+}
+
+// summary is the first pass's result: the names, the per-thread letter
+// summaries, and which synchronisation the trace uses.
+type summary struct {
+	name              string
+	threads           []*threadSum
+	threadNames       []string
+	vars, locks       []string
+	events            int64
+	sync              bool    // some acq, rel, fork or join
+	lockUser          []int32 // per lock: its one thread, or -2 when shared
+}
+
+// collect is the first pass: it reads the whole trace, writes it to the
+// spool and fills the summary. It stops with the context's error.
+func collect(ctx context.Context, r *trace.Reader, sp *spool) (*summary, error) {
+	s := &summary{name: r.Name()}
+	evs := make([]trace.Event, 4096)
+	for {
+		n, err := r.Read(evs)
+		for i := range evs[:n] {
+			if perr := sp.put(&evs[i]); perr != nil {
+				return nil, perr
+			}
+			s.step(&evs[i])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	if err := sp.finish(); err != nil {
+		return nil, err
+	}
+	s.threadNames = r.Threads().Names()
+	s.vars, s.locks = r.Vars().Names(), r.Locks().Names()
+	for len(s.threads) < len(s.threadNames) {
+		s.threads = append(s.threads, &threadSum{})
+	}
+	return s, nil
+}
+
+// step folds one event into the summary.
+func (s *summary) step(ev *trace.Event) {
+	for int(ev.Thread) >= len(s.threads) {
+		s.threads = append(s.threads, &threadSum{})
+	}
+	th := s.threads[ev.Thread]
+	th.events++
+	th.edges++
+	s.events++
+	switch ev.Op {
+	case model.OpBegin:
+		th.txn++
+		th.open = true
+	case model.OpEnd:
+		th.open = false
+	case model.OpRead, model.OpWrite:
+		if !th.open {
+			th.txn++
+			th.edges += 2
+		}
+		th.see(letterOf(ev), th.txn)
+	case model.OpAcquire, model.OpRelease:
+		s.sync = true
+		s.useLock(ev.Target, ev.Thread)
+	default:
+		s.sync = true
+	}
+}
+
+// see records that letter l occurs in transaction txn.
+func (th *threadSum) see(l profiles.Letter, txn int32) {
+	if int(l) >= len(th.first) {
+		n := max(2*len(th.first), int(l)+1, 16)
+		th.first = append(th.first, make([]int32, n-len(th.first))...)
+		th.last = append(th.last, make([]int32, n-len(th.last))...)
+	}
+	if th.first[l] == 0 {
+		th.first[l] = txn
+	}
+	th.last[l] = txn
+}
+
+func (s *summary) useLock(l, t int32) {
+	for int(l) >= len(s.lockUser) {
+		s.lockUser = append(s.lockUser, -1)
+	}
+	switch u := s.lockUser[l]; {
+	case u == -1:
+		s.lockUser[l] = t
+	case u != t:
+		s.lockUser[l] = -2
+	}
+}
+
+// letterOf is the trace event's letter (profiles' numbering: 2v read, 2v+1
+// write).
+func letterOf(ev *trace.Event) profiles.Letter {
+	l := profiles.Letter(2 * ev.Target)
+	if ev.Op == model.OpWrite {
+		l++
+	}
+	return l
+}
+
+// firstOf and lastOf read a thread's summary, 0 for a letter it never uses.
+func (th *threadSum) firstOf(l profiles.Letter) int32 {
+	if int(l) < len(th.first) {
+		return th.first[l]
+	}
+	return 0
+}
+
+func (th *threadSum) lastOf(l profiles.Letter) int32 {
+	if int(l) < len(th.last) {
+		return th.last[l]
+	}
+	return 0
+}
+
+// sharedLock reports whether two threads use lock l: a lock of one thread
+// never blocks and (its releases and acquires being in program order) adds
+// no conflict, so the reduced program drops it.
+func (s *summary) sharedLock(l int32) bool { return int(l) < len(s.lockUser) && s.lockUser[l] == -2 }

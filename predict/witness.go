@@ -1,0 +1,105 @@
+package predict
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// A witness is planned as positions in the threads' projections and then
+// materialised from the spool: only the prefixes the run uses are read into
+// memory (Lemma 2's normal run needs thread i up to b and each link thread up
+// to the later of its two events).
+
+// ref is an event of the projection: thread t's edge pos.
+type ref struct {
+	t   int
+	pos int64
+}
+
+// segment runs thread t on to its edge upto (inclusive).
+type segment struct {
+	t    int
+	upto int64
+}
+
+// plan is a witness as segments of threads and a cycle of conflicting events.
+type plan struct {
+	segs  []segment
+	cycle [][2]ref
+}
+
+// materialised is a plan made concrete: the witness over the projection
+// program and the program of the prefixes it uses (for the report).
+type materialised struct {
+	w      *model.Witness
+	prefix *model.Program
+}
+
+// materialise reads the prefixes the plan needs from the spool and builds
+// the run, the paths and the cycle (as run indices).
+func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
+	need := make([]int64, len(s.threads))
+	for _, sg := range pl.segs {
+		need[sg.t] = max(need[sg.t], sg.upto+1)
+	}
+	bs, err := s.prefixes(sp, need, dropSync)
+	if err != nil {
+		return nil, err
+	}
+	w := &model.Witness{Paths: make([][]model.Move, len(bs)), LockEdges: lockEdges}
+	for t := range w.Paths {
+		w.Paths[t] = []model.Move{}
+	}
+	at := map[ref]int{}
+	cursor := make([]int64, len(bs))
+	for _, sg := range pl.segs {
+		for q := cursor[sg.t]; q <= sg.upto; q++ {
+			w.Paths[sg.t] = append(w.Paths[sg.t], model.Move{From: int32(q)})
+			if ev := bs[sg.t].edges[q].Ev; ev.Op != model.OpSkip {
+				at[ref{sg.t, q}] = len(w.Run)
+				w.Run = append(w.Run, model.Step{Thread: int32(sg.t), Ev: ev})
+			}
+		}
+		cursor[sg.t] = max(cursor[sg.t], sg.upto+1)
+	}
+	for _, c := range pl.cycle {
+		from, ok1 := at[c[0]]
+		to, ok2 := at[c[1]]
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("predict: internal error: cycle event %v or %v not in the witness run", c[0], c[1])
+		}
+		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
+	}
+	return &materialised{w: w, prefix: s.program(bs, s.vars, s.locks)}, nil
+}
+
+// prefixes reads the first need[t] edges of every thread's projection.
+func (s *summary) prefixes(sp *spool, need []int64, dropSync bool) ([]*autoBuilder, error) {
+	bs := make([]*autoBuilder, len(need))
+	for t := range bs {
+		bs[t] = &autoBuilder{}
+	}
+	r := sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		b := bs[ev.Thread]
+		evs, n := projected(&ev, b.open, dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
+		for k := 0; k < n && int64(len(b.edges)) < need[ev.Thread]; k++ {
+			b.add(evs[k], int64(len(b.edges)))
+		}
+	}
+	for t, b := range bs {
+		if int64(len(b.edges)) < need[t] {
+			return nil, fmt.Errorf("predict: internal error: thread %d has %d edges, the witness needs %d", t, len(b.edges), need[t])
+		}
+	}
+	return bs, nil
+}
