@@ -22,7 +22,7 @@ type chainSearch struct {
 	set  []uint64
 	best map[string]int32
 	key  []byte
-	f    []int32                 // F_a: least entry per final thread
+	f    []int32                   // F_a: least entry per final thread
 	goal func(j int, t int32) bool // nil: explore everything (for F)
 	path []hop
 }

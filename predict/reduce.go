@@ -46,7 +46,7 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync bool) (*reduce
 	k := len(s.threads)
 	bs := make([]*autoBuilder, k)
 	pending := make([]pendingBegin, k)
-	pos := make([]int64, k)     // edges of the full projection so far
+	pos := make([]int64, k) // edges of the full projection so far
 	open := make([]bool, k)
 	for t := range bs {
 		bs[t], pending[t] = &autoBuilder{}, pendingBegin{edge: -1}

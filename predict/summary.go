@@ -31,13 +31,13 @@ type threadSum struct {
 // summary is the first pass's result: the names, the per-thread letter
 // summaries, and which synchronisation the trace uses.
 type summary struct {
-	name              string
-	threads           []*threadSum
-	threadNames       []string
-	vars, locks       []string
-	events            int64
-	sync              bool    // some acq, rel, fork or join
-	lockUser          []int32 // per lock: its one thread, or -2 when shared
+	name        string
+	threads     []*threadSum
+	threadNames []string
+	vars, locks []string
+	events      int64
+	sync        bool    // some acq, rel, fork or join
+	lockUser    []int32 // per lock: its one thread, or -2 when shared
 }
 
 // collect is the first pass: it reads the whole trace, writes it to the
