@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/trace"
+)
+
+func init() {
+	register(&command{
+		name:    "predict",
+		args:    "TRACE [flags]",
+		summary: "is any reordering of the trace non-serializable?",
+		run:     runPredict,
+	})
+}
+
+// predictFlags are decideFlags plus what a trace needs: --lenient (SPEC §3)
+// and --witness-out (SPEC §5).
+type predictFlags struct {
+	decideFlags
+	lenient    bool
+	witnessOut string
+}
+
+func (f *predictFlags) register(fs *flag.FlagSet) {
+	f.decideFlags.register(fs)
+	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line)")
+}
+
+// runPredict is conc predict: read one trace ("-" is standard input, .gz is
+// inflated) and decide whether a reordering of its per-thread projections
+// that respects locks, fork and join is not conflict-serializable.
+func runPredict(e *env, args []string) int {
+	c := commands["predict"]
+	var f predictFlags
+	set := flag.NewFlagSet("predict", flag.ContinueOnError)
+	f.register(set)
+	files, err := parseFlags(e, c, set, args)
+	if err != nil {
+		return flagError(e, c, err)
+	}
+	switch {
+	case f.version:
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	case len(files) != 1:
+		return e.errorf("predict: want one TRACE argument, got %d; run 'conc predict --help'", len(files))
+	}
+	if err := f.check(); err != nil {
+		return e.errorf("predict: %v", err)
+	}
+	outs, err := createOutputs(f.dot, f.witnessOut)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer outs.close()
+	r, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient})
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer r.Close()
+	out, code := runPrediction(e, &f, r)
+	if out == nil {
+		return code
+	}
+	return finishPredict(e, &f, out, outs)
+}
+
+// runPrediction runs predict under --timeout; a nil outcome comes with the
+// exit code of the error it reported.
+func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, int) {
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if f.timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, f.timeout)
+	}
+	defer cancel()
+	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options()})
+	var ue *predict.UsageError
+	switch {
+	case errors.As(err, &ue):
+		return nil, e.errorf("predict: %v", err)
+	case err != nil:
+		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
+		return nil, exitUsage
+	}
+	if out.Result.Verdict == engines.Unknown && out.Result.Reason == "" && ctx.Err() != nil {
+		out.Result.Reason = fmt.Sprintf("timeout: no answer within %v (--timeout)", f.timeout)
+	}
+	return out, 0
+}
+
+// finishPredict renders the answer, writes --dot and --witness-out, and maps
+// the verdict to the exit code.
+func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs) int {
+	rep, err := report.Build(out.Program, out.Result)
+	if err != nil {
+		return e.errorf("internal error (please report): %v", err)
+	}
+	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
+		return e.errorf("%v", err)
+	}
+	if outs.dot != nil {
+		if err := report.WriteDOT(outs.dot, rep); err != nil {
+			return e.errorf("--dot: %v", err)
+		}
+	}
+	if outs.witness != nil && out.Result.Witness != nil {
+		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
+			return e.errorf("--witness-out: %v", err)
+		}
+	}
+	if err := outs.close(); err != nil {
+		return e.errorf("%v", err)
+	}
+	return exitCode(out.Result.Verdict)
+}
+
+// outputs are the files --dot and --witness-out name, created before the
+// trace is read so that a bad path fails first. Without a violation they
+// are left empty.
+type outputs struct {
+	dot, witness io.WriteCloser
+}
+
+func createOutputs(dot, witness string) (*outputs, error) {
+	o := &outputs{}
+	var err error
+	if dot != "" {
+		if o.dot, err = os.Create(dot); err != nil {
+			return nil, fmt.Errorf("--dot: %v", err)
+		}
+	}
+	if witness != "" {
+		if o.witness, err = os.Create(witness); err != nil {
+			o.close()
+			return nil, fmt.Errorf("--witness-out: %v", err)
+		}
+	}
+	return o, nil
+}
+
+// close closes the files once; it reports the first error.
+func (o *outputs) close() error {
+	var first error
+	for _, f := range []*io.WriteCloser{&o.dot, &o.witness} {
+		if *f != nil {
+			if err := (*f).Close(); err != nil && first == nil {
+				first = err
+			}
+			*f = nil
+		}
+	}
+	return first
+}
