@@ -23,6 +23,15 @@ type Params struct {
 	Unary     bool // accesses outside atomic blocks
 	Sync      bool // sync blocks and acquire/release pairs
 	Identical bool // the last two threads are one declaration W[2]
+
+	// Sizes and switches of the scaling and reduction families (conc gen);
+	// Random ignores them. Each family's doc says which it reads.
+	Depth   int  // deep: the stack depth a violation needs
+	Twin    bool // chain: the serializable twin
+	M       int  // w1: the least length of the common word
+	States  int  // w1: states of each random DFA
+	Letters int  // w1: letters of the random DFAs' alphabet
+	Clauses int  // np: clauses of the random 3-CNF formula (Vars: its variables)
 }
 
 // withDefaults fills zero sizes.
