@@ -43,7 +43,7 @@ func pfAgainstBrute(t *testing.T, seed int64, p *model.Program) (Verdict, Verdic
 // small enough for brute to be exact.
 func TestProfileRandomStraightLine(t *testing.T) {
 	counts := map[Verdict]int{}
-	for seed := int64(0); seed < 2000; seed++ {
+	for seed := int64(0); seed < 600; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		k, nvars := 2+r.Intn(4), 1+r.Intn(3)
 		var autos []*model.Automaton
@@ -58,8 +58,8 @@ func TestProfileRandomStraightLine(t *testing.T) {
 		counts[got]++
 	}
 	t.Logf("verdicts: %v", counts)
-	require.Greater(t, counts[Serializable], 100)
-	require.Greater(t, counts[Violation], 100)
+	require.Greater(t, counts[Serializable], 30)
+	require.Greater(t, counts[Violation], 30)
 }
 
 // TestProfileRandomRegular: random regular automata; brute is bounded, so
