@@ -112,7 +112,9 @@ func TestGlobalReductionsKeepVerdicts(t *testing.T) {
 		for name, cfg := range globalConfigs {
 			res := checkGlobal(t, c.p, opts, cfg)
 			require.Equal(t, plain.Verdict, res.Verdict, "seed %d, %s vs plain:\n%s", seed, name, c.src)
-			if !cfg.prefilter && !cfg.subsets {
+			if plain.Verdict == Serializable && !cfg.prefilter && !cfg.subsets {
+				// A reduction explores no more than the plain product (a
+				// violation may be met sooner or later by either).
 				require.LessOrEqual(t, res.Stats.States, plain.Stats.States, "seed %d, %s", seed, name)
 			}
 		}

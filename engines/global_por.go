@@ -177,34 +177,51 @@ func (s *globalSearch) futureHas(c *gconf, z int, x int32) bool {
 // localMove finds a thread whose only available edge is enabled and
 // interferes with no other active thread (with partial-order reduction,
 // from the threads' current states; without, anywhere in their automata):
-// {that move} is persistent, so it needs no interleaving point.
-func (s *globalSearch) localMove(c *gconf) (gmove, bool) {
+// {that move} is persistent, so it needs no interleaving point. Thread
+// prefer is tried first (the one that just moved is likely in a run of
+// private moves).
+func (s *globalSearch) localMove(c *gconf, prefer int) (gmove, bool) {
+	if prefer >= 0 && s.isLocal(c, prefer) >= 0 {
+		return gmove{int32(prefer), int32(s.isLocal(c, prefer))}, true
+	}
 	for t := 0; t < s.k; t++ {
-		if !s.active[t] || !s.started(c, t) {
+		if t == prefer {
 			continue
 		}
-		out := s.out(c, t)
-		only, n := -1, 0
-		for i, e := range out {
-			if s.avail(c, t, e) {
-				only, n = i, n+1
-			}
-		}
-		if n != 1 || !s.enabled(c, t, out[only]) {
-			continue
-		}
-		if s.cfg.por {
-			s.porReset(c, t)
-		}
-		local := true
-		for z := 0; z < s.k && local; z++ {
-			local = !s.active[z] || !s.interferes(c, t, out[only], z, s.cfg.por)
-		}
-		if local {
-			return gmove{int32(t), int32(only)}, true
+		if e := s.isLocal(c, t); e >= 0 {
+			return gmove{int32(t), int32(e)}, true
 		}
 	}
 	return gmove{}, false
+}
+
+// isLocal returns the edge of thread t's local move, or -1.
+func (s *globalSearch) isLocal(c *gconf, t int) int {
+	if !s.active[t] || !s.started(c, t) {
+		return -1
+	}
+	out := s.out(c, t)
+	only, n := -1, 0
+	for i, e := range out {
+		if s.avail(c, t, e) {
+			only, n = i, n+1
+		}
+	}
+	if n != 1 || !s.enabled(c, t, out[only]) {
+		return -1
+	}
+	if s.edges[t][s.q(c, t)][only].private {
+		return only
+	}
+	if s.cfg.por {
+		s.porReset(c, t)
+	}
+	for z := 0; z < s.k; z++ {
+		if s.active[z] && s.interferes(c, t, out[only], z, s.cfg.por) {
+			return -1
+		}
+	}
+	return only
 }
 
 // mayConflict reports whether threads i and j can have a conflict-graph

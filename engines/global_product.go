@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
 )
 
 // gconf is one state of the product (Theorem 4) as one flat slice of words,
@@ -142,12 +141,12 @@ func (s *globalSearch) apply(c *gconf, mv gmove) bool {
 		c.w[s.k+s.nLocks+int(ev.Target)] = 1
 	}
 	s.events++
-	l := s.letters[t][from][mv.e]
-	if l.Kind == monitor.KindNone {
+	g := s.edges[t][from][mv.e]
+	if g.noop {
 		return false
 	}
 	s.fsm.Use(s.mon(c))
-	return s.fsm.Step(t, l)
+	return s.fsm.Step(t, g.letters)
 }
 
 // appendKey encodes c canonically. Compact: uvarints, and the monitor's own

@@ -22,10 +22,11 @@ type globalSearch struct {
 	forkedBy  []int
 	pushdown  []bool
 	fsm       *monitor.FSM
-	letters   [][][]*monitor.Letters // per thread, state, edge
+	edges     [][][]*gedge // per thread, state, edge: precomputed facts
 	fa        *futAlphabet
 	fut       []*futTable // per thread (threads of one automaton share it)
 	chainCap  int
+	runs      [][]grun // per thread, state: the run of silent moves from it
 
 	nLocks int
 	monOff int // where the monitor's words start in a gconf
@@ -83,26 +84,55 @@ func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg gl
 		}
 		s.fut = append(s.fut, tables[a])
 		s.pushdown = append(s.pushdown, a.Pushdown())
-		s.letters = append(s.letters, s.threadLetters(t, a))
+		s.edges = append(s.edges, s.threadEdges(t, a))
 		s.chainCap += a.NumStates()
+	}
+	if cfg.local {
+		for t := range p.Threads {
+			s.runs = append(s.runs, s.silentRuns(t))
+		}
 	}
 	s.por.init(k, len(p.Locks))
 	return s
 }
 
-// threadLetters precomputes the monitor letters of every edge of thread t,
-// sharing one value among edges with the same event.
-func (s *globalSearch) threadLetters(t int, a *model.Automaton) [][]*monitor.Letters {
+// gedge is what the search needs to know about one edge of one thread,
+// computed once.
+type gedge struct {
+	letters *monitor.Letters
+	// noop: the monitor's state cannot change. A compact-mode access of a
+	// private variable (always inside a transaction, by Automaton's
+	// invariant) adds only thread(t), which the transaction has, and
+	// conflicts only with thread(t) and fork(t), whose edges into the
+	// transaction exist since its begin (a fork precedes the forked
+	// thread's events).
+	noop bool
+	// private: interferes with no other thread, whatever it does (no shared
+	// letter; nobody forks or joins t; not a fork or join itself).
+	private bool
+}
+
+// threadEdges precomputes the facts of every edge of thread t, sharing one
+// value among edges with the same event.
+func (s *globalSearch) threadEdges(t int, a *model.Automaton) [][]*gedge {
 	al := s.fsm.Alphabet()
-	cache := map[[2]int32]*monitor.Letters{}
-	out := make([][]*monitor.Letters, a.NumStates())
+	cache := map[[2]int32]*gedge{}
+	out := make([][]*gedge, a.NumStates())
 	for q, es := range a.Out {
-		out[q] = make([]*monitor.Letters, len(es))
+		out[q] = make([]*gedge, len(es))
 		for i, e := range es {
 			key := [2]int32{int32(e.Ev.Op), e.Ev.Target}
 			if cache[key] == nil {
 				l := al.Of(t, e.Ev)
-				cache[key] = &l
+				g := &gedge{letters: &l}
+				deps := s.fa.deps(e.Ev, nil)
+				g.private = s.fa.fj[t] < 0 && e.Ev.Op != model.OpFork && e.Ev.Op != model.OpJoin
+				for _, x := range deps {
+					g.private = g.private && x < 0
+				}
+				g.noop = l.Kind == monitor.KindNone ||
+					s.cfg.compact && e.Ev.Op.IsAccess() && len(deps) > 0 && g.private
+				cache[key] = g
 			}
 			out[q][i] = cache[key]
 		}
@@ -252,8 +282,15 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 	if !s.cfg.local {
 		return false
 	}
+	prefer := -1
+	if len(*via) > 0 {
+		prefer = int((*via)[len(*via)-1].t)
+	}
 	for range s.chainCap {
-		mv, ok := s.localMove(c)
+		if prefer >= 0 && s.jump(c, prefer, via) {
+			continue
+		}
+		mv, ok := s.localMove(c, prefer)
 		if !ok {
 			return false
 		}
@@ -261,8 +298,51 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 		if s.apply(c, mv) {
 			return true
 		}
+		prefer = int(mv.t)
 	}
 	return false
+}
+
+// grun is a run of silent moves: n moves from a state, each along the only
+// edge of its state, each private (it interferes with no other thread) and
+// leaving the monitor unchanged, ending in state to.
+type grun struct{ n, to int32 }
+
+// silentRuns computes thread t's runs of silent moves, in post order so
+// that straight-line runs are maximal (on a cycle a run stops short, which
+// only costs a step).
+func (s *globalSearch) silentRuns(t int) []grun {
+	a := s.p.Threads[t].Auto
+	runs := make([]grun, a.NumStates())
+	for _, q := range postOrder(a) {
+		out := a.Out[q]
+		if len(out) != 1 || out[0].Stack != model.StackNone {
+			continue
+		}
+		if g := s.edges[t][q][0]; !g.private || !g.noop || out[0].Ev.Op.IsSync() {
+			continue
+		}
+		next := runs[out[0].To]
+		runs[q] = grun{n: 1 + next.n, to: out[0].To}
+		if next.n > 0 {
+			runs[q].to = next.to
+		}
+	}
+	return runs
+}
+
+// jump takes thread t's run of silent moves from c, if it has one; the
+// witness path records it as one step with a negative edge (-n).
+func (s *globalSearch) jump(c *gconf, t int, via *[]gstep) bool {
+	q := s.q(c, t)
+	r := s.runs[t][q]
+	if r.n == 0 || !s.active[t] || !s.started(c, t) {
+		return false
+	}
+	*via = append(*via, gstep{int32(t), q, -r.n})
+	c.w[t] = uint64(r.to)
+	s.events += int64(r.n)
+	return true
 }
 
 // pathTo is the moves from the initial state to the state reached by via

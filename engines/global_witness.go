@@ -15,7 +15,7 @@ import (
 func (s *globalSearch) witness(p *model.Program) (*model.Witness, error) {
 	w := &model.Witness{Paths: make([][]model.Move, len(p.Threads)), LockEdges: s.lockEdges}
 	g := monitor.New(s.lockEdges)
-	for _, st := range s.found {
+	for _, st := range s.expandRuns(p) {
 		w.Paths[st.t] = append(w.Paths[st.t], model.Move{From: st.from, Edge: st.e})
 		ev := p.Threads[st.t].Auto.Out[st.from][st.e].Ev
 		if ev.Op == model.OpSkip {
@@ -33,4 +33,22 @@ func (s *globalSearch) witness(p *model.Program) (*model.Witness, error) {
 		}
 	}
 	return nil, fmt.Errorf("global: internal error: the monitor saw a cycle that the conflict graph of its run (%d events) does not have", len(w.Run))
+}
+
+// expandRuns replaces each run of silent moves in s.found (a step with edge
+// -n) by its n moves, each along the only edge of its state.
+func (s *globalSearch) expandRuns(p *model.Program) []gstep {
+	var out []gstep
+	for _, st := range s.found {
+		if st.e >= 0 {
+			out = append(out, st)
+			continue
+		}
+		q := st.from
+		for range -st.e {
+			out = append(out, gstep{st.t, q, 0})
+			q = p.Threads[st.t].Auto.Out[q][0].To
+		}
+	}
+	return out
 }
