@@ -63,3 +63,45 @@ func TestPathRejectsPushdown(t *testing.T) {
 	_, _, _, _, err := Path(a, Profile{KindSingle, 0, 0})
 	require.Error(t, err)
 }
+
+// TestLinePathMatchesSearch compares the straight-line scan with the
+// breadth-first search on random straight-line threads: same answer, same
+// (shortest) length, and a path that exhibits the profile.
+func TestLinePathMatchesSearch(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	toks := []string{"r0", "w0", "r1", "w1", "s"}
+	checked := 0
+	for i := 0; i < 300; i++ {
+		spec := ""
+		for j := r.Intn(5); j > 0; j-- {
+			spec += " b"
+			for k := r.Intn(4); k > 0; k-- {
+				spec += " " + toks[r.Intn(len(toks))]
+			}
+			spec += " e"
+		}
+		a := line(spec)
+		for x := Letter(0); x < 4; x++ {
+			for y := Letter(0); y < 4; y++ {
+				for _, kind := range []Kind{KindSingle, KindSame, KindDiff} {
+					pr := Profile{kind, x, y}
+					if kind == KindSingle {
+						pr.B = x
+					}
+					path, ia, ib, ok, isLine := linePath(a, pr)
+					require.True(t, isLine)
+					m := newMatcher(a, pr)
+					final, found := m.search()
+					require.Equal(t, found, ok, "%s %+v", spec, pr)
+					if ok {
+						checkPath(t, a, pr, path, ia, ib)
+						bfs, _ := m.trace(final)
+						require.Len(t, path, len(bfs))
+						checked++
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, checked, 1000)
+}
