@@ -133,3 +133,13 @@ func TestProfileEmpty(t *testing.T) {
 	require.Equal(t, Serializable, pfCheck(t, pfProg(0), Options{}))
 	require.Equal(t, Serializable, pfCheck(t, pfProg(0, pfLine("b e")), Options{}))
 }
+
+func TestProfileLockEdgesWithoutLocks(t *testing.T) {
+	// --lock-edges changes nothing without lock events; the witness says
+	// which relation its cycle is stated in, and replays under it.
+	p := pfProg(2, pfLine("b w0 w1 e"), pfLine("b r1 r0 e"))
+	require.Equal(t, Violation, pfCheck(t, p, Options{LockEdges: true}))
+	res, err := checkProfile(t.Context(), p, Options{LockEdges: true})
+	require.NoError(t, err)
+	require.True(t, res.Witness.LockEdges)
+}
