@@ -28,8 +28,8 @@ func straightLine(n int) []byte {
 	return []byte(b.String())
 }
 
-// TestLongStraightLine: a long
-// thread compiles to a chain without epsilon edges.
+// TestLongStraightLine: a long thread compiles to a chain without epsilon
+// edges.
 func TestLongStraightLine(t *testing.T) {
 	const n = 300_001
 	p, err := Compile("long.conc", straightLine(n))

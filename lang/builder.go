@@ -52,7 +52,7 @@ func (b *builder) errorf(pos model.Pos, format string, args ...any) {
 
 func newBuilder(n *names, errs *ErrorList, t *ThreadDecl) *builder {
 	return &builder{n: n, errs: errs, thread: t, ctxs: newContexts(),
-		z:      &sizes{n: n, memo: map[sizeKey]int64{}},
+		z:      newSizes(n),
 		merged: map[int32]int32{}, sealed: map[int32]bool{}, copies: map[copyKey]*procCopy{}}
 }
 

@@ -106,3 +106,12 @@ func TestKeywordsAreReserved(t *testing.T) {
 	errs := compileErrors(t, "thread loop { skip }")
 	require.Equal(t, []string{`t.conc:1:8: unexpected "loop", expected a name`}, errs)
 }
+
+func TestDeepNestingIsAnError(t *testing.T) {
+	src := "thread T { " + strings.Repeat("atomic { ", maxNesting+1) + strings.Repeat("} ", maxNesting+1) + "}"
+	errs := compileErrors(t, src)
+	require.Len(t, errs, 1)
+	require.Contains(t, errs[0], "blocks nested more than 10000 deep")
+	src = "thread T { " + strings.Repeat("loop { ", maxNesting-1) + "read x " + strings.Repeat("} ", maxNesting-1) + "}"
+	mustCompile(t, src)
+}

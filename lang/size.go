@@ -6,13 +6,35 @@ package lang
 // saturates just above maxStates; compile refuses threads beyond it with a
 // message instead of allocating first.
 type sizes struct {
-	n    *names
-	memo map[sizeKey]int64
+	n     *names
+	memo  map[sizeKey]int64 // inlined procedures
+	loops map[loopKey]int64 // loop bodies, asked again by the builder
 }
 
 type sizeKey struct {
 	p     *ProcDecl
 	inTxn bool
+}
+
+type loopKey struct {
+	b     *Block
+	inTxn bool
+}
+
+func newSizes(n *names) *sizes {
+	return &sizes{n: n, memo: map[sizeKey]int64{}, loops: map[loopKey]int64{}}
+}
+
+// loop bounds a loop body, once: nested loops would otherwise cost time
+// quadratic in their depth.
+func (z *sizes) loop(b *Block, inTxn bool) int64 {
+	key := loopKey{b, inTxn}
+	if v, ok := z.loops[key]; ok {
+		return v
+	}
+	v := z.block(b, inTxn)
+	z.loops[key] = v
+	return v
 }
 
 func sat(x int64) int64 { return min(x, maxStates+1) }
@@ -41,7 +63,7 @@ func (z *sizes) stmt(s Stmt, inTxn bool) int64 {
 	case *Atomic:
 		return sat(2 + z.block(s.Body, true))
 	case *Loop:
-		return sat(1 + z.block(s.Body, inTxn))
+		return sat(1 + z.loop(s.Body, inTxn))
 	case *Repeat:
 		n, _ := parseCount(s.Count.Text)
 		body := z.block(s.Body, inTxn)

@@ -107,7 +107,7 @@ func (b *builder) atomic(s *Atomic, q int32) int32 {
 // nothing.
 func (b *builder) loop(s *Loop, q int32) int32 {
 	pos := toPos(s.Pos)
-	if b.z.block(s.Body, b.ctxs.get(b.ctx[q]).inTxn) == 0 {
+	if b.z.loop(s.Body, b.ctxs.get(b.ctx[q]).inTxn) == 0 {
 		return q // no event: zero or more iterations of nothing
 	}
 	h := b.fresh(q, pos)

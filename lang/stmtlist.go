@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"fmt"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -60,6 +62,7 @@ type bodyReader struct {
 	end        lexer.Token
 	next, last lexer.Token
 	done       bool // next is end
+	depth      int  // of nested blocks
 }
 
 func (r *bodyReader) scan() lexer.Token {
@@ -180,11 +183,21 @@ func parseChoose(lex tokens, pos lexer.Position) (Stmt, error) {
 	}
 }
 
+// maxNesting bounds how deeply blocks nest, so that recursion over the
+// syntax tree stays far from Go's stack limit whatever the input.
+const maxNesting = 10_000
+
 // parseBlock parses "{" stmt* "}".
 func parseBlock(lex tokens) (*Block, error) {
 	t := *lex.Peek()
 	if !isPunct(&t, "{") {
 		return nil, unexpected(&t, "Block")
+	}
+	if r, ok := lex.(*bodyReader); ok {
+		if r.depth++; r.depth > maxNesting {
+			return nil, &participle.ParseError{Msg: fmt.Sprintf("blocks nested more than %d deep", maxNesting), Pos: t.Pos}
+		}
+		defer func() { r.depth-- }()
 	}
 	lex.Next()
 	b := &Block{Pos: t.Pos}
