@@ -75,7 +75,7 @@ func (g *progGen) stmt(depth int, held []string) string {
 		return "skip"
 	case 3:
 		if len(held) > 0 {
-			return "read y" // calls under locks would multiply contexts; keep some
+			return "read y" // a procedure may take the held lock again
 		}
 		return fmt.Sprintf("call p%d", g.r.IntN(3))
 	case 4:
@@ -256,50 +256,79 @@ func prefixes(s set) set {
 
 func sortedKeys(s set) []string { return slices.Sorted(maps.Keys(s)) }
 
-// runsOf enumerates the event sequences of length ≤ maxLen of a, with the
-// stack bounded (deep enough for these small programs).
+// runsOf computes the event sequences of length ≤ maxLen that a can emit
+// from Init with the empty stack, exactly, by a least fixpoint over frame
+// summaries: done[q] holds the pairs (w, x) such that from q the current
+// frame can emit w and reach x, a state with a pop edge (a return), its
+// calls all returned; runs[q] holds what can be emitted from q while staying
+// in the frame or in calls that never return.
 func runsOf(p *model.Program, a *model.Automaton) set {
-	type node struct {
-		q     int32
-		stack string
-		run   string
+	type ret struct {
+		w string
+		x int32
 	}
-	const maxStack = maxLen + 2
-	out := set{}
-	seen := map[node]bool{}
-	work := []node{{q: a.Init}}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		out[n.run] = true
-		for _, e := range a.Out[n.q] {
-			m := node{q: e.To, stack: n.stack, run: n.run}
-			switch e.Stack {
-			case model.StackPush:
-				if len(n.stack) >= maxStack {
-					continue
-				}
-				m.stack += string(rune('A' + e.Sym))
-			case model.StackPop:
-				if n.stack == "" || n.stack[len(n.stack)-1] != byte('A'+e.Sym) {
-					continue
-				}
-				m.stack = n.stack[:len(n.stack)-1]
-			}
-			if e.Ev.Op != model.OpSkip {
-				if len(n.run) == maxLen {
-					continue
-				}
-				m.run += eventByte(p, e.Ev)
-			}
-			work = append(work, m)
+	n := a.NumStates()
+	done := make([]map[ret]bool, n)
+	runs := make([]set, n)
+	for q := range runs {
+		done[q], runs[q] = map[ret]bool{}, single("")
+	}
+	add := func(q int, w string, x int32, changed *bool) {
+		if r := (ret{cut(w), x}); !done[q][r] {
+			done[q][r], *changed = true, true
 		}
 	}
-	return out
+	addRun := func(q int, w string, changed *bool) {
+		if w = cut(w); !runs[q][w] {
+			runs[q][w], *changed = true, true
+		}
+	}
+	// returns lists the states a frame entered at e returns to, by symbol,
+	// with what it emitted on the way.
+	returns := func(e int32, sym int32, f func(w string, to int32)) {
+		for r := range done[e] {
+			for _, pe := range a.Out[r.x] {
+				if pe.Stack == model.StackPop && pe.Sym == sym {
+					f(r.w, pe.To)
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for q, es := range a.Out {
+			for _, e := range es {
+				switch e.Stack {
+				case model.StackPop:
+					add(q, "", int32(q), &changed)
+				case model.StackPush:
+					for w := range runs[e.To] {
+						addRun(q, w, &changed)
+					}
+					returns(e.To, e.Sym, func(w string, to int32) {
+						for v := range runs[to] {
+							addRun(q, w+v, &changed)
+						}
+						for r := range done[to] {
+							add(q, w+r.w, r.x, &changed)
+						}
+					})
+				default:
+					ev := ""
+					if e.Ev.Op != model.OpSkip {
+						ev = eventByte(p, e.Ev)
+					}
+					for v := range runs[e.To] {
+						addRun(q, ev+v, &changed)
+					}
+					for r := range done[e.To] {
+						add(q, ev+r.w, r.x, &changed)
+					}
+				}
+			}
+		}
+	}
+	return runs[a.Init]
 }
 
 func eventByte(p *model.Program, e model.Event) string {
