@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -74,6 +75,7 @@ func globalDisagrees(src string, lockEdges bool, cfg globalConfig) string {
 // whenever brute decides, and every witness replays. A failure prints the
 // seed and a shrunk program.
 func TestGlobalAgreesWithBrute(t *testing.T) {
+	t.Parallel()
 	n := 3000
 	var tally [3][2]int // global verdict x brute decided
 	for seed := uint64(0); seed < uint64(n); seed++ {
@@ -101,15 +103,31 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestGlobalReductionsKeepVerdicts compares every reduction, alone and all
-// together, with the plain product on random programs with locks.
+// TestGlobalReductionsKeepVerdicts compares every reduction on (alone, and
+// all the others on) with it off (the plain product, and all the others
+// without it) on random programs with locks: verdicts agree, witnesses
+// replay, and a full exploration stores no more states than the plain one.
 func TestGlobalReductionsKeepVerdicts(t *testing.T) {
-	for seed := uint64(10_000); seed < 10_600; seed++ {
+	t.Parallel()
+	configs := map[string]globalConfig{"plain": {}, "all": globalAll}
+	for name, on := range map[string]func(*globalConfig, bool){
+		"prefilter": func(c *globalConfig, b bool) { c.prefilter = b },
+		"subsets":   func(c *globalConfig, b bool) { c.subsets = b },
+		"local":     func(c *globalConfig, b bool) { c.local = b },
+		"por":       func(c *globalConfig, b bool) { c.por = b },
+		"compact":   func(c *globalConfig, b bool) { c.compact = b },
+	} {
+		alone, others := globalConfig{}, globalAll
+		on(&alone, true)
+		on(&others, false)
+		configs[name+" alone"], configs["all but "+name] = alone, others
+	}
+	for seed := uint64(10_000); seed < 10_250; seed++ {
 		c := globalCaseOfN(t, seed, 3)
 		opts := Options{LockEdges: c.lockEdges}
 		plain := checkGlobal(t, c.p, opts, globalConfig{})
 		require.NotEqual(t, Unknown, plain.Verdict)
-		for name, cfg := range globalConfigs {
+		for name, cfg := range configs {
 			res := checkGlobal(t, c.p, opts, cfg)
 			require.Equal(t, plain.Verdict, res.Verdict, "seed %d, %s vs plain:\n%s", seed, name, c.src)
 			if plain.Verdict == Serializable && !cfg.prefilter && !cfg.subsets {
@@ -119,4 +137,94 @@ func TestGlobalReductionsKeepVerdicts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// globalForkJoinSpecs draws 2-3 straight-line threads (buildProg specs) of
+// small transactions over x and y, sometimes inside a critical section of m;
+// T1 forks T2 (and T3) at random points and may join them later.
+func globalForkJoinSpecs(r *rand.Rand) []string {
+	k := 2 + r.IntN(2)
+	specs := make([]string, k)
+	for t := range specs {
+		var toks []string
+		for range 1 + r.IntN(3) {
+			txn := []string{"b"}
+			for range 1 + r.IntN(2) {
+				txn = append(txn, []string{"r:", "w:"}[r.IntN(2)]+[]string{"x", "y"}[r.IntN(2)])
+			}
+			txn = append(txn, "e")
+			if r.IntN(3) == 0 {
+				txn = append(append([]string{"acq:m"}, txn...), "rel:m")
+			}
+			toks = append(toks, txn...)
+		}
+		specs[t] = strings.Join(toks, " ")
+	}
+	main := strings.Fields(specs[0])
+	for u := 2; u <= k; u++ {
+		at := r.IntN(len(main) + 1)
+		for at > 0 && at < len(main) && main[at-1] != "e" && main[at-1] != "rel:m" {
+			at-- // fork and join between transactions and critical sections
+		}
+		fork := fmt.Sprintf("fork:T%d", u)
+		main = append(main[:at], append([]string{fork}, main[at:]...)...)
+		if r.IntN(2) == 0 {
+			main = append(main, fmt.Sprintf("join:T%d", u))
+		}
+	}
+	specs[0] = strings.Join(main, " ")
+	return specs
+}
+
+// TestGlobalForkJoinAgreesWithBrute: fork and join restrict interleavings
+// (and with lock edges add conflicts); 600 random straight-line programs
+// with them, all reductions on and off, against brute.
+func TestGlobalForkJoinAgreesWithBrute(t *testing.T) {
+	r := rand.New(rand.NewPCG(42, 43))
+	var violations int
+	for i := range 600 {
+		specs := globalForkJoinSpecs(r)
+		p := buildProg(t, specs...)
+		opts := Options{LockEdges: i%2 == 1, MaxDepth: 30}
+		want, err := bruteCheck(context.Background(), p, opts)
+		require.NoError(t, err)
+		require.NotEqual(t, Unknown, want.Verdict, "%q", specs)
+		for _, cfg := range []globalConfig{{}, globalAll, {local: true, por: true}} {
+			got := checkGlobal(t, p, opts, cfg)
+			require.Equal(t, want.Verdict, got.Verdict, "program %d (lock edges %v) %+v: %q", i, opts.LockEdges, cfg, specs)
+		}
+		violations += btoi(want.Verdict == Violation)
+	}
+	require.Greater(t, violations, 60)
+	require.Less(t, violations, 540)
+}
+
+// TestGlobalRecursiveAgreesWithBrute: recursive programs with locks are
+// searched within --max-stack; a violation brute finds within the same
+// stack bound is found, and every verdict is consistent with brute's.
+func TestGlobalRecursiveAgreesWithBrute(t *testing.T) {
+	var found int
+	for seed := uint64(0); seed < 150; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		pr := globalParams(r, false, 3)
+		pr.Recursion = true
+		src := gen.Random(r, pr)
+		p, err := lang.Compile("rec.conc", []byte(src))
+		require.NoError(t, err, src)
+		opts := Options{LockEdges: seed%2 == 1, MaxStack: 4}
+		got := checkGlobal(t, p, opts, globalAll)
+		want, err := bruteCheck(context.Background(), p, opts)
+		require.NoError(t, err)
+		if want.Verdict == Violation {
+			require.Equal(t, Violation, got.Verdict, "seed %d:\n%s", seed, src)
+		}
+		if got.Verdict == Serializable {
+			require.NotEqual(t, Violation, want.Verdict, "seed %d:\n%s", seed, src)
+		}
+		if got.Verdict == Unknown {
+			require.Contains(t, got.Reason, "--max-stack 4", "seed %d", seed)
+		}
+		found += btoi(got.Verdict == Violation)
+	}
+	require.Greater(t, found, 15)
 }

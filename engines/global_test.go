@@ -11,8 +11,8 @@ import (
 	"github.com/conc-dev/conc/verify"
 )
 
-// globalConfigs are the reduction settings the tests compare: the plain
-// product, each reduction alone, and all of them.
+// globalConfigs are the hand tests' reduction settings: the plain product,
+// each reduction alone, and all of them.
 var globalConfigs = map[string]globalConfig{
 	"plain":     {},
 	"prefilter": {prefilter: true},
