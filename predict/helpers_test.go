@@ -198,7 +198,6 @@ func projectionOf(t testing.TB, src string) *model.Program {
 func predictString(t testing.TB, src string, o Options) *Outcome {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
-	o.TempDir = t.TempDir()
 	out, err := Predict(context.Background(), r, o)
 	require.NoError(t, err, "trace:\n%s", src)
 	return out

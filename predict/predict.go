@@ -96,7 +96,7 @@ func (p *predictor) decide() (*Outcome, error) {
 		if !sync {
 			return p.streaming()
 		}
-		return p.lockAware("global")
+		return p.lockAware("global", true)
 	case "profile":
 		if sync {
 			return nil, &UsageError{"--engine profile cannot decide a trace with locks, fork or join: " +
@@ -104,7 +104,7 @@ func (p *predictor) decide() (*Outcome, error) {
 		}
 		return p.streaming()
 	}
-	return p.lockAware(p.o.Engine)
+	return p.lockAware(p.o.Engine, false)
 }
 
 // streaming is the profile engine over the spool.
@@ -154,12 +154,14 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 // edges the global engine first asks the streaming check with the
 // synchronisation dropped: no violation there means none with it (dropping
 // locks, fork and join only adds runs and, without lock edges, no conflict).
-func (p *predictor) lockAware(name string) (*Outcome, error) {
+// With observed (--engine auto), the observed order is tried next.
+func (p *predictor) lockAware(name string, observed bool) (*Outcome, error) {
 	eng, err := engines.Lookup(name)
 	if err != nil {
 		return nil, &UsageError{err.Error()}
 	}
-	if name == "global" && !p.o.Check.LockEdges {
+	prefiltered := name == "global" && !p.o.Check.LockEdges
+	if prefiltered {
 		c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
 		if _, found, err := c.scan(p.sp, p.u); err != nil {
 			return nil, err
@@ -167,6 +169,11 @@ func (p *predictor) lockAware(name string) (*Outcome, error) {
 			res := engines.Result{Engine: "global", Verdict: engines.Serializable}
 			res.Stats.States = c.states
 			return &Outcome{Result: res}, nil
+		}
+	}
+	if observed {
+		if out, ok, err := p.observed(); err != nil || ok {
+			return out, err
 		}
 	}
 	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync)
@@ -178,7 +185,11 @@ func (p *predictor) lockAware(name string) (*Outcome, error) {
 	if err := eng.Supports(rd.p, opts); err != nil {
 		return nil, &UsageError{fmt.Sprintf("--engine %s: %v", name, err)}
 	}
-	res, err := eng.Check(p.ctx, rd.p, opts)
+	check := eng.Check
+	if prefiltered {
+		check = engines.GlobalNoPrefilter
+	}
+	res, err := check(p.ctx, rd.p, opts)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &Outcome{Result: engines.Result{Engine: name, Verdict: engines.Unknown, Reason: "deadline reached (--timeout)"}}, nil

@@ -30,7 +30,7 @@ var predictConfigs = []struct {
 // transactions) every configuration gives brute's verdict on the projection
 // program, and every witness replays on it.
 func TestPredictAgreesWithBrute(t *testing.T) {
-	n := 1500
+	n := 1000
 	if testing.Short() {
 		n = 300
 	}

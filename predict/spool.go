@@ -22,18 +22,23 @@ import (
 //	target id   (uvarint, when the op has one)
 //	line delta  (uvarint, when spoolLine: the line is not the previous + 1)
 //
-// so a typical event costs two or three bytes, and memory stays one buffer
-// however long the trace is.
+// so a typical event costs two or three bytes. The first spoolMem bytes stay
+// in memory (a small trace never touches the disk); past that the spool
+// moves to a temporary file, so memory stays bounded however long the trace.
 const (
 	spoolThread = 1 << 4
 	spoolLine   = 1 << 5
 	spoolMaxRec = 1 + 3*binary.MaxVarintLen64
 	spoolBuf    = 1 << 20
+	spoolMem    = 8 << 20
 )
 
 // spool is the on-disk projection. It is written once, then read any number
 // of times, each reader with its own offset.
 type spool struct {
+	dir        string
+	mem        []byte // the spool while it is small
+	memMax     int    // spill to the file past this many bytes
 	f          *os.File
 	w          *bufio.Writer
 	size       int64
@@ -43,14 +48,22 @@ type spool struct {
 	tmp        [spoolMaxRec]byte
 }
 
-// newSpool creates the spool file in dir ("" is the system's temporary
-// directory); Close removes it.
+// newSpool starts an empty spool; past spoolMem bytes it moves to a file in
+// dir ("" is the system's temporary directory), which Close removes.
 func newSpool(dir string) (*spool, error) {
-	f, err := os.CreateTemp(dir, "conc-predict-*.spool")
+	return &spool{dir: dir, memMax: spoolMem, lastThread: -1}, nil
+}
+
+// spill moves the spool to its file.
+func (s *spool) spill() error {
+	f, err := os.CreateTemp(s.dir, "conc-predict-*.spool")
 	if err != nil {
-		return nil, fmt.Errorf("predict: spool: %w", err)
+		return fmt.Errorf("predict: spool: %w", err)
 	}
-	return &spool{f: f, w: bufio.NewWriterSize(f, spoolBuf), lastThread: -1}, nil
+	s.f, s.w = f, bufio.NewWriterSize(f, spoolBuf)
+	_, err = s.w.Write(s.mem)
+	s.mem = nil
+	return err
 }
 
 // put appends one event.
@@ -72,13 +85,23 @@ func (s *spool) put(ev *trace.Event) error {
 	s.lastLine = ev.Line
 	b[0] = h
 	s.events++
-	n, err := s.w.Write(b)
-	s.size += int64(n)
+	s.size += int64(len(b))
+	if s.w == nil {
+		s.mem = append(s.mem, b...)
+		if len(s.mem) < s.memMax {
+			return nil
+		}
+		return s.spill()
+	}
+	_, err := s.w.Write(b)
 	return err
 }
 
 // finish flushes the writes; the spool is then ready to be read.
 func (s *spool) finish() error {
+	if s.w == nil {
+		return nil
+	}
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("predict: spool: %w", err)
 	}
@@ -101,6 +124,9 @@ func (s *spool) Close() error {
 
 // reader starts a pass over the spool from its first event.
 func (s *spool) reader() *spoolReader {
+	if s.f == nil {
+		return &spoolReader{buf: s.mem, end: len(s.mem), eof: true}
+	}
 	return &spoolReader{src: io.NewSectionReader(s.f, 0, s.size), buf: make([]byte, spoolBuf)}
 }
 

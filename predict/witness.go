@@ -45,6 +45,8 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 	for _, sg := range pl.segs {
 		need[sg.t] = max(need[sg.t], sg.upto+1)
 	}
+	// One edge more than the run uses, where there is one: a thread the run
+	// leaves unfinished is then unfinished in the prefix program too.
 	bs, err := s.prefixes(sp, need, dropSync)
 	if err != nil {
 		return nil, err
@@ -76,7 +78,8 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 	return &materialised{w: w, prefix: s.program(bs, s.vars, s.locks)}, nil
 }
 
-// prefixes reads the first need[t] edges of every thread's projection.
+// prefixes reads the first need[t] edges of every thread's projection, and
+// the next one if there is one.
 func (s *summary) prefixes(sp *spool, need []int64, dropSync bool) ([]*autoBuilder, error) {
 	bs := make([]*autoBuilder, len(need))
 	for t := range bs {
@@ -92,7 +95,7 @@ func (s *summary) prefixes(sp *spool, need []int64, dropSync bool) ([]*autoBuild
 		}
 		b := bs[ev.Thread]
 		evs, n := projected(&ev, b.open, dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
-		for k := 0; k < n && int64(len(b.edges)) < need[ev.Thread]; k++ {
+		for k := 0; k < n && int64(len(b.edges)) <= need[ev.Thread]; k++ {
 			b.add(evs[k], int64(len(b.edges)))
 		}
 	}

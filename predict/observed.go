@@ -1,0 +1,68 @@
+package predict
+
+import (
+	"io"
+	"math"
+
+	"github.com/conc-dev/conc/engines"
+
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/verify"
+)
+
+// The observed order is itself one reordering of the projections: it
+// respects locks, fork and join by construction. So when the trace as
+// observed stops being serializable (the monitor of Lemma 1 says where), its
+// prefix up to that line is a witness, found in one pass and without the
+// product search. The monitor reports the transaction X that closed the
+// cycle and, for every other transaction on it, the events where the cycle
+// enters and leaves it; the events of X that leave and re-enter are found
+// here, and the witness is checked by package verify before it is used.
+
+// observedViolation runs the monitor over the spool to its first violation.
+func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, error) {
+	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: p.o.Check.LockEdges, MaxCycle: math.MaxInt32})
+	r := p.sp.reader()
+	var ev trace.Event
+	for n := 1; m.First() == 0; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return monitor.TraceViolation{}, 0, false, nil
+		} else if err != nil {
+			return monitor.TraceViolation{}, 0, false, err
+		}
+		m.Step(ev)
+		if n&4095 == 0 && p.ctx.Err() != nil {
+			return monitor.TraceViolation{}, 0, false, nil
+		}
+	}
+	first := m.First()
+	for _, v := range m.Finish().Violations {
+		if v.Elided == 0 && len(v.Cycle) > 0 {
+			return v, first, true, nil
+		}
+	}
+	return monitor.TraceViolation{}, 0, false, nil
+}
+
+// observed answers violation from the observed prefix, or reports false.
+func (p *predictor) observed() (*Outcome, bool, error) {
+	v, first, ok, err := p.observedViolation()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	pl, ok, err := p.observedPlan(v, first)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	m, err := p.s.materialise(p.sp, pl, false, p.o.Check.LockEdges)
+	if err != nil {
+		return nil, false, err
+	}
+	if verify.Witness(m.prefix, m.w) != nil {
+		return nil, false, nil // not the cycle expected: let the engine decide
+	}
+	res := engines.Result{Engine: "global", Verdict: engines.Violation, Witness: m.w,
+		Reason: "the trace as observed is not serializable"}
+	return &Outcome{Result: res, Program: m.prefix}, true, nil
+}

@@ -1,0 +1,156 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/trace"
+)
+
+// observedWalk is the second pass over the observed prefix: it numbers
+// transactions as SPEC §1 does, lays the prefix out as segments, and keeps
+// the events the cycle names and those of X.
+type observedWalk struct {
+	lockEdges bool
+	pos, txn  []int64
+	open      []bool
+	segs      []segment
+	named     map[int64]observedEvent // by line
+	x         []observedEvent
+	xThread   int32
+	xBegin    int64
+	xTxn      int64
+}
+
+// observedEvent is one event of the observed prefix.
+type observedEvent struct {
+	at   ref
+	txn  int64 // thread-local transaction number, -1 outside any
+	line int64
+	ev   model.Event
+}
+
+func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (plan, bool, error) {
+	k := len(p.s.threads)
+	w := &observedWalk{lockEdges: p.o.Check.LockEdges, pos: make([]int64, k), txn: make([]int64, k),
+		open: make([]bool, k), named: map[int64]observedEvent{}, xThread: v.Thread, xBegin: v.Begin, xTxn: -1}
+	for _, c := range v.Cycle {
+		w.named[c.Line] = observedEvent{}
+	}
+	r := p.sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF || err == nil && ev.Line > first {
+			break
+		} else if err != nil {
+			return plan{}, false, err
+		}
+		w.step(&ev)
+	}
+	return w.plan(v)
+}
+
+// step places one event.
+func (w *observedWalk) step(ev *trace.Event) {
+	t := ev.Thread
+	at, txn := w.pos[t], int64(-1)
+	switch {
+	case ev.Op == model.OpBegin:
+		w.txn[t]++
+		w.open[t], txn = true, w.txn[t]
+	case ev.Op == model.OpEnd:
+		w.open[t], txn = false, w.txn[t]
+	case w.open[t] && (ev.Op.IsAccess() || w.lockEdges):
+		txn = w.txn[t]
+	case ev.Op.IsAccess() || w.lockEdges: // a unary transaction
+		w.txn[t]++
+		txn = w.txn[t]
+	}
+	w.pos[t] += edgesOf(ev, w.open[t])
+	if ev.Op.IsAccess() && !w.open[t] {
+		at++ // the access is the middle edge of begin; access; end
+	}
+	upto := w.pos[t] - 1 // a unary access comes with its end: a join may need it
+	if n := len(w.segs); n > 0 && w.segs[n-1].t == int(t) {
+		w.segs[n-1].upto = upto
+	} else {
+		w.segs = append(w.segs, segment{int(t), upto})
+	}
+	oe := observedEvent{at: ref{int(t), at}, txn: txn, line: ev.Line, ev: model.Event{Op: ev.Op, Target: ev.Target}}
+	if _, ok := w.named[ev.Line]; ok {
+		w.named[ev.Line] = oe
+	}
+	if t == w.xThread && ev.Line == w.xBegin {
+		w.xTxn = txn
+	}
+	if t == w.xThread && txn >= 0 && txn == w.xTxn {
+		w.x = append(w.x, oe)
+	}
+}
+
+// plan closes the cycle through X: X leaves by an event that conflicts with
+// (and precedes) the first named event, and is re-entered by one that
+// follows and conflicts with the last.
+func (w *observedWalk) plan(v monitor.TraceViolation) (plan, bool, error) {
+	var groups [][]observedEvent // the other transactions, in cycle order
+	for _, c := range v.Cycle {
+		e := w.named[c.Line]
+		if e.txn < 0 || e.at.t != int(c.Thread) {
+			return plan{}, false, nil
+		}
+		if n := len(groups); n > 0 && sameTxn(groups[n-1][0], e) {
+			groups[n-1] = append(groups[n-1], e)
+		} else {
+			groups = append(groups, []observedEvent{e})
+		}
+	}
+	if len(groups) == 0 {
+		return plan{}, false, nil
+	}
+	in := groups[0][0]
+	last := groups[len(groups)-1]
+	out := last[len(last)-1]
+	xOut, ok1 := w.xEvent(func(e observedEvent) bool { return e.line < in.line && conflicts(e, in, w.lockEdges) })
+	xIn, ok2 := w.xEvent(func(e observedEvent) bool { return e.line > out.line && conflicts(out, e, w.lockEdges) })
+	if !ok1 || !ok2 {
+		return plan{}, false, nil
+	}
+	pl := plan{segs: w.segs}
+	from := xOut
+	for _, g := range groups {
+		pl.cycle = append(pl.cycle, [2]ref{from.at, g[0].at})
+		from = g[len(g)-1]
+	}
+	pl.cycle = append(pl.cycle, [2]ref{from.at, xIn.at})
+	return pl, true, nil
+}
+
+func (w *observedWalk) xEvent(ok func(observedEvent) bool) (observedEvent, bool) {
+	for _, e := range w.x {
+		if ok(e) {
+			return e, true
+		}
+	}
+	return observedEvent{}, false
+}
+
+func sameTxn(a, b observedEvent) bool { return a.at.t == b.at.t && a.txn == b.txn }
+
+// conflicts is SPEC §1's D for an event a before an event b.
+func conflicts(a, b observedEvent, lockEdges bool) bool {
+	x, y := a.ev, b.ev
+	switch {
+	case a.at.t == b.at.t:
+		return true
+	case x.Op.IsAccess() && y.Op.IsAccess():
+		return x.Target == y.Target && (x.Op == model.OpWrite || y.Op == model.OpWrite)
+	case !lockEdges:
+		return false
+	case x.Op == model.OpRelease && y.Op == model.OpAcquire:
+		return x.Target == y.Target
+	case x.Op == model.OpFork && int(x.Target) == b.at.t:
+		return true
+	}
+	return y.Op == model.OpJoin && int(y.Target) == a.at.t
+}

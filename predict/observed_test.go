@@ -1,0 +1,53 @@
+package predict
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/verify"
+)
+
+// TestObservedWitness: whenever the trace as observed is not serializable,
+// the observed prefix gives a witness that replays on the projection program
+// (with and without lock edges) and the shortcut never falls back.
+func TestObservedWitness(t *testing.T) {
+	hits := 0
+	for seed := uint64(0); seed < 600; seed++ {
+		r := rand.New(rand.NewPCG(seed, 11))
+		src := randomTrace(r, randomShape(r))
+		for _, lockEdges := range []bool{false, true} {
+			tr, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
+			require.NoError(t, err)
+			mres, err := monitor.CheckTrace(context.Background(), tr, monitor.TraceOptions{LockEdges: lockEdges})
+			require.NoError(t, err)
+			p := newTestPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
+			out, ok, err := p.observed()
+			require.NoError(t, err)
+			require.Equal(t, mres.Violation, ok, "seed %d lock edges %v\n%s", seed, lockEdges, src)
+			if ok {
+				hits++
+				require.NoError(t, verify.Witness(projectionOf(t, src), out.Result.Witness), "seed %d\n%s", seed, src)
+			}
+		}
+	}
+	require.Greater(t, hits, 150)
+}
+
+// newTestPredictor runs the first pass on src.
+func newTestPredictor(t *testing.T, src string, o Options) *predictor {
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
+	require.NoError(t, err)
+	sp, err := newSpool(t.TempDir())
+	require.NoError(t, err)
+	t.Cleanup(func() { sp.Close() })
+	s, err := collect(context.Background(), r, sp)
+	require.NoError(t, err)
+	return &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp, o: o}
+}
