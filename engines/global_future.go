@@ -1,6 +1,8 @@
 package engines
 
 import (
+	"sort"
+
 	"github.com/conc-dev/conc/model"
 )
 
@@ -12,9 +14,9 @@ import (
 //   - lk(l) for every lock two threads use (acquire or release);
 //   - fj(U) for every thread U that some thread forks or joins.
 //
-// base[q] holds the letters of every edge reachable from q (for a pushdown
+// base(q) holds the letters of every edge reachable from q (for a pushdown
 // automaton the edges reachable in its graph, pops going to every return
-// site: an over-approximation, which is what soundness needs). before[l][q]
+// site: an over-approximation, which is what soundness needs). before(l, q)
 // holds those reachable without taking an acquire of l, that acquire left
 // out: while a thread that cannot move holds l, nothing past that acquire
 // can happen.
@@ -33,10 +35,34 @@ type futAlphabet struct {
 	refinedOf []int32 // per lock: index into refined, or -1
 }
 
-// futTable is one automaton's future letters, as flat word arrays.
-type futTable struct {
+// futTable answers, for one automaton: may a thread in state q still make
+// a move with future letter x, without acquiring a lock marked in held (nil:
+// no lock held)? Answers may err only towards yes.
+type futTable interface {
+	has(q, x int32, held []bool) bool
+}
+
+// denseFut keeps a letter set per state: base, and per refined lock the
+// before-table (for regular and pushdown automata).
+type denseFut struct {
+	fa     *futAlphabet
 	base   []uint64
 	before [][]uint64 // per refined lock
+}
+
+func (d *denseFut) has(q, x int32, held []bool) bool {
+	w := d.fa.words
+	if !futHas(d.base, w, q, x) {
+		return false
+	}
+	if held != nil {
+		for r, l := range d.fa.refined {
+			if held[l] && !futHas(d.before[r], w, q, x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // newFutAlphabet numbers the letters that can make two threads interfere.
@@ -110,15 +136,19 @@ func (fa *futAlphabet) deps(ev model.Event, out []int32) []int32 {
 	return out
 }
 
-// newFutTable computes a's tables by a fixpoint over its states, in post
-// order so that a straight-line automaton settles in one pass.
-func newFutTable(fa *futAlphabet, a *model.Automaton) *futTable {
-	order := postOrder(a)
-	ft := &futTable{base: futFixpoint(fa, a, order, -1)}
-	for _, l := range fa.refined {
-		ft.before = append(ft.before, futFixpoint(fa, a, order, l))
+// newFutTable computes a's tables: occurrence lists for a straight-line
+// automaton (memory linear in its length, whatever the alphabet: traces
+// can be long), per-state letter sets by a fixpoint otherwise.
+func newFutTable(fa *futAlphabet, a *model.Automaton) futTable {
+	if model.ClassOf(a) == model.StraightLine {
+		return newLineFut(fa, a)
 	}
-	return ft
+	order := postOrder(a)
+	d := &denseFut{fa: fa, base: futFixpoint(fa, a, order, -1)}
+	for _, l := range fa.refined {
+		d.before = append(d.before, futFixpoint(fa, a, order, l))
+	}
+	return d
 }
 
 // futFixpoint computes fut[q] = ⋃ over edges e of q (except acquires of
@@ -185,4 +215,65 @@ func postOrder(a *model.Automaton) []int32 {
 // has reports whether letter x is in the row of state q of table tab.
 func futHas(tab []uint64, words int, q int32, x int32) bool {
 	return tab[int(q)*words+int(x/64)]&(1<<(x%64)) != 0
+}
+
+// lineFut is the future of a straight-line automaton: its states lie on one
+// path, so the future from the state at position p is the edges at p, p+1,
+// ...; a letter is in it iff it occurs at some position >= p (before an
+// acquire of l: before l's next acquire at or after p).
+type lineFut struct {
+	fa  *futAlphabet
+	pos []int32   // per state: its position on the path, or -1 off it
+	occ [][]int32 // per future letter: the positions of its edges, ascending
+	acq [][]int32 // per lock: the positions of its acquires, ascending
+}
+
+func newLineFut(fa *futAlphabet, a *model.Automaton) *lineFut {
+	n := fa.words * 64
+	lf := &lineFut{fa: fa, pos: make([]int32, a.NumStates()), occ: make([][]int32, n), acq: make([][]int32, len(fa.lock))}
+	for q := range lf.pos {
+		lf.pos[q] = -1
+	}
+	q := a.Init
+	for i := int32(0); lf.pos[q] < 0; i++ {
+		lf.pos[q] = i
+		if len(a.Out[q]) == 0 {
+			break
+		}
+		e := a.Out[q][0]
+		if x := fa.own(e.Ev); x >= 0 {
+			lf.occ[x] = append(lf.occ[x], i)
+		}
+		if e.Ev.Op == model.OpAcquire {
+			lf.acq[e.Ev.Target] = append(lf.acq[e.Ev.Target], i)
+		}
+		q = e.To
+	}
+	return lf
+}
+
+func (lf *lineFut) has(q, x int32, held []bool) bool {
+	p := lf.pos[q]
+	if p < 0 {
+		return true // off the path (unreachable): no claim
+	}
+	i, ok := firstAtLeast(lf.occ[x], p)
+	if !ok {
+		return false
+	}
+	for l, h := range held {
+		if a, ok := firstAtLeast(lf.acq[l], p); h && ok && a <= i {
+			return false
+		}
+	}
+	return true
+}
+
+// firstAtLeast is the first element of ascending xs that is >= p.
+func firstAtLeast(xs []int32, p int32) (int32, bool) {
+	i := sort.Search(len(xs), func(i int) bool { return xs[i] >= p })
+	if i == len(xs) {
+		return 0, false
+	}
+	return xs[i], true
 }

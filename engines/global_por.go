@@ -140,7 +140,7 @@ func (s *globalSearch) interferes(c *gconf, y int, e model.Edge, z int, dynamic 
 			return false
 		}
 		if !dynamic {
-			return futHas(s.fut[z].base, s.fa.words, s.p.Threads[z].Auto.Init, x)
+			return s.fut[z].has(s.p.Threads[z].Auto.Init, x, nil)
 		}
 		return s.futureHas(c, z, x)
 	}
@@ -162,16 +162,7 @@ func (s *globalSearch) interferes(c *gconf, y int, e model.Edge, z int, dynamic 
 // futureHas reports whether thread z, from its state in c, may reach an
 // edge with future letter x without acquiring a lock the set holds.
 func (s *globalSearch) futureHas(c *gconf, z int, x int32) bool {
-	ft, w, q := s.fut[z], s.fa.words, s.q(c, z)
-	if !futHas(ft.base, w, q, x) {
-		return false
-	}
-	for r, l := range s.fa.refined {
-		if s.por.held[l] && !futHas(ft.before[r], w, q, x) {
-			return false
-		}
-	}
-	return true
+	return s.fut[z].has(s.q(c, z), x, s.por.held)
 }
 
 // localMove finds a thread whose only available edge is enabled and
@@ -227,9 +218,9 @@ func (s *globalSearch) isLocal(c *gconf, t int) int {
 // mayConflict reports whether threads i and j can have a conflict-graph
 // edge between them at all; a pair that cannot holds no cycle.
 func (s *globalSearch) mayConflict(i, j int) bool {
-	fa, w := s.fa, s.fa.words
+	fa := s.fa
 	has := func(t int, x int32) bool {
-		return x >= 0 && futHas(s.fut[t].base, w, s.p.Threads[t].Auto.Init, x)
+		return x >= 0 && s.fut[t].has(s.p.Threads[t].Auto.Init, x, nil)
 	}
 	for x := range fa.read {
 		ri, wi := has(i, fa.read[x]), has(i, fa.write[x])

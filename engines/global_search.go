@@ -24,7 +24,7 @@ type globalSearch struct {
 	fsm       *monitor.FSM
 	edges     [][][]*gedge // per thread, state, edge: precomputed facts
 	fa        *futAlphabet
-	fut       []*futTable // per thread (threads of one automaton share it)
+	fut       []futTable // per thread (threads of one automaton share it)
 	chainCap  int
 	runs      [][]grun // per thread, state: the run of silent moves from it
 
@@ -75,7 +75,7 @@ func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg gl
 	}
 	s.fsm = monitor.NewFSM(monitor.NewAlphabet(ac))
 	s.fa = newFutAlphabet(p, sharedVars, sharedLocks)
-	tables := map[*model.Automaton]*futTable{}
+	tables := map[*model.Automaton]futTable{}
 	s.chainCap = 1
 	for t, th := range p.Threads {
 		a := th.Auto

@@ -2,6 +2,7 @@ package engines
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -113,4 +114,34 @@ func TestGlobalBadProgram(t *testing.T) {
 	bad := buildProg(t, "b r:x e")
 	bad.Threads[0].Auto.Out[0][0].To = 99
 	require.Error(t, e.Supports(bad, Options{}))
+}
+
+// TestLineFutureMatchesDense: the occurrence-list futures of straight-line
+// threads answer exactly as the per-state fixpoint tables.
+func TestLineFutureMatchesDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for range 200 {
+		p := buildProg(t, globalForkJoinSpecs(r)...)
+		sv, sl := globalShared(p)
+		fa := newFutAlphabet(p, sv, sl)
+		for _, th := range p.Threads {
+			a := th.Auto
+			order := postOrder(a)
+			d := &denseFut{fa: fa, base: futFixpoint(fa, a, order, -1)}
+			for _, l := range fa.refined {
+				d.before = append(d.before, futFixpoint(fa, a, order, l))
+			}
+			line := newLineFut(fa, a)
+			for q := range int32(a.NumStates()) {
+				for x := range int32(fa.words * 64) {
+					held := []bool(nil)
+					// Only a shared lock can be held by another thread.
+					if len(p.Locks) > 0 && fa.refinedOf[0] >= 0 && r.IntN(2) == 0 {
+						held = []bool{r.IntN(2) == 0}
+					}
+					require.Equal(t, d.has(q, x, held), line.has(q, x, held), "state %d letter %d held %v", q, x, held)
+				}
+			}
+		}
+	}
 }
