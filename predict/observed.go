@@ -1,14 +1,12 @@
 package predict
 
 import (
+	"fmt"
 	"io"
 	"math"
 
-	"github.com/conc-dev/conc/engines"
-
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/trace"
-	"github.com/conc-dev/conc/verify"
 )
 
 // The observed order is itself one reordering of the projections: it
@@ -55,14 +53,5 @@ func (p *predictor) observed() (*Outcome, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	m, err := p.s.materialise(p.sp, pl, false, p.o.Check.LockEdges)
-	if err != nil {
-		return nil, false, err
-	}
-	if verify.Witness(m.prefix, m.w) != nil {
-		return nil, false, nil // not the cycle expected: let the engine decide
-	}
-	res := engines.Result{Engine: "global", Verdict: engines.Violation, Witness: m.w,
-		Reason: "the trace as observed is not serializable"}
-	return &Outcome{Result: res, Program: m.prefix}, true, nil
+	return p.checked(pl, fmt.Sprintf("the trace as observed is not serializable from line %d on", first))
 }

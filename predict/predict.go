@@ -109,9 +109,8 @@ func (p *predictor) decide() (*Outcome, error) {
 
 // streaming is the profile engine over the spool.
 func (p *predictor) streaming() (*Outcome, error) {
-	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
+	pl, found, c, err := p.lockFree()
 	res := engines.Result{Engine: "profile", Verdict: engines.Serializable}
-	pr, found, err := c.scan(p.sp, p.u)
 	res.Stats.States = c.states
 	switch {
 	case err != nil:
@@ -122,19 +121,27 @@ func (p *predictor) streaming() (*Outcome, error) {
 	case !found:
 		return &Outcome{Result: res}, nil
 	}
+	return p.violation(res, pl)
+}
+
+// lockFree runs the scan and, when it finds an interrupted transaction,
+// plans Lemma 2's normal run for it (over the projection without sync).
+func (p *predictor) lockFree() (plan, bool, *chainer, error) {
+	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
+	pr, found, err := c.scan(p.sp, p.u)
+	if err != nil || !found || c.stop != "" {
+		return plan{}, false, c, err
+	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
 	if !ok {
-		return nil, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.a, pr.b, pr.i)
+		return plan{}, false, c, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.a, pr.b, pr.i)
 	}
 	ls, err := c.links(pr, hops)
 	if err != nil {
-		return nil, err
+		return plan{}, false, c, err
 	}
 	pl, err := c.chainPlan(p.sp, pr, ls)
-	if err != nil {
-		return nil, err
-	}
-	return p.violation(res, pl)
+	return pl, err == nil, c, err
 }
 
 // violation materialises a plan into the outcome's witness.
@@ -148,64 +155,4 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 		res.Reason = optimistic
 	}
 	return &Outcome{Result: res, Program: m.prefix}, nil
-}
-
-// lockAware runs a program engine on the reduced projection. Without lock
-// edges the global engine first asks the streaming check with the
-// synchronisation dropped: no violation there means none with it (dropping
-// locks, fork and join only adds runs and, without lock edges, no conflict).
-// With observed (--engine auto), the observed order is tried next.
-func (p *predictor) lockAware(name string, observed bool) (*Outcome, error) {
-	eng, err := engines.Lookup(name)
-	if err != nil {
-		return nil, &UsageError{err.Error()}
-	}
-	prefiltered := name == "global" && !p.o.Check.LockEdges
-	if prefiltered {
-		c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
-		if _, found, err := c.scan(p.sp, p.u); err != nil {
-			return nil, err
-		} else if !found && c.stop == "" {
-			res := engines.Result{Engine: "global", Verdict: engines.Serializable}
-			res.Stats.States = c.states
-			return &Outcome{Result: res}, nil
-		}
-	}
-	if observed {
-		if out, ok, err := p.observed(); err != nil || ok {
-			return out, err
-		}
-	}
-	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync)
-	if err != nil {
-		return nil, err
-	}
-	opts := p.o.Check
-	opts.IgnoreSync = false // already dropped
-	if err := eng.Supports(rd.p, opts); err != nil {
-		return nil, &UsageError{fmt.Sprintf("--engine %s: %v", name, err)}
-	}
-	check := eng.Check
-	if prefiltered {
-		check = engines.GlobalNoPrefilter
-	}
-	res, err := check(p.ctx, rd.p, opts)
-	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return &Outcome{Result: engines.Result{Engine: name, Verdict: engines.Unknown, Reason: "deadline reached (--timeout)"}}, nil
-		}
-		return nil, fmt.Errorf("engine %s failed: %w", name, err)
-	}
-	if res.Engine == "" {
-		res.Engine = name
-	}
-	if res.Verdict != engines.Violation || res.Witness == nil {
-		res.Witness = nil
-		return &Outcome{Result: res}, nil
-	}
-	pl, err := rd.expand(res.Witness)
-	if err != nil {
-		return nil, err
-	}
-	return p.violation(res, pl)
 }

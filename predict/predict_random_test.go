@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,11 +31,12 @@ var predictConfigs = []struct {
 // transactions) every configuration gives brute's verdict on the projection
 // program, and every witness replays on it.
 func TestPredictAgreesWithBrute(t *testing.T) {
-	n := 1000
+	n := 2500
 	if testing.Short() {
 		n = 300
 	}
 	var tally [2]int
+	paths := map[string]int{} // which way each violation was found
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 7))
 		src := randomTrace(r, randomShape(r))
@@ -51,6 +53,7 @@ func TestPredictAgreesWithBrute(t *testing.T) {
 			require.Equal(t, wres.Verdict, got.Result.Verdict, "seed %d, %s, engine %s\n%s", seed, c.name, got.Result.Engine, src)
 			tally[wres.Verdict]++
 			if got.Result.Verdict == engines.Violation {
+				paths[got.Result.Engine+": "+strings.SplitN(got.Result.Reason, " from line", 2)[0]]++
 				p := full
 				if opts.IgnoreSync {
 					p = model.DropSync(full)
@@ -59,7 +62,10 @@ func TestPredictAgreesWithBrute(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("verdicts [serializable violation]: %v", tally)
+	t.Logf("verdicts [serializable violation]: %v; violations found by %v", tally, paths)
+	for _, way := range []string{"profile: ", "global: ", "global: " + normalRunNote, "global: the trace as observed is not serializable"} {
+		require.Greater(t, paths[way], n/50, "violations found by %q", way)
+	}
 	require.Greater(t, tally[0], n/10)
 	require.Greater(t, tally[1], n/10)
 }

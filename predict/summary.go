@@ -36,8 +36,9 @@ type summary struct {
 	threadNames []string
 	vars, locks []string
 	events      int64
-	sync        bool    // some acq, rel, fork or join
-	lockUser    []int32 // per lock: its one thread, or -2 when shared
+	sync        bool          // some acq, rel, fork or join
+	lockUser    []int32       // per lock: its one thread, or -2 when shared
+	forker      map[int32]ref // per forked thread: its fork event (thread, edge)
 }
 
 // collect is the first pass: it reads the whole trace, writes it to the
@@ -100,6 +101,12 @@ func (s *summary) step(ev *trace.Event) {
 		s.useLock(ev.Target, ev.Thread)
 	default:
 		s.sync = true
+		if ev.Op == model.OpFork {
+			if s.forker == nil {
+				s.forker = map[int32]ref{}
+			}
+			s.forker[ev.Target] = ref{int(ev.Thread), th.edges - 1}
+		}
 	}
 }
 
