@@ -27,6 +27,7 @@ type globalSearch struct {
 	fut       []futTable // per thread (threads of one automaton share it)
 	chainCap  int
 	runs      [][]grun // per thread, state: the run of silent moves from it
+	dead      [][]bool // per thread, state: its transaction's reach is dead (compact only)
 
 	nLocks int
 	monOff int // where the monitor's words start in a gconf
@@ -87,57 +88,16 @@ func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg gl
 		s.edges = append(s.edges, s.threadEdges(t, a))
 		s.chainCap += a.NumStates()
 	}
-	if cfg.local {
-		for t := range p.Threads {
+	for t := range p.Threads {
+		if cfg.local {
 			s.runs = append(s.runs, s.silentRuns(t))
+		}
+		if cfg.compact {
+			s.dead = append(s.dead, s.deadRows(t))
 		}
 	}
 	s.por.init(k, len(p.Locks))
 	return s
-}
-
-// gedge is what the search needs to know about one edge of one thread,
-// computed once.
-type gedge struct {
-	letters *monitor.Letters
-	// noop: the monitor's state cannot change. A compact-mode access of a
-	// private variable (always inside a transaction, by Automaton's
-	// invariant) adds only thread(t), which the transaction has, and
-	// conflicts only with thread(t) and fork(t), whose edges into the
-	// transaction exist since its begin (a fork precedes the forked
-	// thread's events).
-	noop bool
-	// private: interferes with no other thread, whatever it does (no shared
-	// letter; nobody forks or joins t; not a fork or join itself).
-	private bool
-}
-
-// threadEdges precomputes the facts of every edge of thread t, sharing one
-// value among edges with the same event.
-func (s *globalSearch) threadEdges(t int, a *model.Automaton) [][]*gedge {
-	al := s.fsm.Alphabet()
-	cache := map[[2]int32]*gedge{}
-	out := make([][]*gedge, a.NumStates())
-	for q, es := range a.Out {
-		out[q] = make([]*gedge, len(es))
-		for i, e := range es {
-			key := [2]int32{int32(e.Ev.Op), e.Ev.Target}
-			if cache[key] == nil {
-				l := al.Of(t, e.Ev)
-				g := &gedge{letters: &l}
-				deps := s.fa.deps(e.Ev, nil)
-				g.private = s.fa.fj[t] < 0 && e.Ev.Op != model.OpFork && e.Ev.Op != model.OpJoin
-				for _, x := range deps {
-					g.private = g.private && x < 0
-				}
-				g.noop = l.Kind == monitor.KindNone ||
-					s.cfg.compact && e.Ev.Op.IsAccess() && len(deps) > 0 && g.private
-				cache[key] = g
-			}
-			out[q][i] = cache[key]
-		}
-	}
-	return out
 }
 
 // globalShared reports the variables and locks that two or more threads use;
@@ -187,6 +147,7 @@ func (s *globalSearch) search(active []bool) bool {
 		s.found = via
 		return true
 	}
+	s.forgetDead(&root)
 	s.keyBuf = s.appendKey(s.keyBuf[:0], &root)
 	sl, _ := s.visited.lookup(s.keyBuf)
 	if !s.push(root, via, sl) {
@@ -208,6 +169,7 @@ func (s *globalSearch) search(active []bool) bool {
 			s.found = s.pathTo(via)
 			return true
 		}
+		s.forgetDead(child)
 		s.keyBuf = s.appendKey(s.keyBuf[:0], child)
 		sl, seen := s.visited.lookup(s.keyBuf)
 		if seen {
@@ -303,34 +265,6 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 	return false
 }
 
-// grun is a run of silent moves: n moves from a state, each along the only
-// edge of its state, each private (it interferes with no other thread) and
-// leaving the monitor unchanged, ending in state to.
-type grun struct{ n, to int32 }
-
-// silentRuns computes thread t's runs of silent moves, in post order so
-// that straight-line runs are maximal (on a cycle a run stops short, which
-// only costs a step).
-func (s *globalSearch) silentRuns(t int) []grun {
-	a := s.p.Threads[t].Auto
-	runs := make([]grun, a.NumStates())
-	for _, q := range postOrder(a) {
-		out := a.Out[q]
-		if len(out) != 1 || out[0].Stack != model.StackNone {
-			continue
-		}
-		if g := s.edges[t][q][0]; !g.private || !g.noop || out[0].Ev.Op.IsSync() {
-			continue
-		}
-		next := runs[out[0].To]
-		runs[q] = grun{n: 1 + next.n, to: out[0].To}
-		if next.n > 0 {
-			runs[q].to = next.to
-		}
-	}
-	return runs
-}
-
 // jump takes thread t's run of silent moves from c, if it has one; the
 // witness path records it as one step with a negative edge (-n).
 func (s *globalSearch) jump(c *gconf, t int, via *[]gstep) bool {
@@ -363,8 +297,8 @@ func (s *globalSearch) subsetOrder() [][]bool {
 	for t := range all {
 		all[t] = true
 	}
-	if !s.cfg.subsets || s.k <= 2 {
-		return [][]bool{all}
+	if !s.cfg.subsets || s.k <= 2 || s.k > 16 {
+		return [][]bool{all} // past 16 threads, 120+ pair searches cost more than they save
 	}
 	var out [][]bool
 	for i := 0; i < s.k; i++ {

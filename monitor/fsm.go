@@ -67,6 +67,22 @@ func (m *FSM) State() []uint64 { return m.st }
 // SetState restores a state taken with State.
 func (m *FSM) SetState(s []uint64) { copy(m.st, s) }
 
+// ForgetReach clears D[t] and R[t][*], the reach of t's latest transaction,
+// keeping its letters. Engines call it when that transaction will make no
+// further event with a letter another thread can conflict with (no shared
+// access, and with lock edges no lock, fork or join event, before its end):
+// its reach is then read by nothing that decides a verdict. It is read
+// only by the cycle check and edge step of its own later events (of which
+// there are none that could meet another transaction's letters; its
+// remaining begin/end events conflict only with thread(t) and fork(t),
+// whose edges into it already exist, a fork preceding the forked thread's
+// events), and every transaction reaching it keeps its own copy. Merging
+// states that differ only there shrinks the product the engine explores.
+func (m *FSM) ForgetReach(t int) {
+	clear64(m.down(t))
+	clear64(m.reach(t))
+}
+
 // Use makes the monitor work in place on st, a state of the same length as
 // State (an engine's own copy of it): Step then updates st directly.
 func (m *FSM) Use(st []uint64) {

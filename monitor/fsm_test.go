@@ -337,3 +337,77 @@ func TestFSMManyLetters(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, got)
 }
+
+// TestFSMForgetReachKeepsVerdicts checks the rule engines use with
+// ForgetReach: after every step, forget the reach of each thread whose
+// current transaction makes no further access (nor, with lock edges, lock,
+// fork or join event) before its end; the verdict on every prefix stays the
+// naive graph's. Runs where a thread is forked after it started (which no
+// program produces) keep their reach.
+func TestFSMForgetReachKeepsVerdicts(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 17))
+	for i := range 50_000 {
+		run := randomFSMRun(r)
+		lockEdges := i%2 == 1
+		live := fsmLiveAfter(run, lockEdges)
+		m, ng := newRunFSM(run, lockEdges), newNaiveGraph(lockEdges)
+		for j, s := range run.steps {
+			got, err := m.Event(int(s.Thread), s.Ev)
+			require.NoError(t, err)
+			for th := range run.k {
+				if !live[j][th] {
+					m.ForgetReach(th)
+				}
+			}
+			require.Equal(t, ng.add(s), got, "run %d prefix %d: %v", i, j+1, run)
+		}
+	}
+}
+
+// fsmLiveAfter reports, after each step j and for each thread, whether the
+// thread's current transaction may still make an event that matters (an
+// access, or with lock edges a lock, fork or join event) before its end;
+// threads forked after their first event are always live.
+func fsmLiveAfter(run fsmRun, lockEdges bool) [][]bool {
+	late := make([]bool, run.k)
+	moved := make([]bool, run.k)
+	for _, s := range run.steps {
+		moved[s.Thread] = true
+		if s.Ev.Op == model.OpFork && moved[s.Ev.Target] {
+			late[s.Ev.Target] = true
+		}
+	}
+	n := len(run.steps)
+	live := make([][]bool, n)
+	// Scan backwards: matters[t] is whether t's events from here on, up to
+	// the end of the transaction they are in, include one that matters.
+	matters := make([]bool, run.k)
+	depth := make([]int, run.k) // nesting depth before each step, computed forwards
+	before := make([][]int, n)
+	for j, s := range run.steps {
+		before[j] = append([]int(nil), depth...)
+		switch t := s.Thread; s.Ev.Op {
+		case model.OpBegin:
+			depth[t]++
+		case model.OpEnd:
+			if depth[t] > 0 {
+				depth[t]--
+			}
+		}
+	}
+	for j := n - 1; j >= 0; j-- {
+		live[j] = make([]bool, run.k)
+		for th := range run.k {
+			live[j][th] = matters[th] || late[th]
+		}
+		s := run.steps[j]
+		t := s.Thread
+		switch op := s.Ev.Op; {
+		case op == model.OpBegin && before[j][t] == 0, op == model.OpEnd && before[j][t] == 1:
+			matters[t] = false // the transaction ends (or starts) here
+		case op.IsAccess() || op.IsSync() && lockEdges:
+			matters[t] = before[j][t] > 0 // inside a transaction (a unary one is over at once)
+		}
+	}
+	return live
+}
