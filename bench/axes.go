@@ -1,0 +1,65 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/conc-dev/conc/gen"
+)
+
+// Axis says how conc bench sizes a gen family: what n and k mean for it
+// and the Params of the instance of size n with k threads.
+type Axis struct {
+	N, K     string // what the size n and the thread count k are, in words
+	DefaultK int
+	Params   func(n, k int) gen.Params
+}
+
+// axes are the families conc bench can sweep.
+var axes = map[string]Axis{
+	"random": {N: "accesses per thread", K: "threads", DefaultK: 2, Params: func(n, k int) gen.Params {
+		return gen.Params{Threads: k, EventsPerThread: n, Vars: 2, TxnLen: 2}
+	}},
+	"chain": {N: "unary writes of z per thread", K: "threads", DefaultK: 3, Params: func(n, k int) gen.Params {
+		return gen.Params{Threads: k, EventsPerThread: n}
+	}},
+	"chain-twin": {N: "unary writes of z per thread", K: "threads", DefaultK: 3, Params: func(n, k int) gen.Params {
+		return gen.Params{Threads: k, EventsPerThread: n, Twin: true}
+	}},
+	"locked": {N: "critical sections per thread", K: "threads", DefaultK: 2, Params: func(n, k int) gen.Params {
+		return gen.Params{Threads: k, EventsPerThread: n, Locks: 1}
+	}},
+	"deep": {N: "call depth the violation needs", K: "threads (always 2)", DefaultK: 2, Params: func(n, _ int) gen.Params {
+		return gen.Params{Depth: n}
+	}},
+	"np": {N: "clauses (variables: n/4, at least 3)", K: "(unused)", DefaultK: 0, Params: func(n, _ int) gen.Params {
+		return gen.Params{Vars: max(3, n/4), Clauses: n}
+	}},
+	"w1": {N: "states of each DFA (2 letters, m = 2)", K: "DFAs = threads", DefaultK: 2, Params: func(n, k int) gen.Params {
+		return gen.Params{Threads: k, States: n, Letters: 2, M: 2}
+	}},
+}
+
+// LookupAxis finds how to sweep a family, with its gen.Family.
+func LookupAxis(family string) (Axis, gen.Family, error) {
+	a, ok := axes[family]
+	if !ok {
+		return Axis{}, gen.Family{}, fmt.Errorf("family %q cannot be swept (have %v)", family, AxisNames())
+	}
+	name := family
+	if family == "chain-twin" {
+		name = "chain"
+	}
+	f, err := gen.Lookup(name)
+	return a, f, err
+}
+
+// AxisNames lists the families conc bench can sweep, sorted.
+func AxisNames() []string {
+	var ns []string
+	for n := range axes {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
