@@ -133,6 +133,9 @@ func (p *predictor) lockFree() (plan, bool, *chainer, error) {
 		return plan{}, false, c, err
 	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
+	if !ok && c.stop != "" {
+		return plan{}, false, c, nil
+	}
 	if !ok {
 		return plan{}, false, c, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.a, pr.b, pr.i)
 	}

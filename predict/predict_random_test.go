@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,6 +11,8 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -31,7 +34,7 @@ var predictConfigs = []struct {
 // transactions) every configuration gives brute's verdict on the projection
 // program, and every witness replays on it.
 func TestPredictAgreesWithBrute(t *testing.T) {
-	n := 2500
+	n := 2000
 	if testing.Short() {
 		n = 300
 	}
@@ -59,6 +62,7 @@ func TestPredictAgreesWithBrute(t *testing.T) {
 					p = model.DropSync(full)
 				}
 				require.NoError(t, verify.Witness(p, got.Result.Witness), "seed %d, %s\n%s", seed, c.name, src)
+				requireSTDRoundTrip(t, src, got, opts.LockEdges && !opts.IgnoreSync)
 			}
 		}
 	}
@@ -68,4 +72,26 @@ func TestPredictAgreesWithBrute(t *testing.T) {
 	}
 	require.Greater(t, tally[0], n/10)
 	require.Greater(t, tally[1], n/10)
+}
+
+// requireSTDRoundTrip: the witness written as STD is a trace whose every
+// line is an original line's event (same thread and op, LOC its line), and
+// which conc monitor's checker finds not serializable.
+func requireSTDRoundTrip(t *testing.T, src string, out *Outcome, lockEdges bool) {
+	t.Helper()
+	var b strings.Builder
+	require.NoError(t, WriteSTD(&b, out.Program, out.Result.Witness))
+	orig := strings.Split(src, "\n")
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		f := strings.Split(l, "|")
+		require.Len(t, f, 3, l)
+		n, err := strconv.Atoi(f[2])
+		require.NoError(t, err)
+		require.Equal(t, orig[n-1], f[0]+"|"+f[1], "witness line %q", l)
+	}
+	r, err := trace.NewReader(strings.NewReader(b.String()), "w.std", trace.Options{})
+	require.NoError(t, err)
+	res, err := monitor.CheckTrace(context.Background(), r, monitor.TraceOptions{LockEdges: lockEdges})
+	require.NoError(t, err)
+	require.True(t, res.Violation, "trace:\n%s\nwitness:\n%s", src, b.String())
 }

@@ -12,13 +12,18 @@ import (
 // WriteSTD writes a witness run as an STD trace (SPEC §3, §5): one event a
 // line, THREAD|OP|LOC, where LOC is the event's line in the original trace.
 // The begin and end that make an access outside a transaction a unary one
-// carry the access's line; conc monitor reads the file back and finds the
-// same cycle.
+// carry the access's line and are left out, as in the original trace (a
+// bare access is a unary transaction); conc monitor reads the file back and
+// finds the same cycle.
 func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
 	bw := bufio.NewWriter(w)
+	unary := unaryWrappers(wit.Run)
 	for i, st := range wit.Run {
 		if st.Thread < 0 || int(st.Thread) >= len(p.Threads) {
 			return fmt.Errorf("predict: run event %d: thread %d out of range", i, st.Thread)
+		}
+		if unary[i] {
+			continue
 		}
 		op, err := stdOp(p, st.Ev)
 		if err != nil {
@@ -61,4 +66,33 @@ func stdOp(p *model.Program, e model.Event) (string, error) {
 		return "", fmt.Errorf("%s target %d out of range", e.Op, e.Target)
 	}
 	return f + "(" + names[e.Target] + ")", nil
+}
+
+// unaryWrappers marks the begin and end events that wrap one access on the
+// same trace line: no trace has two events on a line, so they were made for
+// a unary transaction. A begin that ends its thread's part of the run goes
+// too: an empty open transaction changes no conflict.
+func unaryWrappers(run []model.Step) []bool {
+	mark := make([]bool, len(run))
+	last := map[int32]int{} // thread -> its previous run event
+	for i, st := range run {
+		prev, ok := last[st.Thread]
+		last[st.Thread] = i
+		if !ok || !st.Ev.Pos.IsValid() {
+			continue
+		}
+		pe := run[prev].Ev
+		switch {
+		case pe.Op == model.OpBegin && st.Ev.Op.IsAccess() && pe.Pos == st.Ev.Pos:
+			mark[prev] = true
+		case pe.Op.IsAccess() && st.Ev.Op == model.OpEnd && pe.Pos == st.Ev.Pos:
+			mark[i] = true
+		}
+	}
+	for _, i := range last { // a begin its thread's part of the run ends with
+		if run[i].Ev.Op == model.OpBegin {
+			mark[i] = true
+		}
+	}
+	return mark
 }
