@@ -1,0 +1,32 @@
+// Package predict decides whether a trace can be reordered into a run that
+// is not conflict-serializable (`conc predict`, SPEC §3): the trace's
+// per-thread projections form a straight-line program (Farzan and
+// Madhusudan's prediction model), and the question is whether that program
+// violates atomicity.
+//
+// Without locks, fork and join (or with them ignored, the paper's first
+// model) the answer is Lemma 3's: some thread has a profile ▷ a b ◁ and a
+// chain of other, distinct threads leads from a back to b. For a
+// straight-line thread the profiles a chain needs collapse to two numbers per
+// letter, the first and last transactions that use it (first(e1) <= last(e2)
+// is exactly "▷ e1 ◁, ▷ e1 e2 ◁, ▷ e2 e1 ◁ or ▷ e1 ◁ ▷ e2 ◁"), so the
+// check streams: a first pass over the trace keeps those numbers per thread
+// and letter and spools the events compactly (to memory, then to a
+// temporary file); a second pass over the spool looks for the interrupted
+// transaction. Memory is O(threads × variables), never O(events). Only
+// letters that conflict with another thread's are looked at.
+//
+// With locks, fork or join the projection program goes to the lock-aware
+// engine (Theorem 4, package engines' "global"), after an exact reduction
+// (private accesses, private locks and transactions left without cross-thread
+// conflicts are dropped). Before that product search, three cheaper answers
+// are tried: no violation without synchronisation means none with it
+// (without lock edges); the normal run found without synchronisation may
+// respect it; and the observed order, a reordering like any other, may itself
+// not be serializable. Both witness shortcuts are replayed by package verify
+// before they are believed.
+//
+// Every witness is a run of the projection program (model.Witness), built
+// by re-reading only the prefixes it needs from the spool; WriteSTD writes it
+// as a trace whose LOC fields are the original lines.
+package predict
