@@ -12,6 +12,7 @@ import (
 	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/verify"
 )
 
 // globalParams draws the shape of one random program with locks: 2 to
@@ -88,6 +89,12 @@ func TestGlobalAgreesWithBrute(t *testing.T) {
 			small := gen.Shrink(c.src, func(s string) bool { return globalDisagrees(s, c.lockEdges, globalAll) != "" })
 			t.Fatalf("seed %d (lock edges %v): global %v (%s), brute %v\nprogram:\n%s\nshrunk:\n%s",
 				seed, c.lockEdges, got.Verdict, got.Reason, want.Verdict, c.src, small)
+		}
+		if want.Verdict == Violation {
+			// Shrinking any witness (here brute's) keeps it a witness.
+			small := shrinkWitness(c.p, want.Witness)
+			require.NoError(t, verify.Witness(c.p, small), "seed %d", seed)
+			require.LessOrEqual(t, len(small.Run), len(want.Witness.Run))
 		}
 		tally[got.Verdict][btoi(want.Verdict != Unknown)]++
 	}

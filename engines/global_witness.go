@@ -11,7 +11,8 @@ import (
 // (the path's events), each thread's path through its automaton, and the
 // cycle. The finite-state monitor only says that a cycle closed; the cycle
 // itself comes from replaying the run through the exact conflict graph
-// (monitor.Graph), whose last step is the one that closed it.
+// (monitor.Graph), whose last step is the one that closed it. The witness
+// is then shrunk to what the cycle needs (shrinkWitness).
 func (s *globalSearch) witness(p *model.Program) (*model.Witness, error) {
 	w := &model.Witness{Paths: make([][]model.Move, len(p.Threads)), LockEdges: s.lockEdges}
 	g := monitor.New(s.lockEdges)
@@ -29,7 +30,7 @@ func (s *globalSearch) witness(p *model.Program) (*model.Witness, error) {
 		}
 		if cyc != nil {
 			w.Cycle = cyc
-			return w, nil
+			return shrinkWitness(p, w), nil
 		}
 	}
 	return nil, fmt.Errorf("global: internal error: the monitor saw a cycle that the conflict graph of its run (%d events) does not have", len(w.Run))
