@@ -12,30 +12,31 @@ import (
 type Axis struct {
 	N, K     string // what the size n and the thread count k are, in words
 	DefaultK int
+	Sizes    []int // conc bench's default sizes
 	Params   func(n, k int) gen.Params
 }
 
 // axes are the families conc bench can sweep.
 var axes = map[string]Axis{
-	"random": {N: "accesses per thread", K: "threads", DefaultK: 2, Params: func(n, k int) gen.Params {
+	"random": {N: "accesses per thread", K: "threads", DefaultK: 2, Sizes: []int{2, 4, 8, 16}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, EventsPerThread: n, Vars: 2, TxnLen: 2}
 	}},
-	"chain": {N: "unary writes of z per thread", K: "threads", DefaultK: 3, Params: func(n, k int) gen.Params {
+	"chain": {N: "unary writes of z per thread", K: "threads", DefaultK: 3, Sizes: []int{1, 2, 4, 8, 16, 32}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, EventsPerThread: n}
 	}},
-	"chain-twin": {N: "unary writes of z per thread", K: "threads", DefaultK: 3, Params: func(n, k int) gen.Params {
+	"chain-twin": {N: "unary writes of z per thread", K: "threads", DefaultK: 3, Sizes: []int{1, 2, 4, 8, 16, 32}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, EventsPerThread: n, Twin: true}
 	}},
-	"locked": {N: "critical sections per thread", K: "threads", DefaultK: 2, Params: func(n, k int) gen.Params {
+	"locked": {N: "critical sections per thread", K: "threads", DefaultK: 2, Sizes: []int{2, 4, 8, 16, 32}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, EventsPerThread: n, Locks: 1}
 	}},
-	"deep": {N: "call depth the violation needs", K: "threads (always 2)", DefaultK: 2, Params: func(n, _ int) gen.Params {
+	"deep": {N: "call depth the violation needs", K: "threads (always 2)", DefaultK: 2, Sizes: []int{2, 4, 8, 16, 32, 64}, Params: func(n, _ int) gen.Params {
 		return gen.Params{Depth: n}
 	}},
-	"np": {N: "clauses (variables: n/4, at least 3)", K: "(unused)", DefaultK: 0, Params: func(n, _ int) gen.Params {
+	"np": {N: "clauses (variables: n/4, at least 3)", K: "(unused)", DefaultK: 0, Sizes: []int{4, 8, 12, 16}, Params: func(n, _ int) gen.Params {
 		return gen.Params{Vars: max(3, n/4), Clauses: n}
 	}},
-	"w1": {N: "states of each DFA (2 letters, m = 2)", K: "DFAs = threads", DefaultK: 2, Params: func(n, k int) gen.Params {
+	"w1": {N: "states of each DFA (2 letters, m = 2)", K: "DFAs = threads", DefaultK: 2, Sizes: []int{2, 3, 4, 5}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, States: n, Letters: 2, M: 2}
 	}},
 }

@@ -109,7 +109,7 @@ func seriesOf(points []Point, overK bool) []series1 {
 	idx := map[string]int{}
 	var out []series1
 	for _, pt := range points {
-		if pt.Skipped != "" || pt.Verdict == "timeout" {
+		if !pt.Measured() {
 			continue
 		}
 		label := pt.Engine
@@ -134,7 +134,7 @@ func seriesOf(points []Point, overK bool) []series1 {
 func varies(points []Point, f func(Point) int) bool {
 	seen := map[int]bool{}
 	for _, p := range points {
-		if p.Skipped == "" {
+		if p.Measured() {
 			seen[f(p)] = true
 		}
 	}

@@ -62,9 +62,13 @@ type Growth struct {
 	Base   float64
 }
 
+// minFitPoints is the fewest points a fit is reported for: a line through
+// two points always fits, so it says nothing about the shape of growth.
+const minFitPoints = 3
+
 // Fits fits every growth the points allow: in n for each engine and k
-// with two or more measured sizes, and in k for each engine and n with
-// two or more thread counts (there also the factor per added thread,
+// with three or more measured sizes, and in k for each engine and n with
+// three or more thread counts (there also the factor per added thread,
 // Base, from a semi-log fit, since n^k is exponential in k). States are
 // fitted only for engines that count them.
 func Fits(points []Point) []Growth {
@@ -74,7 +78,7 @@ func Fits(points []Point) []Growth {
 	}
 	byK, byN := map[key][]Point{}, map[key][]Point{}
 	for _, p := range points {
-		if p.Skipped == "" && p.Verdict != "timeout" {
+		if p.Measured() {
 			byK[key{p.Engine, p.K}] = append(byK[key{p.Engine, p.K}], p)
 			byN[key{p.Engine, p.N}] = append(byN[key{p.Engine, p.N}], p)
 		}
@@ -85,7 +89,7 @@ func Fits(points []Point) []Growth {
 			for _, metric := range []string{"time", "states"} {
 				xs, ys := series(ps, x, metric)
 				l, err := Exponent(xs, ys)
-				if err != nil {
+				if err != nil || l.N < minFitPoints {
 					continue
 				}
 				g := Growth{Engine: kk.engine, Metric: metric, Var: v, Fixed: kk.fixed, Line: l}

@@ -33,7 +33,7 @@ func TestFormats(t *testing.T) {
 // TestFitsAndWriteFits fits synthetic n^2 and n^3 growth and prints it.
 func TestFitsAndWriteFits(t *testing.T) {
 	var pts []Point
-	for _, k := range []int{2, 3} {
+	for _, k := range []int{2, 3, 4} {
 		for _, n := range []int{2, 4, 8} {
 			s := int64(1)
 			for range k {

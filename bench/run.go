@@ -42,7 +42,8 @@ type Point struct {
 
 // Run measures the sweep s, reporting each point to each (if not nil) as
 // soon as it is taken. Sizes run in increasing order; an engine that times
-// out at one size is skipped at the larger ones with the same k.
+// out or answers unknown (a bound) at one size is skipped at the larger
+// ones with the same k.
 func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 	axis, fam, err := LookupAxis(s.Family)
 	if err != nil {
@@ -84,7 +85,7 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 					if err != nil {
 						return out, err
 					}
-					if pt.Skipped != "" || pt.Verdict == "timeout" {
+					if pt.Skipped != "" || !pt.Measured() {
 						stopped[e.Name] = skipReason(pt, n)
 					}
 				}
@@ -99,10 +100,20 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 }
 
 func skipReason(pt Point, n int) string {
-	if pt.Skipped != "" {
+	switch {
+	case pt.Skipped != "":
 		return pt.Skipped
+	case pt.Verdict == "timeout":
+		return fmt.Sprintf("timed out at n=%d", n)
 	}
-	return fmt.Sprintf("timed out at n=%d", n)
+	return fmt.Sprintf("unknown at n=%d", n)
+}
+
+// Measured reports whether p is a full decision: not skipped, not cut off
+// by the timeout, and not unknown (an engine that stopped at a bound has
+// not done the work the size asks for, so its cost says nothing about it).
+func (p Point) Measured() bool {
+	return p.Skipped == "" && p.Verdict != "timeout" && p.Verdict != "unknown"
 }
 
 // measure decides p with e, Repeat times, keeping the fastest.

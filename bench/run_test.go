@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
 )
 
 // TestRunSweep measures a tiny sweep and checks its shape: one point per
@@ -14,11 +16,11 @@ import (
 func TestRunSweep(t *testing.T) {
 	var seen []Point
 	pts, err := Run(context.Background(), Spec{
-		Family: "locked", Engines: []string{"profile", "global"}, Sizes: []int{3, 1, 2}, Threads: []int{2, 3},
+		Family: "locked", Engines: []string{"profile", "global"}, Sizes: []int{3, 1, 2}, Threads: []int{2, 3, 4},
 		Timeout: 10 * time.Second,
 	}, func(p Point) { seen = append(seen, p) })
 	require.NoError(t, err)
-	require.Len(t, pts, 2*3*2)
+	require.Len(t, pts, 2*3*3)
 	require.Equal(t, pts, seen)
 	for i, p := range pts {
 		switch p.Engine {
@@ -51,7 +53,7 @@ func TestRunSweep(t *testing.T) {
 			}
 		}
 	}
-	require.Equal(t, 2*2, inN) // k=2 and k=3, time and states
+	require.Equal(t, 3*2, inN) // k=2,3,4, time and states
 	require.Equal(t, 3*2, inK) // n=1,2,3, time and states
 }
 
@@ -84,4 +86,20 @@ func TestEveryAxisCompiles(t *testing.T) {
 		require.NoError(t, err, name)
 		require.Len(t, pts, 2, name)
 	}
+}
+
+// TestRunStopsAtUnknown checks that an engine answering unknown (a bound:
+// here brute's depth) is neither fitted nor run at larger sizes.
+func TestRunStopsAtUnknown(t *testing.T) {
+	pts, err := Run(context.Background(), Spec{
+		Family: "locked", Engines: []string{"brute"}, Sizes: []int{1, 8, 9}, Threads: []int{2},
+		Options: engines.Options{MaxDepth: 6},
+	}, nil)
+	require.NoError(t, err)
+	require.Len(t, pts, 3)
+	require.True(t, pts[0].Measured())
+	require.Equal(t, "unknown", pts[1].Verdict)
+	require.False(t, pts[1].Measured())
+	require.Contains(t, pts[2].Skipped, "unknown at n=8")
+	require.Empty(t, Fits(pts))
 }

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conc-dev/conc/bench"
+	"github.com/conc-dev/conc/engines"
+)
+
+func init() {
+	register(&command{
+		name:    "bench",
+		args:    "[flags]",
+		summary: "measure how the engines scale; table and plot",
+		run:     runBench,
+	})
+}
+
+// benchFlags are conc bench's flags.
+type benchFlags struct {
+	family  string
+	engines string
+	sizes   string
+	threads string
+	timeout time.Duration
+	repeat  int
+	seed    uint64
+	plot    string
+	metric  string
+	title   string
+	maxDep  int
+	version bool
+}
+
+func (f *benchFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.family, "family", "chain", "the gen `family` to sweep: "+strings.Join(bench.AxisNames(), ", "))
+	fs.StringVar(&f.engines, "engines", "profile,global", "comma-separated `engines` to run (have "+strings.Join(engines.Names(), ", ")+")")
+	fs.StringVar(&f.sizes, "sizes", "", "comma-separated sizes `n` (default: the family's)")
+	fs.StringVar(&f.threads, "threads", "", "comma-separated thread counts `k` (default: the family's)")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "give up one decision after `DURATION`; larger sizes are then skipped")
+	fs.IntVar(&f.repeat, "repeat", 1, "decide each instance `N` times and keep the fastest")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the families that draw at random")
+	fs.StringVar(&f.plot, "plot", "", "write a log-log plot to `FILE` (.svg or .png)")
+	fs.StringVar(&f.metric, "metric", "time", "what the plot's y axis shows: time or states")
+	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
+	fs.IntVar(&f.maxDep, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+}
+
+// runBench is conc bench: sweep a family over sizes and thread counts,
+// decide each instance with each engine, print the table and the fitted
+// exponents, and draw the plot.
+func runBench(e *env, args []string) int {
+	c := commands["bench"]
+	var f benchFlags
+	set := flag.NewFlagSet("bench", flag.ContinueOnError)
+	f.register(set)
+	pos, err := parseFlags(e, c, set, args)
+	if err != nil {
+		return flagError(e, c, err)
+	}
+	if f.version {
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	}
+	if len(pos) > 0 {
+		return e.errorf("bench: unexpected argument %q; run 'conc bench --help'", pos[0])
+	}
+	spec, format, err := f.spec()
+	if err != nil {
+		return e.errorf("bench: %v", err)
+	}
+	points, err := bench.Run(context.Background(), spec, nil)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	axis, _, _ := bench.LookupAxis(spec.Family)
+	fmt.Fprintf(e.stdout, "family %s: n = %s, k = %s\n\n", spec.Family, axis.N, axis.K)
+	bench.WriteTable(e.stdout, points)
+	if gs := bench.Fits(points); len(gs) > 0 {
+		fmt.Fprintln(e.stdout, "\nfitted growth (least squares on log-log axes):")
+		bench.WriteFits(e.stdout, gs)
+	}
+	if f.plot != "" {
+		if err := f.writePlot(format, points); err != nil {
+			return e.errorf("bench: --plot %s: %v", f.plot, err)
+		}
+		fmt.Fprintf(e.stdout, "\nwrote %s\n", f.plot)
+	}
+	return 0
+}
+
+// spec checks the flags and turns them into a sweep.
+func (f *benchFlags) spec() (bench.Spec, string, error) {
+	axis, _, err := bench.LookupAxis(f.family)
+	if err != nil {
+		return bench.Spec{}, "", err
+	}
+	s := bench.Spec{Family: f.family, Timeout: f.timeout, Repeat: f.repeat, Seed: f.seed,
+		Options: engines.Options{MaxDepth: f.maxDep}}
+	for _, name := range strings.Split(f.engines, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			if _, err := engines.Lookup(name); err != nil {
+				return s, "", fmt.Errorf("--engines: %v", err)
+			}
+			s.Engines = append(s.Engines, name)
+		}
+	}
+	if s.Sizes, err = intList("--sizes", f.sizes, axis.Sizes); err != nil {
+		return s, "", err
+	}
+	if s.Threads, err = intList("--threads", f.threads, nil); err != nil {
+		return s, "", err
+	}
+	format := ""
+	switch {
+	case len(s.Engines) == 0:
+		return s, "", fmt.Errorf("--engines: want at least one engine")
+	case f.timeout < 0 || f.repeat < 1 || f.maxDep < 0:
+		return s, "", fmt.Errorf("--timeout, --repeat and --max-depth want positive values")
+	case f.metric != "time" && f.metric != "states":
+		return s, "", fmt.Errorf("--metric %q: want time or states", f.metric)
+	case f.plot != "":
+		if format, err = bench.PlotFormat(f.plot); err != nil {
+			return s, "", err
+		}
+	}
+	return s, format, nil
+}
+
+// intList parses a comma-separated list of positive counts; empty gives def.
+func intList(flagName, s string, def []int) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return def, nil
+	}
+	var out []int
+	for _, w := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(w))
+		if err != nil || v < 1 || v > 1_000_000 {
+			return nil, fmt.Errorf("%s: %q is not a count from 1 to 1000000", flagName, w)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (f *benchFlags) writePlot(format string, points []bench.Point) error {
+	title := f.title
+	if title == "" {
+		title = fmt.Sprintf("conc bench --family %s", f.family)
+	}
+	out, err := os.Create(f.plot)
+	if err != nil {
+		return err
+	}
+	err = bench.WritePlot(out, format, points, bench.PlotOptions{Title: title, Metric: f.metric})
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

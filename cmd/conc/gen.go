@@ -1,0 +1,180 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/conc-dev/conc/dfa"
+	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/trace"
+)
+
+func init() {
+	register(&command{
+		name:    "gen",
+		args:    "FAMILY [flags]",
+		summary: "write a generated program (scaling and reduction families)",
+		run:     runGen,
+	})
+}
+
+// genFlags are conc gen's flags: the sizes and switches of gen.Params, the
+// input files of the two reductions, and --trace for random STD traces.
+type genFlags struct {
+	seed    uint64
+	p       gen.Params
+	dfaFile string
+	cnfFile string
+	trace   bool
+	events  int64
+	version bool
+}
+
+func (f *genFlags) register(fs *flag.FlagSet) {
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random choices: the same seed writes the same output")
+	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs)")
+	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
+	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
+	fs.IntVar(&f.p.Locks, "locks", 0, "locks (random with --sync, locked; --trace)")
+	fs.IntVar(&f.p.TxnLen, "txn", 0, "most accesses in one transaction (random; --trace)")
+	fs.BoolVar(&f.p.Loops, "loops", false, "random: loop and repeat (regular programs)")
+	fs.BoolVar(&f.p.Choice, "choice", false, "random: choose")
+	fs.BoolVar(&f.p.Recursion, "recursion", false, "random: recursive procedures")
+	fs.BoolVar(&f.p.Nested, "nested", false, "random: nested atomic blocks")
+	fs.BoolVar(&f.p.Unary, "unary", false, "random: accesses outside atomic blocks")
+	fs.BoolVar(&f.p.Sync, "sync", false, "random: locks; deep: the other thread under a lock")
+	fs.BoolVar(&f.p.Identical, "identical", false, "random: the last two threads share one declaration")
+	fs.IntVar(&f.p.Depth, "depth", 0, "deep: the call depth `d` the violation needs")
+	fs.BoolVar(&f.p.Twin, "twin", false, "chain: the serializable twin")
+	fs.IntVar(&f.p.M, "m", 0, "w1: the least length `m` of the common word")
+	fs.IntVar(&f.p.States, "states", 0, "w1: states of each random DFA")
+	fs.IntVar(&f.p.Letters, "letters", 0, "w1: letters of the random DFAs' alphabet")
+	fs.IntVar(&f.p.Clauses, "clauses", 0, "np: clauses of the random 3-CNF formula")
+	fs.StringVar(&f.dfaFile, "dfa", "", "w1: read the DFAs from `FILE` (conc's DFA text format; - for stdin) instead of drawing them")
+	fs.StringVar(&f.cnfFile, "cnf", "", "np: read the formula from `FILE` (DIMACS CNF; - for stdin) instead of drawing it")
+	fs.BoolVar(&f.trace, "trace", false, "random: write a random STD trace instead of a program")
+	fs.Int64Var(&f.events, "events", 1000, "--trace: about this many events")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+}
+
+// runGen is conc gen: write one instance of a family to standard output.
+// Without a family it lists the families.
+func runGen(e *env, args []string) int {
+	c := commands["gen"]
+	var f genFlags
+	set := flag.NewFlagSet("gen", flag.ContinueOnError)
+	f.register(set)
+	pos, err := parseFlags(e, c, set, args)
+	if err != nil {
+		return flagError(e, c, err)
+	}
+	if f.version {
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	}
+	if len(pos) == 0 {
+		listFamilies(e.stdout)
+		return 0
+	}
+	if len(pos) > 1 {
+		return e.errorf("gen: want one FAMILY, got %d; run 'conc gen' for the list", len(pos))
+	}
+	out, err := f.generate(e, pos[0])
+	if err != nil {
+		return e.errorf("gen: %v", err)
+	}
+	if _, err := io.WriteString(e.stdout, out); err != nil {
+		return e.errorf("gen: %v", err)
+	}
+	return 0
+}
+
+// generate writes the family's instance: from the input file for w1 and
+// np when one is given, a trace for random --trace, else the family's
+// generator under the seed.
+func (f *genFlags) generate(e *env, family string) (string, error) {
+	fam, err := gen.Lookup(family)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case f.dfaFile != "" && family != "w1", f.cnfFile != "" && family != "np":
+		return "", fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
+	case f.trace && family != "random":
+		return "", fmt.Errorf("--trace goes with the random family, not %s", family)
+	case f.trace:
+		return f.randomTrace()
+	case f.dfaFile != "":
+		_, text, err := readInput(e, f.dfaFile)
+		if err != nil {
+			return "", err
+		}
+		s, err := dfa.Parse(string(text))
+		if err != nil {
+			return "", fmt.Errorf("%s: %v", f.dfaFile, err)
+		}
+		return gen.W1(s, max(f.p.M, 0)), nil
+	case f.cnfFile != "":
+		_, text, err := readInput(e, f.cnfFile)
+		if err != nil {
+			return "", err
+		}
+		cnf, err := gen.ParseDIMACS(string(text))
+		if err != nil {
+			return "", fmt.Errorf("%s: %v", f.cnfFile, err)
+		}
+		return gen.NP(cnf), nil
+	}
+	if err := f.checkSizes(); err != nil {
+		return "", err
+	}
+	return fam.Gen(rand.New(rand.NewPCG(f.seed, 0)), f.p), nil
+}
+
+// checkSizes rejects negative sizes and sizes that would write huge text.
+func (f *genFlags) checkSizes() error {
+	p := f.p
+	for _, v := range []struct {
+		name string
+		val  int
+	}{{"threads", p.Threads}, {"n", p.EventsPerThread}, {"vars", p.Vars}, {"locks", p.Locks}, {"txn", p.TxnLen},
+		{"depth", p.Depth}, {"m", p.M}, {"states", p.States}, {"letters", p.Letters}, {"clauses", p.Clauses}} {
+		if v.val < 0 || v.val > 1_000_000 {
+			return fmt.Errorf("--%s %d: want 0 (the family's default) to 1000000", v.name, v.val)
+		}
+	}
+	return nil
+}
+
+// randomTrace writes a random STD trace with trace.Gen: transactions take
+// one lock and touch what it guards, except for some unprotected accesses,
+// which is how violations get in.
+func (f *genFlags) randomTrace() (string, error) {
+	if f.events < 0 {
+		return "", fmt.Errorf("--events %d: want a count", f.events)
+	}
+	p := f.p
+	g := trace.NewGen(trace.GenOptions{
+		Seed: f.seed, Events: f.events, Threads: max(p.Threads, 2), Vars: max(p.Vars, 2),
+		Locks: max(p.Locks, 1), TxnLen: max(p.TxnLen, 2), Unprotected: 0.1, Unary: 0.1, Writes: 0.5,
+	})
+	var b strings.Builder
+	if _, err := g.WriteTo(&b); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// listFamilies prints each family with its documentation.
+func listFamilies(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("Families (conc gen FAMILY [flags]; run 'conc gen --help' for the flags):\n")
+	for _, n := range gen.Families() {
+		fam, _ := gen.Lookup(n)
+		fmt.Fprintf(&b, "  %-8s %s\n", n, fam.Doc)
+	}
+	io.WriteString(w, b.String())
+}
