@@ -26,7 +26,7 @@ type gslot struct {
 }
 
 func newGVisited() *gvisited {
-	return &gvisited{seed: maphash.MakeSeed(), slots: make([]gslot, 1024)}
+	return &gvisited{seed: maphash.MakeSeed(), slots: make([]gslot, 256)}
 }
 
 // Len is the number of stored states.
