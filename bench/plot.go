@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -68,7 +69,7 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, error) {
 	p.Title.Text = o.Title
 	p.X.Label.Text, p.Y.Label.Text = o.XLabel, yLabel
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = xTicks(points, x), plot.LogTicks{Prec: -1}
 	p.Legend.Top, p.Legend.Left = true, true
 	drawn := 0
 	for i, s := range seriesOf(points, overK) {
@@ -96,6 +97,29 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, error) {
 	}
 	return p, nil
 }
+
+// xTicks labels the measured x values when there are few of them (log
+// ticks label only powers of ten, and sizes are usually powers of two).
+func xTicks(points []Point, x func(Point) float64) plot.Ticker {
+	seen := map[float64]bool{}
+	var ticks valueTicks
+	for _, pt := range points {
+		if v := x(pt); pt.Measured() && v > 0 && !seen[v] {
+			seen[v] = true
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		}
+	}
+	if len(ticks) > 12 {
+		return plot.LogTicks{Prec: -1}
+	}
+	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+	return ticks
+}
+
+// valueTicks are fixed, labelled ticks.
+type valueTicks []plot.Tick
+
+func (t valueTicks) Ticks(_, _ float64) []plot.Tick { return t }
 
 type series1 struct {
 	label  string

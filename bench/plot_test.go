@@ -27,6 +27,8 @@ func TestWritePlotSVG(t *testing.T) {
 	require.Contains(t, s, ">global<")
 	require.NotContains(t, s, ">brute<")
 	require.Contains(t, s, ">chain<")
+	require.Contains(t, s, ">2<", "the measured sizes label the x axis")
+	require.Contains(t, s, ">4<")
 }
 
 func TestWritePlotPNG(t *testing.T) {
