@@ -30,8 +30,11 @@ const (
 	spoolLine   = 1 << 5
 	spoolMaxRec = 1 + 3*binary.MaxVarintLen64
 	spoolBuf    = 1 << 20
-	spoolMem    = 8 << 20
 )
+
+// spoolMem is how many bytes a spool keeps in memory before it moves to its
+// file (a variable so that tests can make it small).
+var spoolMem = 8 << 20
 
 // spool is the on-disk projection. It is written once, then read any number
 // of times, each reader with its own offset.

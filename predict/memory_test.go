@@ -1,0 +1,76 @@
+package predict
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/trace"
+)
+
+// peakHeap runs f while sampling the live heap, and returns the largest
+// sample above the heap before f.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > base && ms.HeapAlloc-base > peak.Load() {
+				peak.Store(ms.HeapAlloc - base)
+			}
+		}
+	}()
+	f()
+	close(done)
+	return peak.Load()
+}
+
+// predictGen predicts a generated lock-free trace of n events, streamed
+// through a pipe, in which every transaction has one access: serializable,
+// so the scan reads the whole spool.
+func predictGen(t *testing.T, n int64) engines.Result {
+	pr, pw := io.Pipe()
+	g := trace.NewGen(trace.GenOptions{Seed: 3, Events: n, Threads: 4, Vars: 500, TxnLen: 1, Writes: 0.3})
+	go func() {
+		_, err := g.WriteTo(pw)
+		pw.CloseWithError(err)
+	}()
+	r, err := trace.NewReader(pr, "gen.std", trace.Options{})
+	require.NoError(t, err)
+	out, err := Predict(context.Background(), r, Options{TempDir: t.TempDir()})
+	require.NoError(t, err)
+	return out.Result
+}
+
+// TestMemoryFlat: ten times the events, the same memory. The spool moves to
+// disk (here past 1 MiB) and the summaries are per thread and variable.
+func TestMemoryFlat(t *testing.T) {
+	old := spoolMem
+	spoolMem = 1 << 20
+	defer func() { spoolMem = old }()
+	var small, big engines.Result
+	ps := peakHeap(func() { small = predictGen(t, 200_000) })
+	pb := peakHeap(func() { big = predictGen(t, 2_000_000) })
+	t.Logf("peak heap: %d KiB for 2*10^5 events, %d KiB for 2*10^6", ps>>10, pb>>10)
+	require.Equal(t, engines.Serializable, small.Verdict)
+	require.Equal(t, engines.Serializable, big.Verdict)
+	require.Greater(t, big.Stats.Events, 9*small.Stats.Events)
+	require.Less(t, pb, ps+8<<20, "small %d big %d", ps, pb)
+}
