@@ -59,8 +59,10 @@ func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) 
 	s, err := collect(ctx, r, sp)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return &Outcome{Result: engines.Result{Verdict: engines.Unknown, Engine: o.Engine,
-				Reason: "deadline reached while reading the trace (--timeout)"}}, nil
+			part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
+			return &Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
+				Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
+					Reason: "deadline reached while reading the trace (--timeout)"}}, nil
 		}
 		return nil, err
 	}
@@ -76,6 +78,15 @@ func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) 
 		out.Program = s.program(make([]*autoBuilder, len(s.threads)), s.vars, s.locks)
 	}
 	return out, nil
+}
+
+// engineName is what the report names for a request cut short: auto
+// would have started with the profile check.
+func engineName(e string) string {
+	if e == "" || e == "auto" {
+		return "profile"
+	}
+	return e
 }
 
 // predictor is one prediction after the first pass.

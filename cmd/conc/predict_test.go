@@ -174,6 +174,10 @@ func TestPredictLimitsAndInput(t *testing.T) {
 	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
 	require.True(t, strings.HasPrefix(out.stdout, "unknown: "), out.stdout)
 
+	out = conc("predict", path, "--timeout", "1ns")
+	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
+	require.Contains(t, out.stdout, "--timeout")
+
 	var o, errb bytes.Buffer
 	code := run([]string{"predict", "-"}, strings.NewReader(reorderTrace), &o, &errb)
 	require.Equal(t, exitViolation, code, errb.String())
