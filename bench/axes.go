@@ -39,6 +39,9 @@ var axes = map[string]Axis{
 	"w1": {N: "states of each DFA (2 letters, m = 2)", K: "DFAs = threads", DefaultK: 2, Sizes: []int{2, 3, 4, 5}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, States: n, Letters: 2, M: 2}
 	}},
+	"w1-counters": {N: "counter range of each DFA (2n states)", K: "DFAs = threads", DefaultK: 2, Sizes: []int{1, 2, 3, 4, 6, 8}, Params: func(n, k int) gen.Params {
+		return gen.Params{Threads: k, States: n}
+	}},
 }
 
 // LookupAxis finds how to sweep a family, with its gen.Family.

@@ -9,16 +9,19 @@ import (
 	"time"
 )
 
-// WriteTable writes the points as an aligned table, one line each.
+// WriteTable writes the points as an aligned table, one line each: the
+// size n and thread count k of the sweep, the generated program's threads,
+// the verdict, the engine's states, the time and the memory allocated.
 func WriteTable(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "engine\tn\tk\tverdict\tstates\ttime\tmemory\t")
+	fmt.Fprintln(tw, "engine\tn\tk\tthreads\tverdict\tstates\ttime\tmemory\t")
 	for _, p := range points {
 		if p.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t%d\t%d\tskipped\t-\t-\t-\t  (%s)\n", p.Engine, p.N, p.K, p.Skipped)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\tskipped\t-\t-\t-\t  (%s)\n", p.Engine, p.N, p.K, p.Threads, p.Skipped)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%s\t%s\t\n", p.Engine, p.N, p.K, p.Verdict, p.States, FormatDuration(p.Time), FormatBytes(p.Alloc))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t\n", p.Engine, p.N, p.K, p.Threads, p.Verdict, p.States,
+			FormatDuration(p.Time), FormatBytes(p.Alloc))
 	}
 	return tw.Flush()
 }
@@ -140,7 +143,11 @@ func WriteFits(w io.Writer, gs []Growth) error {
 		if g.Var == "k" {
 			other = "n"
 		}
-		fmt.Fprintf(&b, "%-8s %-6s ~ %s^%.2f  (%s=%d, %d points, R²=%.3f)", g.Engine, g.Metric, g.Var, g.Line.Slope, other, g.Fixed, g.Line.N, g.Line.R2)
+		fixed := fmt.Sprintf("%s=%d, ", other, g.Fixed)
+		if g.Fixed == 0 { // a family without a thread count (np)
+			fixed = ""
+		}
+		fmt.Fprintf(&b, "%-8s %-6s ~ %s^%.2f  (%s%d points, R²=%.3f)", g.Engine, g.Metric, g.Var, g.Line.Slope, fixed, g.Line.N, g.Line.R2)
 		if g.Var == "k" {
 			fmt.Fprintf(&b, "; x%.2f per added thread", g.Base)
 		}

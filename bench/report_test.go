@@ -11,14 +11,14 @@ import (
 func TestWriteTable(t *testing.T) {
 	var b strings.Builder
 	require.NoError(t, WriteTable(&b, []Point{
-		{Engine: "global", N: 4, K: 2, Verdict: "violation", States: 120, Time: 1500 * time.Microsecond, Alloc: 3 << 20},
-		{Engine: "profile", N: 4, K: 2, Skipped: "unsupported: locks"},
+		{Engine: "global", N: 4, K: 2, Threads: 2, Verdict: "violation", States: 120, Time: 1500 * time.Microsecond, Alloc: 3 << 20},
+		{Engine: "profile", N: 4, K: 2, Threads: 2, Skipped: "unsupported: locks"},
 	}))
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	require.Len(t, lines, 3)
-	require.Regexp(t, `engine +n +k +verdict +states +time +memory`, lines[0])
-	require.Regexp(t, `global +4 +2 +violation +120 +1.5ms +3MB`, lines[1])
-	require.Regexp(t, `profile +4 +2 +skipped.*\(unsupported: locks\)`, lines[2])
+	require.Regexp(t, `engine +n +k +threads +verdict +states +time +memory`, lines[0])
+	require.Regexp(t, `global +4 +2 +2 +violation +120 +1.5ms +3MB`, lines[1])
+	require.Regexp(t, `profile +4 +2 +2 +skipped.*\(unsupported: locks\)`, lines[2])
 }
 
 func TestFormats(t *testing.T) {

@@ -33,6 +33,7 @@ type Spec struct {
 type Point struct {
 	Engine  string
 	N, K    int
+	Threads int    // threads of the generated program
 	Verdict string // serializable, violation, unknown or timeout
 	States  int64  // as the engine counts them (0: the engine keeps none)
 	Time    time.Duration
@@ -77,7 +78,7 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 				return out, fmt.Errorf("bench: %s at n=%d k=%d does not compile: %v", s.Family, n, k, err)
 			}
 			for _, e := range engs {
-				pt := Point{Engine: e.Name, N: n, K: k}
+				pt := Point{Engine: e.Name, N: n, K: k, Threads: len(p.Threads)}
 				if why, ok := stopped[e.Name]; ok {
 					pt.Skipped = why
 				} else {

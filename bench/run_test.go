@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,4 +103,18 @@ func TestRunStopsAtUnknown(t *testing.T) {
 	require.False(t, pts[1].Measured())
 	require.Contains(t, pts[2].Skipped, "unknown at n=8")
 	require.Empty(t, Fits(pts))
+}
+
+// TestNPFitsWithoutK checks that a family without a thread count (np)
+// reports the generated program's threads and fits without "k=0".
+func TestNPFitsWithoutK(t *testing.T) {
+	pts, err := Run(context.Background(), Spec{Family: "np", Engines: []string{"profile"}, Sizes: []int{1, 2, 3}, Timeout: 10 * time.Second}, nil)
+	require.NoError(t, err)
+	for _, p := range pts {
+		require.Zero(t, p.K)
+		require.Greater(t, p.Threads, p.N, "one thread per literal occurrence, plus S")
+	}
+	var b strings.Builder
+	require.NoError(t, WriteFits(&b, Fits(pts)))
+	require.Contains(t, b.String(), "(3 points")
 }

@@ -134,3 +134,36 @@ func (d *DFA) Accepts(w []int) bool {
 	}
 	return d.Accept[q]
 }
+
+// Counters is a structured instance with no common word whose product is
+// as large as it gets: k automata over letters a1..ak, automaton i of 2n
+// states counting its own letter ai modulo n and the length modulo 2. The
+// first accepts at even length, the second at odd length, the others
+// always; so each accepts some word, no word is accepted by all, and a
+// product search has to visit all n^k combinations of counters to know.
+func Counters(k, n int) *Set {
+	k, n = max(k, 2), max(n, 1)
+	s := &Set{}
+	for j := range k {
+		s.Alphabet = append(s.Alphabet, fmt.Sprintf("a%d", j+1))
+	}
+	for i := range k {
+		d := &DFA{Name: fmt.Sprintf("C%d", i+1)}
+		for q := range 2 * n {
+			c, par := q/2, q%2
+			d.States = append(d.States, fmt.Sprintf("c%d_%s", c, [2]string{"even", "odd"}[par]))
+			d.Accept = append(d.Accept, i > 1 || par == i)
+			row := make([]int, k)
+			for j := range row {
+				nc := c
+				if j == i {
+					nc = (c + 1) % n
+				}
+				row[j] = 2*nc + 1 - par
+			}
+			d.Delta = append(d.Delta, row)
+		}
+		s.DFAs = append(s.DFAs, d)
+	}
+	return s
+}

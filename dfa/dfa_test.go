@@ -140,3 +140,44 @@ func TestStringRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestCounters checks the structured instance: each automaton accepts
+// some word, no word is accepted by all, and the product reaches every
+// combination of counters.
+func TestCounters(t *testing.T) {
+	for k := 2; k <= 4; k++ {
+		for n := 1; n <= 4; n++ {
+			s := Counters(k, n)
+			for _, d := range s.DFAs {
+				_, ok := (&Set{Alphabet: s.Alphabet, DFAs: []*DFA{d}}).CommonWord(0)
+				require.True(t, ok)
+			}
+			_, ok := s.CommonWord(0)
+			require.False(t, ok)
+			seen := map[string]bool{}
+			layer := [][]int{make([]int, k)}
+			seen[key(layer[0])] = true
+			for len(layer) > 0 {
+				var next [][]int
+				for _, qs := range layer {
+					for a := range s.Alphabet {
+						r, _ := s.step(qs, a)
+						if !seen[key(r)] {
+							seen[key(r)] = true
+							next = append(next, r)
+						}
+					}
+				}
+				layer = next
+			}
+			want := 1
+			for range k {
+				want *= n
+			}
+			if n%2 == 1 { // else the counters already fix the length's parity
+				want *= 2
+			}
+			require.Len(t, seen, want, "k=%d n=%d: every combination of counters", k, n)
+		}
+	}
+}

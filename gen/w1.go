@@ -120,3 +120,14 @@ func (w *w1Writer) locks() []string {
 	}
 	return ls
 }
+
+func init() {
+	register(Family{
+		Name: "w1-counters",
+		Doc: "w1 on dfa.Counters(k, n): k counter automata of 2n states (Threads=k, States=n) with no " +
+			"common word; a product search visits all n^k combinations (conc bench's hard case)",
+		Gen: func(_ *rand.Rand, p Params) string {
+			return W1(dfa.Counters(max(p.Threads, 2), max(p.States, 1)), 0)
+		},
+	})
+}

@@ -76,3 +76,14 @@ func TestOneVariableTwoThreads(t *testing.T) {
 	}
 	require.Greater(t, viol, 30)
 }
+
+// TestW1Counters checks the bench's hard case: no common word, so the
+// program is serializable, though each automaton alone accepts a word.
+func TestW1Counters(t *testing.T) {
+	for k := 2; k <= 3; k++ {
+		for n := 1; n <= 2; n++ {
+			p := compile(t, W1(dfa.Counters(k, n), 0))
+			require.Equal(t, engines.Serializable, decide(t, "global", p, engines.Options{}).Verdict, "k=%d n=%d", k, n)
+		}
+	}
+}

@@ -16,7 +16,7 @@ func TestBenchTableAndPlot(t *testing.T) {
 	o := conc("bench", "--family", "locked", "--engines", "global", "--sizes", "1,2,3", "--threads", "2", "--plot", plot)
 	require.Equal(t, 0, o.code, o.stderr)
 	require.Contains(t, o.stdout, "family locked: n = critical sections per thread")
-	require.Regexp(t, `(?m)^ +global +3 +2 +serializable +\d+ `, o.stdout)
+	require.Regexp(t, `(?m)^ +global +3 +2 +2 +serializable +\d+ `, o.stdout)
 	require.Contains(t, o.stdout, "fitted growth")
 	require.Regexp(t, `global +states ~ n\^\d\.\d\d  \(k=2, 3 points`, o.stdout)
 	svg, err := os.ReadFile(plot)
@@ -30,7 +30,7 @@ func TestBenchTableAndPlot(t *testing.T) {
 func TestBenchSkipsUnsupported(t *testing.T) {
 	o := conc("bench", "--family", "locked", "--engines", "profile,global", "--sizes", "1")
 	require.Equal(t, 0, o.code, o.stderr)
-	require.Regexp(t, `profile +1 +2 +skipped .*unsupported`, o.stdout)
+	require.Regexp(t, `profile +1 +2 +2 +skipped .*unsupported`, o.stdout)
 	require.NotContains(t, o.stdout, "fitted growth") // one size: nothing to fit
 }
 
