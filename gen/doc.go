@@ -1,5 +1,8 @@
 // Package gen writes .conc programs: seeded random programs for differential
-// tests of the engines, and (later) the scaling families of conc gen.
+// tests of the engines, and the scaling and reduction families of conc gen
+// (docs/complexity.md): chain (a cycle through all k threads), locked (the
+// n^k product of Theorem 4), deep (a violation at call depth d), np (3-SAT,
+// Theorem 2's hardness) and w1 (DFA intersection, Theorem 6's).
 //
 // Generators write text, not models, so that a failing case prints as a
 // program a person can read and run with conc check. Every family lives in a
