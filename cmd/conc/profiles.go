@@ -1,0 +1,55 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/profiles"
+)
+
+func init() {
+	register(&command{
+		name:    "profiles",
+		args:    "FILE.conc [--format text|json]",
+		summary: "the profiles of each thread (the paper's Def. 4)",
+		run:     runProfiles,
+	})
+}
+
+// runProfiles is conc profiles: compile a .conc file and print each thread's
+// profiles (Definition 4), one group per automaton (thread W[n] shares one).
+// It decides nothing; it shows what the profile engine combines.
+func runProfiles(e *env, args []string) int {
+	c := commands["profiles"]
+	set := flag.NewFlagSet("profiles", flag.ContinueOnError)
+	format := set.String("format", "text", "output `format`: text or json")
+	version := set.Bool("version", false, "print the version and exit")
+	files, err := parseFlags(e, c, set, args)
+	if err != nil {
+		return flagError(e, c, err)
+	}
+	if *version {
+		fmt.Fprintln(e.stdout, versionLine())
+		return 0
+	}
+	if len(files) != 1 {
+		return e.errorf("profiles: want one FILE.conc argument, got %d; run 'conc profiles --help'", len(files))
+	}
+	if *format != "text" && *format != "json" {
+		return e.errorf("profiles: --format %q: want text or json", *format)
+	}
+	name, src, err := readInput(e, files[0])
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	p, err := lang.Compile(name, src)
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	if err := profiles.Write(e.stdout, p, *format); err != nil {
+		return e.errorf("profiles: %v", err)
+	}
+	return 0
+}
