@@ -72,6 +72,13 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 	if err != nil {
 		return nil, err
 	}
+	if need := tableBytes(rd.p); need > p.maxTable() {
+		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
+			"the reduced projection (%d edges over %d shared variables) is too large for the %s engine "+
+				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
+			edgeCount(rd.p), len(rd.p.Vars), eng.Name, need>>20, p.maxTable()>>20)}
+		return &Outcome{Result: res}, nil
+	}
 	opts := p.o.Check
 	opts.IgnoreSync = false // already dropped
 	if err := eng.Supports(rd.p, opts); err != nil {
@@ -114,4 +121,34 @@ func (s *summary) forksFirst(w *model.Witness) bool {
 		done[u]++
 	}
 	return true
+}
+
+// DefaultMaxTable bounds the tables the product search would build, in
+// bytes (Options.MaxTable).
+const DefaultMaxTable = 2 << 30
+
+func (p *predictor) maxTable() int64 {
+	if p.o.MaxTable > 0 {
+		return p.o.MaxTable
+	}
+	return DefaultMaxTable
+}
+
+// tableBytes estimates what the global engine allocates before its search:
+// per automaton state, a bit per shared letter, lock and forked thread for
+// the partial-order reduction's future tables, once plus once per lock it
+// refines (at most 16). On a projection of millions of events over
+// thousands of shared variables that is gigabytes, so it is checked first.
+func tableBytes(p *model.Program) int64 {
+	bits := int64(2*len(p.Vars) + len(p.Locks) + len(p.Threads))
+	words := (bits + 63) / 64
+	return edgeCount(p) * words * 8 * int64(1+min(len(p.Locks), 16))
+}
+
+func edgeCount(p *model.Program) int64 {
+	n := int64(0)
+	for _, t := range p.Threads {
+		n += int64(t.Auto.NumStates())
+	}
+	return n
 }

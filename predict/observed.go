@@ -3,7 +3,6 @@ package predict
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/trace"
@@ -18,9 +17,14 @@ import (
 // enters and leaves it; the events of X that leave and re-enter are found
 // here, and the witness is checked by package verify before it is used.
 
+// observedMaxCycle bounds the cycles the monitor spells out: describing a
+// cycle through hundreds of thousands of transactions (lock edges on a long
+// trace) costs gigabytes, and a longer cycle is left to the engine.
+const observedMaxCycle = 4096
+
 // observedViolation runs the monitor over the spool to its first violation.
 func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, error) {
-	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: p.o.Check.LockEdges, MaxCycle: math.MaxInt32})
+	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: p.o.Check.LockEdges, MaxCycle: observedMaxCycle, MaxViolations: 64})
 	r := p.sp.reader()
 	var ev trace.Event
 	for n := 1; m.First() == 0; n++ {

@@ -21,6 +21,10 @@ type Options struct {
 	Check engines.Options
 	// TempDir holds the spool ("" is the system's temporary directory).
 	TempDir string
+	// MaxTable bounds the memory the lock-aware engine may spend on its
+	// per-state tables; a larger reduced projection is unknown (exit 3)
+	// rather than a search that cannot fit. 0 means DefaultMaxTable.
+	MaxTable int64
 }
 
 // Outcome is a prediction: the engine's result, with its witness over the
