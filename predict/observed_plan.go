@@ -118,9 +118,20 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (plan, bool, error) {
 	}
 	pl := plan{segs: w.segs}
 	from := xOut
-	for _, g := range groups {
-		pl.cycle = append(pl.cycle, [2]ref{from.at, g[0].at})
-		from = g[len(g)-1]
+	for k := 0; k < len(groups); k++ {
+		g := groups[k]
+		in, out := g[0], g[len(g)-1]
+		for k+1 < len(groups) && groups[k+1][0].at.t == in.at.t {
+			// Consecutive transactions of one thread: program order
+			// short-cuts the cycle from the first to the last.
+			k++
+			out = groups[k][len(groups[k])-1]
+		}
+		pl.cycle = append(pl.cycle, [2]ref{from.at, in.at})
+		if !sameTxn(in, out) {
+			pl.cycle = append(pl.cycle, [2]ref{in.at, out.at})
+		}
+		from = out
 	}
 	pl.cycle = append(pl.cycle, [2]ref{from.at, xIn.at})
 	return pl, true, nil
