@@ -36,21 +36,32 @@ func (m *TraceMonitor) collect() {
 	}
 	s.buildReverse()
 	keep := m.keepLive()
-	kept := m.nodes[:0]
+	dead := m.dead[:0]
 	for _, n := range m.nodes {
 		if n.stamp != s.epoch || !keep[n.idx] {
-			n.dead, n.out = true, nil
+			n.dead, n.out = true, n.out[:0]
+			dead = append(dead, n)
 		}
 	}
+	kept := m.nodes[:0]
 	for _, n := range m.nodes {
 		if !n.dead {
 			n.out, n.in = prune(n.out), prune(n.in)
 			kept = append(kept, n)
 		}
 	}
-	clear(m.nodes[len(kept):]) // let the dropped ones go
+	clear(m.nodes[len(kept):])
 	m.nodes = kept
+	m.rehomeComponents()
+	m.sweepRecords()
 	m.pruneSlots()
+	for _, n := range dead {
+		if !n.open && n.viol == nil { // never so; but a live record must not be reused
+			m.arena.release(n)
+		}
+	}
+	clear(dead)
+	m.dead = dead[:0]
 	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4
 }
 

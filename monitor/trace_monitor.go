@@ -26,6 +26,8 @@ type TraceMonitor struct {
 	slots   [traceSlots]traceSlot
 	free    uint64      // free slots
 	stack   []*traceTxn // scratch of flood
+	arena   txnArena
+	dead    []*traceTxn // scratch of collect
 	gcAt    int         // collect when the graph has this many transactions
 	gcMin   int         // the least growth between collections (tests shrink it)
 	first   int64
@@ -149,8 +151,8 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 
 // newTxn starts a transaction of th at ev; begin marks a begin/end one.
 func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *traceTxn {
-	x := &traceTxn{begin: ev.Line, end: -1, thread: ev.Thread, open: true, slot: -1}
-	x.out, x.in = x.outBuf[:0], x.inBuf[:0]
+	x := m.arena.alloc()
+	x.begin, x.end, x.thread, x.open, x.slot = ev.Line, -1, ev.Thread, true, -1
 	if begin {
 		th.cur = x
 		m.takeSlot(x)

@@ -1,0 +1,111 @@
+package monitor
+
+// The transactions live in an arena of fixed-size chunks, and those that a
+// collection finds dead are recycled through a free list, keeping the edge
+// slices they had grown. In the steady state a step then allocates nothing:
+// the heap stops churning one node (and its edge slices) per transaction,
+// which had made Go's garbage collector half the monitor's cost. Chunks
+// never move, so pointers to transactions stay valid; the price is that no
+// pointer to a dead transaction may survive a collection (sweepRecords,
+// rehomeComponents).
+
+// arenaChunk is how many transactions one allocation of the arena holds.
+const arenaChunk = 1024
+
+type txnArena struct {
+	chunk []traceTxn  // the chunk being filled
+	free  []*traceTxn // dead transactions, ready for reuse
+}
+
+// alloc returns a zeroed transaction whose edge slices are empty, reusing
+// a dead one (and its slices' capacity) when there is one.
+func (a *txnArena) alloc() *traceTxn {
+	if k := len(a.free); k > 0 {
+		x := a.free[k-1]
+		a.free = a.free[:k-1]
+		out, in := x.out[:0], x.in[:0]
+		*x = traceTxn{}
+		if cap(out) > len(x.outBuf) {
+			x.out = out
+		} else {
+			x.out = x.outBuf[:0]
+		}
+		if cap(in) > len(x.inBuf) {
+			x.in = in
+		} else {
+			x.in = x.inBuf[:0]
+		}
+		return x
+	}
+	if len(a.chunk) == 0 {
+		a.chunk = make([]traceTxn, arenaChunk)
+	}
+	x := &a.chunk[0]
+	a.chunk = a.chunk[1:]
+	x.out, x.in = x.outBuf[:0], x.inBuf[:0]
+	return x
+}
+
+// release hands a dead transaction back for reuse. Its edges are cleared so
+// that a recycled slice holds no stale pointer.
+func (a *txnArena) release(x *traceTxn) {
+	clear(x.out[:cap(x.out)])
+	clear(x.in[:cap(x.in)])
+	x.out, x.in = x.out[:0], x.in[:0]
+	a.free = append(a.free, x)
+}
+
+// sweepRecords forgets the dead transactions that the per-thread,
+// per-variable and per-lock records still name: they take no new edge
+// (addEdges skipped them while they were marked dead), and they are about
+// to be reused as other transactions.
+func (m *TraceMonitor) sweepRecords() {
+	for i := range m.threads {
+		th := &m.threads[i]
+		forgetDead(&th.last)
+		for j := range th.pending {
+			forgetDead(&th.pending[j])
+		}
+	}
+	for i := range m.vars {
+		v := &m.vars[i]
+		forgetDead(&v.w)
+		k := 0
+		for _, r := range v.reads {
+			if r.txn != nil && !r.txn.dead {
+				v.reads[k] = r
+				k++
+			}
+		}
+		clear(v.reads[k:])
+		v.reads = v.reads[:k]
+	}
+	for i := range m.locks {
+		forgetDead(&m.locks[i])
+	}
+}
+
+func forgetDead(s *traceSrc) {
+	if s.txn != nil && s.txn.dead {
+		s.txn = nil
+	}
+}
+
+// rehomeComponents points every kept transaction straight at a live
+// representative of its strongly connected component: where the old
+// representative is dead, the first kept member found takes over its
+// component bits. Afterwards no kept transaction's scc names a dead one.
+func (m *TraceMonitor) rehomeComponents() {
+	for _, n := range m.nodes {
+		r := findTxn(n)
+		if r.dead {
+			// n becomes the representative; r forwards to it until reused.
+			n.scc, n.sbits, n.size = nil, r.sbits, r.size
+			r.scc, r.sbits = n, 0
+			r = n
+		}
+		if r != n {
+			n.scc = r
+		}
+	}
+}
