@@ -68,16 +68,20 @@ func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
 // engine runs a program engine on the reduced projection and expands its
 // witness back to the full one.
 func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, error) {
-	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync)
+	size, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, true)
 	if err != nil {
 		return nil, err
 	}
-	if need := tableBytes(rd.p); need > p.maxTable() {
+	if need := tableBytes(size, len(p.s.threads)); need > p.maxTable() {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
-			"the reduced projection (%d edges over %d shared variables) is too large for the %s engine "+
+			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
-			edgeCount(rd.p), len(rd.p.Vars), eng.Name, need>>20, p.maxTable()>>20)}
+			size.edges, size.vars, eng.Name, need>>20, p.maxTable()>>20)}
 		return &Outcome{Result: res}, nil
+	}
+	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
+	if err != nil {
+		return nil, err
 	}
 	opts := p.o.Check
 	opts.IgnoreSync = false // already dropped
@@ -139,16 +143,8 @@ func (p *predictor) maxTable() int64 {
 // the partial-order reduction's future tables, once plus once per lock it
 // refines (at most 16). On a projection of millions of events over
 // thousands of shared variables that is gigabytes, so it is checked first.
-func tableBytes(p *model.Program) int64 {
-	bits := int64(2*len(p.Vars) + len(p.Locks) + len(p.Threads))
+func tableBytes(r *reduced, threads int) int64 {
+	bits := int64(2*r.vars + r.locks + threads)
 	words := (bits + 63) / 64
-	return edgeCount(p) * words * 8 * int64(1+min(len(p.Locks), 16))
-}
-
-func edgeCount(p *model.Program) int64 {
-	n := int64(0)
-	for _, t := range p.Threads {
-		n += int64(t.Auto.NumStates())
-	}
-	return n
+	return r.edges * words * 8 * int64(1+min(r.locks, 16))
 }

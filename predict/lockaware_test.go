@@ -50,7 +50,7 @@ T2|rel(m)
 T2|w(mine2)
 `
 	p := newTestPredictor(t, src, Options{})
-	rd, err := p.s.reduce(p.sp, p.u, false, false)
+	rd, err := p.s.reduce(p.sp, p.u, false, false, false)
 	require.NoError(t, err)
 	require.Equal(t, []string{"x"}, rd.p.Vars)
 	require.Equal(t, []string{"m"}, rd.p.Locks)
@@ -59,4 +59,8 @@ T2|w(mine2)
 	require.Equal(t, []int64{5, 6, 7, 8, 9}, rd.orig[0])
 	require.Equal(t, 5, rd.p.Threads[1].Auto.NumEdges()) // acq m; begin; r x; end; rel m
 	require.Equal(t, []int64{10, 8}, rd.full)
+	size, err := p.s.reduce(p.sp, p.u, false, false, true)
+	require.NoError(t, err)
+	require.Equal(t, int64(5+1+5+1), size.edges)
+	require.Equal(t, [2]int{1, 1}, [2]int{size.vars, size.locks})
 }

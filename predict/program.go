@@ -22,9 +22,17 @@ type autoBuilder struct {
 	cur   []int32 // locks held now; replaced, never mutated, when it changes
 	open  bool
 	orig  []int64 // per edge: its index in the full projection (reduced programs)
+	count int64   // countOnly: edges added
+	// countOnly counts the edges without keeping them (to size a program
+	// before building it).
+	countOnly bool
 }
 
 func (b *autoBuilder) add(ev model.Event, orig int64) {
+	if b.countOnly {
+		b.count++
+		return
+	}
 	b.edges = append(b.edges, model.Edge{To: int32(len(b.edges) + 1), Ev: ev})
 	b.inTxn = append(b.inTxn, b.open)
 	b.held = append(b.held, b.cur)

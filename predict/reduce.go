@@ -25,6 +25,10 @@ type reduced struct {
 	p    *model.Program
 	orig [][]int64
 	full []int64 // per thread: edges of its full projection
+	// edges (states, counting each thread's final one), vars and locks
+	// size the program.
+	edges       int64
+	vars, locks int
 }
 
 // reducer holds the renumbering while the reduced program is built.
@@ -39,7 +43,9 @@ type reducer struct {
 	locks     []string
 }
 
-func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync bool) (*reduced, error) {
+// reduce builds the reduced projection; with countOnly it only counts its
+// edges (reduced.edges) and builds no program.
+func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly bool) (*reduced, error) {
 	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync}
 	rd.varID, rd.vars = renumber(len(s.vars), s.vars, func(x int) bool { return u.varRelevant(x) })
 	rd.lockID, rd.locks = renumber(len(s.locks), s.locks, func(l int) bool { return !dropSync && s.sharedLock(int32(l)) })
@@ -49,7 +55,7 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync bool) (*reduce
 	pos := make([]int64, k) // edges of the full projection so far
 	open := make([]bool, k)
 	for t := range bs {
-		bs[t], pending[t] = &autoBuilder{}, pendingBegin{edge: -1}
+		bs[t], pending[t] = &autoBuilder{countOnly: countOnly}, pendingBegin{edge: -1}
 	}
 	r := sp.reader()
 	var ev trace.Event
@@ -69,6 +75,13 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync bool) (*reduce
 		}
 		pos[t] += edgesOf(&ev, open[t])
 	}
+	if countOnly {
+		out := &reduced{vars: len(rd.vars), locks: len(rd.locks)}
+		for _, b := range bs {
+			out.edges += b.count + 1
+		}
+		return out, nil
+	}
 	for t, b := range bs {
 		// A thread with events but none kept still orders its fork before
 		// its join: one epsilon move stands for it.
@@ -76,7 +89,7 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync bool) (*reduce
 			b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
 		}
 	}
-	out := &reduced{p: s.program(bs, rd.vars, rd.locks), full: pos}
+	out := &reduced{p: s.program(bs, rd.vars, rd.locks), full: pos, vars: len(rd.vars), locks: len(rd.locks)}
 	for _, b := range bs {
 		out.orig = append(out.orig, b.orig)
 	}

@@ -34,7 +34,7 @@ const (
 
 // spoolMem is how many bytes a spool keeps in memory before it moves to its
 // file (a variable so that tests can make it small).
-var spoolMem = 8 << 20
+var spoolMem = 4 << 20
 
 // spool is the on-disk projection. It is written once, then read any number
 // of times, each reader with its own offset.
