@@ -33,17 +33,19 @@ import (
 // problem NP-complete, and the state count is exponential in the number of
 // distinct threads only in the worst case.
 
-// linkTable is, for one thread class, next[l]: the letters e2 a thread of the
-// class can leave by after being entered by a conflict with letter l.
-func linkTable(pr *profiles.Profiles) []profiles.Set {
+// linkTable is, for one thread class, reach[e] (the letters a thread can be
+// left by after being entered by e: e itself, ▷e y◁, ▷e◁▷y◁ and ▷y e◁) and
+// next[l] (the union of reach[e] over the entries e that conflict with l).
+func linkTable(pr *profiles.Profiles) (reach, next []profiles.Set) {
 	L := pr.Letters()
 	w := len(pr.Single)
-	reach := make([]profiles.Set, L)
+	reach = make([]profiles.Set, L)
 	for e := 0; e < L; e++ {
 		reach[e] = profiles.NewSet(w)
-		if pr.Single.Has(profiles.Letter(e)) {
-			reach[e].Add(profiles.Letter(e))
+		if !pr.Single.Has(profiles.Letter(e)) {
+			continue // never entered by e
 		}
+		reach[e].Add(profiles.Letter(e))
 		reach[e].Or(pr.Same[e])
 		reach[e].Or(pr.Diff[e])
 	}
@@ -52,36 +54,46 @@ func linkTable(pr *profiles.Profiles) []profiles.Set {
 			reach[e].Add(profiles.Letter(x))
 		}
 	}
-	next := make([]profiles.Set, L)
+	next = make([]profiles.Set, L)
 	for l := 0; l < L; l++ {
 		next[l] = profiles.NewSet(w)
-		one := profiles.NewSet(w)
-		one.Add(profiles.Letter(l))
-		for _, e := range one.Conflicting().Letters() {
-			if pr.Single.Has(e) {
-				next[l].Or(reach[e])
-			}
+		ins, n := entries(profiles.Letter(l))
+		for _, e := range ins[:n] {
+			next[l].Or(reach[e])
 		}
 	}
-	return next
+	return reach, next
 }
 
-// chainStep is one link of a chain found: a thread of class class, left by
-// letter out.
+// entries lists the letters that conflict with l: write x for read x, both
+// letters of x for write x (in a fixed array: it is on the search's hot path).
+func entries(l profiles.Letter) ([2]profiles.Letter, int) {
+	w := l | 1 // the write of l's variable
+	if l.Write() {
+		return [2]profiles.Letter{w - 1, w}, 2
+	}
+	return [2]profiles.Letter{w, w}, 1
+}
+
+// chainStep is one link of a chain found: a thread of class class, entered
+// by letter in and left by letter out.
 type chainStep struct {
-	class int
-	out   profiles.Letter
+	class   int
+	in, out profiles.Letter
 }
 
 // chainSearch is the depth-first search for one (class of i, letter a).
 type chainSearch struct {
 	ctx     context.Context
-	next    [][]profiles.Set // per class
+	reach   [][]profiles.Set // per class (linkTable)
+	next    [][]profiles.Set // per class (linkTable)
 	avail   []int            // threads of each class usable in the chain
 	used    []int
 	tgt     profiles.Set // letters that conflict with some b of ▷ a b ◁
+	rel     relevance
 	visited map[string]struct{}
 	key     []byte
+	stack   []profiles.Letter // scratch for feasible
 	steps   []chainStep
 	states  int64
 	limit   int64
@@ -95,7 +107,8 @@ func DecideProfiles(ctx context.Context, p *model.Program, tps []ThreadProfiles,
 	cs := classesOf(tps)
 	s := &chainSearch{ctx: ctx, limit: int64(opts.MaxStates), visited: map[string]struct{}{}}
 	for _, c := range cs {
-		s.next = append(s.next, linkTable(c.prof))
+		reach, next := linkTable(c.prof)
+		s.reach, s.next = append(s.reach, reach), append(s.next, next)
 	}
 	for ci, c := range cs {
 		for a := 0; a < c.prof.Letters(); a++ {
@@ -132,18 +145,19 @@ func (s *chainSearch) search(cs []*threadClass, ci int, a profiles.Letter) (chai
 	}
 	s.avail[ci]--
 	if !s.relaxed(a) {
-		return chain{}, false
+		return chain{}, false // not even with threads repeating
 	}
+	s.computeRelevance(pr.Letters())
 	clear(s.visited)
 	s.steps = s.steps[:0]
-	if !s.dfs(a) {
+	if !s.dfs(a, profiles.NewSet(len(s.tgt))) {
 		return chain{}, false
 	}
 	return s.chainOf(cs, ci, a), true
 }
 
-// relaxed reports whether the targets are reachable at all when threads may
-// be reused: a linear-time filter before the exact search.
+// relaxed reports whether the targets are reachable from a at all when
+// threads may repeat: one linear search, before the costlier relevance.
 func (s *chainSearch) relaxed(a profiles.Letter) bool {
 	seen := profiles.NewSet(len(s.tgt))
 	frontier := []profiles.Letter{a}
@@ -168,34 +182,49 @@ func (s *chainSearch) relaxed(a profiles.Letter) bool {
 	return false
 }
 
-// dfs extends the chain from letter cur. Invariant: s.used counts the threads
-// of s.steps per class, and s.visited holds the states already known to
-// fail. It tries to close the chain before lengthening it.
-func (s *chainSearch) dfs(cur profiles.Letter) bool {
-	for c, nx := range s.next {
-		if s.used[c] < s.avail[c] && nx[cur].Intersects(s.tgt) {
-			for _, e := range nx[cur].Letters() {
+// dfs extends the chain from letter cur; banned holds the letters that
+// conflict with an exit before cur. Only shortcut-free chains are built: a
+// thread may not be entered by a banned letter, since then the threads
+// between could be dropped (every chain shortens to one of these, and a
+// chain's exits are then distinct, so it has at most 2v links). This prunes
+// the detours that make Theorem 2's instances hard.
+//
+// Invariant: s.used counts the threads of s.steps per class, and s.visited
+// holds the states (exit, banned, relevant uses) already known to fail. It
+// tries to close the chain before lengthening it, and lengthens it only by
+// relevant classes into live letters (profile_relevance.go).
+func (s *chainSearch) dfs(cur profiles.Letter, banned profiles.Set) bool {
+	insArr, n := entries(cur)
+	ins := insArr[:n]
+	for c := range s.next {
+		if s.used[c] >= s.avail[c] || !s.next[c][cur].Intersects(s.tgt) {
+			continue
+		}
+		for _, in := range ins {
+			if banned.Has(in) {
+				continue
+			}
+			for _, e := range s.reach[c][in].Letters() {
 				if s.tgt.Has(e) {
-					s.steps = append(s.steps, chainStep{c, e})
+					s.steps = append(s.steps, chainStep{c, in, e})
 					return true
 				}
 			}
 		}
 	}
-	for c, nx := range s.next {
-		if s.used[c] >= s.avail[c] {
+	nb := banned.Clone()
+	for _, in := range ins {
+		nb.Add(in)
+	}
+	for c := range s.next {
+		if s.used[c] >= s.avail[c] || !s.relevant(cur, c) {
 			continue
 		}
 		s.used[c]++
-		for _, e := range nx[cur].Letters() {
-			if !s.visit(e) {
-				continue
-			}
-			s.steps = append(s.steps, chainStep{c, e})
-			if s.dfs(e) {
+		for _, in := range ins {
+			if !banned.Has(in) && s.extend(c, in, nb) {
 				return true
 			}
-			s.steps = s.steps[:len(s.steps)-1]
 			if s.stop != "" {
 				return false
 			}
@@ -205,12 +234,67 @@ func (s *chainSearch) dfs(cur profiles.Letter) bool {
 	return false
 }
 
+// extend tries every exit of a class-c thread entered by in.
+func (s *chainSearch) extend(c int, in profiles.Letter, banned profiles.Set) bool {
+	for _, e := range s.reach[c][in].Letters() {
+		if !s.rel.live.Has(e) || !s.visit(e, banned) || !s.feasible(e, banned) {
+			continue
+		}
+		s.steps = append(s.steps, chainStep{c, in, e})
+		if s.dfs(e, banned) {
+			return true
+		}
+		s.steps = s.steps[:len(s.steps)-1]
+		if s.stop != "" {
+			return false
+		}
+	}
+	return false
+}
+
+// feasible is forward checking: can a target still be reached from cur
+// with the classes not yet used and entries not banned, if threads may
+// repeat and the banned set did not grow? If not, no completion exists.
+func (s *chainSearch) feasible(cur profiles.Letter, banned profiles.Set) bool {
+	seen := profiles.NewSet(len(banned))
+	seen.Add(cur)
+	stack := append(s.stack[:0], cur)
+	defer func() { s.stack = stack[:0] }()
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		insArr, n := entries(x)
+		ins := insArr[:n]
+		for c := range s.reach {
+			if s.used[c] >= s.avail[c] || !s.relevant(x, c) {
+				continue
+			}
+			for _, in := range ins {
+				if banned.Has(in) {
+					continue
+				}
+				exits := s.reach[c][in]
+				if exits.Intersects(s.tgt) {
+					return true
+				}
+				for _, y := range exits.Letters() {
+					if s.rel.live.Has(y) && !seen.Has(y) {
+						seen.Add(y)
+						stack = append(stack, y)
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // visit marks state (e, used) and reports whether it is new; it also
 // enforces the state limit and the deadline.
-func (s *chainSearch) visit(e profiles.Letter) bool {
-	s.key = binary.AppendUvarint(s.key[:0], uint64(e))
-	for _, u := range s.used {
-		s.key = binary.AppendUvarint(s.key, uint64(u))
+func (s *chainSearch) visit(e profiles.Letter, banned profiles.Set) bool {
+	s.key = s.appendKey(s.key[:0], e)
+	for _, x := range banned {
+		s.key = binary.LittleEndian.AppendUint64(s.key, x)
 	}
 	if _, ok := s.visited[string(s.key)]; ok {
 		return false
@@ -240,7 +324,7 @@ func (s *chainSearch) chainOf(cs []*threadClass, ci int, a profiles.Letter) chai
 		c := cs[st.class]
 		j := c.threads[taken[st.class]]
 		taken[st.class]++
-		ch.links = append(ch.links, link{thread: j, in: enterBy(c.prof, prev, st.out), out: st.out})
+		ch.links = append(ch.links, link{thread: j, in: st.in, out: st.out})
 		prev = st.out
 	}
 	for _, b := range cs[ci].prof.Same[a].Letters() {
@@ -250,20 +334,4 @@ func (s *chainSearch) chainOf(cs []*threadClass, ci int, a profiles.Letter) chai
 		}
 	}
 	return ch
-}
-
-// enterBy finds the letter e1 a thread enters by, after letter prev, so as to
-// leave by out (one exists when out is in next[prev]).
-func enterBy(pr *profiles.Profiles, prev, out profiles.Letter) profiles.Letter {
-	for e := profiles.Letter(0); int(e) < pr.Letters(); e++ {
-		if pr.Single.Has(e) && e.Conflicts(prev) && reaches(pr, e, out) {
-			return e
-		}
-	}
-	return -1
-}
-
-// reaches reports whether a thread can be entered by e1 and left by e2.
-func reaches(pr *profiles.Profiles, e1, e2 profiles.Letter) bool {
-	return (e1 == e2 && pr.Single.Has(e1)) || pr.Same[e1].Has(e2) || pr.Diff[e1].Has(e2) || pr.Same[e2].Has(e1)
 }

@@ -117,7 +117,11 @@ func TestProfileNoReuse(t *testing.T) {
 }
 
 func TestProfileLimits(t *testing.T) {
-	p := pfProg(3, pfLine("b w0 w2 e"), pfChoice())
+	p := pfChains(8) // serializable only after exploring partial chains
+	full, err := checkProfile(t.Context(), p, Options{})
+	require.NoError(t, err)
+	require.Equal(t, Serializable, full.Verdict)
+	require.Greater(t, full.Stats.States, int64(1))
 	res, err := checkProfile(t.Context(), p, Options{MaxStates: 1})
 	require.NoError(t, err)
 	require.Equal(t, Unknown, res.Verdict)

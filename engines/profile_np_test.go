@@ -1,0 +1,66 @@
+package engines
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/verify"
+	"github.com/stretchr/testify/require"
+)
+
+// TestProfileNP decides gen's np family (Theorem 2's reduction from 3-SAT):
+// the program violates atomicity iff its formula is satisfiable. Every
+// thread is distinct here, so this is the chain search's hard case. The
+// product construction, exponential in the number of threads as Theorem 1
+// says, is compared on the instances of at most 25 threads.
+func TestProfileNP(t *testing.T) {
+	counts := map[bool]int{}
+	for seed := uint64(0); seed < 120; seed++ {
+		r := rand.New(rand.NewPCG(seed, 7))
+		vars := 2 + r.IntN(4)
+		f := gen.RandomCNF(r, vars, 3*vars+r.IntN(3*vars+1)) // around the hard ratio
+		src := gen.NP(f)
+		p, err := lang.Compile("np.conc", []byte(src))
+		require.NoError(t, err)
+		want := Serializable
+		if f.Satisfiable() {
+			want = Violation
+		}
+		if len(p.Threads) <= 25 {
+			require.Equal(t, want, pfCheck(t, p, Options{}), "seed %d\n%s", seed, src)
+		} else {
+			res, err := checkProfile(t.Context(), p, Options{})
+			require.NoError(t, err)
+			require.Equal(t, want, res.Verdict, "seed %d\n%s", seed, src)
+			if want == Violation {
+				require.NoError(t, verify.Witness(p, res.Witness))
+			}
+		}
+		counts[want == Violation]++
+	}
+	t.Logf("satisfiable: %d, unsatisfiable: %d", counts[true], counts[false])
+	require.Greater(t, counts[false], 20)
+	require.Greater(t, counts[true], 20)
+}
+
+// BenchmarkProfileNP: random 3-CNF at the hard ratio (clauses ≈ 4.26 vars).
+func BenchmarkProfileNP(b *testing.B) {
+	for _, vars := range []int{6, 10, 14} {
+		r := rand.New(rand.NewPCG(1, 1))
+		f := gen.RandomCNF(r, vars, vars*426/100)
+		p, err := lang.Compile("np.conc", []byte(gen.NP(f)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		want := Serializable
+		if f.Satisfiable() {
+			want = Violation
+		}
+		b.Run(fmt.Sprintf("vars=%d/threads=%d/%v", vars, len(p.Threads), want), func(b *testing.B) {
+			benchProfile(b, p, want)
+		})
+	}
+}
