@@ -39,7 +39,7 @@ func (m *TraceMonitor) collect() {
 	dead := m.dead[:0]
 	for _, n := range m.nodes {
 		if n.stamp != s.epoch || !keep[n.idx] {
-			n.dead, n.out = true, n.out[:0]
+			n.dead, n.out, n.lastOut = true, n.out[:0], nil
 			dead = append(dead, n)
 		}
 	}
@@ -47,6 +47,10 @@ func (m *TraceMonitor) collect() {
 	for _, n := range m.nodes {
 		if !n.dead {
 			n.out, n.in = prune(n.out), prune(n.in)
+			n.lastOut = nil
+			if k := len(n.out); k > 0 {
+				n.lastOut = n.out[k-1].to
+			}
 			kept = append(kept, n)
 		}
 	}
