@@ -25,30 +25,8 @@ const smallMax = 1 << 16
 // Table interns names into dense ids 0, 1, 2, ... in first-seen order.
 type Table struct {
 	names []string
-	ids   map[string]int32
-	small []int32 // small[n] = id+1 of the decimal name n (no leading zero)
-	cache *[cacheSize]cacheEntry
-}
-
-// cacheSize is the size of Table's direct-mapped cache in front of the map:
-// traces touch a few names over and over, and a hit skips the map's probing.
-const cacheSize = 1 << 12
-
-type cacheEntry struct {
-	name string
-	id   int32
-}
-
-// cacheSlot hashes a name's length and last eight bytes, where RoadRunner's
-// names (object ids, array indices, fields) differ most.
-func cacheSlot(b []byte) int {
-	var h uint64
-	tail := b[max(len(b)-8, 0):]
-	for _, c := range tail {
-		h = h<<8 | uint64(c)
-	}
-	h = (h ^ uint64(len(b))) * 0x9E3779B97F4A7C15
-	return int(h >> (64 - 12))
+	index []hashSlot // open addressing over names (table_hash.go)
+	small []int32    // small[n] = id+1 of the decimal name n (no leading zero)
 }
 
 // Len is the number of names interned so far.
@@ -63,39 +41,25 @@ func (t *Table) Names() []string { return append([]string(nil), t.names...) }
 
 // Lookup finds the id of a name.
 func (t *Table) Lookup(name string) (int32, bool) {
-	id, ok := t.ids[name]
-	return id, ok
+	id := t.find([]byte(name), keyOf([]byte(name)))
+	return id, id >= 0
 }
 
 // Intern returns the id of name, adding it if it is new.
 func (t *Table) Intern(name string) int32 { return t.intern([]byte(name)) }
 
 // intern is the reader's hot path: decimal names go through an array, the
-// others through a map lookup that does not allocate for known names.
+// others through the hash index, which does not allocate for known names.
 func (t *Table) intern(b []byte) int32 {
 	n, small := decimal(b)
 	if small && n < len(t.small) && t.small[n] != 0 {
 		return t.small[n] - 1
 	}
-	if t.cache == nil {
-		t.cache = new([cacheSize]cacheEntry)
-	}
-	c := &t.cache[cacheSlot(b)]
-	if c.name == string(b) && c.name != "" {
-		return c.id
-	}
-	if id, ok := t.ids[string(b)]; ok {
-		*c = cacheEntry{t.names[id], id}
+	k := keyOf(b)
+	if id := t.find(b, k); id >= 0 {
 		return id
 	}
-	if t.ids == nil {
-		t.ids = make(map[string]int32)
-	}
-	s := string(b)
-	id := int32(len(t.names))
-	t.names = append(t.names, s)
-	t.ids[s] = id
-	*c = cacheEntry{s, id}
+	id := t.add(string(b), k)
 	if small {
 		for len(t.small) <= n {
 			t.small = append(t.small, 0)

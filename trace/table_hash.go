@@ -1,0 +1,103 @@
+package trace
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The table's own open-addressing hash index replaces a map plus a
+// direct-mapped cache in front of it: with 10^4 variables the cache missed
+// often and the map's probing then cost a fifth of the reader's time. The
+// reader is bound by memory latency, so a slot holds a short name (up to
+// eight bytes: most trace names, "x1234", "@17[25]", "T3") itself, and a
+// known short name is found with one cache miss, not three (slot, string
+// header, bytes). The index stays at most half full, so a name is usually
+// at its first slot.
+type hashSlot struct {
+	key  uint64 // a short name's bytes, little-endian
+	meta uint32 // the hash's upper bits, and the name's length (9: longer)
+	id   int32  // id+1; 0 marks an empty slot
+}
+
+// nameKey is a name's hash, its slot meta and, for a short name, its key.
+type nameKey struct {
+	hash, key uint64
+	meta      uint32
+}
+
+// keyOf hashes the name eight bytes at a time (names are short: object
+// ids, array cells, fields); a short name's one word is its key.
+func keyOf(b []byte) nameKey {
+	n := len(b)
+	h := uint64(n) * 0x9E3779B97F4A7C15
+	for len(b) > 8 {
+		h = mix(h ^ binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	var tail uint64
+	if len(b) == 8 {
+		tail = binary.LittleEndian.Uint64(b)
+	} else {
+		for i, c := range b {
+			tail |= uint64(c) << (8 * i)
+		}
+	}
+	h = mix(h ^ tail)
+	k := nameKey{hash: h, meta: uint32(h>>32)&^0xFF | uint32(min(n, 9))}
+	if n <= 8 {
+		k.key = tail
+	}
+	return k
+}
+
+func mix(h uint64) uint64 {
+	hi, lo := bits.Mul64(h^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+	return hi ^ lo
+}
+
+// find returns the id of b, or -1; k is keyOf(b).
+func (t *Table) find(b []byte, k nameKey) int32 {
+	if len(t.index) == 0 {
+		return -1
+	}
+	mask := uint64(len(t.index) - 1)
+	short := len(b) <= 8
+	for i := k.hash & mask; ; i = (i + 1) & mask {
+		s := &t.index[i]
+		if s.id == 0 {
+			return -1
+		}
+		if s.meta == k.meta && s.key == k.key && (short || t.names[s.id-1] == string(b)) {
+			return s.id - 1
+		}
+	}
+}
+
+// add appends the new name s with key k and indexes it.
+func (t *Table) add(s string, k nameKey) int32 {
+	id := int32(len(t.names))
+	t.names = append(t.names, s)
+	if 2*len(t.names) > len(t.index) {
+		t.rehash(max(64, 4*len(t.names)))
+		return id
+	}
+	t.place(k, id)
+	return id
+}
+
+func (t *Table) place(k nameKey, id int32) {
+	mask := uint64(len(t.index) - 1)
+	i := k.hash & mask
+	for t.index[i].id != 0 {
+		i = (i + 1) & mask
+	}
+	t.index[i] = hashSlot{key: k.key, meta: k.meta, id: id + 1}
+}
+
+// rehash rebuilds the index with n slots (a power of two) for all names.
+func (t *Table) rehash(n int) {
+	t.index = make([]hashSlot, 1<<bits.Len(uint(n-1)))
+	for id, s := range t.names {
+		t.place(keyOf([]byte(s)), int32(id))
+	}
+}
