@@ -34,20 +34,32 @@ func keyOf(b []byte) nameKey {
 		h = mix(h ^ binary.LittleEndian.Uint64(b))
 		b = b[8:]
 	}
-	var tail uint64
-	if len(b) == 8 {
-		tail = binary.LittleEndian.Uint64(b)
-	} else {
-		for i, c := range b {
-			tail |= uint64(c) << (8 * i)
-		}
-	}
+	tail := loadShort(b)
 	h = mix(h ^ tail)
 	k := nameKey{hash: h, meta: uint32(h>>32)&^0xFF | uint32(min(n, 9))}
 	if n <= 8 {
 		k.key = tail
 	}
 	return k
+}
+
+// loadShort packs the (at most eight) bytes of b into a word, little-endian.
+// A name sliced out of the reader's buffer usually has eight bytes of
+// capacity, and one load and a mask then replace a loop over its bytes.
+func loadShort(b []byte) uint64 {
+	n := len(b)
+	if cap(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b[:8])
+		if n == 8 {
+			return w
+		}
+		return w & (1<<(8*uint(n)) - 1)
+	}
+	var w uint64
+	for i, c := range b {
+		w |= uint64(c) << (8 * i)
+	}
+	return w
 }
 
 func mix(h uint64) uint64 {

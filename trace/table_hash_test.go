@@ -31,3 +31,12 @@ func TestTableIndexGrows(t *testing.T) {
 	require.False(t, ok)
 	require.LessOrEqual(t, 2*tb.Len(), len(tb.index), "index at most half full")
 }
+
+// A short name hashes alike whatever follows it in its buffer.
+func TestKeyOfIgnoresSpareCapacity(t *testing.T) {
+	for _, name := range []string{"", "T", "x12", "@17[25]", "12345678", "123456789abc"} {
+		buf := []byte(name + "|garbage!")
+		tight := append([]byte(nil), name...)
+		require.Equal(t, keyOf(tight[:len(name):len(name)]), keyOf(buf[:len(name)]), name)
+	}
+}
