@@ -77,16 +77,35 @@ func parseOp(op []byte) (model.Op, []byte, bool) {
 	return kind, arg, len(arg) > 0
 }
 
-// thread interns a thread name; consecutive lines of one thread hit the cache.
+// thread interns a thread name. Traces have few threads with short names,
+// so the first threadCache of them are kept packed in a word each and found
+// by a scan of one or two cache lines, without hashing.
 func (r *Reader) thread(b []byte) int32 {
-	if r.lastThreadID >= 0 && string(b) == string(r.lastThread) {
-		return r.lastThreadID
+	short := len(b) <= 8
+	var w uint64
+	if short {
+		w = loadShort(b)
+		for _, k := range r.threadKeys[:r.nThreadKeys] {
+			if k.word == w && int(k.n) == len(b) {
+				return k.id
+			}
+		}
 	}
 	id := r.threads.intern(b)
-	r.lastThread = append(r.lastThread[:0], b...)
-	r.lastThreadID = id
+	if short && r.nThreadKeys < len(r.threadKeys) {
+		r.threadKeys[r.nThreadKeys] = threadKey{word: w, n: int32(len(b)), id: id}
+		r.nThreadKeys++
+	}
 	r.grow()
 	return id
+}
+
+// threadCache is how many short thread names Reader.thread keeps packed.
+const threadCache = 16
+
+type threadKey struct {
+	word  uint64 // the name's bytes (loadShort)
+	n, id int32  // its length and id
 }
 
 // grow keeps the per-thread state as long as the thread table.

@@ -38,8 +38,8 @@ type Reader struct {
 	line       int64
 
 	threads, vars, locks, locs Table
-	lastThread                 []byte // cache for the thread field
-	lastThreadID               int32
+	threadKeys                 [threadCache]threadKey // packed short thread names (thread)
+	nThreadKeys                int
 
 	depth []int32 // per thread: begin/end nesting depth
 	life  []uint8 // per thread: lifeStarted, lifeForked, lifeJoined bits
@@ -86,7 +86,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	if size <= 0 {
 		size = 1 << 20
 	}
-	r := &Reader{name: name, opts: opts, buf: make([]byte, size), lastThreadID: -1}
+	r := &Reader{name: name, opts: opts, buf: make([]byte, size)}
 	// Sniff the first bytes for gzip's magic number.
 	n, err := io.ReadFull(src, r.buf[:2])
 	r.end = n
