@@ -77,35 +77,32 @@ func parseOp(op []byte) (model.Op, []byte, bool) {
 	return kind, arg, len(arg) > 0
 }
 
-// thread interns a thread name. Traces have few threads with short names,
-// so the first threadCache of them are kept packed in a word each and found
-// by a scan of one or two cache lines, without hashing.
+// thread interns a thread name. Traces have few threads with short names:
+// those are kept packed in a word each in a small direct-mapped cache, so a
+// known one costs a multiply and one compare, not a hash table probe.
 func (r *Reader) thread(b []byte) int32 {
-	short := len(b) <= 8
-	var w uint64
-	if short {
-		w = loadShort(b)
-		for _, k := range r.threadKeys[:r.nThreadKeys] {
-			if k.word == w && int(k.n) == len(b) {
-				return k.id
-			}
-		}
+	if len(b) > 8 {
+		id := r.threads.intern(b)
+		r.grow()
+		return id
+	}
+	w := loadShort(b)
+	k := &r.threadKeys[((w^uint64(len(b)))*0x9E3779B97F4A7C15)>>(64-threadCacheBits)]
+	if k.word == w && int(k.n) == len(b)+1 {
+		return k.id
 	}
 	id := r.threads.intern(b)
-	if short && r.nThreadKeys < len(r.threadKeys) {
-		r.threadKeys[r.nThreadKeys] = threadKey{word: w, n: int32(len(b)), id: id}
-		r.nThreadKeys++
-	}
+	*k = threadKey{word: w, n: int32(len(b) + 1), id: id}
 	r.grow()
 	return id
 }
 
-// threadCache is how many short thread names Reader.thread keeps packed.
-const threadCache = 16
+// threadCacheBits: Reader.thread's cache has 1<<threadCacheBits slots.
+const threadCacheBits = 5
 
 type threadKey struct {
 	word  uint64 // the name's bytes (loadShort)
-	n, id int32  // its length and id
+	n, id int32  // its length+1 (0: empty) and id
 }
 
 // grow keeps the per-thread state as long as the thread table.

@@ -38,8 +38,7 @@ type Reader struct {
 	line       int64
 
 	threads, vars, locks, locs Table
-	threadKeys                 [threadCache]threadKey // packed short thread names (thread)
-	nThreadKeys                int
+	threadKeys                 [1 << threadCacheBits]threadKey // packed short thread names (thread)
 
 	depth []int32 // per thread: begin/end nesting depth
 	life  []uint8 // per thread: lifeStarted, lifeForked, lifeJoined bits
