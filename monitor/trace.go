@@ -77,6 +77,14 @@ type TraceResult struct {
 func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceResult, error) {
 	start := time.Now()
 	m := NewTraceMonitor(opts)
+	if !opts.StopAtFirst {
+		stopped, err := m.stepAhead(ctx, r)
+		if err != nil {
+			return TraceResult{}, err
+		}
+		return m.result(r, stopped, start), nil
+	}
+	// StopAtFirst reads no further than the batch it stops in.
 	evs := make([]trace.Event, 4096)
 	stopped := ""
 	for stopped == "" {
@@ -97,11 +105,16 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 			stopped = context.Cause(ctx).Error()
 		}
 	}
+	return m.result(r, stopped, start), nil
+}
+
+// result finishes the check of r begun at start.
+func (m *TraceMonitor) result(r *trace.Reader, stopped string, start time.Time) TraceResult {
 	res := m.Finish()
 	res.Stopped = stopped
 	res.Threads = r.Threads().Names()
 	res.Stats.Millis = time.Since(start).Milliseconds()
-	return res, nil
+	return res
 }
 
 // Finish reports the open transactions' violations and returns the result.

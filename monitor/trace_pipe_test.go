@@ -1,0 +1,70 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/trace"
+)
+
+func pipeTrace(t *testing.T, events int64) []byte {
+	var buf bytes.Buffer
+	o := benchGen
+	o.Events = events
+	_, err := trace.NewGen(o).WriteTo(&buf)
+	require.NoError(t, err)
+	return buf.Bytes()
+}
+
+// CheckTrace with read-ahead gives the answer of stepping the events one
+// by one on the caller's goroutine.
+func TestCheckTraceReadAheadSameAnswer(t *testing.T) {
+	data := pipeTrace(t, 100_000)
+	r, err := trace.NewReader(bytes.NewReader(data), "p.std", trace.Options{})
+	require.NoError(t, err)
+	got, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true})
+	require.NoError(t, err)
+
+	r2, err := trace.NewReader(bytes.NewReader(data), "p.std", trace.Options{})
+	require.NoError(t, err)
+	m := NewTraceMonitor(TraceOptions{LockEdges: true})
+	for {
+		ev, err := r2.Next()
+		if err != nil {
+			break
+		}
+		m.Step(ev)
+	}
+	want := m.Finish()
+	require.True(t, want.Violation)
+	got.Stats.Millis, want.Stats.Millis = 0, 0
+	want.Threads = r2.Threads().Names()
+	require.Equal(t, want, got)
+}
+
+// A bad line is an error, a cancelled context a stop, and either way the
+// reading goroutine is gone when CheckTrace returns (the race detector
+// would see a later use of the reader otherwise).
+func TestCheckTraceReadAheadStops(t *testing.T) {
+	data := string(pipeTrace(t, 20_000)) + "T0|nonsense\n"
+	r, err := trace.NewReader(strings.NewReader(data), "p.std", trace.Options{})
+	require.NoError(t, err)
+	_, err = CheckTrace(context.Background(), r, TraceOptions{LockEdges: true})
+	var te *trace.Error
+	require.True(t, errors.As(err, &te), "%v", err)
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("enough"))
+	r, err = trace.NewReader(strings.NewReader(data), "p.std", trace.Options{})
+	require.NoError(t, err)
+	res, err := CheckTrace(ctx, r, TraceOptions{LockEdges: true})
+	require.NoError(t, err)
+	require.Equal(t, "enough", res.Stopped)
+	require.Positive(t, res.Stats.Events)
+	require.NotEmpty(t, r.Threads().Names())
+}
