@@ -35,7 +35,6 @@ type benchFlags struct {
 	metric  string
 	title   string
 	maxDep  int
-	version bool
 }
 
 func (f *benchFlags) register(fs *flag.FlagSet) {
@@ -50,24 +49,16 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.metric, "metric", "time", "what the plot's y axis shows: time or states")
 	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
 	fs.IntVar(&f.maxDep, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
-	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 }
 
 // runBench is conc bench: sweep a family over sizes and thread counts,
 // decide each instance with each engine, print the table and the fitted
 // exponents, and draw the plot.
 func runBench(e *env, args []string) int {
-	c := commands["bench"]
 	var f benchFlags
-	set := flag.NewFlagSet("bench", flag.ContinueOnError)
-	f.register(set)
-	pos, err := parseFlags(e, c, set, args)
-	if err != nil {
-		return flagError(e, c, err)
-	}
-	if f.version {
-		fmt.Fprintln(e.stdout, versionLine())
-		return 0
+	pos, code, done := parseCommand(e, "bench", f.register, args)
+	if done {
+		return code
 	}
 	if len(pos) > 0 {
 		return e.errorf("bench: unexpected argument %q; run 'conc bench --help'", pos[0])

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,17 +22,10 @@ func init() {
 // runCheck is conc check: compile one .conc file ("-" is standard input) and
 // decide whether any of its runs violates atomicity.
 func runCheck(e *env, args []string) int {
-	c := commands["check"]
 	var f decideFlags
-	set := flag.NewFlagSet("check", flag.ContinueOnError)
-	f.register(set)
-	files, err := parseFlags(e, c, set, args)
-	if err != nil {
-		return flagError(e, c, err)
-	}
-	if f.version {
-		fmt.Fprintln(e.stdout, versionLine())
-		return 0
+	files, code, done := parseCommand(e, "check", f.register, args)
+	if done {
+		return code
 	}
 	if len(files) != 1 {
 		return e.errorf("check: want one FILE.conc argument, got %d; run 'conc check --help'", len(files))

@@ -25,7 +25,6 @@ type decideFlags struct {
 	maxDepth   int
 	maxStack   int
 	quiet      bool
-	version    bool
 }
 
 func (f *decideFlags) register(fs *flag.FlagSet) {
@@ -39,7 +38,6 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
 	fs.IntVar(&f.maxStack, "max-stack", 0, "call depth `N` of the bounded search for recursive threads with locks (0: the default)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
-	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 }
 
 // check rejects values no run could use.
@@ -100,6 +98,25 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
 	io.WriteString(w, b.String())
+}
+
+// parseCommand parses a subcommand's arguments with the flags register adds,
+// plus --help and --version, which every command has and answers here. When
+// done is true the command has answered and should return code.
+func parseCommand(e *env, name string, register func(*flag.FlagSet), args []string) (pos []string, code int, done bool) {
+	c := commands[name]
+	set := flag.NewFlagSet(name, flag.ContinueOnError)
+	register(set)
+	version := set.Bool("version", false, "print the version and exit")
+	pos, err := parseFlags(e, c, set, args)
+	switch {
+	case err != nil:
+		return nil, flagError(e, c, err), true
+	case *version:
+		fmt.Fprintln(e.stdout, versionLine())
+		return nil, 0, true
+	}
+	return pos, 0, false
 }
 
 // flagError reports a flag parse error: 0 for --help (already printed),

@@ -30,7 +30,6 @@ type genFlags struct {
 	cnfFile string
 	trace   bool
 	events  int64
-	version bool
 }
 
 func (f *genFlags) register(fs *flag.FlagSet) {
@@ -57,23 +56,15 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.cnfFile, "cnf", "", "np: read the formula from `FILE` (DIMACS CNF; - for stdin) instead of drawing it")
 	fs.BoolVar(&f.trace, "trace", false, "random: write a random STD trace instead of a program")
 	fs.Int64Var(&f.events, "events", 1000, "--trace: about this many events")
-	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 }
 
 // runGen is conc gen: write one instance of a family to standard output.
 // Without a family it lists the families.
 func runGen(e *env, args []string) int {
-	c := commands["gen"]
 	var f genFlags
-	set := flag.NewFlagSet("gen", flag.ContinueOnError)
-	f.register(set)
-	pos, err := parseFlags(e, c, set, args)
-	if err != nil {
-		return flagError(e, c, err)
-	}
-	if f.version {
-		fmt.Fprintln(e.stdout, versionLine())
-		return 0
+	pos, code, done := parseCommand(e, "gen", f.register, args)
+	if done {
+		return code
 	}
 	if len(pos) == 0 {
 		listFamilies(e.stdout)

@@ -31,7 +31,6 @@ type monitorFlags struct {
 	first     bool
 	timeout   time.Duration
 	quiet     bool
-	version   bool
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -41,25 +40,18 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
-	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 }
 
 // runMonitor is conc monitor: read one trace ("-" is standard input, .gz
 // is inflated) and report whether the observed run is conflict-serializable,
 // where it stopped being so, and every transaction on a conflict cycle.
 func runMonitor(e *env, args []string) int {
-	c := commands["monitor"]
 	var f monitorFlags
-	set := flag.NewFlagSet("monitor", flag.ContinueOnError)
-	f.register(set)
-	files, err := parseFlags(e, c, set, args)
-	if err != nil {
-		return flagError(e, c, err)
+	files, code, done := parseCommand(e, "monitor", f.register, args)
+	if done {
+		return code
 	}
 	switch {
-	case f.version:
-		fmt.Fprintln(e.stdout, versionLine())
-		return 0
 	case len(files) != 1:
 		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files))
 	case f.format != "text" && f.format != "json":

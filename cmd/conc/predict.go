@@ -41,18 +41,12 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 // inflated) and decide whether a reordering of its per-thread projections
 // that respects locks, fork and join is not conflict-serializable.
 func runPredict(e *env, args []string) int {
-	c := commands["predict"]
 	var f predictFlags
-	set := flag.NewFlagSet("predict", flag.ContinueOnError)
-	f.register(set)
-	files, err := parseFlags(e, c, set, args)
-	if err != nil {
-		return flagError(e, c, err)
+	files, code, done := parseCommand(e, "predict", f.register, args)
+	if done {
+		return code
 	}
 	switch {
-	case f.version:
-		fmt.Fprintln(e.stdout, versionLine())
-		return 0
 	case len(files) != 1:
 		return e.errorf("predict: want one TRACE argument, got %d; run 'conc predict --help'", len(files))
 	}

@@ -21,17 +21,12 @@ func init() {
 // profiles (Definition 4), one group per automaton (thread W[n] shares one).
 // It decides nothing; it shows what the profile engine combines.
 func runProfiles(e *env, args []string) int {
-	c := commands["profiles"]
-	set := flag.NewFlagSet("profiles", flag.ContinueOnError)
-	format := set.String("format", "text", "output `format`: text or json")
-	version := set.Bool("version", false, "print the version and exit")
-	files, err := parseFlags(e, c, set, args)
-	if err != nil {
-		return flagError(e, c, err)
-	}
-	if *version {
-		fmt.Fprintln(e.stdout, versionLine())
-		return 0
+	var format *string
+	files, code, done := parseCommand(e, "profiles", func(set *flag.FlagSet) {
+		format = set.String("format", "text", "output `format`: text or json")
+	}, args)
+	if done {
+		return code
 	}
 	if len(files) != 1 {
 		return e.errorf("profiles: want one FILE.conc argument, got %d; run 'conc profiles --help'", len(files))
