@@ -12,6 +12,9 @@ package monitor
 // arenaChunk is how many transactions one allocation of the arena holds.
 const arenaChunk = 1024
 
+// keepEdges is the most edges a recycled transaction's slices keep room for.
+const keepEdges = 16
+
 type txnArena struct {
 	chunk []traceTxn  // the chunk being filled
 	free  []*traceTxn // dead transactions, ready for reuse
@@ -49,8 +52,16 @@ func (a *txnArena) alloc() *traceTxn {
 // release hands a dead transaction back for reuse. Stale edges past the
 // slices' ends are not cleared: they point into the arena, which the
 // collector never frees anyway, and nothing reads past a slice's end.
+// A slice grown past keepEdges is let go instead: kept, the capacities
+// would ratchet up to the largest degree each arena slot ever saw.
 func (a *txnArena) release(x *traceTxn) {
 	x.out, x.in = x.out[:0], x.in[:0]
+	if cap(x.out) > keepEdges {
+		x.out = nil
+	}
+	if cap(x.in) > keepEdges {
+		x.in = nil
+	}
 	a.free = append(a.free, x)
 }
 

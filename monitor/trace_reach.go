@@ -140,5 +140,8 @@ func (m *TraceMonitor) pruneSlots() {
 		}
 		clear(s.reached[k:])
 		s.reached = s.reached[:k]
+		if cap(s.reached) > 4*k+1024 { // let a list that once grew large shrink
+			s.reached = append([]*traceTxn(nil), s.reached...)
+		}
 	}
 }
