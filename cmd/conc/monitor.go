@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
@@ -31,6 +30,7 @@ type monitorFlags struct {
 	first     bool
 	timeout   time.Duration
 	quiet     bool
+	progress  progressMode
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -40,6 +40,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
+	fs.Var(&f.progress, "progress", "show bytes read, rate and elapsed time on standard error (default: when it is a terminal)")
 }
 
 // runMonitor is conc monitor: read one trace ("-" is standard input, .gz
@@ -59,11 +60,11 @@ func runMonitor(e *env, args []string) int {
 	case f.timeout < 0:
 		return e.errorf("monitor: --timeout %v: want a positive duration", f.timeout)
 	}
-	r, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient})
+	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	defer r.Close()
+	defer closeTrace()
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if f.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
@@ -84,17 +85,6 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	return exitCode(verdictOf(res))
-}
-
-// openTrace opens path, or the command's standard input for "-".
-func openTrace(e *env, path string, opts trace.Options) (*trace.Reader, error) {
-	if path == "-" {
-		return trace.NewReader(e.stdin, "<stdin>", opts)
-	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	return trace.Open(path, opts)
 }
 
 // verdictOf: a violation found is final even if the check stopped early;

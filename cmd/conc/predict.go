@@ -29,11 +29,13 @@ type predictFlags struct {
 	decideFlags
 	lenient    bool
 	witnessOut string
+	progress   progressMode
 }
 
 func (f *predictFlags) register(fs *flag.FlagSet) {
 	f.decideFlags.register(fs)
 	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.Var(&f.progress, "progress", "show bytes read, rate and elapsed time on standard error (default: when it is a terminal)")
 	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line)")
 }
 
@@ -58,11 +60,11 @@ func runPredict(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	defer outs.close()
-	r, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient})
+	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	defer r.Close()
+	defer closeTrace()
 	out, code := runPrediction(e, &f, r)
 	if out == nil {
 		return code
