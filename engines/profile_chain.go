@@ -84,20 +84,16 @@ type chainStep struct {
 
 // chainSearch is the depth-first search for one (class of i, letter a).
 type chainSearch struct {
-	ctx     context.Context
-	reach   [][]profiles.Set // per class (linkTable)
-	next    [][]profiles.Set // per class (linkTable)
-	avail   []int            // threads of each class usable in the chain
-	used    []int
-	tgt     profiles.Set // letters that conflict with some b of ▷ a b ◁
-	rel     relevance
-	visited map[string]struct{}
-	key     []byte
-	stack   []profiles.Letter // scratch for feasible
-	steps   []chainStep
-	states  int64
-	limit   int64
-	stop    string // why the search gave up (limit, deadline); "" if not
+	visitSet
+	reach [][]profiles.Set // per class (linkTable)
+	next  [][]profiles.Set // per class (linkTable)
+	avail []int            // threads of each class usable in the chain
+	used  []int
+	tgt   profiles.Set // letters that conflict with some b of ▷ a b ◁
+	rel   relevance
+	key   []byte
+	stack []profiles.Letter // scratch for feasible
+	steps []chainStep
 }
 
 // DecideProfiles decides a program without synchronisation from its threads'
@@ -105,7 +101,7 @@ type chainSearch struct {
 func DecideProfiles(ctx context.Context, p *model.Program, tps []ThreadProfiles, opts Options) (Result, error) {
 	res := Result{Engine: "profile", Verdict: Serializable}
 	cs := classesOf(tps)
-	s := &chainSearch{ctx: ctx, limit: int64(opts.MaxStates), visited: map[string]struct{}{}}
+	s := &chainSearch{visitSet: newVisitSet(ctx, opts.MaxStates)}
 	for _, c := range cs {
 		reach, next := linkTable(c.prof)
 		s.reach, s.next = append(s.reach, reach), append(s.next, next)
@@ -296,20 +292,7 @@ func (s *chainSearch) visit(e profiles.Letter, banned profiles.Set) bool {
 	for _, x := range banned {
 		s.key = binary.LittleEndian.AppendUint64(s.key, x)
 	}
-	if _, ok := s.visited[string(s.key)]; ok {
-		return false
-	}
-	s.visited[string(s.key)] = struct{}{}
-	s.states++
-	if s.limit > 0 && s.states > s.limit {
-		s.stop = "state limit reached (--max-states)"
-		return false
-	}
-	if s.states&4095 == 0 && s.ctx.Err() != nil {
-		s.stop = "deadline reached (--timeout)"
-		return false
-	}
-	return true
+	return s.admit(s.key)
 }
 
 // chainOf turns the steps found into a chain of concrete threads and the

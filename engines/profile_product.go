@@ -39,19 +39,15 @@ type pClass struct {
 
 // productSearch explores the serial phase for one prefix of thread i.
 type productSearch struct {
-	ctx     context.Context
-	cs      []*pClass
-	avail   []int
-	used    []int
-	s0      profiles.Set // letters T accessed before the others ran
-	finish  []profiles.Letter
-	visited map[string]struct{}
-	key     []byte
-	stack   []pStep
-	states  int64
-	limit   int64
-	stop    string
-	b       profiles.Letter
+	visitSet
+	cs     []*pClass
+	avail  []int
+	used   []int
+	s0     profiles.Set // letters T accessed before the others ran
+	finish []profiles.Letter
+	key    []byte
+	stack  []pStep
+	b      profiles.Letter
 }
 
 // pStep is one serial thread of the normal run: class and run index.
@@ -64,7 +60,7 @@ func decideProduct(ctx context.Context, p *model.Program, tps []ThreadProfiles, 
 		a := profiles.ProfileAutomaton(c.prof)
 		cs = append(cs, &pClass{threadClass: c, auto: a, runs: maximalRuns(a)})
 	}
-	s := &productSearch{ctx: ctx, cs: cs, limit: int64(opts.MaxStates), visited: map[string]struct{}{}}
+	s := &productSearch{visitSet: newVisitSet(ctx, opts.MaxStates), cs: cs}
 	for ci, c := range cs {
 		for _, pre := range interruptions(c.auto) {
 			ch, found := s.explore(ci, pre)
@@ -248,20 +244,7 @@ func (s *productSearch) visit(rch profiles.Set) bool {
 	for _, x := range rch {
 		s.key = binary.LittleEndian.AppendUint64(s.key, x)
 	}
-	if _, ok := s.visited[string(s.key)]; ok {
-		return false
-	}
-	s.visited[string(s.key)] = struct{}{}
-	s.states++
-	if s.limit > 0 && s.states > s.limit {
-		s.stop = "state limit reached (--max-states)"
-		return false
-	}
-	if s.states&4095 == 0 && s.ctx.Err() != nil {
-		s.stop = "deadline reached (--timeout)"
-		return false
-	}
-	return true
+	return s.admit(s.key)
 }
 
 // chainOf reads the chain back from the serial runs on the stack: starting

@@ -1,0 +1,38 @@
+package engines
+
+import "context"
+
+// visitSet is the memo shared by the profile engine's two deciders (the
+// chain search and the paper's product): the states already explored, with
+// the state limit and the deadline that end a search in Unknown.
+type visitSet struct {
+	ctx     context.Context
+	visited map[string]struct{}
+	states  int64
+	limit   int64
+	stop    string // why the search gave up (limit, deadline); "" if not
+}
+
+func newVisitSet(ctx context.Context, maxStates int) visitSet {
+	return visitSet{ctx: ctx, limit: int64(maxStates), visited: map[string]struct{}{}}
+}
+
+// admit records the state key and reports whether it is new. It also
+// enforces the state limit and, every 4096 states, the deadline; either
+// sets stop and refuses the state.
+func (v *visitSet) admit(key []byte) bool {
+	if _, ok := v.visited[string(key)]; ok {
+		return false
+	}
+	v.visited[string(key)] = struct{}{}
+	v.states++
+	if v.limit > 0 && v.states > v.limit {
+		v.stop = "state limit reached (--max-states)"
+		return false
+	}
+	if v.states&4095 == 0 && v.ctx.Err() != nil {
+		v.stop = "deadline reached (--timeout)"
+		return false
+	}
+	return true
+}
