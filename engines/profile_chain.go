@@ -109,18 +109,10 @@ func DecideProfiles(ctx context.Context, p *model.Program, tps []ThreadProfiles,
 	for ci, c := range cs {
 		for a := 0; a < c.prof.Letters(); a++ {
 			ch, found := s.search(cs, ci, profiles.Letter(a))
-			res.Stats.States = s.states
-			if s.stop != "" {
-				res.Verdict, res.Reason = Unknown, s.stop
-				return res, nil
-			}
-			if found {
-				w, err := buildWitness(p, tps, ch, opts.LockEdges)
-				if err != nil {
-					return res, err
-				}
-				res.Verdict, res.Witness = Violation, w
-				return res, nil
+			if done, err := s.settle(&res, found, func() (*model.Witness, error) {
+				return buildWitness(p, tps, ch, opts.LockEdges)
+			}); done {
+				return res, err
 			}
 		}
 	}

@@ -64,18 +64,10 @@ func decideProduct(ctx context.Context, p *model.Program, tps []ThreadProfiles, 
 	for ci, c := range cs {
 		for _, pre := range interruptions(c.auto) {
 			ch, found := s.explore(ci, pre)
-			res.Stats.States = s.states
-			if s.stop != "" {
-				res.Verdict, res.Reason = Unknown, s.stop
-				return res, nil
-			}
-			if found {
-				w, err := buildWitness(p, tps, ch, opts.LockEdges)
-				if err != nil {
-					return res, err
-				}
-				res.Verdict, res.Witness = Violation, w
-				return res, nil
+			if done, err := s.settle(&res, found, func() (*model.Witness, error) {
+				return buildWitness(p, tps, ch, opts.LockEdges)
+			}); done {
+				return res, err
 			}
 		}
 	}

@@ -1,6 +1,10 @@
 package engines
 
-import "context"
+import (
+	"context"
+
+	"github.com/conc-dev/conc/model"
+)
 
 // visitSet is the memo shared by the profile engine's two deciders (the
 // chain search and the paper's product): the states already explored, with
@@ -35,4 +39,24 @@ func (v *visitSet) admit(key []byte) bool {
 		return false
 	}
 	return true
+}
+
+// settle records one search's outcome in res: the states so far, Unknown when
+// the search gave up, Violation with the witness when a chain was found.
+// done reports that the decider has its answer.
+func (v *visitSet) settle(res *Result, found bool, witness func() (*model.Witness, error)) (done bool, err error) {
+	res.Stats.States = v.states
+	switch {
+	case v.stop != "":
+		res.Verdict, res.Reason = Unknown, v.stop
+		return true, nil
+	case found:
+		w, err := witness()
+		if err != nil {
+			return true, err
+		}
+		res.Verdict, res.Witness = Violation, w
+		return true, nil
+	}
+	return false, nil
 }

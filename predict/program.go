@@ -1,8 +1,6 @@
 package predict
 
 import (
-	"io"
-
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -109,32 +107,4 @@ func (s *summary) program(bs []*autoBuilder, vars, locks []string) *model.Progra
 		p.Threads = append(p.Threads, &model.Thread{Name: s.threadNames[t], Auto: b.automaton()})
 	}
 	return p
-}
-
-// Projection builds the whole projection program of a summarised trace (the
-// program `conc predict` decides), sync events as epsilon moves when
-// dropSync. It holds every event in memory (about 100 bytes each).
-func (s *summary) projection(sp *spool, dropSync bool, limit []int64) (*model.Program, error) {
-	bs := make([]*autoBuilder, len(s.threads))
-	for t := range bs {
-		bs[t] = &autoBuilder{}
-	}
-	r := sp.reader()
-	var ev trace.Event
-	for {
-		if err := r.next(&ev); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, err
-		}
-		b := bs[ev.Thread]
-		evs, n := projected(&ev, b.open, dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
-		for k := 0; k < n; k++ {
-			if limit != nil && int64(len(b.edges)) >= limit[ev.Thread] {
-				break
-			}
-			b.add(evs[k], int64(len(b.edges)))
-		}
-	}
-	return s.program(bs, s.vars, s.locks), nil
 }
