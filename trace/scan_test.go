@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,6 +101,39 @@ func TestScannerAgreesOnGen(t *testing.T) {
 	_, err := NewGen(o).WriteTo(&b)
 	require.NoError(t, err)
 	requireSamePaths(t, b.String())
+}
+
+// With RAPID's decimal locations (short, long, with a leading zero) and
+// now and then a carriage return, so that quickLines, fastLine and parse
+// all take turns on one trace.
+func TestScannerAgreesOnLocations(t *testing.T) {
+	var b strings.Builder
+	o := GenOptions{Seed: 4, Events: 20000, Threads: 5, Vars: 200, Locks: 4, TxnLen: 6,
+		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true}
+	_, err := NewGen(o).WriteTo(&b)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(4, 4))
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "" {
+			continue
+		}
+		switch rng.IntN(8) {
+		case 0:
+		case 1:
+			line += "|007"
+		case 2:
+			line += "|" + strconv.Itoa(rng.IntN(200000))
+		default:
+			line += "|" + strconv.Itoa(rng.IntN(300))
+		}
+		if rng.IntN(50) == 0 {
+			line += "\r"
+		}
+		out.WriteString(line + "\n")
+	}
+	requireSamePaths(t, out.String())
 }
 
 func FuzzScanner(f *testing.F) {

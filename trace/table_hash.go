@@ -125,3 +125,19 @@ func (t *Table) rehash(n int) {
 		t.place(keyOf([]byte(s)), int32(id))
 	}
 }
+
+// short finds a short name (at most eight bytes) by its key alone, or -1:
+// the reader's quick path, which must not call.
+func (t *Table) short(k nameKey) int32 {
+	mask := uint64(len(t.index) - 1)
+	for i := k.hash & mask; i < uint64(len(t.index)); i = (i + 1) & mask {
+		s := &t.index[i]
+		if s.meta == k.meta && s.key == k.key {
+			return s.id - 1
+		}
+		if s.id == 0 {
+			return -1
+		}
+	}
+	return -1
+}
