@@ -18,6 +18,9 @@ import (
 // the buffer and position in registers, until a line is not usual or evs
 // is full, and returns how many events it stored (one per line).
 func (r *Reader) quickLines(evs []Event) int {
+	if r.vars.odd || r.locks.odd { // names that no line of a trace can give
+		return 0
+	}
 	b, p, lim, line := r.buf, r.start, r.end, r.stats.Lines
 	i := 0
 lines:
@@ -25,7 +28,7 @@ lines:
 		ev := &evs[i]
 		tw := word(b, p)
 		n := firstMark(zeroBytes(tw ^ bars))
-		if n == 0 || n == 8 || firstMark(zeroBytes(tw^nls)) < n {
+		if n == 0 || n == 8 { // no test for a newline: no cached thread name has one
 			break lines
 		}
 		tw = low(tw, n)
@@ -40,15 +43,26 @@ lines:
 		if w&op.mask != op.prefix {
 			break lines
 		}
+		// The argument up to ')', hashed as keyOf does: whole words first
+		// when it is long. A '|' or newline before the ')' would end up in
+		// the name, which then is not in the table (see odd below).
 		a := q + op.size
-		x := word(b, a)
-		j := firstMark(zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls))
+		first := word(b, a)
+		x, o, h := first, a, uint64(hashSeed)
+		m := zeroBytes(x ^ paren)
+		for m == 0 && op.arg && o < lim {
+			h, o = mix(h^x), o+8
+			x = word(b, o)
+			m = zeroBytes(x ^ paren)
+		}
+		j := firstMark(m)
+		e := o + j
 		after := a
 		if op.arg {
-			if j == 0 || j == 8 || b[a+j] != ')' {
+			if e == a || e >= lim-16 || b[e] != ')' { // the location, if any, stays before lim
 				break lines
 			}
-			after = a + j + 1
+			after = e + 1
 		}
 		nl, loc := after, int32(-1)
 		if b[nl] != '\n' {
@@ -70,24 +84,31 @@ lines:
 			}
 			nl, loc = after+1+k, r.locs.small[v]-1
 		}
-		// finishKey for a name of j < 8 bytes.
-		tail := low(x, j)
-		hi, lo := bits.Mul64(hashSeed^tail^uint64(j)<<56^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
-		k := nameKey{hash: hi ^ lo, key: tail}
-		k.meta = uint32(k.hash>>32)&^0xFF | uint32(j)
+		// finishKey, by hand: it is not inlined.
+		tail, size := low(x, j), e-a
+		hi, lo := bits.Mul64(h^tail^uint64(size)<<56^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+		k := nameKey{hash: hi ^ lo, key: first, meta: uint32((hi^lo)>>32)&^0xFF | uint32(min(size, 9))}
+		if size < 8 {
+			k.key = tail
+		}
 		target := int32(-1)
 		switch op.kind {
 		case model.OpRead, model.OpWrite:
-			if target = r.vars.short(k); target < 0 {
+			if size > 8 {
+				target = r.vars.long(k, b[a:e])
+			} else {
+				target = r.vars.short(k)
+			}
+			if target < 0 {
 				break lines
 			}
 		case model.OpAcquire:
-			if target = r.locks.short(k); target < 0 || r.owner[target] != -1 {
+			if target = r.locks.short(k); size > 8 || target < 0 || r.owner[target] != -1 {
 				break lines
 			}
 			r.owner[target], r.count[target] = t, 1
 		case model.OpRelease:
-			if target = r.locks.short(k); target < 0 || r.owner[target] != t || r.count[target] != 1 {
+			if target = r.locks.short(k); size > 8 || target < 0 || r.owner[target] != t || r.count[target] != 1 {
 				break lines
 			}
 			r.owner[target], r.count[target] = -1, 0
