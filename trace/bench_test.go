@@ -48,6 +48,21 @@ func BenchmarkReader(b *testing.B) {
 	}
 }
 
+// BenchmarkReaderRoadRunner is BenchmarkReader on lines shaped like
+// RoadRunner's: decimal locations and some long field names.
+func BenchmarkReaderRoadRunner(b *testing.B) {
+	data := []byte(roadRunnerShape(string(benchTrace(b, 1_000_000)), 1, false))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data), "bench.std", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		drain(b, r)
+	}
+}
+
 // BenchmarkReaderReal reads a real RoadRunner trace (gzip) when present;
 // the bytes counted are the uncompressed ones.
 func BenchmarkReaderReal(b *testing.B) {
