@@ -31,8 +31,11 @@ type TraceMonitor struct {
 	gcAt    int         // collect when the graph has this many transactions
 	gcMin   int         // the least growth between collections (tests shrink it)
 	first   int64
-	stats   TraceStats
-	res     TraceResult
+	// unslotted counts the open transactions without a reachability slot:
+	// while there are none, mask == 0 means no open transaction reaches.
+	unslotted int
+	stats     TraceStats
+	res       TraceResult
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
@@ -117,7 +120,7 @@ func (m *TraceMonitor) Step(ev trace.Event) {
 	case model.OpBegin:
 		th.depth++
 		if th.depth == 1 {
-			m.event(ev, m.newTxn(th, ev, true))
+			m.event(ev, th, m.newTxn(th, ev, true))
 		}
 		return
 	case model.OpEnd:
@@ -127,8 +130,11 @@ func (m *TraceMonitor) Step(ev trace.Event) {
 		th.depth--
 		if th.depth == 0 {
 			x := th.cur
-			m.event(ev, x)
+			m.event(ev, th, x)
 			th.cur = nil
+			if x.slot < 0 {
+				m.unslotted--
+			}
 			m.complete(x, ev.Line)
 		}
 		return
@@ -138,13 +144,7 @@ func (m *TraceMonitor) Step(ev trace.Event) {
 			return // locks, fork and join only restrict interleavings
 		}
 	}
-	if x := th.cur; x != nil {
-		m.event(ev, x)
-		return
-	}
-	x := m.newTxn(th, ev, false) // a unary transaction
-	m.event(ev, x)
-	m.complete(x, ev.Line)
+	m.event(ev, th, th.cur) // nil: a unary transaction
 }
 
 func (m *TraceMonitor) thread(t int32) *traceThread {
@@ -160,7 +160,9 @@ func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *trac
 	x.begin, x.end, x.thread, x.open, x.slot = ev.Line, -1, ev.Thread, true, -1
 	if begin {
 		th.cur = x
-		m.takeSlot(x)
+		if m.takeSlot(x); x.slot < 0 {
+			m.unslotted++
+		}
 	}
 	m.nodes = append(m.nodes, x)
 	m.stats.Txns++
@@ -183,35 +185,107 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 }
 
 // event adds the edges into x that ev causes, checks them for cycles, and
-// updates the per-thread, per-variable and per-lock records.
-func (m *TraceMonitor) event(ev trace.Event, x *traceTxn) {
-	th := &m.threads[ev.Thread]
+// updates the per-thread, per-variable and per-lock records. A nil x is a
+// unary transaction: it gets a node only if some source is live, for one
+// whose sources are all garbage is garbage itself from birth (its in-edges
+// are final), and the records then name nobody.
+func (m *TraceMonitor) event(ev trace.Event, th *traceThread, x *traceTxn) {
+	srcs := m.sources(ev, th, x)
+	unary := x == nil
+	if unary && (len(srcs) > 0 || m.unslotted > 0) {
+		x = m.newTxn(th, ev, false)
+	}
+	if x == nil {
+		m.stats.Txns++
+	} else if len(srcs) > 0 {
+		m.addEdges(x, srcs, ev.Line)
+	}
+	m.record(ev, th, traceSrc{x, ev.Line})
+	if unary && x != nil {
+		m.complete(x, ev.Line)
+	}
+}
+
+// sources are the earlier events ev conflicts with that may still matter:
+// the thread's previous transaction, pending forks and joins, the last
+// write and reads of ev's variable, the last release of ev's lock. Those
+// whose transaction is x, dead or garbage (see live) are left out.
+func (m *TraceMonitor) sources(ev trace.Event, th *traceThread, x *traceTxn) []traceSrc {
 	srcs := m.srcs[:0]
-	if th.last.txn != x {
+	if th.last.txn != x && m.live(&th.last) {
 		srcs = append(srcs, th.last) // program order
 	}
-	srcs = append(srcs, th.pending...)
-	th.pending = th.pending[:0]
-	here := traceSrc{x, ev.Line}
+	for i := range th.pending {
+		if m.live(&th.pending[i]) {
+			srcs = append(srcs, th.pending[i])
+		}
+	}
 	switch ev.Op {
 	case model.OpRead:
-		srcs = m.read(srcs, ev, here)
+		v := m.variable(ev.Target)
+		if v.w.txn != x && m.live(&v.w) {
+			srcs = append(srcs, v.w)
+		}
 	case model.OpWrite:
-		srcs = m.write(srcs, ev, here)
+		v := m.variable(ev.Target)
+		if v.w.txn != x && m.live(&v.w) {
+			srcs = append(srcs, v.w)
+		}
+		for i := range v.reads {
+			if r := &v.reads[i].traceSrc; r.txn != x && m.live(r) {
+				srcs = append(srcs, *r)
+			}
+		}
 	case model.OpAcquire:
-		srcs = append(srcs, m.lock(ev.Target))
+		if l := m.lockRef(ev.Target); l.txn != x && m.live(l) {
+			srcs = append(srcs, *l)
+		}
+	case model.OpFork, model.OpJoin:
+		if u := m.thread(ev.Target); u.sawEvent && u.last.txn != x && m.live(&u.last) {
+			srcs = append(srcs, u.last)
+		}
+	}
+	m.srcs = srcs
+	return srcs
+}
+
+// live tells whether the record s names a transaction a new edge from which
+// can matter, forgetting it (s.txn = nil) if not. Dead ones are collected.
+// A completed one that no open transaction reaches is garbage: its in-edges
+// are final, so none ever will, and it lies on no future cycle. While every
+// open transaction has a slot, "reached by none" is mask == 0 (the
+// reachability bits' invariant); otherwise garbage is left to collect.
+func (m *TraceMonitor) live(s *traceSrc) bool {
+	n := s.txn
+	switch {
+	case n == nil:
+		return false
+	case n.dead, !n.open && n.mask == 0 && m.unslotted == 0:
+		s.txn = nil
+		return false
+	}
+	return true
+}
+
+// record makes here the latest event of its thread and, as ev's kind says,
+// of its variable (write, or a read since the last write) or lock
+// (release); forks and joins leave it pending for their target thread.
+func (m *TraceMonitor) record(ev trace.Event, th *traceThread, here traceSrc) {
+	th.pending = th.pending[:0]
+	switch ev.Op {
+	case model.OpRead:
+		m.read(m.variable(ev.Target), ev.Thread, here)
+	case model.OpWrite:
+		v := m.variable(ev.Target)
+		clear(v.reads)
+		v.w, v.reads = here, v.reads[:0]
 	case model.OpRelease:
 		*m.lockRef(ev.Target) = here
 	case model.OpFork, model.OpJoin:
 		u := m.thread(ev.Target)
-		if u.sawEvent {
-			srcs = append(srcs, u.last)
-		}
 		u.pending = append(u.pending, here)
 		th = &m.threads[ev.Thread] // m.thread may have moved the slice
 	}
-	m.srcs = srcs
-	m.addEdges(x, srcs, ev.Line)
 	th.last, th.sawEvent = here, true
 }
 
@@ -231,31 +305,29 @@ func (m *TraceMonitor) lockRef(l int32) *traceSrc {
 
 func (m *TraceMonitor) lock(l int32) traceSrc { return *m.lockRef(l) }
 
-// read: the last write precedes it; it joins the reads since that write.
-func (m *TraceMonitor) read(srcs []traceSrc, ev trace.Event, here traceSrc) []traceSrc {
-	v := m.variable(ev.Target)
-	srcs = append(srcs, v.w)
-	for i := range v.reads {
-		if r := &v.reads[i]; r.thread == ev.Thread {
-			if r.txn != here.txn {
+// read makes here thread t's read of v since v's last write. Reads of
+// transactions found garbage are dropped on the way.
+func (m *TraceMonitor) read(v *traceVar, t int32, here traceSrc) {
+	k := 0
+	found := false
+	for _, r := range v.reads {
+		switch {
+		case r.thread == t:
+			if r.txn != here.txn || here.txn == nil {
 				r.traceSrc = here
 			}
-			return srcs
+			found = true
+		case !m.live(&r.traceSrc):
+			continue
 		}
+		v.reads[k] = r
+		k++
 	}
-	v.reads = append(v.reads, traceRead{here, ev.Thread})
-	return srcs
-}
-
-// write: the last write and the reads since precede it; it becomes the last.
-func (m *TraceMonitor) write(srcs []traceSrc, ev trace.Event, here traceSrc) []traceSrc {
-	v := m.variable(ev.Target)
-	srcs = append(srcs, v.w)
-	for _, r := range v.reads {
-		srcs = append(srcs, r.traceSrc)
+	clear(v.reads[k:])
+	v.reads = v.reads[:k]
+	if !found {
+		v.reads = append(v.reads, traceRead{here, t})
 	}
-	v.w, v.reads = here, v.reads[:0]
-	return srcs
 }
 
 // addEdges adds an edge s -> x for each source s of another live
@@ -264,17 +336,6 @@ func (m *TraceMonitor) write(srcs []traceSrc, ev trace.Event, here traceSrc) []t
 // successors: x's reachability bit tells which sources close one
 // (closuresByBits), or, for an x without a bit, a search (closures).
 func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
-	k := 0
-	for _, s := range srcs {
-		if s.txn != nil && s.txn != x && !s.txn.dead {
-			srcs[k] = s
-			k++
-		}
-	}
-	srcs = srcs[:k]
-	if k == 0 {
-		return
-	}
 	switch {
 	case len(x.out) == 0: // x reaches nothing: no cycle
 	case x.slot >= 0:
