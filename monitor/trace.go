@@ -40,14 +40,16 @@ type CycleEvent struct {
 // this one: for each, the event where the cycle enters it and, when it is
 // another, the event where the cycle leaves it. Elided counts transactions
 // left out of the middle of a cycle longer than MaxCycle (at least 1; an
-// estimate when the search for the whole cycle was cut short). The listed
-// events are real conflicts either way.
+// estimate when the search for the whole cycle was cut short); they were
+// between Cycle[ElidedAt-1] and Cycle[ElidedAt]. The listed events are real
+// conflicts either way.
 type TraceViolation struct {
 	Thread int32
 	Begin  int64
 	End    int64
 	Cycle  []CycleEvent
-	Elided int
+	Elided   int
+	ElidedAt int
 }
 
 // TraceStats are the monitor's counters.

@@ -102,8 +102,14 @@ func writeMonitor(b *strings.Builder, r *Report) {
 			end = fmt.Sprint(*v.End)
 		}
 		var steps []string
-		for _, s := range v.Cycle {
+		for i, s := range v.Cycle {
+			if v.Elided > 0 && i == v.ElidedAt {
+				steps = append(steps, elision(v.Elided))
+			}
 			steps = append(steps, fmt.Sprintf("%s line %d", s.Thread, s.Line))
+		}
+		if v.Elided > 0 && v.ElidedAt >= len(v.Cycle) {
+			steps = append(steps, elision(v.Elided))
 		}
 		fmt.Fprintf(b, "%s's transaction at lines %d-%s is on a cycle: %s\n",
 			v.Thread, v.Begin, end, strings.Join(steps, ", "))
@@ -123,4 +129,12 @@ func plural64(n int64, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// elision stands for the transactions left out of a long cycle's middle.
+func elision(n int) string {
+	if n == 1 {
+		return "... 1 more transaction ..."
+	}
+	return fmt.Sprintf("... %d more transactions ...", n)
 }
