@@ -89,9 +89,7 @@ func (m *TraceMonitor) keepLive() []bool {
 	}
 	for i := range m.vars {
 		seed(m.vars[i].w)
-		for _, r := range m.vars[i].reads {
-			seed(r.traceSrc)
-		}
+		m.vars[i].eachRead(seed)
 	}
 	for _, l := range m.locks {
 		seed(l)

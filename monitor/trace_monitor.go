@@ -65,7 +65,8 @@ type traceTxn struct {
 	// The first edges live in the node: most transactions have one or two,
 	// and a slice of its own would cost an allocation per transaction.
 	outBuf, inBuf [2]traceEdge
-	_             [24]byte // pad to 256 bytes
+	touched       [5]int32 // forgetGarbage's list: variables, and -1-l for lock l
+	ntouched      uint8    // how many; maxTouched+1 once it overflowed
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -88,16 +89,6 @@ type traceThread struct {
 	depth    int32
 	pending  []traceSrc // lock edges: forks/joins of this thread, before its next event
 	sawEvent bool
-}
-
-type traceVar struct {
-	w     traceSrc
-	reads []traceRead // since the last write, one per thread
-}
-
-type traceRead struct {
-	traceSrc
-	thread int32
 }
 
 // NewTraceMonitor starts a monitor on the empty trace.
@@ -179,6 +170,7 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	if x.viol != nil {
 		m.emit(x)
 	}
+	m.forgetGarbage(x)
 	if len(m.nodes) >= m.gcAt {
 		m.collect()
 	}
@@ -231,8 +223,11 @@ func (m *TraceMonitor) sources(ev trace.Event, th *traceThread, x *traceTxn) []t
 		if v.w.txn != x && m.live(&v.w) {
 			srcs = append(srcs, v.w)
 		}
-		for i := range v.reads {
-			if r := &v.reads[i].traceSrc; r.txn != x && m.live(r) {
+		if r := &v.r0.traceSrc; r.txn != x && m.live(r) {
+			srcs = append(srcs, *r)
+		}
+		for i := range v.rest {
+			if r := &v.rest[i].traceSrc; r.txn != x && m.live(r) {
 				srcs = append(srcs, *r)
 			}
 		}
@@ -272,15 +267,23 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 // (release); forks and joins leave it pending for their target thread.
 func (m *TraceMonitor) record(ev trace.Event, th *traceThread, here traceSrc) {
 	th.pending = th.pending[:0]
+	x := th.cur // listing what it touches for forgetGarbage
 	switch ev.Op {
 	case model.OpRead:
-		m.read(m.variable(ev.Target), ev.Thread, here)
+		m.variable(ev.Target).read(ev.Thread, here)
+		if x != nil {
+			x.touch(ev.Target)
+		}
 	case model.OpWrite:
-		v := m.variable(ev.Target)
-		clear(v.reads)
-		v.w, v.reads = here, v.reads[:0]
+		m.variable(ev.Target).write(here)
+		if x != nil {
+			x.touch(ev.Target)
+		}
 	case model.OpRelease:
 		*m.lockRef(ev.Target) = here
+		if x != nil {
+			x.touch(-1 - ev.Target)
+		}
 	case model.OpFork, model.OpJoin:
 		u := m.thread(ev.Target)
 		u.pending = append(u.pending, here)
@@ -304,31 +307,6 @@ func (m *TraceMonitor) lockRef(l int32) *traceSrc {
 }
 
 func (m *TraceMonitor) lock(l int32) traceSrc { return *m.lockRef(l) }
-
-// read makes here thread t's read of v since v's last write. Reads of
-// transactions found garbage are dropped on the way.
-func (m *TraceMonitor) read(v *traceVar, t int32, here traceSrc) {
-	k := 0
-	found := false
-	for _, r := range v.reads {
-		switch {
-		case r.thread == t:
-			if r.txn != here.txn || here.txn == nil {
-				r.traceSrc = here
-			}
-			found = true
-		case !m.live(&r.traceSrc):
-			continue
-		}
-		v.reads[k] = r
-		k++
-	}
-	clear(v.reads[k:])
-	v.reads = v.reads[:k]
-	if !found {
-		v.reads = append(v.reads, traceRead{here, t})
-	}
-}
 
 // addEdges adds an edge s -> x for each source s of another live
 // transaction. Edges only ever enter the current event's transaction, so a
