@@ -111,7 +111,7 @@ func (m *TraceMonitor) Step(ev trace.Event) {
 	case model.OpBegin:
 		th.depth++
 		if th.depth == 1 {
-			m.event(ev, th, m.newTxn(th, ev, true))
+			m.event(ev, th, m.newTxn(th, ev.Thread, ev.Line, true))
 		}
 		return
 	case model.OpEnd:
@@ -130,25 +130,36 @@ func (m *TraceMonitor) Step(ev trace.Event) {
 		}
 		return
 	case model.OpRead, model.OpWrite:
-	default:
-		if !m.opts.LockEdges {
-			return // locks, fork and join only restrict interleavings
-		}
+		m.access(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
+		return
 	}
-	m.event(ev, th, th.cur) // nil: a unary transaction
+	if m.opts.LockEdges { // else locks, fork and join only restrict interleavings
+		m.event(ev, th, th.cur) // nil: a unary transaction
+	}
 }
 
+// thread, variable and lockRef are the records of an id, growing the
+// tables on a new one (out of line: the lookup itself inlines).
 func (m *TraceMonitor) thread(t int32) *traceThread {
-	for int(t) >= len(m.threads) {
-		m.threads = append(m.threads, traceThread{})
+	if int(t) >= len(m.threads) {
+		m.threads = grow(m.threads, t)
 	}
 	return &m.threads[t]
 }
 
+// grow extends records to hold index i.
+func grow[T any](records []T, i int32) []T {
+	for int(i) >= len(records) {
+		var zero T
+		records = append(records, zero)
+	}
+	return records
+}
+
 // newTxn starts a transaction of th at ev; begin marks a begin/end one.
-func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *traceTxn {
+func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) *traceTxn {
 	x := m.arena.alloc()
-	x.begin, x.end, x.thread, x.open, x.slot = ev.Line, -1, ev.Thread, true, -1
+	x.begin, x.end, x.thread, x.open, x.slot = line, -1, t, true, -1
 	if begin {
 		th.cur = x
 		if m.takeSlot(x); x.slot < 0 {
@@ -183,19 +194,29 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 // are final), and the records then name nobody.
 func (m *TraceMonitor) event(ev trace.Event, th *traceThread, x *traceTxn) {
 	srcs := m.sources(ev, th, x)
-	unary := x == nil
-	if unary && (len(srcs) > 0 || m.unslotted > 0) {
-		x = m.newTxn(th, ev, false)
-	}
-	if x == nil {
-		m.stats.Txns++
-	} else if len(srcs) > 0 {
-		m.addEdges(x, srcs, ev.Line)
-	}
+	x, unary := m.link(th, x, srcs, ev.Thread, ev.Line)
 	m.record(ev, th, traceSrc{x, ev.Line})
-	if unary && x != nil {
+	if unary {
 		m.complete(x, ev.Line)
 	}
+}
+
+// link adds the edges srcs -> x. A nil x is a unary transaction of thread
+// t: it gets a node (and unary is true) only if some source is live, for
+// one whose sources are all garbage is garbage itself from birth (its
+// in-edges are final), and the records then name nobody.
+func (m *TraceMonitor) link(th *traceThread, x *traceTxn, srcs []traceSrc, t int32, line int64) (_ *traceTxn, unary bool) {
+	if x == nil {
+		if len(srcs) == 0 && m.unslotted == 0 {
+			m.stats.Txns++
+			return nil, false
+		}
+		x, unary = m.newTxn(th, t, line, false), true
+	}
+	if len(srcs) > 0 {
+		m.addEdges(x, srcs, line)
+	}
+	return x, unary
 }
 
 // sources are the earlier events ev conflicts with that may still matter:
@@ -203,34 +224,8 @@ func (m *TraceMonitor) event(ev trace.Event, th *traceThread, x *traceTxn) {
 // write and reads of ev's variable, the last release of ev's lock. Those
 // whose transaction is x, dead or garbage (see live) are left out.
 func (m *TraceMonitor) sources(ev trace.Event, th *traceThread, x *traceTxn) []traceSrc {
-	srcs := m.srcs[:0]
-	if th.last.txn != x && m.live(&th.last) {
-		srcs = append(srcs, th.last) // program order
-	}
-	for i := range th.pending {
-		if m.live(&th.pending[i]) {
-			srcs = append(srcs, th.pending[i])
-		}
-	}
+	srcs := m.threadSources(th, x)
 	switch ev.Op {
-	case model.OpRead:
-		v := m.variable(ev.Target)
-		if v.w.txn != x && m.live(&v.w) {
-			srcs = append(srcs, v.w)
-		}
-	case model.OpWrite:
-		v := m.variable(ev.Target)
-		if v.w.txn != x && m.live(&v.w) {
-			srcs = append(srcs, v.w)
-		}
-		if r := &v.r0.traceSrc; r.txn != x && m.live(r) {
-			srcs = append(srcs, *r)
-		}
-		for i := range v.rest {
-			if r := &v.rest[i].traceSrc; r.txn != x && m.live(r) {
-				srcs = append(srcs, *r)
-			}
-		}
 	case model.OpAcquire:
 		if l := m.lockRef(ev.Target); l.txn != x && m.live(l) {
 			srcs = append(srcs, *l)
@@ -241,6 +236,24 @@ func (m *TraceMonitor) sources(ev trace.Event, th *traceThread, x *traceTxn) []t
 		}
 	}
 	m.srcs = srcs
+	return srcs
+}
+
+// threadSources starts the sources of an event of th in x: th's previous
+// transaction (program order) and pending forks and joins into th.
+func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
+	srcs := m.srcs[:0]
+	if th.last.txn != x && th.last.txn != nil && m.live(&th.last) {
+		srcs = append(srcs, th.last)
+	}
+	if len(th.pending) > 0 {
+		for i := range th.pending {
+			if m.live(&th.pending[i]) {
+				srcs = append(srcs, th.pending[i])
+			}
+		}
+		th.pending = th.pending[:0]
+	}
 	return srcs
 }
 
@@ -266,19 +279,8 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 // of its variable (write, or a read since the last write) or lock
 // (release); forks and joins leave it pending for their target thread.
 func (m *TraceMonitor) record(ev trace.Event, th *traceThread, here traceSrc) {
-	th.pending = th.pending[:0]
 	x := th.cur // listing what it touches for forgetGarbage
 	switch ev.Op {
-	case model.OpRead:
-		m.variable(ev.Target).read(ev.Thread, here)
-		if x != nil {
-			x.touch(ev.Target)
-		}
-	case model.OpWrite:
-		m.variable(ev.Target).write(here)
-		if x != nil {
-			x.touch(ev.Target)
-		}
 	case model.OpRelease:
 		*m.lockRef(ev.Target) = here
 		if x != nil {
@@ -293,15 +295,15 @@ func (m *TraceMonitor) record(ev trace.Event, th *traceThread, here traceSrc) {
 }
 
 func (m *TraceMonitor) variable(v int32) *traceVar {
-	for int(v) >= len(m.vars) {
-		m.vars = append(m.vars, traceVar{})
+	if int(v) >= len(m.vars) {
+		m.vars = grow(m.vars, v)
 	}
 	return &m.vars[v]
 }
 
 func (m *TraceMonitor) lockRef(l int32) *traceSrc {
-	for int(l) >= len(m.locks) {
-		m.locks = append(m.locks, traceSrc{})
+	if int(l) >= len(m.locks) {
+		m.locks = grow(m.locks, l)
 	}
 	return &m.locks[l]
 }
