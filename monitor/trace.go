@@ -44,10 +44,10 @@ type CycleEvent struct {
 // between Cycle[ElidedAt-1] and Cycle[ElidedAt]. The listed events are real
 // conflicts either way.
 type TraceViolation struct {
-	Thread int32
-	Begin  int64
-	End    int64
-	Cycle  []CycleEvent
+	Thread   int32
+	Begin    int64
+	End      int64
+	Cycle    []CycleEvent
 	Elided   int
 	ElidedAt int
 }

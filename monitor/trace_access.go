@@ -18,11 +18,12 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 	if cap(srcs) != cap(m.srcs) {
 		m.srcs = srcs // keep the grown scratch
 	}
-	var x *traceTxn
-	unary := false
-	if cur == nil && len(srcs) == 0 && m.unslotted == 0 {
-		m.stats.Txns++ // garbage from birth (link), the common case inline
-	} else {
+	x, unary := cur, false
+	switch { // link, with its two common cases inline
+	case cur != nil && len(srcs) == 0:
+	case cur == nil && len(srcs) == 0 && m.unslotted == 0:
+		m.stats.Txns++ // garbage from birth
+	default:
 		x, unary = m.link(th, cur, srcs, t, line)
 	}
 	here := traceSrc{x, line}

@@ -28,10 +28,10 @@ func (x *traceTxn) touch(id int32) {
 
 // forgetGarbage clears the records that name x, if x has just completed
 // as garbage: no open transaction reaches it (mask == 0, with every open
-// transaction holding a slot).
-func (m *TraceMonitor) forgetGarbage(x *traceTxn) {
+// transaction holding a slot). It tells whether it cleared every one.
+func (m *TraceMonitor) forgetGarbage(x *traceTxn) bool {
 	if x.mask != 0 || m.unslotted != 0 || x.ntouched == 0 {
-		return
+		return false
 	}
 	if th := &m.threads[x.thread]; th.last.txn == x {
 		th.last.txn = nil
@@ -51,4 +51,26 @@ func (m *TraceMonitor) forgetGarbage(x *traceTxn) {
 			v.drop(r)
 		}
 	}
+	return int(x.ntouched) <= maxTouched
+}
+
+// releaseGarbage hands x, garbage and named by no record, back to the
+// arena at once instead of at the next collection, so the next
+// transaction reuses a node still in cache and collections come rarer.
+// Pointers to x must not survive: those in its sources' out-lists do,
+// but its sources are garbage too (an ancestor of garbage is), and no
+// search or collection walks out of garbage. Pointers in in-lists of its
+// own successors would be walked, so x must have none (an x with
+// out-edges waits for the collection), nor lie in a component (whose
+// members find their representative through it).
+func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
+	if len(x.out) > 0 || x.cyclic || x.scc != nil || x.size > 0 || x.viol != nil {
+		return
+	}
+	last := m.nodes[len(m.nodes)-1]
+	m.nodes[x.pos], last.pos = last, x.pos
+	m.nodes[len(m.nodes)-1] = nil
+	m.nodes = m.nodes[:len(m.nodes)-1]
+	x.dead = true
+	m.arena.release(x)
 }

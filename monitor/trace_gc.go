@@ -46,6 +46,7 @@ func (m *TraceMonitor) collect() {
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
 		if !n.dead {
+			n.pos = int32(len(kept))
 			n.out, n.in = prune(n.out), prune(n.in)
 			n.lastOut = nil
 			if k := len(n.out); k > 0 {

@@ -65,7 +65,8 @@ type traceTxn struct {
 	// The first edges live in the node: most transactions have one or two,
 	// and a slice of its own would cost an allocation per transaction.
 	outBuf, inBuf [2]traceEdge
-	touched       [5]int32 // forgetGarbage's list: variables, and -1-l for lock l
+	touched       [4]int32 // forgetGarbage's list: variables, and -1-l for lock l
+	pos           int32    // its index in nodes
 	ntouched      uint8    // how many; maxTouched+1 once it overflowed
 }
 
@@ -166,6 +167,7 @@ func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) 
 			m.unslotted++
 		}
 	}
+	x.pos = int32(len(m.nodes))
 	m.nodes = append(m.nodes, x)
 	m.stats.Txns++
 	if int64(len(m.nodes)) > m.stats.MaxLive {
@@ -181,8 +183,9 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	if x.viol != nil {
 		m.emit(x)
 	}
-	m.forgetGarbage(x)
-	if len(m.nodes) >= m.gcAt {
+	if m.forgetGarbage(x) {
+		m.releaseGarbage(x)
+	} else if len(m.nodes) >= m.gcAt {
 		m.collect()
 	}
 }
@@ -194,7 +197,10 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 // are final), and the records then name nobody.
 func (m *TraceMonitor) event(ev trace.Event, th *traceThread, x *traceTxn) {
 	srcs := m.sources(ev, th, x)
-	x, unary := m.link(th, x, srcs, ev.Thread, ev.Line)
+	unary := false
+	if x == nil || len(srcs) > 0 {
+		x, unary = m.link(th, x, srcs, ev.Thread, ev.Line)
+	}
 	m.record(ev, th, traceSrc{x, ev.Line})
 	if unary {
 		m.complete(x, ev.Line)
@@ -290,6 +296,9 @@ func (m *TraceMonitor) record(ev trace.Event, th *traceThread, here traceSrc) {
 		u := m.thread(ev.Target)
 		u.pending = append(u.pending, here)
 		th = &m.threads[ev.Thread] // m.thread may have moved the slice
+		if x := th.cur; x != nil {
+			x.ntouched = uint8(maxTouched + 1) // u's record is not listed
+		}
 	}
 	th.last, th.sawEvent = here, true
 }
