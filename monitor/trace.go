@@ -91,11 +91,8 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 	stopped := ""
 	for stopped == "" {
 		n, err := r.Read(evs)
-		for _, e := range evs[:n] {
-			if m.Step(e); opts.StopAtFirst && m.first > 0 {
-				err = io.EOF
-				break
-			}
+		if m.StepAll(evs[:n], true); m.first > 0 {
+			err = io.EOF
 		}
 		if err == io.EOF {
 			break

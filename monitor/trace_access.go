@@ -5,8 +5,8 @@ package monitor
 // Most accesses lie outside transactions and find every source garbage,
 // so this path allocates nothing and touches only the thread's and the
 // variable's records.
-func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bool) {
-	v := m.variable(id)
+func (m *TraceMonitor) access(t, id int32, line int64, write bool) {
+	th, v := m.thread(t), m.variable(id)
 	cur := th.cur
 	srcs := m.threadSources(th, cur)
 	if v.w.txn != cur && v.w.txn != nil && m.live(&v.w) {

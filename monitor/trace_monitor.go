@@ -105,8 +105,29 @@ func (m *TraceMonitor) First() int64 { return m.first }
 
 // Step adds one event; events must come in trace order. Ids index the
 // trace's tables and grow on demand; nested begin/end pairs flatten here too.
-func (m *TraceMonitor) Step(ev trace.Event) {
-	m.stats.Events++
+func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false) }
+
+// StepAll steps through evs, or up to the first violating event if stop
+// is set; it returns how many it stepped. The loop dispatches reads and
+// writes, most of a trace, with one call each.
+func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
+	for i := range evs {
+		ev := &evs[i]
+		m.stats.Events++
+		if ev.Op == model.OpRead || ev.Op == model.OpWrite {
+			m.access(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
+		} else {
+			m.stepOther(*ev)
+		}
+		if stop && m.first > 0 {
+			return i + 1
+		}
+	}
+	return len(evs)
+}
+
+// stepOther is Step for the events other than reads and writes.
+func (m *TraceMonitor) stepOther(ev trace.Event) {
 	th := m.thread(ev.Thread)
 	switch ev.Op {
 	case model.OpBegin:
@@ -129,9 +150,6 @@ func (m *TraceMonitor) Step(ev trace.Event) {
 			}
 			m.complete(x, ev.Line)
 		}
-		return
-	case model.OpRead, model.OpWrite:
-		m.access(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
 		return
 	}
 	if m.opts.LockEdges { // else locks, fork and join only restrict interleavings
