@@ -16,6 +16,10 @@ const GlobalMaxStack = 8
 // globalCheckEvery is how many stored states pass between deadline checks.
 const globalCheckEvery = 1024
 
+// globalStepsPerState is how many chained local moves --max-states allows
+// per state it allows: chained moves are not stored, but they are work.
+const globalStepsPerState = 64
+
 func init() {
 	Register(&Engine{
 		Name: "global",

@@ -40,6 +40,7 @@ type globalSearch struct {
 	scratch gconf
 
 	states, events int64
+	steps          int64  // local moves taken by chains (not stored)
 	cutStack       bool   // a push was refused by --max-stack
 	stopped        string // why the search gave up, if it did
 
@@ -189,6 +190,9 @@ func (s *globalSearch) search(active []bool) bool {
 // and puts it on the DFS stack with the moves to explore from it; it
 // returns false when a limit stops the search.
 func (s *globalSearch) push(c gconf, via []gstep, sl *gslot) bool {
+	if s.stopped != "" { // a chain hit a limit
+		return false
+	}
 	s.states++
 	if s.maxStates > 0 && s.states > s.maxStates {
 		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxStates)
@@ -249,6 +253,9 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 		prefer = int((*via)[len(*via)-1].t)
 	}
 	for range s.chainCap {
+		if s.steps++; s.steps%globalCheckEvery == 0 && s.chainLimit() {
+			return false
+		}
 		if prefer >= 0 && s.jump(c, prefer, via) {
 			continue
 		}
@@ -263,6 +270,21 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 		prefer = int(mv.t)
 	}
 	return false
+}
+
+// chainLimit reports (and records) a limit reached inside a chain: a chain
+// may run for millions of moves between stored states (a long trace's
+// projection), so the deadline and the state budget are checked here too;
+// --max-states N also bounds the chained moves, to globalStepsPerState·N.
+func (s *globalSearch) chainLimit() bool {
+	switch {
+	case s.ctx.Err() != nil:
+		s.stopped = "no violation before the timeout"
+	case s.maxStates > 0 && s.steps > globalStepsPerState*s.maxStates:
+		s.stopped = fmt.Sprintf("no violation within --max-states %d states (%d chained local moves)",
+			s.maxStates, globalStepsPerState*s.maxStates)
+	}
+	return s.stopped != ""
 }
 
 // jump takes thread t's run of silent moves from c, if it has one; the

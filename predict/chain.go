@@ -37,6 +37,7 @@ type chainer struct {
 	k      int
 	steps  map[[2]int]*stepFn
 	fmemo  map[string][]int32
+	dense  *denseBest // the chain states of every search, up to denseThreads threads
 	states int64
 	limit  int64
 	stop   string // why the search gave up, "" if it did not

@@ -32,7 +32,20 @@ func (c *chainer) newSearch(i int) *chainSearch {
 	for j := range f {
 		f[j] = inf
 	}
-	return &chainSearch{c: c, i: i, set: make([]uint64, (c.k+63)/64), best: map[string]int32{}, f: f}
+	s := &chainSearch{c: c, i: i, set: make([]uint64, (c.k+63)/64), f: f}
+	if c.k <= denseThreads {
+		if c.dense == nil {
+			n := (1 << c.k) * c.k
+			c.dense = &denseBest{gen: make([]uint32, n), best: make([]int32, n)}
+		}
+		if c.dense.cur++; c.dense.cur == 0 { // wrapped: forget every generation
+			clear(c.dense.gen)
+			c.dense.cur = 1
+		}
+	} else {
+		s.best = map[string]int32{}
+	}
+	return s
 }
 
 // run starts the chain at every thread that letter a of thread i can enter.
@@ -88,15 +101,9 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 // visit records state (set, j) at t and reports whether it is worth
 // expanding; it also enforces --max-states and the deadline.
 func (s *chainSearch) visit(j int, t int32) bool {
-	s.key = s.key[:0]
-	for _, w := range s.set {
-		s.key = binary.LittleEndian.AppendUint64(s.key, w)
-	}
-	s.key = binary.AppendUvarint(s.key, uint64(j))
-	if old, ok := s.best[string(s.key)]; ok && old <= t {
+	if !s.better(j, t) {
 		return false
 	}
-	s.best[string(s.key)] = t
 	c := s.c
 	c.states++
 	if c.limit > 0 && c.states > c.limit {
@@ -108,6 +115,42 @@ func (s *chainSearch) visit(j int, t int32) bool {
 		return false
 	}
 	return true
+}
+
+// better records t as the best entry of state (set, j) if it beats the
+// one recorded. Up to denseThreads threads the states index a table shared
+// by every search (stamped with the search's generation, so nothing is
+// cleared between searches); beyond, a map keyed by the set's words.
+func (s *chainSearch) better(j int, t int32) bool {
+	if d := s.c.dense; d != nil {
+		x := int(s.set[0])*s.c.k + j
+		if d.gen[x] == d.cur && d.best[x] <= t {
+			return false
+		}
+		d.gen[x], d.best[x] = d.cur, t
+		return true
+	}
+	s.key = s.key[:0]
+	for _, w := range s.set {
+		s.key = binary.LittleEndian.AppendUint64(s.key, w)
+	}
+	s.key = binary.AppendUvarint(s.key, uint64(j))
+	if old, ok := s.best[string(s.key)]; ok && old <= t {
+		return false
+	}
+	s.best[string(s.key)] = t
+	return true
+}
+
+// denseThreads bounds the threads for which the chain states are a table
+// (2^k · k entries: 16 MiB at 16 threads).
+const denseThreads = 16
+
+// denseBest is the table of better.
+type denseBest struct {
+	gen  []uint32
+	best []int32
+	cur  uint32
 }
 
 // reach is F_a for letter a of thread i: per thread j, the least transaction

@@ -1,11 +1,14 @@
 package predict
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/trace"
 )
 
 // guarded: the lock keeps T2 out of T1's transaction; dropping the lock
@@ -63,4 +66,42 @@ T2|w(mine2)
 	require.NoError(t, err)
 	require.Equal(t, int64(5+1+5+1), size.edges)
 	require.Equal(t, [2]int{1, 1}, [2]int{size.vars, size.locks})
+}
+
+// lockedTrace is a synthetic trace with one lock that every access takes
+// (trace.Gen), so the critical-section proof would settle it; --engine
+// global skips that proof, which leaves the product search.
+func lockedTrace(t *testing.T, events int64) string {
+	g := trace.NewGen(trace.GenOptions{Seed: 3, Events: events, Threads: 2, Vars: 2, Locks: 1, TxnLen: 2,
+		Unprotected: 0.1, Unary: 0.1, Writes: 0.5})
+	var b strings.Builder
+	_, err := g.WriteTo(&b)
+	require.NoError(t, err)
+	return b.String()
+}
+
+// TestDefaultLimits: without --max-states or --timeout a large reduced
+// projection is unknown at once, naming its size, and a smaller one stops
+// at the default budget instead of running for hours; the proof answers the
+// same trace under auto.
+func TestDefaultLimits(t *testing.T) {
+	src := lockedTrace(t, 200_000)
+	start := time.Now()
+	out := predictString(t, src, Options{Engine: "global"})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "more than the global engine is started on by default")
+	require.Less(t, time.Since(start), 10*time.Second)
+
+	out = predictString(t, src, Options{})
+	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
+
+	src = lockedTrace(t, 30_000)
+	out = predictString(t, src, Options{Engine: "global", Budget: 2000})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "no violation within the default budget of 2000 states")
+	require.LessOrEqual(t, out.Result.Stats.States, int64(2001))
+
+	out = predictString(t, src, Options{Engine: "global", Check: engines.Options{MaxStates: 500}})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "--max-states 500")
 }

@@ -57,5 +57,8 @@ func (p *predictor) observed() (*Outcome, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
+	if pl, err = p.trimPlan(pl, first); err != nil {
+		return nil, false, err
+	}
 	return p.checked(pl, fmt.Sprintf("the trace as observed is not serializable from line %d on", first))
 }

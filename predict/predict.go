@@ -25,6 +25,13 @@ type Options struct {
 	// per-state tables; a larger reduced projection is unknown (exit 3)
 	// rather than a search that cannot fit. 0 means DefaultMaxTable.
 	MaxTable int64
+	// MaxEvents bounds the reduced projection the lock-aware search is
+	// started on when neither --max-states nor --timeout is given (a larger
+	// one is unknown at once, exit 3); 0 means DefaultMaxEvents.
+	MaxEvents int64
+	// Budget is the state limit the lock-aware search gets by default
+	// (without --max-states or --timeout); 0 means DefaultMaxStates.
+	Budget int64
 }
 
 // Outcome is a prediction: the engine's result, with its witness over the

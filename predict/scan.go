@@ -27,6 +27,13 @@ type scanThread struct {
 	curP []int64
 	any  bool
 	fIdx []int32 // per letter: 0 unknown, -1 no chain, n+1 index into ftab
+	// The open transaction's last relevant letter and its edge, not yet
+	// folded into cur: F of a letter is needed only when another access
+	// follows it in its transaction, so a transaction of one relevant
+	// access (most, in many traces) never starts a chain search.
+	pending bool
+	pendL   profiles.Letter
+	pendPos int64
 }
 
 // scan is the second pass (Lemma 3 over the spool): in every transaction of
@@ -52,23 +59,26 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 		st := ts[i]
 		switch ev.Op {
 		case model.OpBegin:
-			st.open, st.any = true, false
+			st.open, st.any, st.pending = true, false, false
 		case model.OpEnd:
-			st.open = false
+			st.open, st.pending = false, false
 		case model.OpRead, model.OpWrite:
 			if !st.open {
 				st.pos += 3
 				continue
 			}
 			if l := letterOf(&ev); u.relevant(ev.Thread, l) {
+				if st.pending {
+					f := c.cachedReach(st, i, st.pendL, &ftab)
+					if c.stop != "" {
+						return pair{}, false, nil
+					}
+					st.lower(f, st.pendL, st.pendPos)
+				}
 				if j := c.closes(st, l); j >= 0 {
 					return pair{i: i, a: st.curL[j], b: l, p: st.curP[j], q: st.pos}, true, nil
 				}
-				f := c.cachedReach(st, i, l, &ftab)
-				if c.stop != "" {
-					return pair{}, false, nil
-				}
-				st.lower(f, l)
+				st.pending, st.pendL, st.pendPos = true, l, st.pos
 			}
 		}
 		st.pos++
@@ -93,8 +103,8 @@ func (c *chainer) closes(st *scanThread, b profiles.Letter) int {
 	return -1
 }
 
-// lower folds F_l into the open transaction's minima.
-func (st *scanThread) lower(f []int32, l profiles.Letter) {
+// lower folds F_l (l at edge pos) into the open transaction's minima.
+func (st *scanThread) lower(f []int32, l profiles.Letter, pos int64) {
 	if f == nil {
 		return
 	}
@@ -106,7 +116,7 @@ func (st *scanThread) lower(f []int32, l profiles.Letter) {
 	}
 	for j, t := range f {
 		if t < st.cur[j] {
-			st.cur[j], st.curL[j], st.curP[j] = t, l, st.pos
+			st.cur[j], st.curL[j], st.curP[j] = t, l, pos
 		}
 	}
 }

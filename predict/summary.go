@@ -45,24 +45,8 @@ type summary struct {
 // spool and fills the summary. It stops with the context's error.
 func collect(ctx context.Context, r *trace.Reader, sp *spool) (*summary, error) {
 	s := &summary{name: r.Name()}
-	evs := make([]trace.Event, 4096)
-	for {
-		n, err := r.Read(evs)
-		for i := range evs[:n] {
-			if perr := sp.put(&evs[i]); perr != nil {
-				return nil, perr
-			}
-			s.step(&evs[i])
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	if err := s.fold(ctx, r, sp); err != nil {
+		return nil, err
 	}
 	if err := sp.finish(); err != nil {
 		return nil, err
@@ -73,6 +57,32 @@ func collect(ctx context.Context, r *trace.Reader, sp *spool) (*summary, error) 
 		s.threads = append(s.threads, &threadSum{})
 	}
 	return s, nil
+}
+
+// fold reads the trace (a few batches ahead, readahead.go) into the spool
+// and the summary.
+func (s *summary) fold(ctx context.Context, r *trace.Reader, sp *spool) error {
+	ra := startReadAhead(r)
+	defer ra.close()
+	for b := range ra.full {
+		for i := range b.evs {
+			if err := sp.put(&b.evs[i]); err != nil {
+				return err
+			}
+			s.step(&b.evs[i])
+		}
+		ra.free <- b.evs[:cap(b.evs)]
+		if b.err == io.EOF {
+			return nil
+		}
+		if b.err != nil {
+			return b.err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // step folds one event into the summary.

@@ -52,25 +52,32 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 		return nil, err
 	}
 	w := &model.Witness{Paths: make([][]model.Move, len(bs)), LockEdges: lockEdges}
+	total := int64(0)
 	for t := range w.Paths {
-		w.Paths[t] = []model.Move{}
+		w.Paths[t] = make([]model.Move, 0, need[t])
+		total += need[t]
 	}
-	at := map[ref]int{}
+	w.Run = make([]model.Step, 0, total)
+	at := map[ref]int{} // run index of each cycle event
+	for _, c := range pl.cycle {
+		at[c[0]], at[c[1]] = -1, -1
+	}
 	cursor := make([]int64, len(bs))
 	for _, sg := range pl.segs {
 		for q := cursor[sg.t]; q <= sg.upto; q++ {
 			w.Paths[sg.t] = append(w.Paths[sg.t], model.Move{From: int32(q)})
 			if ev := bs[sg.t].edges[q].Ev; ev.Op != model.OpSkip {
-				at[ref{sg.t, q}] = len(w.Run)
+				if _, ok := at[ref{sg.t, q}]; ok {
+					at[ref{sg.t, q}] = len(w.Run)
+				}
 				w.Run = append(w.Run, model.Step{Thread: int32(sg.t), Ev: ev})
 			}
 		}
 		cursor[sg.t] = max(cursor[sg.t], sg.upto+1)
 	}
 	for _, c := range pl.cycle {
-		from, ok1 := at[c[0]]
-		to, ok2 := at[c[1]]
-		if !ok1 || !ok2 {
+		from, to := at[c[0]], at[c[1]]
+		if from < 0 || to < 0 {
 			return nil, fmt.Errorf("predict: internal error: cycle event %v or %v not in the witness run", c[0], c[1])
 		}
 		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
@@ -83,7 +90,8 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 func (s *summary) prefixes(sp *spool, need []int64, dropSync bool) ([]*autoBuilder, error) {
 	bs := make([]*autoBuilder, len(need))
 	for t := range bs {
-		bs[t] = &autoBuilder{}
+		bs[t] = &autoBuilder{noOrig: true}
+		bs[t].reserve(min(need[t]+1, s.threads[t].edges))
 	}
 	r := sp.reader()
 	var ev trace.Event

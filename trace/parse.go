@@ -37,7 +37,7 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 	if len(loc) > 0 {
 		ev.Loc = r.locs.intern(loc)
 	}
-	return r.normalise(ev, target)
+	return r.normalise(ev, target, keyOf(target))
 }
 
 // indexBar is bytes.IndexByte(b, '|') for the short fields of a line,
@@ -93,13 +93,16 @@ func parseOp(op []byte) (model.Op, []byte, bool) {
 // thread interns a thread name. Traces have few threads with short names:
 // those are kept packed in a word each in a small direct-mapped cache, so a
 // known one costs a multiply and one compare, not a hash table probe.
-func (r *Reader) thread(b []byte) int32 {
+func (r *Reader) thread(b []byte) int32 { return r.threadWord(b, loadShort(b)) }
+
+// threadWord is thread for a name whose packed word w (loadShort(b) when
+// the name is short) the scanner already has.
+func (r *Reader) threadWord(b []byte, w uint64) int32 {
 	if len(b) > 8 {
 		id := r.threads.intern(b)
 		r.grow()
 		return id
 	}
-	w := loadShort(b)
 	k := &r.threadKeys[((w^uint64(len(b)))*0x9E3779B97F4A7C15)>>(64-threadCacheBits)]
 	if k.word == w && int(k.n) == len(b)+1 {
 		return k.id
@@ -135,8 +138,8 @@ const (
 
 // forkJoin interns the child of a fork or join and checks SPEC §1's order:
 // a thread is forked before its first event and joined after its last.
-func (r *Reader) forkJoin(ev *Event, target []byte) string {
-	u := r.threads.intern(target)
+func (r *Reader) forkJoin(ev *Event, target []byte, k nameKey) string {
+	u := r.threads.internKey(target, k)
 	r.grow()
 	ev.Target = u
 	switch {
@@ -153,7 +156,7 @@ func (r *Reader) forkJoin(ev *Event, target []byte) string {
 // normalise interns the target and applies RAPID's rules: only outermost
 // begin/end pairs are kept, and a re-entrant acq is dropped with its
 // matching rel. Lock misuse that no execution can produce is an error.
-func (r *Reader) normalise(ev *Event, target []byte) (string, bool) {
+func (r *Reader) normalise(ev *Event, target []byte, k nameKey) (string, bool) {
 	t := ev.Thread
 	ev.Target = -1
 	if r.life[t]&lifeJoined != 0 {
@@ -162,35 +165,44 @@ func (r *Reader) normalise(ev *Event, target []byte) (string, bool) {
 	r.life[t] |= lifeStarted
 	switch ev.Op {
 	case model.OpBegin:
-		r.depth[t]++
-		if r.depth[t] > 1 {
-			r.stats.Nested++
-			return "", false
-		}
+		return r.beginTxn(t)
 	case model.OpEnd:
-		if r.depth[t] == 0 {
-			return "end without begin", false
-		}
-		r.depth[t]--
-		if r.depth[t] > 0 {
-			return "", false
-		}
+		return r.endTxn(t)
 	case model.OpRead, model.OpWrite:
-		ev.Target = r.vars.intern(target)
+		ev.Target = r.vars.internKey(target, k)
 	case model.OpFork, model.OpJoin:
-		if msg := r.forkJoin(ev, target); msg != "" {
+		if msg := r.forkJoin(ev, target, k); msg != "" {
 			return msg, false
 		}
 	case model.OpAcquire:
-		return r.acquire(ev, target)
+		return r.acquire(ev, target, k)
 	case model.OpRelease:
-		return r.release(ev, target)
+		return r.release(ev, target, k)
 	}
 	return "", true
 }
 
-func (r *Reader) lock(target []byte) int32 {
-	l := r.locks.intern(target)
+// beginTxn keeps only a thread's outermost begin (RAPID's rule).
+func (r *Reader) beginTxn(t int32) (string, bool) {
+	r.depth[t]++
+	if r.depth[t] > 1 {
+		r.stats.Nested++
+		return "", false
+	}
+	return "", true
+}
+
+// endTxn keeps only the end that closes a thread's outermost begin.
+func (r *Reader) endTxn(t int32) (string, bool) {
+	if r.depth[t] == 0 {
+		return "end without begin", false
+	}
+	r.depth[t]--
+	return "", r.depth[t] == 0
+}
+
+func (r *Reader) lock(target []byte, k nameKey) int32 {
+	l := r.locks.internKey(target, k)
 	for len(r.owner) < r.locks.Len() {
 		r.owner = append(r.owner, -1)
 		r.count = append(r.count, 0)
@@ -198,8 +210,8 @@ func (r *Reader) lock(target []byte) int32 {
 	return l
 }
 
-func (r *Reader) acquire(ev *Event, target []byte) (string, bool) {
-	l := r.lock(target)
+func (r *Reader) acquire(ev *Event, target []byte, k nameKey) (string, bool) {
+	l := r.lock(target, k)
 	ev.Target = l
 	switch r.owner[l] {
 	case ev.Thread:
@@ -213,8 +225,8 @@ func (r *Reader) acquire(ev *Event, target []byte) (string, bool) {
 	return fmt.Sprintf("acq(%s) of a lock held by thread %s", target, r.threads.Name(r.owner[l])), false
 }
 
-func (r *Reader) release(ev *Event, target []byte) (string, bool) {
-	l := r.lock(target)
+func (r *Reader) release(ev *Event, target []byte, k nameKey) (string, bool) {
+	l := r.lock(target, k)
 	ev.Target = l
 	if r.owner[l] != ev.Thread {
 		return fmt.Sprintf("rel(%s) of a lock thread %s does not hold", target, r.threads.Name(ev.Thread)), false

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 )
 
 // Options tune a Reader.
@@ -46,6 +47,11 @@ type Reader struct {
 	count []int32 // per lock: re-entrance count of the holder
 
 	stats Stats
+	// bytewise turns fastLine off (tests compare the two paths).
+	bytewise bool
+	// handed counts the events handed out, for a progress display on
+	// another goroutine: Read adds its batch once, not per event.
+	handed atomic.Int64
 }
 
 // Open opens a trace file: "-" is standard input, and gzip input (a ".gz"
@@ -85,7 +91,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	if size <= 0 {
 		size = 1 << 20
 	}
-	r := &Reader{name: name, opts: opts, buf: make([]byte, size)}
+	r := &Reader{name: name, opts: opts, buf: newBuf(size)}
 	// Sniff the first bytes for gzip's magic number.
 	n, err := io.ReadFull(src, r.buf[:2])
 	r.end = n
@@ -132,25 +138,35 @@ func (r *Reader) Locs() *Table    { return &r.locs }
 // Stats are the counters so far.
 func (r *Reader) Stats() Stats { return r.stats }
 
+// EventsRead is the number of events handed out so far. Unlike the rest
+// of the Reader it may be called from any goroutine (a progress display).
+func (r *Reader) EventsRead() int64 { return r.handed.Load() }
+
 // Next returns the next event, or io.EOF after the last one.
 func (r *Reader) Next() (Event, error) {
 	var ev Event
 	err := r.next(&ev)
+	if err == nil {
+		r.handed.Add(1)
+	}
 	return ev, err
 }
 
 // Read fills evs with the next events and returns how many it stored; at
 // the end of the trace it returns 0, io.EOF. A batch amortises the call.
 func (r *Reader) Read(evs []Event) (int, error) {
-	for i := range evs {
-		if err := r.next(&evs[i]); err != nil {
-			if i > 0 && err == io.EOF {
-				return i, nil
-			}
-			return i, err
+	i := 0
+	var err error
+	for ; i < len(evs); i++ {
+		if err = r.next(&evs[i]); err != nil {
+			break
 		}
 	}
-	return len(evs), nil
+	r.handed.Add(int64(i))
+	if i > 0 && err == io.EOF {
+		return i, nil
+	}
+	return i, err
 }
 
 // next parses lines until one yields an event.
@@ -159,16 +175,23 @@ func (r *Reader) next(ev *Event) error {
 		return r.err
 	}
 	for {
-		line, ok, err := r.nextLine()
-		if err != nil {
-			r.err = err
-			return err
+		var msg string
+		emit, ok := false, false
+		if !r.bytewise {
+			msg, emit, ok = r.fastLine(ev)
 		}
 		if !ok {
-			r.err = io.EOF
-			return io.EOF
+			line, ok, err := r.nextLine()
+			if err != nil {
+				r.err = err
+				return err
+			}
+			if !ok {
+				r.err = io.EOF
+				return io.EOF
+			}
+			msg, emit = r.parse(line, ev)
 		}
-		msg, emit := r.parse(line, ev)
 		if msg != "" {
 			if r.opts.Lenient {
 				r.stats.Malformed++
@@ -222,7 +245,7 @@ func (r *Reader) fill() error {
 		if len(r.buf) >= MaxLine {
 			return &Error{File: r.name, Line: r.line + 1, Msg: "line too long"}
 		}
-		nb := make([]byte, 2*len(r.buf))
+		nb := newBuf(2 * len(r.buf))
 		copy(nb, r.buf[:r.end])
 		r.buf = nb
 	}

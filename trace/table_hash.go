@@ -26,19 +26,31 @@ type nameKey struct {
 }
 
 // keyOf hashes the name eight bytes at a time (names are short: object
-// ids, array cells, fields); a short name's one word is its key.
+// ids, array cells, fields); a short name's one word is its key. The
+// reader's scanArg computes the same key while it looks for the ')'.
 func keyOf(b []byte) nameKey {
 	n := len(b)
-	h := uint64(n) * 0x9E3779B97F4A7C15
-	for len(b) > 8 {
+	h, first := uint64(hashSeed), loadShort(b)
+	for len(b) >= 8 {
 		h = mix(h ^ binary.LittleEndian.Uint64(b))
 		b = b[8:]
 	}
-	tail := loadShort(b)
-	h = mix(h ^ tail)
+	return finishKey(h, loadShort(b), n, first)
+}
+
+const hashSeed = 0x9E3779B97F4A7C15
+
+// finishKey completes a key: h has mixed in the name's whole words, tail
+// holds its last n%8 bytes, and first its first eight bytes (any bytes
+// past the name are masked here).
+func finishKey(h, tail uint64, n int, first uint64) nameKey {
+	h = mix(h ^ tail ^ uint64(n)<<56)
 	k := nameKey{hash: h, meta: uint32(h>>32)&^0xFF | uint32(min(n, 9))}
-	if n <= 8 {
-		k.key = tail
+	switch {
+	case n < 8:
+		k.key = low(first, n)
+	case n == 8:
+		k.key = first
 	}
 	return k
 }

@@ -102,6 +102,15 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
+	if outs.witness != nil && out.Result.Witness != nil {
+		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
+			return e.errorf("--witness-out: %v", err)
+		}
+	}
+	verdict := out.Result.Verdict
+	// The report has its own copy of the witness: a long one (millions of
+	// steps) is let go before it is rendered.
+	out.Program, out.Result.Witness = nil, nil
 	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
 	}
@@ -110,15 +119,10 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 			return e.errorf("--dot: %v", err)
 		}
 	}
-	if outs.witness != nil && out.Result.Witness != nil {
-		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
-			return e.errorf("--witness-out: %v", err)
-		}
-	}
 	if err := outs.close(); err != nil {
 		return e.errorf("%v", err)
 	}
-	return exitCode(out.Result.Verdict)
+	return exitCode(verdict)
 }
 
 // outputs are the files --dot and --witness-out name, created before the

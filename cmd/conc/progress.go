@@ -60,8 +60,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // openTrace opens path ("-": the command's standard input) for the trace
-// reader. With progress on, a line on standard error shows how much has
-// been read, the rate and the time so far; done stops it and closes the file.
+// reader. With progress on, a line on standard error shows the events read,
+// their rate, the bytes read (of the file's size, when known) and the time
+// so far; done stops it and closes the file.
 func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace.Reader, done func(), err error) {
 	src, name, total := e.stdin, "<stdin>", int64(0)
 	var file *os.File
@@ -69,7 +70,7 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 		if file, err = os.Open(path); err != nil {
 			return nil, nil, fmt.Errorf("cannot read %s: %v", path, err)
 		}
-		if st, err := file.Stat(); err == nil {
+		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
 			total = st.Size()
 		}
 		src, name = file, path
@@ -83,7 +84,8 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 	}
 	stop := func() {}
 	if progress {
-		stop = showProgress(e.stderr, counter, total)
+		p := &progressLine{w: e.stderr, events: r.EventsRead, bytes: counter.n.Load, total: total, now: time.Now}
+		stop = p.run(500 * time.Millisecond)
 	}
 	return r, func() {
 		stop()
@@ -94,30 +96,53 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 	}, nil
 }
 
-// showProgress prints the progress line twice a second until stopped.
-func showProgress(w io.Writer, c *countingReader, total int64) (stop func()) {
-	start := time.Now()
-	quit, finished := make(chan struct{}), make(chan struct{})
-	line := func() {
-		n, secs := c.n.Load(), time.Since(start).Seconds()
-		of := ""
-		if total > 0 {
-			of = fmt.Sprintf(" of %.1f MB (%.0f%%)", float64(total)/1e6, 100*float64(n)/float64(total))
-		}
-		fmt.Fprintf(w, "\rconc: read %.1f MB%s, %.0f MB/s, %.1f s", float64(n)/1e6, of, float64(n)/1e6/max(secs, 1e-9), secs)
+// progressLine is the --progress display. It only reads counters that the
+// trace reader publishes atomically (events once per batch, bytes once per
+// buffer fill), so it costs the reader nothing per event.
+type progressLine struct {
+	w      io.Writer
+	events func() int64 // events read so far
+	bytes  func() int64 // bytes read so far
+	total  int64        // the file's size; 0 when unknown (standard input)
+	now    func() time.Time
+	start  time.Time
+	width  int // of the widest line so far, which a shorter one must cover
+}
+
+// text is the line as of now: events, events per second, bytes (and the
+// share of the file when its size is known) and the time so far.
+func (p *progressLine) text() string {
+	n, b := p.events(), p.bytes()
+	secs, rate := p.now().Sub(p.start).Seconds(), 0.0
+	if secs > 0 {
+		rate = float64(n) / 1e6 / secs
 	}
+	of := ""
+	if p.total > 0 {
+		of = fmt.Sprintf(" of %.1f MB (%.0f%%)", float64(p.total)/1e6, 100*float64(b)/float64(p.total))
+	}
+	line := fmt.Sprintf("conc: read %d events, %.2f M events/s, %.1f MB%s, %.1f s",
+		n, rate, float64(b)/1e6, of, secs)
+	p.width = max(p.width, len(line))
+	return fmt.Sprintf("%-*s", p.width, line)
+}
+
+// run prints the line every interval, overwriting it in place, until
+// stopped; stop prints it a last time, with the final counts, and ends it.
+func (p *progressLine) run(every time.Duration) (stop func()) {
+	p.start = p.now()
+	quit, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(500 * time.Millisecond)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
 			case <-quit:
-				line()
-				fmt.Fprintln(w)
+				fmt.Fprintf(p.w, "\r%s\n", p.text())
 				return
 			case <-t.C:
-				line()
+				fmt.Fprintf(p.w, "\r%s", p.text())
 			}
 		}
 	}()

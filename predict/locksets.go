@@ -1,0 +1,189 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// Most transactions of a locked program keep their shared accesses inside
+// one critical section, and so does every conflicting access of the other
+// threads (two-phase locking of one lock, as Eraser's lock sets see it).
+// Then no reordering that respects the locks is unserializable, without lock
+// edges: give each transaction T the point φ(T), the release ending the
+// critical section of lock l_T that holds its cross-thread accesses (the
+// access itself if it has only one, any point if none). A conflict edge
+// T → U between threads goes from an access e of T to a later f of U; one of
+// them is in the other's critical section and the other one holds that lock
+// too, so it comes after that section's release, or before its acquire:
+// φ(T) < φ(U) in every case (and program order keeps φ increasing within a
+// thread). φ strictly increases along every edge, so the conflict graph of
+// every run is acyclic. Which locks an event holds is fixed by its thread's
+// projection, so the argument needs only the trace, in two passes over the
+// spool: lock sets, then the transactions. It proves serializable; when it
+// does not apply, nothing is concluded.
+
+// locksetWords bounds the locks the proof tracks to the first 64·locksetWords
+// (a lock beyond counts as not held, which only makes the proof apply less).
+const locksetWords = 1
+
+type lockset [locksetWords]uint64
+
+func (ls *lockset) add(l int32) {
+	if l >= 0 && l < 64*locksetWords {
+		ls[l/64] |= 1 << (l % 64)
+	}
+}
+
+func (ls *lockset) remove(l int32) {
+	if l >= 0 && l < 64*locksetWords {
+		ls[l/64] &^= 1 << (l % 64)
+	}
+}
+
+func (ls lockset) and(o lockset) lockset {
+	for i := range ls {
+		ls[i] &= o[i]
+	}
+	return ls
+}
+
+func (ls lockset) empty() bool {
+	for _, w := range ls {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// heldSets is, per thread and letter, the locks held at every one of the
+// thread's accesses with that letter (Eraser's candidate set).
+type heldSets struct {
+	seen [][]bool
+	held [][]lockset
+}
+
+// protectedByLocks reports whether every transaction passes the critical
+// section test above (without lock edges only; the caller checks that).
+func (s *summary) protectedByLocks(sp *spool, u *users) (bool, error) {
+	hs, err := s.heldSets(sp, u)
+	if err != nil {
+		return false, err
+	}
+	k := len(s.threads)
+	// guard[t][letter]: the locks every other thread holds at every access
+	// that conflicts with t's letter.
+	guard := make([][]lockset, k)
+	for t := range guard {
+		guard[t] = make([]lockset, 2*len(s.vars))
+		for l := range guard[t] {
+			guard[t][l] = hs.conflicting(t, l)
+		}
+	}
+	return s.sectionsHold(sp, u, guard)
+}
+
+// heldSets is the first pass: Eraser's lock sets per thread and relevant
+// letter.
+func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
+	k := len(s.threads)
+	hs := &heldSets{seen: make([][]bool, k), held: make([][]lockset, k)}
+	for t := range hs.seen {
+		hs.seen[t] = make([]bool, 2*len(s.vars))
+		hs.held[t] = make([]lockset, 2*len(s.vars))
+	}
+	now := make([]lockset, k)
+	r := sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF {
+			return hs, nil
+		} else if err != nil {
+			return nil, err
+		}
+		t := ev.Thread
+		switch ev.Op {
+		case model.OpAcquire:
+			now[t].add(ev.Target)
+		case model.OpRelease:
+			now[t].remove(ev.Target)
+		case model.OpRead, model.OpWrite:
+			l := letterOf(&ev)
+			if !u.relevant(t, l) {
+				continue
+			}
+			if !hs.seen[t][l] {
+				hs.seen[t][l], hs.held[t][l] = true, now[t]
+			} else {
+				hs.held[t][l] = hs.held[t][l].and(now[t])
+			}
+		}
+	}
+}
+
+// conflicting is the intersection of the lock sets of the other threads'
+// letters that conflict with thread t's letter l (all locks if none).
+func (hs *heldSets) conflicting(t, l int) lockset {
+	var out lockset
+	for i := range out {
+		out[i] = ^uint64(0)
+	}
+	x, write := l/2, l%2 == 1
+	for u := range hs.seen {
+		if u == t {
+			continue
+		}
+		for _, m := range []int{2*x + 1, 2 * x} { // a write, then a read
+			if (m == 2*x && !write) || !hs.seen[u][m] {
+				continue
+			}
+			out = out.and(hs.held[u][m])
+		}
+	}
+	return out
+}
+
+// sectionsHold is the second pass: every transaction with two or more
+// relevant accesses keeps them in one critical section of a lock that
+// guards them all.
+func (s *summary) sectionsHold(sp *spool, u *users, guard [][]lockset) (bool, error) {
+	k := len(s.threads)
+	now, cand := make([]lockset, k), make([]lockset, k)
+	count := make([]int, k) // relevant accesses of the open transaction
+	open := make([]bool, k)
+	r := sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF {
+			return true, nil
+		} else if err != nil {
+			return false, err
+		}
+		t := ev.Thread
+		switch ev.Op {
+		case model.OpBegin, model.OpEnd:
+			count[t], open[t] = 0, ev.Op == model.OpBegin
+		case model.OpAcquire:
+			now[t].add(ev.Target)
+		case model.OpRelease:
+			now[t].remove(ev.Target)
+			cand[t].remove(ev.Target) // a later access is in another section
+		case model.OpRead, model.OpWrite:
+			l := letterOf(&ev)
+			if !open[t] || !u.relevant(t, l) {
+				continue // a unary access is a transaction of one access
+			}
+			c := now[t].and(guard[t][l])
+			if count[t] > 0 {
+				c = c.and(cand[t])
+			}
+			cand[t] = c
+			count[t]++
+			if count[t] >= 2 && c.empty() {
+				return false, nil
+			}
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// The observed prefix up to the first violation can be most of a long trace
+// (crypt's is 1.5·10⁶ events), but the cycle needs far less: the events
+// that happen before one of its events, in the order program order, release
+// → acquire of a lock, fork → the child's events and the child's last event
+// → join make (the synchronisation order of the observed run). Restricted to
+// that down-closed set the observed order is still a run: each thread runs a
+// prefix of its projection; an included acquire brings the release before
+// it, so the included operations on a lock are a prefix of the observed ones
+// on it; a fork precedes its child's events and a joined thread's whole
+// observed part precedes the join. The order of any two included events, and
+// so every conflict and transaction of the cycle, is as observed. The trimmed
+// witness is verified like any other before it is used.
+
+// trimPlan cuts pl (the observed prefix up to line first) to the events
+// that happen before an event of its cycle.
+func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
+	need, err := p.hbCut(pl.cycle, first)
+	if err != nil {
+		return plan{}, err
+	}
+	done := make([]int64, len(need)) // edges of each thread the trimmed segments take
+	var segs []segment
+	for _, sg := range pl.segs {
+		upto := min(sg.upto, need[sg.t]-1)
+		if upto < done[sg.t] {
+			continue
+		}
+		if n := len(segs); n > 0 && segs[n-1].t == sg.t {
+			segs[n-1].upto = upto
+		} else {
+			segs = append(segs, segment{sg.t, upto})
+		}
+		done[sg.t] = upto + 1
+	}
+	return plan{segs: segs, cycle: pl.cycle}, nil
+}
+
+// hbCut is, per thread, how many edges of its projection happen before some
+// event of the cycle (vector clocks over the observed prefix: one pass, k
+// words per thread and per lock).
+func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, error) {
+	k := len(p.s.threads)
+	want := map[ref]bool{}
+	for _, c := range cycle {
+		want[c[0]], want[c[1]] = true, true
+	}
+	vc := make([][]int64, k)
+	for t := range vc {
+		vc[t] = make([]int64, k)
+	}
+	lockVC := make([][]int64, len(p.s.locks))
+	need := make([]int64, k)
+	open := make([]bool, k)
+	r := p.sp.reader()
+	var ev trace.Event
+	for len(want) > 0 {
+		if err := r.next(&ev); err == io.EOF || err == nil && ev.Line > first {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		t := ev.Thread
+		at := vc[t][t]
+		syncBefore(vc, lockVC, &ev)
+		switch ev.Op {
+		case model.OpBegin:
+			open[t] = true
+		case model.OpEnd:
+			open[t] = false
+		}
+		vc[t][t] += edgesOf(&ev, open[t])
+		syncAfter(vc, lockVC, &ev)
+		for q := at; q < vc[t][t]; q++ {
+			if want[ref{int(t), q}] {
+				delete(want, ref{int(t), q})
+				joinVC(need, vc[t])
+			}
+		}
+	}
+	return need, nil
+}
+
+// syncBefore takes into ev's thread's clock what must precede ev: the last
+// release of the lock it acquires, the whole of the thread it joins.
+func syncBefore(vc, lockVC [][]int64, ev *trace.Event) {
+	switch ev.Op {
+	case model.OpAcquire:
+		if int(ev.Target) < len(lockVC) && lockVC[ev.Target] != nil {
+			joinVC(vc[ev.Thread], lockVC[ev.Target])
+		}
+	case model.OpJoin:
+		joinVC(vc[ev.Thread], vc[ev.Target])
+	}
+}
+
+// syncAfter passes ev on: a release to the lock's next acquirer, a fork to
+// the child's first event.
+func syncAfter(vc, lockVC [][]int64, ev *trace.Event) {
+	switch ev.Op {
+	case model.OpRelease:
+		if int(ev.Target) < len(lockVC) {
+			lockVC[ev.Target] = append(lockVC[ev.Target][:0], vc[ev.Thread]...)
+		}
+	case model.OpFork:
+		joinVC(vc[ev.Target], vc[ev.Thread])
+	}
+}
+
+func joinVC(dst, src []int64) {
+	for i, x := range src {
+		dst[i] = max(dst[i], x)
+	}
+}

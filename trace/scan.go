@@ -1,0 +1,231 @@
+package trace
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// The reader's fast path splits a line in one pass, eight bytes at a time:
+// it finds the '|' after the thread, recognises the opcode from the word
+// after it, finds the ')' closing the argument while hashing the name, and
+// then the newline. Every field is read once and the names are interned
+// with the hash computed during the scan. A line it is not sure of (long
+// or odd opcodes, a ')' inside a name, a line cut by the buffer's end, bad
+// input) goes to the byte-wise path in parse.go, which decides it, so both
+// paths accept and reject the same lines with the same messages.
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+	bars  = ones * '|'
+	nls   = ones * '\n'
+	paren = ones * ')'
+)
+
+// zeroBytes sets the top bit of each zero byte of x. Only the lowest mark
+// is exact (a borrow can mark a byte above it), and only it is used.
+func zeroBytes(x uint64) uint64 { return (x - ones) & ^x & highs }
+
+// firstMark is the index of the byte marked lowest in m, 8 when none is.
+func firstMark(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+
+// low keeps the first n (< 8) bytes of w.
+func low(w uint64, n int) uint64 { return w & (1<<(8*uint(n)) - 1) }
+
+// slack is the spare capacity after a Reader's buffer, so that a word load
+// up to eight bytes past the end of the data stays within the slice.
+const slack = 16
+
+func newBuf(n int) []byte { return make([]byte, n, n+slack) }
+
+// word loads the eight bytes at b[i:], which may reach into the slack.
+func word(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8 : cap(b)]) }
+
+// opShape is what the word after the thread's '|' must start with for an
+// opcode: prefix under mask ("r(", "acq(", "begin").
+type opShape struct {
+	prefix, mask uint64
+	size         int // bytes of the prefix; an argument starts after them
+	kind         model.Op
+	arg          bool // the opcode takes an argument closed by ')'
+}
+
+// opShapes is indexed by opIndex, a perfect hash of the opcode's first two
+// bytes, so that recognising an opcode is one load and one compare instead
+// of a chain of unpredictable branches. Empty slots match no word.
+var opShapes = func() (t [16]opShape) {
+	for i := range t {
+		t[i].prefix = 1
+	}
+	for _, o := range []struct {
+		s    string
+		kind model.Op
+	}{{"r(", model.OpRead}, {"w(", model.OpWrite}, {"acq(", model.OpAcquire}, {"rel(", model.OpRelease},
+		{"fork(", model.OpFork}, {"join(", model.OpJoin}, {"begin", model.OpBegin}, {"end", model.OpEnd}} {
+		var w [8]byte
+		copy(w[:], o.s)
+		prefix := binary.LittleEndian.Uint64(w[:])
+		sh := &t[opIndex(prefix)]
+		if sh.mask != 0 {
+			panic("trace: opIndex is not a perfect hash of the opcodes")
+		}
+		*sh = opShape{prefix: prefix, mask: 1<<(8*len(o.s)) - 1, size: len(o.s), kind: o.kind, arg: o.s[len(o.s)-1] == '('}
+	}
+	return t
+}()
+
+// opIndex hashes the first two bytes of w; the multiplier was searched for
+// one that sends the eight opcodes to distinct slots.
+func opIndex(w uint64) uint64 { return (w & 0xFFFF * 0xe4b06ce60741c7a9) >> 60 }
+
+// fastLine parses the line at r.start in one pass into ev. ok=false means
+// it did not decide the line (nothing was consumed or interned); otherwise
+// msg and emit are as parse's. Once the opcode is known, one switch on it
+// does all the rest, so that a trace's random mix of opcodes costs one
+// mispredicted jump per line, not one per test of the opcode.
+func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
+	b, p, lim := r.buf, r.start, r.end
+	tw := word(b, p)
+	bar := p + firstMark(zeroBytes(tw^bars)|zeroBytes(tw^nls))
+	if bar == p+8 {
+		if bar, ok = scanThread(b, p, lim); !ok {
+			return "", false, false
+		}
+	}
+	if bar+1 >= lim || b[bar] != '|' || bar == p {
+		return "", false, false
+	}
+	w := word(b, bar+1)
+	op := &opShapes[opIndex(w)]
+	if w&op.mask != op.prefix {
+		return "", false, false
+	}
+	a := bar + 1 + op.size
+	e, k := scanName(b, a, lim)
+	if op.arg && (e >= lim || b[e] != ')' || e == a) {
+		return "", false, false
+	}
+	after := e + 1 // past the argument's ')'
+	if !op.arg {
+		after = a
+	}
+	if !r.take(ev, bar, tw, op.kind, after) {
+		return "", false, false
+	}
+	t, arg := ev.Thread, b[a:e]
+	if r.life[t] != lifeStarted { // a thread's first event, or one after its join
+		msg, emit = r.normalise(ev, arg, k)
+		return msg, emit, true
+	}
+	switch op.kind {
+	case model.OpRead, model.OpWrite:
+		ev.Target = r.vars.internKey(arg, k)
+		return "", true, true
+	case model.OpAcquire:
+		msg, emit = r.acquire(ev, arg, k)
+	case model.OpRelease:
+		msg, emit = r.release(ev, arg, k)
+	case model.OpBegin:
+		msg, emit = r.beginTxn(t)
+	case model.OpEnd:
+		msg, emit = r.endTxn(t)
+	default:
+		msg, emit = r.normalise(ev, arg, k)
+	}
+	return msg, emit, true
+}
+
+// take ends the line whose op ends at b[after] (with the location, if one
+// follows) and fills in ev's thread, op and location. It returns false,
+// having changed nothing, when the line is not complete in the buffer.
+func (r *Reader) take(ev *Event, bar int, tw uint64, kind model.Op, after int) bool {
+	b, p, lim := r.buf, r.start, r.end
+	var loc []byte
+	nl := after
+	if after >= lim || b[after] != '\n' {
+		var ok bool
+		if loc, nl, ok = scanLoc(b, after, lim); !ok {
+			return false
+		}
+	}
+	r.start = nl + 1
+	r.line++
+	r.stats.Lines++
+	if bar-p < 8 {
+		tw = low(tw, bar-p)
+	}
+	*ev = Event{Thread: r.threadWord(b[p:bar], tw), Op: kind, Target: -1, Loc: -1}
+	if len(loc) > 0 {
+		ev.Loc = r.locs.intern(loc)
+	}
+	return true
+}
+
+// scanThread finds the '|' ending a thread name of eight bytes or more.
+func scanThread(b []byte, p, lim int) (bar int, ok bool) {
+	for o := p + 8; o < lim; o += 8 {
+		x := word(b, o)
+		if m := zeroBytes(x^bars) | zeroBytes(x^nls); m != 0 {
+			return o + firstMark(m), true
+		}
+	}
+	return 0, false
+}
+
+// scanName finds the first ')', '|' or newline at or after b[a:] and
+// hashes the bytes before it (the same key as keyOf). A ')' there closes an
+// argument; parse decides the other cases. e may be lim or beyond when the
+// data ends first.
+func scanName(b []byte, a, lim int) (e int, k nameKey) {
+	h, first := uint64(hashSeed), word(b, a)
+	o, x := a, first
+	for {
+		m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls)
+		if m != 0 {
+			j := firstMark(m)
+			return o + j, finishKey(h, low(x, j), o+j-a, first)
+		}
+		if o += 8; o >= lim {
+			return o, k
+		}
+		h = mix(h ^ x)
+		x = word(b, o)
+	}
+}
+
+// scanLoc reads what follows the op, from b[i:]: nothing, or '|' and a
+// location up to the newline. It returns the location without a trailing
+// '\r' and the newline's index; a line cut by lim is left to parse.
+func scanLoc(b []byte, i, lim int) (loc []byte, nl int, ok bool) {
+	if i >= lim {
+		return nil, 0, false
+	}
+	switch b[i] {
+	case '\n':
+		return nil, i, true
+	case '\r':
+		if i+1 < lim && b[i+1] == '\n' {
+			return nil, i + 1, true
+		}
+		return nil, 0, false
+	case '|':
+	default:
+		return nil, 0, false
+	}
+	for o := i + 1; o < lim; o += 8 {
+		if m := zeroBytes(word(b, o) ^ nls); m != 0 {
+			nl = o + firstMark(m)
+			if nl >= lim {
+				return nil, 0, false
+			}
+			loc = b[i+1 : nl]
+			if n := len(loc); n > 0 && loc[n-1] == '\r' {
+				loc = loc[:n-1]
+			}
+			return loc, nl, true
+		}
+	}
+	return nil, 0, false
+}

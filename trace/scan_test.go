@@ -1,0 +1,113 @@
+package trace
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// outcome is everything a Reader tells about a trace: its events, its
+// error, its counters and its tables.
+type outcome struct {
+	Events                     []Event
+	Err                        string
+	Stats                      Stats
+	Threads, Vars, Locks, Locs []string
+}
+
+func readOutcome(t testing.TB, src string, opts Options, bytewise bool) outcome {
+	r, err := NewReader(strings.NewReader(src), "t.std", opts)
+	require.NoError(t, err)
+	r.bytewise = bytewise
+	var o outcome
+	evs := make([]Event, 3)
+	for {
+		n, err := r.Read(evs)
+		o.Events = append(o.Events, evs[:n]...)
+		if err != nil {
+			if err != io.EOF {
+				o.Err = err.Error()
+			}
+			break
+		}
+	}
+	o.Stats = r.Stats()
+	o.Threads, o.Vars, o.Locks, o.Locs = r.Threads().Names(), r.Vars().Names(), r.Locks().Names(), r.Locs().Names()
+	require.Equal(t, int64(len(o.Events)), r.EventsRead())
+	return o
+}
+
+// requireSamePaths: the one-pass scanner and the byte-wise parser agree on
+// src, strict and lenient, with a large buffer and with one so small that
+// lines are cut by its end.
+func requireSamePaths(t testing.TB, src string) {
+	for _, opts := range []Options{{}, {Lenient: true}, {BufSize: 16}, {BufSize: 16, Lenient: true}} {
+		want := readOutcome(t, src, opts, true)
+		got := readOutcome(t, src, opts, false)
+		require.Equal(t, want, got, "%+v %q", opts, src)
+	}
+}
+
+// randomLine joins pieces that the scanner treats specially: short and
+// long names, ')' and '|' inside arguments, empty fields, locations with
+// bars, carriage returns, and near-miss opcodes.
+func randomLine(rng *rand.Rand) string {
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	thread := pick("T", "T1", "0", "1", "main", "Thread-1", "a-long-thread-name", "T\r", "", "12345678")
+	op := pick("r(", "w(", "acq(", "rel(", "fork(", "join(", "begin", "end", "rd(", "beginx", "r", "ac", "", "endd", "jo(")
+	name := ""
+	if strings.HasSuffix(op, "(") {
+		name = pick("x", "x1", "@02[0]", "a)b", "a|b", "", "12345678", "123456789", "0", "1", "(", "T", "T1",
+			"null.sor/SOR.Gtotal_D", "l", "x\r", "1234567")
+		name += pick(")", ")", ")", "", ")x")
+	}
+	loc := pick("", "", "|", "|12", "|0", "|a|b", "|\r", "|Foo.java:1:2", "|123456789012")
+	end := pick("\n", "\n", "\n", "\r\n", "\r\r\n", "\n\n", " \t\n")
+	if rng.IntN(20) == 0 {
+		return pick("|", "\n", "a|b|c|d", "T|", "T|r(x") + end
+	}
+	return thread + "|" + op + name + loc + end
+}
+
+func TestScannerAgreesWithParser(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 1500 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(randomLine(rng))
+		}
+		src := []byte(b.String())
+		for range rng.IntN(3) { // a stray special byte anywhere
+			src[rng.IntN(len(src))] = "|()\n\r0x"[rng.IntN(7)]
+		}
+		if rng.IntN(3) == 0 {
+			src = bytes.TrimSuffix(src, []byte("\n"))
+		}
+		requireSamePaths(t, string(src))
+	}
+}
+
+// The generator's traces (what the benchmarks read) take the same path
+// through both.
+func TestScannerAgreesOnGen(t *testing.T) {
+	var b strings.Builder
+	o := GenOptions{Seed: 3, Events: 20000, Threads: 6, Vars: 300, Locks: 5, TxnLen: 6,
+		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true}
+	_, err := NewGen(o).WriteTo(&b)
+	require.NoError(t, err)
+	requireSamePaths(t, b.String())
+}
+
+func FuzzScanner(f *testing.F) {
+	for _, s := range []string{
+		"T|begin\nT|r(x)|1\nT|end\n", "0|fork(1)\n1|acq(@0B)|18\n1|rel(@0B)\n0|join(1)\n",
+		"T|r(a)b)\n", "T|r(a|b)\n", "T|begin\r\n", "T|w(x)|\r\n", "a-long-thread-name|w(12345678)|a|b\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) { requireSamePaths(t, src) })
+}
