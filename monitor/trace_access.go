@@ -18,13 +18,12 @@ func (m *TraceMonitor) access(t, id int32, line int64, write bool) {
 	if cap(srcs) != cap(m.srcs) {
 		m.srcs = srcs // keep the grown scratch
 	}
+	if cur == nil {
+		m.stats.Txns++
+	}
 	x, unary := cur, false
-	switch { // link, with its two common cases inline
-	case cur != nil && len(srcs) == 0:
-	case cur == nil && len(srcs) == 0 && m.unslotted == 0:
-		m.stats.Txns++ // garbage from birth
-	default:
-		x, unary = m.link(th, cur, srcs, t, line)
+	if len(srcs) > 0 || cur == nil && m.unslotted > 0 { // else link is a no-op
+		x, unary = m.link(cur, srcs, t, line)
 	}
 	here := traceSrc{x, line}
 	if write {

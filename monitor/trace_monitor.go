@@ -129,31 +129,23 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 // stepOther is Step for the events other than reads and writes.
 func (m *TraceMonitor) stepOther(ev trace.Event) {
 	th := m.thread(ev.Thread)
-	switch ev.Op {
-	case model.OpBegin:
-		th.depth++
-		if th.depth == 1 {
-			m.event(ev, th, m.newTxn(th, ev.Thread, ev.Line, true))
+	switch {
+	case ev.Op == model.OpBegin:
+		if th.depth++; th.depth == 1 {
+			m.begin(th, ev.Thread, ev.Line)
 		}
-		return
-	case model.OpEnd:
+	case ev.Op == model.OpEnd:
 		if th.depth == 0 {
 			return // a stray end: the reader rejects it; ignore it here
 		}
-		th.depth--
-		if th.depth == 0 {
-			x := th.cur
-			m.event(ev, th, x)
-			th.cur = nil
-			if x.slot < 0 {
-				m.unslotted--
-			}
-			m.complete(x, ev.Line)
+		if th.depth--; th.depth == 0 {
+			m.end(th, ev.Line)
 		}
-		return
-	}
-	if m.opts.LockEdges { // else locks, fork and join only restrict interleavings
-		m.event(ev, th, th.cur) // nil: a unary transaction
+	case !m.opts.LockEdges: // locks, fork and join only restrict interleavings
+	case ev.Op == model.OpAcquire, ev.Op == model.OpRelease:
+		m.lockEvent(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpRelease)
+	default:
+		m.forkJoin(ev.Thread, ev.Target, ev.Line)
 	}
 }
 
@@ -184,10 +176,10 @@ func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) 
 		if m.takeSlot(x); x.slot < 0 {
 			m.unslotted++
 		}
+		m.stats.Txns++ // a unary one is counted by its event, node or not
 	}
 	x.pos = int32(len(m.nodes))
 	m.nodes = append(m.nodes, x)
-	m.stats.Txns++
 	if int64(len(m.nodes)) > m.stats.MaxLive {
 		m.stats.MaxLive = int64(len(m.nodes))
 	}
@@ -208,34 +200,17 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	}
 }
 
-// event adds the edges into x that ev causes, checks them for cycles, and
-// updates the per-thread, per-variable and per-lock records. A nil x is a
-// unary transaction: it gets a node only if some source is live, for one
-// whose sources are all garbage is garbage itself from birth (its in-edges
-// are final), and the records then name nobody.
-func (m *TraceMonitor) event(ev trace.Event, th *traceThread, x *traceTxn) {
-	srcs := m.sources(ev, th, x)
-	unary := false
-	if x == nil || len(srcs) > 0 {
-		x, unary = m.link(th, x, srcs, ev.Thread, ev.Line)
-	}
-	m.record(ev, th, traceSrc{x, ev.Line})
-	if unary {
-		m.complete(x, ev.Line)
-	}
-}
 
 // link adds the edges srcs -> x. A nil x is a unary transaction of thread
 // t: it gets a node (and unary is true) only if some source is live, for
 // one whose sources are all garbage is garbage itself from birth (its
 // in-edges are final), and the records then name nobody.
-func (m *TraceMonitor) link(th *traceThread, x *traceTxn, srcs []traceSrc, t int32, line int64) (_ *traceTxn, unary bool) {
+func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) (_ *traceTxn, unary bool) {
 	if x == nil {
 		if len(srcs) == 0 && m.unslotted == 0 {
-			m.stats.Txns++
 			return nil, false
 		}
-		x, unary = m.newTxn(th, t, line, false), true
+		x, unary = m.newTxn(nil, t, line, false), true
 	}
 	if len(srcs) > 0 {
 		m.addEdges(x, srcs, line)
@@ -243,25 +218,6 @@ func (m *TraceMonitor) link(th *traceThread, x *traceTxn, srcs []traceSrc, t int
 	return x, unary
 }
 
-// sources are the earlier events ev conflicts with that may still matter:
-// the thread's previous transaction, pending forks and joins, the last
-// write and reads of ev's variable, the last release of ev's lock. Those
-// whose transaction is x, dead or garbage (see live) are left out.
-func (m *TraceMonitor) sources(ev trace.Event, th *traceThread, x *traceTxn) []traceSrc {
-	srcs := m.threadSources(th, x)
-	switch ev.Op {
-	case model.OpAcquire:
-		if l := m.lockRef(ev.Target); l.txn != x && m.live(l) {
-			srcs = append(srcs, *l)
-		}
-	case model.OpFork, model.OpJoin:
-		if u := m.thread(ev.Target); u.sawEvent && u.last.txn != x && m.live(&u.last) {
-			srcs = append(srcs, u.last)
-		}
-	}
-	m.srcs = srcs
-	return srcs
-}
 
 // threadSources starts the sources of an event of th in x: th's previous
 // transaction (program order) and pending forks and joins into th.
@@ -299,27 +255,6 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 	return true
 }
 
-// record makes here the latest event of its thread and, as ev's kind says,
-// of its variable (write, or a read since the last write) or lock
-// (release); forks and joins leave it pending for their target thread.
-func (m *TraceMonitor) record(ev trace.Event, th *traceThread, here traceSrc) {
-	x := th.cur // listing what it touches for forgetGarbage
-	switch ev.Op {
-	case model.OpRelease:
-		*m.lockRef(ev.Target) = here
-		if x != nil {
-			x.touch(-1 - ev.Target)
-		}
-	case model.OpFork, model.OpJoin:
-		u := m.thread(ev.Target)
-		u.pending = append(u.pending, here)
-		th = &m.threads[ev.Thread] // m.thread may have moved the slice
-		if x := th.cur; x != nil {
-			x.ntouched = uint8(maxTouched + 1) // u's record is not listed
-		}
-	}
-	th.last, th.sawEvent = here, true
-}
 
 func (m *TraceMonitor) variable(v int32) *traceVar {
 	if int(v) >= len(m.vars) {
