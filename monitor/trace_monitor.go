@@ -64,10 +64,10 @@ type traceTxn struct {
 	pidx    int32
 	// The first edges live in the node: most transactions have one or two,
 	// and a slice of its own would cost an allocation per transaction.
-	outBuf, inBuf [2]traceEdge
-	touched       [4]int32 // forgetGarbage's list: variables, and -1-l for lock l
-	pos           int32    // its index in nodes
-	ntouched      uint8    // how many; maxTouched+1 once it overflowed
+	outBuf, inBuf [1]traceEdge
+	touched       [16]int32 // forgetGarbage's list: variables, and -1-l for lock l
+	pos           int32     // its index in nodes
+	ntouched      uint8     // how many; maxTouched+1 once it overflowed
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -200,7 +200,6 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	}
 }
 
-
 // link adds the edges srcs -> x. A nil x is a unary transaction of thread
 // t: it gets a node (and unary is true) only if some source is live, for
 // one whose sources are all garbage is garbage itself from birth (its
@@ -217,7 +216,6 @@ func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) (
 	}
 	return x, unary
 }
-
 
 // threadSources starts the sources of an event of th in x: th's previous
 // transaction (program order) and pending forks and joins into th.
@@ -254,7 +252,6 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 	}
 	return true
 }
-
 
 func (m *TraceMonitor) variable(v int32) *traceVar {
 	if int(v) >= len(m.vars) {
