@@ -107,7 +107,12 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 			break
 		}
 	}
-	bw, found := m.pathFrom(x, xb, n, 2*lim+16)
+	// A way back longer than the listing is elided anyway: then only the
+	// hops nearest n are shown, and any chain of them will do.
+	bw, found := m.chainBack(xb, n), false
+	if at == 0 {
+		bw, found = m.pathFrom(x, xb, n, 2*lim+16)
+	}
 	m.describe(&v, fw, bw, at == 0 && found, int(s.dist[j])+len(bw)-1)
 	return v
 }
