@@ -15,16 +15,9 @@ func (m *TraceMonitor) access(t, id int32, line int64, write bool) {
 	if write && v.r0.txn != nil {
 		srcs = m.readSources(srcs, v, cur)
 	}
-	if cap(srcs) != cap(m.srcs) {
-		m.srcs = srcs // keep the grown scratch
-	}
-	if cur == nil {
-		m.stats.Txns++
-	}
-	x, unary := cur, false
-	if len(srcs) > 0 || cur == nil && m.unslotted > 0 { // else link is a no-op
-		x, unary = m.link(cur, srcs, t, line)
-	}
+	m.keepScratch(srcs)
+	x := m.attach(cur, len(srcs), t, line)
+	unary := cur == nil && x != nil
 	here := traceSrc{x, line}
 	if write {
 		v.write(here)

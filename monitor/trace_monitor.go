@@ -176,7 +176,7 @@ func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) 
 		if m.takeSlot(x); x.slot < 0 {
 			m.unslotted++
 		}
-		m.stats.Txns++ // a unary one is counted by its event, node or not
+		m.stats.Txns++ // a unary one is counted by link, node or not
 	}
 	x.pos = int32(len(m.nodes))
 	m.nodes = append(m.nodes, x)
@@ -200,21 +200,42 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	}
 }
 
-// link adds the edges srcs -> x. A nil x is a unary transaction of thread
-// t: it gets a node (and unary is true) only if some source is live, for
-// one whose sources are all garbage is garbage itself from birth (its
-// in-edges are final), and the records then name nobody.
-func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) (_ *traceTxn, unary bool) {
-	if x == nil {
-		if len(srcs) == 0 && m.unslotted == 0 {
-			return nil, false
-		}
-		x, unary = m.newTxn(nil, t, line, false), true
+// attach is link, with its commonest case inline: an event of an open
+// transaction that brings no live source.
+// The sources are the first n of the scratch m.srcs (see keepScratch).
+func (m *TraceMonitor) attach(cur *traceTxn, n int, t int32, line int64) *traceTxn {
+	if cur != nil && n == 0 {
+		return cur
 	}
-	if len(srcs) > 0 {
+	return m.link(cur, n, t, line)
+}
+
+// keepScratch keeps srcs, built on m.srcs, as the scratch if it grew.
+func (m *TraceMonitor) keepScratch(srcs []traceSrc) {
+	if cap(srcs) != cap(m.srcs) {
+		m.srcs = srcs
+	}
+}
+
+// link adds the edges srcs -> x, the first n of the scratch, and returns
+// x. A nil x is a unary transaction of thread t: it gets a node only if
+// some source is live, for one whose sources are all garbage is garbage
+// itself from birth (its in-edges are final), and the records then name
+// nobody. (So the caller's event was unary with a node iff it passed nil
+// and got a transaction back.)
+func (m *TraceMonitor) link(x *traceTxn, n int, t int32, line int64) *traceTxn {
+	srcs := m.srcs[:n]
+	if x == nil {
+		m.stats.Txns++ // counted here, node or not
+		if n == 0 && m.unslotted == 0 {
+			return nil
+		}
+		x = m.newTxn(nil, t, line, false)
+	}
+	if n > 0 {
 		m.addEdges(x, srcs, line)
 	}
-	return x, unary
+	return x
 }
 
 // threadSources starts the sources of an event of th in x: th's previous

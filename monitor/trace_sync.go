@@ -37,13 +37,9 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 	if !release && lk.txn != cur && lk.txn != nil && m.live(lk) {
 		srcs = append(srcs, *lk)
 	}
-	if cur == nil {
-		m.stats.Txns++
-	}
-	x, unary := cur, false
-	if len(srcs) > 0 || cur == nil && m.unslotted > 0 { // else link is a no-op
-		x, unary = m.link(cur, srcs, t, line)
-	}
+	m.keepScratch(srcs)
+	x := m.attach(cur, len(srcs), t, line)
+	unary := cur == nil && x != nil
 	if release {
 		*lk = traceSrc{x, line}
 		if cur != nil {
@@ -66,13 +62,9 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64) {
 	if ut.sawEvent && ut.last.txn != cur && ut.last.txn != nil && m.live(&ut.last) {
 		srcs = append(srcs, ut.last)
 	}
-	if cur == nil {
-		m.stats.Txns++
-	}
-	x, unary := cur, false
-	if len(srcs) > 0 || cur == nil && m.unslotted > 0 { // else link is a no-op
-		x, unary = m.link(cur, srcs, t, line)
-	}
+	m.keepScratch(srcs)
+	x := m.attach(cur, len(srcs), t, line)
+	unary := cur == nil && x != nil
 	here := traceSrc{x, line}
 	ut.pending = append(ut.pending, here)
 	if cur != nil {
