@@ -100,7 +100,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 	budget := p.defaultBudget()
 	if budget && size.edges > p.maxEvents() {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
-			"the reduced projection has %d events over %d threads and %d shared locks, more than the %s engine "+
+			"the reduced projection has %d events (%d threads, shared locks: %d), more than the %s engine "+
 				"is started on by default (%d; docs/predict.md): --max-states or --timeout to search anyway, "+
 				"--ignore-sync for the optimistic answer",
 			size.edges, len(p.s.threads), size.locks, eng.Name, p.maxEvents())}
@@ -133,9 +133,9 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 		res.Engine = eng.Name
 	}
 	if budget && res.Verdict == engines.Unknown {
-		res.Reason = fmt.Sprintf("no violation within the default budget of %d states (%s): "+
-			"--max-states or --timeout to search further, --ignore-sync for the optimistic answer",
-			p.budget(), res.Reason)
+		res.Reason = fmt.Sprintf("no violation within predict's default budget of %d states "+
+			"(docs/predict.md): --max-states or --timeout to search further, --ignore-sync for the optimistic answer",
+			p.budget())
 	}
 	if res.Verdict != engines.Violation || res.Witness == nil {
 		res.Witness = nil
@@ -166,12 +166,13 @@ func (s *summary) forksFirst(w *model.Witness) bool {
 // that predict always ends (SPEC: a limit is unknown, exit 3): a reduced
 // projection of more than DefaultMaxEvents events is not searched, and the
 // search stops after DefaultMaxStates states (and 64 chained moves per
-// state). On two threads sharing a lock the states grow as about n²/100 in
-// the reduced events n, so 10⁴ events is where the budget starts to bite;
-// the table in docs/predict.md has the measurements.
+// state): about 5-10 s and 1 GiB at most. On two threads sharing a lock the
+// states grow as about n²/100 in the reduced events n, so a few thousand
+// events is where the budget starts to bite; the table in docs/predict.md
+// has the measurements.
 const (
 	DefaultMaxEvents = 100_000
-	DefaultMaxStates = 1_000_000
+	DefaultMaxStates = 500_000
 )
 
 // defaultBudget reports whether the user left the search unbounded.

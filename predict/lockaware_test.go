@@ -98,7 +98,7 @@ func TestDefaultLimits(t *testing.T) {
 	src = lockedTrace(t, 30_000)
 	out = predictString(t, src, Options{Engine: "global", Budget: 2000})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
-	require.Contains(t, out.Result.Reason, "no violation within the default budget of 2000 states")
+	require.Contains(t, out.Result.Reason, "no violation within predict's default budget of 2000 states")
 	require.LessOrEqual(t, out.Result.Stats.States, int64(2001))
 
 	out = predictString(t, src, Options{Engine: "global", Check: engines.Options{MaxStates: 500}})

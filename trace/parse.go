@@ -103,7 +103,7 @@ func (r *Reader) threadWord(b []byte, w uint64) int32 {
 		r.grow()
 		return id
 	}
-	k := &r.threadKeys[((w^uint64(len(b)))*0x9E3779B97F4A7C15)>>(64-threadCacheBits)]
+	k := &r.threadKeys[threadSlot(w, len(b))]
 	if k.word == w && int(k.n) == len(b)+1 {
 		return k.id
 	}
@@ -111,6 +111,11 @@ func (r *Reader) threadWord(b []byte, w uint64) int32 {
 	*k = threadKey{word: w, n: int32(len(b) + 1), id: id}
 	r.grow()
 	return id
+}
+
+// threadSlot is the cache slot of a short thread name packed in w.
+func threadSlot(w uint64, n int) uint64 {
+	return ((w ^ uint64(n)) * 0x9E3779B97F4A7C15) >> (64 - threadCacheBits)
 }
 
 // threadCacheBits: Reader.thread's cache has 1<<threadCacheBits slots.

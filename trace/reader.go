@@ -36,7 +36,6 @@ type Reader struct {
 	start, end int // unread bytes are buf[start:end]
 	eof        bool
 	err        error // sticky
-	line       int64
 
 	threads, vars, locks, locs Table
 	threadKeys                 [1 << threadCacheBits]threadKey // packed short thread names (thread)
@@ -153,14 +152,34 @@ func (r *Reader) Next() (Event, error) {
 }
 
 // Read fills evs with the next events and returns how many it stored; at
-// the end of the trace it returns 0, io.EOF. A batch amortises the call.
+// the end of the trace it returns 0, io.EOF. A batch amortises the call:
+// the usual line goes from fastLine to evs without another call.
 func (r *Reader) Read(evs []Event) (int, error) {
 	i := 0
 	var err error
-	for ; i < len(evs); i++ {
+	for i < len(evs) {
+		if r.err == nil && !r.bytewise {
+			if n := r.quickLines(evs[i:]); n > 0 {
+				i += n
+				continue
+			}
+			if msg, emit, ok := r.fastLine(&evs[i]); ok {
+				if msg != "" {
+					if err = r.bad(msg); err != nil {
+						break
+					}
+				} else if emit {
+					evs[i].Line = r.stats.Lines
+					r.stats.Events++
+					i++
+				}
+				continue
+			}
+		}
 		if err = r.next(&evs[i]); err != nil {
 			break
 		}
+		i++
 	}
 	r.handed.Add(int64(i))
 	if i > 0 && err == io.EOF {
@@ -193,19 +212,28 @@ func (r *Reader) next(ev *Event) error {
 			msg, emit = r.parse(line, ev)
 		}
 		if msg != "" {
-			if r.opts.Lenient {
-				r.stats.Malformed++
-				continue
+			if err := r.bad(msg); err != nil {
+				return err
 			}
-			r.err = &Error{File: r.name, Line: r.line, Msg: msg}
-			return r.err
+			continue
 		}
 		if emit {
-			ev.Line = r.line
+			ev.Line = r.stats.Lines
 			r.stats.Events++
 			return nil
 		}
 	}
+}
+
+// bad handles a bad line: counted and skipped when lenient, else the
+// Reader's final error, with the line number.
+func (r *Reader) bad(msg string) error {
+	if r.opts.Lenient {
+		r.stats.Malformed++
+		return nil
+	}
+	r.err = &Error{File: r.name, Line: r.stats.Lines, Msg: msg}
+	return r.err
 }
 
 // nextLine returns the next line without its newline.
@@ -214,7 +242,6 @@ func (r *Reader) nextLine() ([]byte, bool, error) {
 		if i := bytes.IndexByte(r.buf[r.start:r.end], '\n'); i >= 0 {
 			line := r.buf[r.start : r.start+i]
 			r.start += i + 1
-			r.line++
 			r.stats.Lines++
 			return line, true, nil
 		}
@@ -224,7 +251,6 @@ func (r *Reader) nextLine() ([]byte, bool, error) {
 			}
 			line := r.buf[r.start:r.end]
 			r.start = r.end
-			r.line++
 			r.stats.Lines++
 			return line, true, nil
 		}
@@ -243,7 +269,7 @@ func (r *Reader) fill() error {
 	}
 	if r.end == len(r.buf) {
 		if len(r.buf) >= MaxLine {
-			return &Error{File: r.name, Line: r.line + 1, Msg: "line too long"}
+			return &Error{File: r.name, Line: r.stats.Lines + 1, Msg: "line too long"}
 		}
 		nb := newBuf(2 * len(r.buf))
 		copy(nb, r.buf[:r.end])
@@ -256,7 +282,7 @@ func (r *Reader) fill() error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s:%d: %w", r.name, r.line+1, err)
+		return fmt.Errorf("%s:%d: %w", r.name, r.stats.Lines+1, err)
 	}
 	return nil
 }

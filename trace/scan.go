@@ -31,8 +31,9 @@ func zeroBytes(x uint64) uint64 { return (x - ones) & ^x & highs }
 // firstMark is the index of the byte marked lowest in m, 8 when none is.
 func firstMark(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 
-// low keeps the first n (< 8) bytes of w.
-func low(w uint64, n int) uint64 { return w & (1<<(8*uint(n)) - 1) }
+// low keeps the first n (< 8) bytes of w (n&7 tells the compiler the
+// shift is below 64).
+func low(w uint64, n int) uint64 { return w & (1<<(8*uint(n&7)) - 1) }
 
 // slack is the spare capacity after a Reader's buffer, so that a word load
 // up to eight bytes past the end of the data stays within the slice.
@@ -82,8 +83,12 @@ func opIndex(w uint64) uint64 { return (w & 0xFFFF * 0xe4b06ce60741c7a9) >> 60 }
 
 // fastLine parses the line at r.start in one pass into ev. ok=false means
 // it did not decide the line (nothing was consumed or interned); otherwise
-// msg and emit are as parse's. Once the opcode is known, one switch on it
-// does all the rest, so that a trace's random mix of opcodes costs one
+// msg and emit are as parse's.
+//
+// It is one long function on purpose: a Go call saves every live register,
+// and the usual line (short names, no location, a known thread and
+// variable) then takes no call at all. Once the opcode is known, one
+// switch on it does the rest, so a trace's random mix of opcodes costs one
 // mispredicted jump per line, not one per test of the opcode.
 func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	b, p, lim := r.buf, r.start, r.end
@@ -102,65 +107,84 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	if w&op.mask != op.prefix {
 		return "", false, false
 	}
+	// The argument (or, after begin and end, nothing) up to ')', '|' or
+	// the newline, hashed as keyOf does.
 	a := bar + 1 + op.size
-	e, k := scanName(b, a, lim)
-	if op.arg && (e >= lim || b[e] != ')' || e == a) {
-		return "", false, false
+	x := word(b, a)
+	var e int
+	var k nameKey
+	if m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls); m != 0 {
+		// finishKey for a name of j < 8 bytes, by hand: it is not inlined.
+		j := firstMark(m)
+		tail := low(x, j)
+		hi, lo := bits.Mul64(hashSeed^tail^uint64(j)<<56^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+		e, k.hash, k.key = a+j, hi^lo, tail
+		k.meta = uint32(k.hash>>32)&^0xFF | uint32(j)
+	} else {
+		e, k = scanName(b, a, lim)
 	}
-	after := e + 1 // past the argument's ')'
-	if !op.arg {
-		after = a
+	after := a
+	if op.arg {
+		if e >= lim || b[e] != ')' || e == a {
+			return "", false, false
+		}
+		after = e + 1
 	}
-	if !r.take(ev, bar, tw, op.kind, after) {
-		return "", false, false
+	// The line ends here, or after a location.
+	var loc []byte
+	nl := after
+	if after >= lim || b[after] != '\n' {
+		if loc, nl, ok = scanLoc(b, after, lim); !ok {
+			return "", false, false
+		}
 	}
-	t, arg := ev.Thread, b[a:e]
+	r.start = nl + 1
+	r.stats.Lines++
+	// The thread, from the cache of short names when it is there.
+	n := bar - p
+	if n < 8 {
+		tw = low(tw, n)
+	}
+	t := int32(-1)
+	if n <= 8 {
+		if c := &r.threadKeys[threadSlot(tw, n)]; c.word == tw && int(c.n) == n+1 {
+			t = c.id
+		}
+	}
+	if t < 0 {
+		t = r.threadWord(b[p:bar], tw)
+	}
+	*ev = Event{Thread: t, Op: op.kind, Target: -1, Loc: -1}
+	if len(loc) > 0 {
+		ev.Loc = r.locs.intern(loc)
+	}
 	if r.life[t] != lifeStarted { // a thread's first event, or one after its join
-		msg, emit = r.normalise(ev, arg, k)
+		msg, emit = r.normalise(ev, b[a:e], k)
 		return msg, emit, true
 	}
 	switch op.kind {
 	case model.OpRead, model.OpWrite:
-		ev.Target = r.vars.internKey(arg, k)
+		vs := &r.vars
+		if len(vs.index) > 0 && e-a <= 8 { // a known short name is usually at its first slot
+			if s := &vs.index[k.hash&uint64(len(vs.index)-1)]; s.meta == k.meta && s.key == k.key && s.id != 0 {
+				ev.Target = s.id - 1
+				return "", true, true
+			}
+		}
+		ev.Target = vs.internKey(b[a:e], k)
 		return "", true, true
 	case model.OpAcquire:
-		msg, emit = r.acquire(ev, arg, k)
+		msg, emit = r.acquire(ev, b[a:e], k)
 	case model.OpRelease:
-		msg, emit = r.release(ev, arg, k)
+		msg, emit = r.release(ev, b[a:e], k)
 	case model.OpBegin:
 		msg, emit = r.beginTxn(t)
 	case model.OpEnd:
 		msg, emit = r.endTxn(t)
 	default:
-		msg, emit = r.normalise(ev, arg, k)
+		msg, emit = r.normalise(ev, b[a:e], k)
 	}
 	return msg, emit, true
-}
-
-// take ends the line whose op ends at b[after] (with the location, if one
-// follows) and fills in ev's thread, op and location. It returns false,
-// having changed nothing, when the line is not complete in the buffer.
-func (r *Reader) take(ev *Event, bar int, tw uint64, kind model.Op, after int) bool {
-	b, p, lim := r.buf, r.start, r.end
-	var loc []byte
-	nl := after
-	if after >= lim || b[after] != '\n' {
-		var ok bool
-		if loc, nl, ok = scanLoc(b, after, lim); !ok {
-			return false
-		}
-	}
-	r.start = nl + 1
-	r.line++
-	r.stats.Lines++
-	if bar-p < 8 {
-		tw = low(tw, bar-p)
-	}
-	*ev = Event{Thread: r.threadWord(b[p:bar], tw), Op: kind, Target: -1, Loc: -1}
-	if len(loc) > 0 {
-		ev.Loc = r.locs.intern(loc)
-	}
-	return true
 }
 
 // scanThread finds the '|' ending a thread name of eight bytes or more.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,6 +103,43 @@ func TestScannerAgreesOnGen(t *testing.T) {
 	requireSamePaths(t, b.String())
 }
 
+// With RAPID's decimal locations (short, long, with a leading zero), long
+// names, and now and then a carriage return, so that quickLines, fastLine
+// and parse all take turns on one trace.
+func TestScannerAgreesOnLocations(t *testing.T) {
+	var b strings.Builder
+	o := GenOptions{Seed: 4, Events: 20000, Threads: 5, Vars: 200, Locks: 4, TxnLen: 6,
+		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true}
+	_, err := NewGen(o).WriteTo(&b)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(4, 4))
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		line = strings.TrimSuffix(line, "\n")
+		if line == "" {
+			continue
+		}
+		// Long names, and names of about eight bytes.
+		line = strings.ReplaceAll(line, "(x1", "(@03.raytracer/Vec.x1")
+		line = strings.ReplaceAll(line, "(x3", "(12345x3")
+		line = strings.ReplaceAll(line, "(x4", "(@04.raytracer/V.x4")
+		switch rng.IntN(8) {
+		case 0:
+		case 1:
+			line += "|007"
+		case 2:
+			line += "|" + strconv.Itoa(rng.IntN(200000))
+		default:
+			line += "|" + strconv.Itoa(rng.IntN(300))
+		}
+		if rng.IntN(50) == 0 {
+			line += "\r"
+		}
+		out.WriteString(line + "\n")
+	}
+	requireSamePaths(t, out.String())
+}
+
 func FuzzScanner(f *testing.F) {
 	for _, s := range []string{
 		"T|begin\nT|r(x)|1\nT|end\n", "0|fork(1)\n1|acq(@0B)|18\n1|rel(@0B)\n0|join(1)\n",
@@ -110,4 +148,22 @@ func FuzzScanner(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { requireSamePaths(t, src) })
+}
+
+// A name interned from outside with a '|' (which no line can give) turns
+// the quick path off rather than let it read "r(a|b)" as that name.
+func TestScannerOddNames(t *testing.T) {
+	src := strings.Repeat("T|w(b)\nT|r(a|b)\n", 20)
+	for _, bytewise := range []bool{true, false} {
+		r, err := NewReader(strings.NewReader(src), "t.std", Options{Lenient: true})
+		require.NoError(t, err)
+		r.bytewise = bytewise
+		r.Vars().Intern("a|b")
+		evs := make([]Event, 100)
+		n, err := r.Read(evs)
+		require.NoError(t, err)
+		require.Equal(t, 20, n)
+		require.Equal(t, int64(20), r.Stats().Malformed)
+		require.Equal(t, []string{"a|b", "b"}, r.Vars().Names())
+	}
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 )
 
 // The table's own open-addressing hash index replaces a map plus a
@@ -14,7 +15,7 @@ import (
 // header, bytes). The index stays at most half full, so a name is usually
 // at its first slot.
 type hashSlot struct {
-	key  uint64 // a short name's bytes, little-endian
+	key  uint64 // a short name's bytes, a long one's first eight, little-endian
 	meta uint32 // the hash's upper bits, and the name's length (9: longer)
 	id   int32  // id+1; 0 marks an empty slot
 }
@@ -42,15 +43,13 @@ const hashSeed = 0x9E3779B97F4A7C15
 
 // finishKey completes a key: h has mixed in the name's whole words, tail
 // holds its last n%8 bytes, and first its first eight bytes (any bytes
-// past the name are masked here).
+// past a short name are masked here).
 func finishKey(h, tail uint64, n int, first uint64) nameKey {
 	h = mix(h ^ tail ^ uint64(n)<<56)
 	k := nameKey{hash: h, meta: uint32(h>>32)&^0xFF | uint32(min(n, 9))}
-	switch {
-	case n < 8:
+	k.key = first // a long name's first eight bytes narrow its full compare
+	if n < 8 {
 		k.key = low(first, n)
-	case n == 8:
-		k.key = first
 	}
 	return k
 }
@@ -101,6 +100,7 @@ func (t *Table) find(b []byte, k nameKey) int32 {
 func (t *Table) add(s string, k nameKey) int32 {
 	id := int32(len(t.names))
 	t.names = append(t.names, s)
+	t.odd = t.odd || strings.ContainsAny(s, "|\n")
 	if 2*len(t.names) > len(t.index) {
 		t.rehash(max(64, 4*len(t.names)))
 		return id
@@ -124,4 +124,35 @@ func (t *Table) rehash(n int) {
 	for id, s := range t.names {
 		t.place(keyOf([]byte(s)), int32(id))
 	}
+}
+
+// short finds a short name (at most eight bytes) by its key alone, or -1:
+// the reader's quick path, which must not call.
+func (t *Table) short(k nameKey) int32 {
+	mask := uint64(len(t.index) - 1)
+	for i := k.hash & mask; i < uint64(len(t.index)); i = (i + 1) & mask {
+		s := &t.index[i]
+		if s.meta == k.meta && s.key == k.key {
+			return s.id - 1
+		}
+		if s.id == 0 {
+			return -1
+		}
+	}
+	return -1
+}
+
+// long finds a name of more than eight bytes by its key and bytes, or -1.
+func (t *Table) long(k nameKey, name []byte) int32 {
+	mask := uint64(len(t.index) - 1)
+	for i := k.hash & mask; i < uint64(len(t.index)); i = (i + 1) & mask {
+		s := &t.index[i]
+		if s.meta == k.meta && s.key == k.key && t.names[s.id-1] == string(name) {
+			return s.id - 1
+		}
+		if s.id == 0 {
+			return -1
+		}
+	}
+	return -1
 }
