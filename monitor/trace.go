@@ -40,14 +40,16 @@ type CycleEvent struct {
 // this one: for each, the event where the cycle enters it and, when it is
 // another, the event where the cycle leaves it. Elided counts transactions
 // left out of the middle of a cycle longer than MaxCycle (at least 1; an
-// estimate when the search for the whole cycle was cut short). The listed
-// events are real conflicts either way.
+// estimate when the search for the whole cycle was cut short); they were
+// between Cycle[ElidedAt-1] and Cycle[ElidedAt]. The listed events are real
+// conflicts either way.
 type TraceViolation struct {
-	Thread int32
-	Begin  int64
-	End    int64
-	Cycle  []CycleEvent
-	Elided int
+	Thread   int32
+	Begin    int64
+	End      int64
+	Cycle    []CycleEvent
+	Elided   int
+	ElidedAt int
 }
 
 // TraceStats are the monitor's counters.
@@ -89,11 +91,8 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 	stopped := ""
 	for stopped == "" {
 		n, err := r.Read(evs)
-		for _, e := range evs[:n] {
-			if m.Step(e); opts.StopAtFirst && m.first > 0 {
-				err = io.EOF
-				break
-			}
+		if m.StepAll(evs[:n], true); m.first > 0 {
+			err = io.EOF
 		}
 		if err == io.EOF {
 			break

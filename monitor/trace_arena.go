@@ -80,15 +80,7 @@ func (m *TraceMonitor) sweepRecords() {
 	for i := range m.vars {
 		v := &m.vars[i]
 		forgetDead(&v.w)
-		k := 0
-		for _, r := range v.reads {
-			if r.txn != nil && !r.txn.dead {
-				v.reads[k] = r
-				k++
-			}
-		}
-		clear(v.reads[k:])
-		v.reads = v.reads[:k]
+		v.keepReads(func(r traceSrc) bool { return !r.txn.dead })
 	}
 	for i := range m.locks {
 		forgetDead(&m.locks[i])

@@ -19,10 +19,14 @@ var benchGen = trace.GenOptions{Seed: 1, Threads: 8, Vars: 10000, Locks: 16, Txn
 // concatenate into one longer valid trace.
 func replay(m *TraceMonitor, evs []trace.Event, n int64) {
 	var off int64
+	batch := make([]trace.Event, 4096)
 	for done := int64(0); done < n; off += int64(len(evs)) {
-		for _, e := range evs {
-			e.Line += off
-			m.Step(e)
+		for i := 0; i < len(evs); i += len(batch) {
+			b := batch[:copy(batch, evs[i:])]
+			for j := range b {
+				b[j].Line += off
+			}
+			m.StepAll(b, false)
 		}
 		done += int64(len(evs))
 	}

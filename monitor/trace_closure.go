@@ -107,7 +107,12 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 			break
 		}
 	}
-	bw, found := m.pathFrom(x, xb, n, 2*lim+16)
+	// A way back longer than the listing is elided anyway: then only the
+	// hops nearest n are shown, and any chain of them will do.
+	bw, found := m.chainBack(xb, n), false
+	if at == 0 {
+		bw, found = m.pathFrom(x, xb, n, 2*lim+16)
+	}
 	m.describe(&v, fw, bw, at == 0 && found, int(s.dist[j])+len(bw)-1)
 	return v
 }
@@ -126,7 +131,12 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 	n.pstamp, n.pidx = p.epoch, 0
 	for q := 0; q < len(p.queue) && len(p.queue) < budget; q++ {
 		c := p.queue[q]
-		for _, e := range c.in {
+		// Newest edges first, and only so many: x is the newest
+		// transaction, and a long-lived one (a main thread's whole run)
+		// can have millions of in-edges, which every search through it
+		// would otherwise scan.
+		for i := len(c.in) - 1; i >= max(0, len(c.in)-budget); i-- {
+			e := c.in[i]
 			src := e.to
 			if src.pstamp == p.epoch || src.dead || src.mask&xb == 0 {
 				continue
@@ -164,7 +174,8 @@ func (m *TraceMonitor) chainBack(xb uint64, n *traceTxn) []walkHop {
 	n.pstamp = m.paths.epoch
 	for c := n; len(path) <= m.opts.MaxCycle; {
 		var next *walkHop
-		for _, e := range c.in {
+		for i := len(c.in) - 1; i >= max(0, len(c.in)-4*m.opts.MaxCycle-64); i-- {
+			e := c.in[i]
 			if p := e.to; p.pstamp != m.paths.epoch && !p.dead && p.mask&xb != 0 {
 				next = &walkHop{from: p, to: c, fromLine: e.from, atLine: e.at}
 				break

@@ -46,6 +46,7 @@ func (m *TraceMonitor) collect() {
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
 		if !n.dead {
+			n.pos = int32(len(kept))
 			n.out, n.in = prune(n.out), prune(n.in)
 			n.lastOut = nil
 			if k := len(n.out); k > 0 {
@@ -89,9 +90,7 @@ func (m *TraceMonitor) keepLive() []bool {
 	}
 	for i := range m.vars {
 		seed(m.vars[i].w)
-		for _, r := range m.vars[i].reads {
-			seed(r.traceSrc)
-		}
+		m.vars[i].eachRead(seed)
 	}
 	for _, l := range m.locks {
 		seed(l)

@@ -31,8 +31,11 @@ type TraceMonitor struct {
 	gcAt    int         // collect when the graph has this many transactions
 	gcMin   int         // the least growth between collections (tests shrink it)
 	first   int64
-	stats   TraceStats
-	res     TraceResult
+	// unslotted counts the open transactions without a reachability slot:
+	// while there are none, mask == 0 means no open transaction reaches.
+	unslotted int
+	stats     TraceStats
+	res       TraceResult
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
@@ -61,8 +64,10 @@ type traceTxn struct {
 	pidx    int32
 	// The first edges live in the node: most transactions have one or two,
 	// and a slice of its own would cost an allocation per transaction.
-	outBuf, inBuf [2]traceEdge
-	_             [24]byte // pad to 256 bytes
+	outBuf, inBuf [1]traceEdge
+	touched       [16]int32 // forgetGarbage's list: variables, and -1-l for lock l
+	pos           int32     // its index in nodes
+	ntouched      uint8     // how many; maxTouched+1 once it overflowed
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -87,16 +92,6 @@ type traceThread struct {
 	sawEvent bool
 }
 
-type traceVar struct {
-	w     traceSrc
-	reads []traceRead // since the last write, one per thread
-}
-
-type traceRead struct {
-	traceSrc
-	thread int32
-}
-
 // NewTraceMonitor starts a monitor on the empty trace.
 func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
@@ -110,60 +105,81 @@ func (m *TraceMonitor) First() int64 { return m.first }
 
 // Step adds one event; events must come in trace order. Ids index the
 // trace's tables and grow on demand; nested begin/end pairs flatten here too.
-func (m *TraceMonitor) Step(ev trace.Event) {
-	m.stats.Events++
-	th := m.thread(ev.Thread)
-	switch ev.Op {
-	case model.OpBegin:
-		th.depth++
-		if th.depth == 1 {
-			m.event(ev, m.newTxn(th, ev, true))
+func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false) }
+
+// StepAll steps through evs, or up to the first violating event if stop
+// is set; it returns how many it stepped. The loop dispatches reads and
+// writes, most of a trace, with one call each.
+func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
+	for i := range evs {
+		ev := &evs[i]
+		m.stats.Events++
+		if ev.Op == model.OpRead || ev.Op == model.OpWrite {
+			m.access(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
+		} else {
+			m.stepOther(*ev)
 		}
-		return
-	case model.OpEnd:
+		if stop && m.first > 0 {
+			return i + 1
+		}
+	}
+	return len(evs)
+}
+
+// stepOther is Step for the events other than reads and writes.
+func (m *TraceMonitor) stepOther(ev trace.Event) {
+	th := m.thread(ev.Thread)
+	switch {
+	case ev.Op == model.OpBegin:
+		if th.depth++; th.depth == 1 {
+			m.begin(th, ev.Thread, ev.Line)
+		}
+	case ev.Op == model.OpEnd:
 		if th.depth == 0 {
 			return // a stray end: the reader rejects it; ignore it here
 		}
-		th.depth--
-		if th.depth == 0 {
-			x := th.cur
-			m.event(ev, x)
-			th.cur = nil
-			m.complete(x, ev.Line)
+		if th.depth--; th.depth == 0 {
+			m.end(th, ev.Line)
 		}
-		return
-	case model.OpRead, model.OpWrite:
+	case !m.opts.LockEdges: // locks, fork and join only restrict interleavings
+	case ev.Op == model.OpAcquire, ev.Op == model.OpRelease:
+		m.lockEvent(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpRelease)
 	default:
-		if !m.opts.LockEdges {
-			return // locks, fork and join only restrict interleavings
-		}
+		m.forkJoin(ev.Thread, ev.Target, ev.Line)
 	}
-	if x := th.cur; x != nil {
-		m.event(ev, x)
-		return
-	}
-	x := m.newTxn(th, ev, false) // a unary transaction
-	m.event(ev, x)
-	m.complete(x, ev.Line)
 }
 
+// thread, variable and lockRef are the records of an id, growing the
+// tables on a new one (out of line: the lookup itself inlines).
 func (m *TraceMonitor) thread(t int32) *traceThread {
-	for int(t) >= len(m.threads) {
-		m.threads = append(m.threads, traceThread{})
+	if int(t) >= len(m.threads) {
+		m.threads = grow(m.threads, t)
 	}
 	return &m.threads[t]
 }
 
+// grow extends records to hold index i.
+func grow[T any](records []T, i int32) []T {
+	for int(i) >= len(records) {
+		var zero T
+		records = append(records, zero)
+	}
+	return records
+}
+
 // newTxn starts a transaction of th at ev; begin marks a begin/end one.
-func (m *TraceMonitor) newTxn(th *traceThread, ev trace.Event, begin bool) *traceTxn {
+func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) *traceTxn {
 	x := m.arena.alloc()
-	x.begin, x.end, x.thread, x.open, x.slot = ev.Line, -1, ev.Thread, true, -1
+	x.begin, x.end, x.thread, x.open, x.slot = line, -1, t, true, -1
 	if begin {
 		th.cur = x
-		m.takeSlot(x)
+		if m.takeSlot(x); x.slot < 0 {
+			m.unslotted++
+		}
+		m.stats.Txns++ // a unary one is counted by link, node or not
 	}
+	x.pos = int32(len(m.nodes))
 	m.nodes = append(m.nodes, x)
-	m.stats.Txns++
 	if int64(len(m.nodes)) > m.stats.MaxLive {
 		m.stats.MaxLive = int64(len(m.nodes))
 	}
@@ -177,86 +193,102 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	if x.viol != nil {
 		m.emit(x)
 	}
-	if len(m.nodes) >= m.gcAt {
+	if m.forgetGarbage(x) {
+		m.releaseGarbage(x)
+	} else if len(m.nodes) >= m.gcAt {
 		m.collect()
 	}
 }
 
-// event adds the edges into x that ev causes, checks them for cycles, and
-// updates the per-thread, per-variable and per-lock records.
-func (m *TraceMonitor) event(ev trace.Event, x *traceTxn) {
-	th := &m.threads[ev.Thread]
-	srcs := m.srcs[:0]
-	if th.last.txn != x {
-		srcs = append(srcs, th.last) // program order
+// attach is link, with its commonest case inline: an event of an open
+// transaction that brings no live source.
+// The sources are the first n of the scratch m.srcs (see keepScratch).
+func (m *TraceMonitor) attach(cur *traceTxn, n int, t int32, line int64) *traceTxn {
+	if cur != nil && n == 0 {
+		return cur
 	}
-	srcs = append(srcs, th.pending...)
-	th.pending = th.pending[:0]
-	here := traceSrc{x, ev.Line}
-	switch ev.Op {
-	case model.OpRead:
-		srcs = m.read(srcs, ev, here)
-	case model.OpWrite:
-		srcs = m.write(srcs, ev, here)
-	case model.OpAcquire:
-		srcs = append(srcs, m.lock(ev.Target))
-	case model.OpRelease:
-		*m.lockRef(ev.Target) = here
-	case model.OpFork, model.OpJoin:
-		u := m.thread(ev.Target)
-		if u.sawEvent {
-			srcs = append(srcs, u.last)
+	return m.link(cur, n, t, line)
+}
+
+// keepScratch keeps srcs, built on m.srcs, as the scratch if it grew.
+func (m *TraceMonitor) keepScratch(srcs []traceSrc) {
+	if cap(srcs) != cap(m.srcs) {
+		m.srcs = srcs
+	}
+}
+
+// link adds the edges srcs -> x, the first n of the scratch, and returns
+// x. A nil x is a unary transaction of thread t: it gets a node only if
+// some source is live, for one whose sources are all garbage is garbage
+// itself from birth (its in-edges are final), and the records then name
+// nobody. (So the caller's event was unary with a node iff it passed nil
+// and got a transaction back.)
+func (m *TraceMonitor) link(x *traceTxn, n int, t int32, line int64) *traceTxn {
+	srcs := m.srcs[:n]
+	if x == nil {
+		m.stats.Txns++ // counted here, node or not
+		if n == 0 && m.unslotted == 0 {
+			return nil
 		}
-		u.pending = append(u.pending, here)
-		th = &m.threads[ev.Thread] // m.thread may have moved the slice
+		x = m.newTxn(nil, t, line, false)
 	}
-	m.srcs = srcs
-	m.addEdges(x, srcs, ev.Line)
-	th.last, th.sawEvent = here, true
+	if n > 0 {
+		m.addEdges(x, srcs, line)
+	}
+	return x
+}
+
+// threadSources starts the sources of an event of th in x: th's previous
+// transaction (program order) and pending forks and joins into th.
+func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
+	srcs := m.srcs[:0]
+	if th.last.txn != x && th.last.txn != nil && m.live(&th.last) {
+		srcs = append(srcs, th.last)
+	}
+	if len(th.pending) > 0 {
+		for i := range th.pending {
+			if m.live(&th.pending[i]) {
+				srcs = append(srcs, th.pending[i])
+			}
+		}
+		th.pending = th.pending[:0]
+	}
+	return srcs
+}
+
+// live tells whether the record s names a transaction a new edge from which
+// can matter, forgetting it (s.txn = nil) if not. Dead ones are collected.
+// A completed one that no open transaction reaches is garbage: its in-edges
+// are final, so none ever will, and it lies on no future cycle. While every
+// open transaction has a slot, "reached by none" is mask == 0 (the
+// reachability bits' invariant); otherwise garbage is left to collect.
+func (m *TraceMonitor) live(s *traceSrc) bool {
+	n := s.txn
+	switch {
+	case n == nil:
+		return false
+	case n.dead, !n.open && n.mask == 0 && m.unslotted == 0:
+		s.txn = nil
+		return false
+	}
+	return true
 }
 
 func (m *TraceMonitor) variable(v int32) *traceVar {
-	for int(v) >= len(m.vars) {
-		m.vars = append(m.vars, traceVar{})
+	if int(v) >= len(m.vars) {
+		m.vars = grow(m.vars, v)
 	}
 	return &m.vars[v]
 }
 
 func (m *TraceMonitor) lockRef(l int32) *traceSrc {
-	for int(l) >= len(m.locks) {
-		m.locks = append(m.locks, traceSrc{})
+	if int(l) >= len(m.locks) {
+		m.locks = grow(m.locks, l)
 	}
 	return &m.locks[l]
 }
 
 func (m *TraceMonitor) lock(l int32) traceSrc { return *m.lockRef(l) }
-
-// read: the last write precedes it; it joins the reads since that write.
-func (m *TraceMonitor) read(srcs []traceSrc, ev trace.Event, here traceSrc) []traceSrc {
-	v := m.variable(ev.Target)
-	srcs = append(srcs, v.w)
-	for i := range v.reads {
-		if r := &v.reads[i]; r.thread == ev.Thread {
-			if r.txn != here.txn {
-				r.traceSrc = here
-			}
-			return srcs
-		}
-	}
-	v.reads = append(v.reads, traceRead{here, ev.Thread})
-	return srcs
-}
-
-// write: the last write and the reads since precede it; it becomes the last.
-func (m *TraceMonitor) write(srcs []traceSrc, ev trace.Event, here traceSrc) []traceSrc {
-	v := m.variable(ev.Target)
-	srcs = append(srcs, v.w)
-	for _, r := range v.reads {
-		srcs = append(srcs, r.traceSrc)
-	}
-	v.w, v.reads = here, v.reads[:0]
-	return srcs
-}
 
 // addEdges adds an edge s -> x for each source s of another live
 // transaction. Edges only ever enter the current event's transaction, so a
@@ -264,17 +296,6 @@ func (m *TraceMonitor) write(srcs []traceSrc, ev trace.Event, here traceSrc) []t
 // successors: x's reachability bit tells which sources close one
 // (closuresByBits), or, for an x without a bit, a search (closures).
 func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
-	k := 0
-	for _, s := range srcs {
-		if s.txn != nil && s.txn != x && !s.txn.dead {
-			srcs[k] = s
-			k++
-		}
-	}
-	srcs = srcs[:k]
-	if k == 0 {
-		return
-	}
 	switch {
 	case len(x.out) == 0: // x reaches nothing: no cycle
 	case x.slot >= 0:

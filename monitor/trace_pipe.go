@@ -61,9 +61,7 @@ func (m *TraceMonitor) stepAhead(ctx context.Context, r *trace.Reader) (string, 
 	full, free, stop, done := readAhead(r)
 	defer func() { close(stop); <-done }()
 	for b := range full {
-		for _, e := range b.evs {
-			m.Step(e)
-		}
+		m.StepAll(b.evs, false)
 		free <- b.evs[:cap(b.evs)]
 		if b.err == io.EOF {
 			return "", nil

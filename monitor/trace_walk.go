@@ -56,6 +56,7 @@ func (m *TraceMonitor) describe(v *TraceViolation, fw, bw []walkHop, closed bool
 	}
 	head, tail := lim/2, lim-lim/2
 	v.Cycle = listHops(fw[:min(head+1, len(fw))])
+	v.ElidedAt = len(v.Cycle)
 	rtail := make([]walkHop, 0, tail+1)
 	for i := min(tail, len(bw)-1); i >= 0; i-- {
 		rtail = append(rtail, bw[i])

@@ -80,6 +80,11 @@ type Violation struct {
 	Begin  int         `json:"begin"`
 	End    *int        `json:"end"`
 	Cycle  []TraceStep `json:"cycle"`
+	// Elided counts the transactions left out of the middle of a long
+	// cycle (see --max-cycle); they lie between Cycle[ElidedAt-1] and
+	// Cycle[ElidedAt].
+	Elided   int `json:"elided,omitempty"`
+	ElidedAt int `json:"elided_at,omitempty"`
 }
 
 // TraceStep is one event of a trace, by thread and line.

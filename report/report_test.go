@@ -151,6 +151,14 @@ func cases() []goldenCase {
 			}
 			return r
 		}},
+		{"monitor-elided", func(t *testing.T) *Report {
+			return &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line", Threads: 3, Vars: 2,
+				First: 12, Stats: engines.Stats{States: 7, Events: 30},
+				Violations: []Violation{
+					{Thread: "T1", Begin: 3, Cycle: []TraceStep{{"T2", 5}, {"T3", 9}}, Elided: 4, ElidedAt: 1},
+					{Thread: "T2", Begin: 5, End: &end, Cycle: []TraceStep{{"T3", 9}, {"T1", 12}}},
+				}}
+		}},
 	}
 }
 

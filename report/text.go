@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -17,21 +18,22 @@ type TextOptions struct {
 // note, the witness run with the cycle's events starred, the cycle in words
 // and, unless quiet, a summary line.
 func WriteText(w io.Writer, r *Report, o TextOptions) error {
-	var b strings.Builder
+	// Buffered, not built in memory: a monitor report can list a million
+	// violations.
+	b := bufio.NewWriter(w)
 	b.WriteString(verdictLine(r) + "\n")
 	if r.Reason != "" && r.Verdict != "unknown" {
 		b.WriteString("note: " + r.Reason + "\n")
 	}
 	if r.Witness != nil {
-		writeRun(&b, r.Witness)
-		writeCycle(&b, r.Witness)
+		writeRun(b, r.Witness)
+		writeCycle(b, r.Witness)
 	}
-	writeMonitor(&b, r)
+	writeMonitor(b, r)
 	if !o.Quiet {
 		b.WriteString(summaryLine(r) + "\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 func verdictLine(r *Report) string {
@@ -46,7 +48,7 @@ func verdictLine(r *Report) string {
 
 // writeRun prints the witness run in aligned columns: index, thread, event,
 // position; a star marks the events that the cycle names.
-func writeRun(b *strings.Builder, w *Witness) {
+func writeRun(b *bufio.Writer, w *Witness) {
 	b.WriteString("witness run (* marks the events of the cycle):\n")
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	for i, e := range w.Run {
@@ -65,7 +67,7 @@ func writeRun(b *strings.Builder, w *Witness) {
 
 // writeCycle names the transactions of the cycle, then gives each conflict
 // in words, one a line.
-func writeCycle(b *strings.Builder, w *Witness) {
+func writeCycle(b *bufio.Writer, w *Witness) {
 	var names []string
 	for _, t := range w.Txns {
 		names = append(names, txnName(t))
@@ -92,7 +94,7 @@ func txnName(t Txn) string {
 }
 
 // writeMonitor prints what conc monitor adds for a trace.
-func writeMonitor(b *strings.Builder, r *Report) {
+func writeMonitor(b *bufio.Writer, r *Report) {
 	if r.First > 0 {
 		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
 	}
@@ -102,8 +104,14 @@ func writeMonitor(b *strings.Builder, r *Report) {
 			end = fmt.Sprint(*v.End)
 		}
 		var steps []string
-		for _, s := range v.Cycle {
+		for i, s := range v.Cycle {
+			if v.Elided > 0 && i == v.ElidedAt {
+				steps = append(steps, elision(v.Elided))
+			}
 			steps = append(steps, fmt.Sprintf("%s line %d", s.Thread, s.Line))
+		}
+		if v.Elided > 0 && v.ElidedAt >= len(v.Cycle) {
+			steps = append(steps, elision(v.Elided))
 		}
 		fmt.Fprintf(b, "%s's transaction at lines %d-%s is on a cycle: %s\n",
 			v.Thread, v.Begin, end, strings.Join(steps, ", "))
@@ -123,4 +131,12 @@ func plural64(n int64, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// elision stands for the transactions left out of a long cycle's middle.
+func elision(n int) string {
+	if n == 1 {
+		return "... 1 more transaction ..."
+	}
+	return fmt.Sprintf("... %d more transactions ...", n)
 }

@@ -28,6 +28,8 @@ type monitorFlags struct {
 	lockEdges bool
 	lenient   bool
 	first     bool
+	dot       string
+	maxCycle  int
 	timeout   time.Duration
 	quiet     bool
 	progress  progressMode
@@ -38,6 +40,8 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
 	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
+	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE`")
+	fs.IntVar(&f.maxCycle, "max-cycle", 8, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", "show bytes read, rate and elapsed time on standard error (default: when it is a terminal)")
@@ -59,7 +63,14 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("monitor: --format %q: want text or json", f.format)
 	case f.timeout < 0:
 		return e.errorf("monitor: --timeout %v: want a positive duration", f.timeout)
+	case f.maxCycle < 1:
+		return e.errorf("monitor: --max-cycle %d: want at least 1", f.maxCycle)
 	}
+	dot, err := createDOT(f.dot)
+	if err != nil {
+		return e.errorf("--dot: %v", err)
+	}
+	defer dot.close()
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
 		return e.errorf("%v", err)
@@ -70,7 +81,7 @@ func runMonitor(e *env, args []string) int {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 	}
 	defer cancel()
-	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first})
+	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return exitUsage
@@ -83,6 +94,9 @@ func runMonitor(e *env, args []string) int {
 	}
 	if err != nil {
 		return e.errorf("%v", err)
+	}
+	if err := dot.write(rep); err != nil {
+		return e.errorf("--dot: %v", err)
 	}
 	return exitCode(verdictOf(res))
 }
@@ -116,7 +130,8 @@ func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
 	}
 	for _, v := range res.Violations {
-		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Cycle: []report.TraceStep{}}
+		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Cycle: []report.TraceStep{},
+			Elided: v.Elided, ElidedAt: v.ElidedAt}
 		if v.End >= 0 {
 			end := int(v.End)
 			rv.End = &end

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,4 +133,43 @@ func TestMonitorRealExcerpt(t *testing.T) {
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, `"first": 242`)
 	require.Equal(t, exitSerializable, conc("monitor", path).code)
+}
+
+// longCycleTrace: T1's transaction, then twelve unary writes of T2 chained
+// by program order, the first after T1's read of a, the last before T1's
+// read of its variable: one cycle through fourteen transactions.
+func longCycleTrace() string {
+	var b strings.Builder
+	b.WriteString("T1|begin\nT1|r(a)\nT2|w(a)\n")
+	for i := range 12 {
+		b.WriteString("T2|w(b" + string(rune('a'+i)) + ")\n")
+	}
+	b.WriteString("T1|r(bl)\nT1|end\n")
+	return b.String()
+}
+
+func TestMonitorLongCycleElisionAndDOT(t *testing.T) {
+	path := file(t, "long.std", longCycleTrace())
+	dot := filepath.Join(t.TempDir(), "cycle.dot")
+	out := conc("monitor", path, "--max-cycle", "4", "--dot", dot)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "T1's transaction at lines 1-17 is on a cycle: T2 line 3")
+	require.Regexp(t, `\.\.\. \d+ more transactions \.\.\.`, out.stdout)
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	require.Contains(t, string(g), "digraph conflicts {")
+	require.Contains(t, string(g), `v0 [label="T1 lines 1-17"]`)
+	require.Contains(t, string(g), "style=dashed")
+
+	// With room for the whole cycle, every unary write of T2 is listed.
+	out = conc("monitor", path, "--max-cycle", "50")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.NotContains(t, out.stdout, "more transaction")
+	for line := 3; line <= 15; line++ {
+		require.Contains(t, out.stdout, "T2 line "+strconv.Itoa(line))
+	}
+
+	out = conc("monitor", path, "--max-cycle", "0")
+	require.Equal(t, exitUsage, out.code)
+	require.Contains(t, out.stderr, "--max-cycle")
 }

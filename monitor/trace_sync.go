@@ -1,0 +1,77 @@
+package monitor
+
+// Step's work for begin, end, acquire and release, each specialised as
+// access is for reads and writes; event keeps the general form for forks
+// and joins.
+
+// begin opens a transaction of thread t: its sources are the thread's
+// previous transaction and pending forks and joins.
+func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
+	x := m.newTxn(th, t, line, true)
+	if srcs := m.threadSources(th, x); len(srcs) > 0 {
+		m.addEdges(x, srcs, line)
+	}
+	th.last, th.sawEvent = traceSrc{x, line}, true
+}
+
+// end completes th's open transaction.
+func (m *TraceMonitor) end(th *traceThread, line int64) {
+	x := th.cur
+	if srcs := m.threadSources(th, x); len(srcs) > 0 {
+		m.addEdges(x, srcs, line)
+	}
+	th.last, th.sawEvent = traceSrc{x, line}, true
+	th.cur = nil
+	if x.slot < 0 {
+		m.unslotted--
+	}
+	m.complete(x, line)
+}
+
+// lockEvent is an acquire (after the lock's last release) or a release
+// (which becomes the last) of lock l by thread t, with lock edges.
+func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, release bool) {
+	cur := th.cur
+	srcs := m.threadSources(th, cur)
+	lk := m.lockRef(l)
+	if !release && lk.txn != cur && lk.txn != nil && m.live(lk) {
+		srcs = append(srcs, *lk)
+	}
+	m.keepScratch(srcs)
+	x := m.attach(cur, len(srcs), t, line)
+	unary := cur == nil && x != nil
+	if release {
+		*lk = traceSrc{x, line}
+		if cur != nil {
+			cur.touch(-1 - l)
+		}
+	}
+	th.last, th.sawEvent = traceSrc{x, line}, true
+	if unary {
+		m.complete(x, line)
+	}
+}
+
+// forkJoin is a fork or join of thread u by thread t: u's latest event
+// precedes it, and it precedes u's next event (pending until then).
+func (m *TraceMonitor) forkJoin(t, u int32, line int64) {
+	ut := m.thread(u)
+	th := &m.threads[t] // m.thread may have moved the slice
+	cur := th.cur
+	srcs := m.threadSources(th, cur)
+	if ut.sawEvent && ut.last.txn != cur && ut.last.txn != nil && m.live(&ut.last) {
+		srcs = append(srcs, ut.last)
+	}
+	m.keepScratch(srcs)
+	x := m.attach(cur, len(srcs), t, line)
+	unary := cur == nil && x != nil
+	here := traceSrc{x, line}
+	ut.pending = append(ut.pending, here)
+	if cur != nil {
+		cur.ntouched = uint8(maxTouched + 1) // ut's record is not listed
+	}
+	th.last, th.sawEvent = here, true
+	if unary {
+		m.complete(x, line)
+	}
+}
