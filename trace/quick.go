@@ -21,7 +21,7 @@ func (r *Reader) quickLines(evs []Event) int {
 	if r.vars.odd || r.locks.odd { // names that no line of a trace can give
 		return 0
 	}
-	b, p, lim, line := r.buf, r.start, r.end, r.stats.Lines
+	b, p, lim, base := r.buf, r.start, r.end, r.stats.Lines+1
 	i := 0
 lines:
 	for ; i < len(evs) && lim-p >= 40; i++ { // every load stays before lim
@@ -125,11 +125,11 @@ lines:
 		default:
 			break lines
 		}
-		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, line+1
-		p, line = nl+1, line+1
+		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, base+int64(i)
+		p = nl + 1
 	}
 	r.start = p
-	r.stats.Lines, r.stats.Events = line, r.stats.Events+int64(i)
+	r.stats.Lines, r.stats.Events = r.stats.Lines+int64(i), r.stats.Events+int64(i)
 	return i
 }
 
