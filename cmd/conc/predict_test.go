@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -200,4 +201,28 @@ func TestPredictLimitsAndInput(t *testing.T) {
 	require.Equal(t, exitUsage, conc("predict", path, "--engine", "nope").code)
 	require.Equal(t, exitUsage, conc("predict", path, "--witness-out", filepath.Join(t.TempDir(), "no", "w.std")).code)
 	require.Equal(t, 0, conc("predict", "--help").code)
+}
+
+// TestPredictDefaultLimits: a large locked trace (conc gen random --trace)
+// that only the product search could decide ends at once with unknown,
+// exit 3 and the reason; auto proves it serializable from its critical
+// sections; --max-states lifts the size guard and bounds the search.
+func TestPredictDefaultLimits(t *testing.T) {
+	gen := conc("gen", "random", "--trace", "--events", "200000")
+	require.Equal(t, 0, gen.code, gen.stderr)
+	path := file(t, "big.std", gen.stdout)
+	start := time.Now()
+	out, got := predictOut(t, path, "--engine", "global")
+	require.Equal(t, exitUnknown, out.code, out.stderr)
+	require.Contains(t, got.Reason, "more than the global engine is started on by default")
+	require.Contains(t, got.Reason, "--max-states")
+	require.Less(t, time.Since(start), 20*time.Second)
+
+	out, got = predictOut(t, path)
+	require.Equal(t, exitSerializable, out.code, out.stderr)
+	require.Equal(t, "global", got.Engine)
+
+	out, got = predictOut(t, path, "--engine", "global", "--max-states", "300")
+	require.Equal(t, exitUnknown, out.code, out.stderr)
+	require.Contains(t, got.Reason, "--max-states 300")
 }
