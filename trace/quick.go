@@ -7,12 +7,12 @@ import (
 )
 
 // quickLines decides the usual lines of a long trace without any call: a
-// short thread name already cached, a started thread, a short argument
-// already interned, at most a short decimal location, and an event that
-// changes nothing unusual (a read or write, an acq of a free lock, a rel
-// of a lock held once, an outermost begin or end). It checks everything
-// before it changes anything, and returns false, having changed nothing,
-// for any other line, which fastLine or parse then decide. A Go call saves
+// short thread name already cached, a started thread, an argument already
+// interned, at most a short decimal location, and an event that changes
+// nothing unusual (a read or write, an acq of a free lock, a rel of a lock
+// held once, an outermost begin or end). It checks everything about a line
+// before it changes anything, and stops, having changed nothing for it, at
+// any other line, which fastLine or parse then decide. A Go call saves
 // every live register, and in the hot loop those saves cost more than the
 // scan itself, hence this leaf in front of fastLine; it loops itself, with
 // the buffer and position in registers, until a line is not usual or evs
@@ -21,7 +21,7 @@ func (r *Reader) quickLines(evs []Event) int {
 	if r.vars.odd || r.locks.odd { // names that no line of a trace can give
 		return 0
 	}
-	b, p, lim, line := r.buf, r.start, r.end, r.stats.Lines
+	b, p, lim, base := r.buf, r.start, r.end, r.stats.Lines+1
 	i := 0
 lines:
 	for ; i < len(evs) && lim-p >= 40; i++ { // every load stays before lim
@@ -45,7 +45,7 @@ lines:
 		}
 		// The argument up to ')', hashed as keyOf does: whole words first
 		// when it is long. A '|' or newline before the ')' would end up in
-		// the name, which then is not in the table (see odd below).
+		// the name, which then is not in the table (Table.odd, above).
 		a := q + op.size
 		first := word(b, a)
 		x, o, h := first, a, uint64(hashSeed)
@@ -125,11 +125,11 @@ lines:
 		default:
 			break lines
 		}
-		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, line+1
-		p, line = nl+1, line+1
+		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, base+int64(i)
+		p = nl + 1
 	}
 	r.start = p
-	r.stats.Lines, r.stats.Events = line, r.stats.Events+int64(i)
+	r.stats.Lines, r.stats.Events = r.stats.Lines+int64(i), r.stats.Events+int64(i)
 	return i
 }
 

@@ -147,11 +147,11 @@ func (t *Table) long(k nameKey, name []byte) int32 {
 	mask := uint64(len(t.index) - 1)
 	for i := k.hash & mask; i < uint64(len(t.index)); i = (i + 1) & mask {
 		s := &t.index[i]
-		if s.meta == k.meta && s.key == k.key && t.names[s.id-1] == string(name) {
-			return s.id - 1
-		}
 		if s.id == 0 {
 			return -1
+		}
+		if s.meta == k.meta && s.key == k.key && t.names[s.id-1] == string(name) {
+			return s.id - 1
 		}
 	}
 	return -1
