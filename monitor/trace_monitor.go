@@ -113,16 +113,17 @@ func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false
 func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	for i := range evs {
 		ev := &evs[i]
-		m.stats.Events++
-		if ev.Op == model.OpRead || ev.Op == model.OpWrite {
+		if ev.Op.IsAccess() {
 			m.access(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
 		} else {
 			m.stepOther(*ev)
 		}
 		if stop && m.first > 0 {
+			m.stats.Events += int64(i + 1)
 			return i + 1
 		}
 	}
+	m.stats.Events += int64(len(evs))
 	return len(evs)
 }
 

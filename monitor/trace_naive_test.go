@@ -210,35 +210,86 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 	}
 	violations := 0
 	for i := range n {
-		seed := uint64(i)
-		o := randomGenOptions(rng, seed)
-		evs := genEvents(o)
-		for _, lockEdges := range []bool{false, true} {
-			want := naiveCheck(evs, lockEdges)
-			for k, cfg := range []struct {
-				gcMin int
-				free  uint64
-			}{{1, ^uint64(0)}, {1 << 20, ^uint64(0)}, {1, 0}, {1 << 20, 0}, {1, 0b101}} {
-				got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
-				ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", seed, lockEdges, k, o, fmtTrace(evs))
-				require.Equal(t, want.first > 0, got.Violation, ctx)
-				require.Equal(t, want.first, got.First, ctx)
-				gotSet := map[int64]naiveTxn{}
-				for _, v := range got.Violations {
-					gotSet[v.Begin] = naiveTxn{v.Thread, v.Begin, v.End}
-					checkReportedCycle(t, want, v, lockEdges, ctx)
-				}
-				require.Equal(t, want.cyclic, gotSet, ctx)
-				require.EqualValues(t, len(want.cyclic), got.Count, ctx)
-			}
-			if want.first > 0 {
-				violations++
-			}
-		}
+		o := randomGenOptions(rng, uint64(i))
+		violations += checkAgainstNaive(t, o, naiveConfigs)
 	}
 	// The generator must exercise both answers often.
 	require.Greater(t, violations, n/10)
 	require.Less(t, violations, 2*n-n/10)
+}
+
+// TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces of a
+// few hundred events, with up to 8 threads and 40 variables and
+// transactions long enough that a transaction touches more records than
+// it lists for forgetGarbage, so that clearing garbage's records on
+// completion meets both full and overflowing lists.
+func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	violations := 0
+	for i := range n {
+		o := trace.GenOptions{
+			Seed:        uint64(i),
+			Events:      int64(100 + rng.IntN(300)),
+			Threads:     2 + rng.IntN(7),
+			Vars:        5 + rng.IntN(36),
+			Locks:       rng.IntN(5),
+			TxnLen:      1 + rng.IntN(24),
+			Unprotected: rng.Float64() * 0.3,
+			Unary:       rng.Float64() * 0.5,
+			Nested:      rng.Float64() * 0.3,
+			Writes:      0.2 + rng.Float64()*0.6,
+			Hot:         rng.IntN(4),
+			Fork:        rng.IntN(2) == 0,
+		}
+		violations += checkAgainstNaive(t, o, naiveConfigs)
+	}
+	require.Greater(t, violations, n/10)
+	require.Less(t, violations, 2*n-n/10)
+}
+
+// naiveConfig sets the collector's threshold and the free reachability
+// slots of a run.
+type naiveConfig struct {
+	gcMin int
+	free  uint64
+}
+
+// naiveConfigs: collect after almost every transaction or never; slots
+// for every open transaction, none (every question a search, no garbage
+// rule), or two (switching between the two as threads open and close).
+var naiveConfigs = []naiveConfig{{1, ^uint64(0)}, {1 << 20, ^uint64(0)}, {1, 0}, {1 << 20, 0}, {1, 0b101}}
+
+// checkAgainstNaive runs the monitor on the trace o generates under every
+// configuration, with and without lock edges, and compares it with the
+// naive computation; it returns how many of the two settings violate.
+func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) int {
+	t.Helper()
+	evs := genEvents(o)
+	violations := 0
+	for _, lockEdges := range []bool{false, true} {
+		want := naiveCheck(evs, lockEdges)
+		for k, cfg := range configs {
+			got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
+			ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", o.Seed, lockEdges, k, o, fmtTrace(evs))
+			require.Equal(t, want.first > 0, got.Violation, ctx)
+			require.Equal(t, want.first, got.First, ctx)
+			gotSet := map[int64]naiveTxn{}
+			for _, v := range got.Violations {
+				gotSet[v.Begin] = naiveTxn{v.Thread, v.Begin, v.End}
+				checkReportedCycle(t, want, v, lockEdges, ctx)
+			}
+			require.Equal(t, want.cyclic, gotSet, ctx)
+			require.EqualValues(t, len(want.cyclic), got.Count, ctx)
+		}
+		if want.first > 0 {
+			violations++
+		}
+	}
+	return violations
 }
 
 // checkReportedCycle verifies that v's cycle is a simple cycle of conflicts

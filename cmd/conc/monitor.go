@@ -44,7 +44,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxCycle, "max-cycle", 8, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
-	fs.Var(&f.progress, "progress", "show bytes read, rate and elapsed time on standard error (default: when it is a terminal)")
+	fs.Var(&f.progress, "progress", progressHelp)
 }
 
 // runMonitor is conc monitor: read one trace ("-" is standard input, .gz

@@ -149,3 +149,6 @@ func (p *progressLine) run(every time.Duration) (stop func()) {
 	var once sync.Once
 	return func() { once.Do(func() { close(quit); <-finished }) }
 }
+
+// progressHelp is --progress's help, the same for monitor and predict.
+const progressHelp = "show events read, rate, bytes read and elapsed time on standard error (default: when it is a terminal)"
