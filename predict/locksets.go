@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -58,11 +59,19 @@ func (ls lockset) empty() bool {
 	return true
 }
 
-// heldSets is, per thread and letter, the locks held at every one of the
-// thread's accesses with that letter (Eraser's candidate set).
+// heldSets is, per thread and relevant letter it uses, the locks held at
+// every one of the thread's accesses with that letter (Eraser's candidate
+// set). Each thread's row is as long as its summary's (the letters it uses),
+// so memory is that of the summary, not threads × variables.
 type heldSets struct {
-	seen [][]bool
+	s    *summary
+	u    *users
 	held [][]lockset
+}
+
+// has reports whether thread t uses relevant letter l.
+func (hs *heldSets) has(t, l int) bool {
+	return hs.s.threads[t].firstOf(profiles.Letter(l)) != 0 && hs.u.relevant(int32(t), profiles.Letter(l))
 }
 
 // protectedByLocks reports whether every transaction passes the critical
@@ -77,9 +86,11 @@ func (s *summary) protectedByLocks(sp *spool, u *users) (bool, error) {
 	// that conflicts with t's letter.
 	guard := make([][]lockset, k)
 	for t := range guard {
-		guard[t] = make([]lockset, 2*len(s.vars))
+		guard[t] = make([]lockset, len(hs.held[t]))
 		for l := range guard[t] {
-			guard[t][l] = hs.conflicting(t, l)
+			if hs.has(t, l) {
+				guard[t][l] = hs.conflicting(t, l)
+			}
 		}
 	}
 	return s.sectionsHold(sp, u, guard)
@@ -89,10 +100,11 @@ func (s *summary) protectedByLocks(sp *spool, u *users) (bool, error) {
 // letter.
 func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
 	k := len(s.threads)
-	hs := &heldSets{seen: make([][]bool, k), held: make([][]lockset, k)}
-	for t := range hs.seen {
-		hs.seen[t] = make([]bool, 2*len(s.vars))
-		hs.held[t] = make([]lockset, 2*len(s.vars))
+	hs := &heldSets{s: s, u: u, held: make([][]lockset, k)}
+	seen := make([][]bool, k)
+	for t := range hs.held {
+		hs.held[t] = make([]lockset, len(s.threads[t].first))
+		seen[t] = make([]bool, len(s.threads[t].first))
 	}
 	now := make([]lockset, k)
 	r := sp.reader()
@@ -114,8 +126,8 @@ func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
 			if !u.relevant(t, l) {
 				continue
 			}
-			if !hs.seen[t][l] {
-				hs.seen[t][l], hs.held[t][l] = true, now[t]
+			if !seen[t][l] {
+				seen[t][l], hs.held[t][l] = true, now[t]
 			} else {
 				hs.held[t][l] = hs.held[t][l].and(now[t])
 			}
@@ -131,12 +143,12 @@ func (hs *heldSets) conflicting(t, l int) lockset {
 		out[i] = ^uint64(0)
 	}
 	x, write := l/2, l%2 == 1
-	for u := range hs.seen {
+	for u := range hs.held {
 		if u == t {
 			continue
 		}
 		for _, m := range []int{2*x + 1, 2 * x} { // a write, then a read
-			if (m == 2*x && !write) || !hs.seen[u][m] {
+			if (m == 2*x && !write) || !hs.has(u, m) {
 				continue
 			}
 			out = out.and(hs.held[u][m])
