@@ -71,7 +71,8 @@ type occurrence struct {
 	txn int32
 }
 
-// locate answers queries in one pass over the spool.
+// locate answers queries in one pass over the spool, which ends at the
+// last answer.
 func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
 	found := make([]occurrence, len(qs))
 	for x := range found {
@@ -80,7 +81,7 @@ func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
 	txn, pos, open := make([]int32, k), make([]int64, k), make([]bool, k)
 	r := sp.reader()
 	var ev trace.Event
-	for {
+	for left := len(qs); left > 0; {
 		if err := r.next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
@@ -103,6 +104,7 @@ func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
 			for x, q := range qs {
 				if found[x].pos < 0 && q.t == t && q.l == letterOf(&ev) && txn[t] >= q.txn {
 					found[x] = occurrence{at, txn[t]}
+					left--
 				}
 			}
 		}

@@ -19,12 +19,17 @@
 // With locks, fork or join the projection program goes to the lock-aware
 // engine (Theorem 4, package engines' "global"), after an exact reduction
 // (private accesses, private locks and transactions left without cross-thread
-// conflicts are dropped). Before that product search, three cheaper answers
+// conflicts are dropped). Before that product search, four cheaper answers
 // are tried: no violation without synchronisation means none with it
 // (without lock edges); the normal run found without synchronisation may
-// respect it; and the observed order, a reordering like any other, may itself
-// not be serializable. Both witness shortcuts are replayed by package verify
-// before they are believed.
+// respect it; transactions that keep their shared accesses in one critical
+// section of a lock every conflicting access takes cannot be interrupted
+// (locksets.go: a proof of serializable); and the observed order, a
+// reordering like any other, may itself not be serializable (its witness
+// trimmed to what happens before the cycle). Both witness shortcuts are
+// replayed by package verify before they are believed. Without --max-states
+// or --timeout the product search gets a default size guard and state
+// budget, so that predict always ends (unknown, exit 3, with the reason).
 //
 // Every witness is a run of the projection program (model.Witness), built
 // by re-reading only the prefixes it needs from the spool; WriteSTD writes it

@@ -16,9 +16,10 @@ import (
 // fork and join only adds runs and, without lock edges, no conflict). With
 // shortcuts (--engine auto) two cheap witnesses are tried before the product
 // search: the normal run that check found, if it happens to respect the
-// synchronisation, and the observed order. Both are checked by package
-// verify against the projection, so a shortcut never answers wrongly; it
-// only answers violation sooner.
+// synchronisation, and the observed order; between them, without lock
+// edges, the critical-section proof (locksets.go) may answer serializable.
+// Both witnesses are checked by package verify against the projection, so a
+// shortcut never answers wrongly; it only answers sooner.
 func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 	eng, err := engines.Lookup(name)
 	if err != nil {

@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -39,16 +38,16 @@ var spoolMem = 4 << 20
 // spool is the on-disk projection. It is written once, then read any number
 // of times, each reader with its own offset.
 type spool struct {
-	dir        string
-	mem        []byte // the spool while it is small
-	memMax     int    // spill to the file past this many bytes
+	dir string
+	// buf is the whole spool while it is small (f == nil), then the bytes
+	// not yet written to f: records are encoded straight into it.
+	buf        []byte
+	memMax     int // spill to the file past this many bytes
 	f          *os.File
-	w          *bufio.Writer
 	size       int64
 	lastThread int32
 	lastLine   int64
 	events     int64
-	tmp        [spoolMaxRec]byte
 }
 
 // newSpool starts an empty spool; past spoolMem bytes it moves to a file in
@@ -63,18 +62,32 @@ func (s *spool) spill() error {
 	if err != nil {
 		return fmt.Errorf("predict: spool: %w", err)
 	}
-	s.f, s.w = f, bufio.NewWriterSize(f, spoolBuf)
-	_, err = s.w.Write(s.mem)
-	s.mem = nil
+	s.f = f
+	err = s.flush()
+	s.buf = make([]byte, 0, spoolBuf)
 	return err
+}
+
+// flush writes buf to the file.
+func (s *spool) flush() error {
+	if _, err := s.f.Write(s.buf); err != nil {
+		return fmt.Errorf("predict: spool: %w", err)
+	}
+	s.buf = s.buf[:0]
+	return nil
 }
 
 // put appends one event.
 func (s *spool) put(ev *trace.Event) error {
-	b := s.tmp[:1]
-	h := byte(ev.Op)
+	if s.f != nil && len(s.buf)+spoolMaxRec > cap(s.buf) {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
+	at := len(s.buf)
+	b := append(s.buf, byte(ev.Op))
 	if ev.Thread != s.lastThread {
-		h |= spoolThread
+		b[at] |= spoolThread
 		b = binary.AppendUvarint(b, uint64(ev.Thread))
 		s.lastThread = ev.Thread
 	}
@@ -82,33 +95,25 @@ func (s *spool) put(ev *trace.Event) error {
 		b = binary.AppendUvarint(b, uint64(ev.Target))
 	}
 	if d := ev.Line - s.lastLine; d != 1 {
-		h |= spoolLine
+		b[at] |= spoolLine
 		b = binary.AppendUvarint(b, uint64(d))
 	}
 	s.lastLine = ev.Line
-	b[0] = h
+	s.buf = b
 	s.events++
-	s.size += int64(len(b))
-	if s.w == nil {
-		s.mem = append(s.mem, b...)
-		if len(s.mem) < s.memMax {
-			return nil
-		}
+	s.size += int64(len(b) - at)
+	if s.f == nil && len(b) >= s.memMax {
 		return s.spill()
 	}
-	_, err := s.w.Write(b)
-	return err
+	return nil
 }
 
 // finish flushes the writes; the spool is then ready to be read.
 func (s *spool) finish() error {
-	if s.w == nil {
+	if s.f == nil {
 		return nil
 	}
-	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("predict: spool: %w", err)
-	}
-	return nil
+	return s.flush()
 }
 
 // Close removes the spool file.
@@ -128,7 +133,7 @@ func (s *spool) Close() error {
 // reader starts a pass over the spool from its first event.
 func (s *spool) reader() *spoolReader {
 	if s.f == nil {
-		return &spoolReader{buf: s.mem, end: len(s.mem), eof: true}
+		return &spoolReader{buf: s.buf, end: len(s.buf), eof: true}
 	}
 	return &spoolReader{src: io.NewSectionReader(s.f, 0, s.size), buf: make([]byte, spoolBuf)}
 }

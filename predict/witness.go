@@ -89,22 +89,33 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 // the next one if there is one.
 func (s *summary) prefixes(sp *spool, need []int64, dropSync bool) ([]*autoBuilder, error) {
 	bs := make([]*autoBuilder, len(need))
+	left := 0 // threads whose prefix is not read yet: the pass ends with the last
 	for t := range bs {
 		bs[t] = &autoBuilder{noOrig: true}
 		bs[t].reserve(min(need[t]+1, s.threads[t].edges))
+		if s.threads[t].edges > 0 { // every thread gets its edge past the run, if any
+			left++
+		}
 	}
 	r := sp.reader()
 	var ev trace.Event
-	for {
+	for left > 0 {
 		if err := r.next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, err
 		}
-		b := bs[ev.Thread]
+		b, t := bs[ev.Thread], ev.Thread
+		want := min(need[t]+1, s.threads[t].edges)
+		if int64(len(b.edges)) >= want {
+			continue
+		}
 		evs, n := projected(&ev, b.open, dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
-		for k := 0; k < n && int64(len(b.edges)) <= need[ev.Thread]; k++ {
+		for k := 0; k < n && int64(len(b.edges)) <= need[t]; k++ {
 			b.add(evs[k], int64(len(b.edges)))
+		}
+		if int64(len(b.edges)) >= want {
+			left--
 		}
 	}
 	for t, b := range bs {
