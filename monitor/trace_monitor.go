@@ -13,7 +13,9 @@ import (
 // Per variable it keeps only the last write and the reads since it (one per
 // thread), per lock the last release, per thread its latest transaction:
 // every other earlier conflicting event reaches the new one through these,
-// so reachability — hence every cycle — is the full graph's.
+// so reachability — hence every cycle — is the full graph's. Records that
+// name garbage (a completed transaction no open one reaches) are cleared,
+// and edges from garbage are never added: see trace_garbage.go.
 type TraceMonitor struct {
 	opts    TraceOptions
 	threads []traceThread
@@ -62,8 +64,9 @@ type traceTxn struct {
 	idx     int32  // its index in the current search or collection
 	pstamp  uint32 // pathFrom's epoch and index
 	pidx    int32
-	// The first edges live in the node: most transactions have one or two,
-	// and a slice of its own would cost an allocation per transaction.
+	// The first edge each way lives in the node: with garbage's edges gone,
+	// most transactions have at most one, and a slice of its own would cost
+	// an allocation per transaction (recycled nodes keep their slices).
 	outBuf, inBuf [1]traceEdge
 	touched       [16]int32 // forgetGarbage's list: variables, and -1-l for lock l
 	pos           int32     // its index in nodes

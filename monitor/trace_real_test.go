@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"context"
 	flagpkg "flag"
 	"fmt"
 	"io"
@@ -77,31 +76,5 @@ func TestTraceExcerpts(t *testing.T) {
 		recorded, err := os.ReadFile(wantFile)
 		require.NoError(t, err)
 		require.Equal(t, string(recorded), b.String(), path)
-	}
-}
-
-// rapidFirst is RAPID's line of the first violating event (with lock
-// edges) on the real traces (/work/shared/traces/real/README.md).
-var rapidFirst = map[string]int64{
-	"jgf-sor": 11938, "jgf-lufact": 82328, "jgf-moldyn": 40491,
-	"jgf-montecarlo": 148577, "jgf-raytracer": 12661, "jgf-crypt": 800811,
-}
-
-// TestRealTracesMatchRAPID checks the whole real traces when they are
-// present (they are not part of the module; the excerpts above cover the
-// same code): the first violating line equals RAPID's Velodrome's.
-func TestRealTracesMatchRAPID(t *testing.T) {
-	dir := "../../shared/traces/real"
-	if _, err := os.Stat(dir); err != nil || testing.Short() {
-		t.Skip("real traces not present (or -short)")
-	}
-	for name, first := range rapidFirst {
-		r, err := trace.Open(filepath.Join(dir, name+".std.gz"), trace.Options{})
-		require.NoError(t, err)
-		res, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true, StopAtFirst: true})
-		r.Close()
-		require.NoError(t, err)
-		require.True(t, res.Violation, name)
-		require.Equal(t, first, res.First, name)
 	}
 }

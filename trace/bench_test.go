@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"io"
-	"os"
 	"testing"
 )
 
@@ -60,23 +59,5 @@ func BenchmarkReaderRoadRunner(b *testing.B) {
 			b.Fatal(err)
 		}
 		drain(b, r)
-	}
-}
-
-// BenchmarkReaderReal reads a real RoadRunner trace (gzip) when present;
-// the bytes counted are the uncompressed ones.
-func BenchmarkReaderReal(b *testing.B) {
-	const path = "../../shared/traces/real/jgf-sor.std.gz"
-	if _, err := os.Stat(path); err != nil {
-		b.Skip("real traces not present")
-	}
-	b.SetBytes(26789020)
-	for b.Loop() {
-		r, err := Open(path, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		drain(b, r)
-		r.Close()
 	}
 }

@@ -129,12 +129,17 @@ func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 	if res.Stopped != "" && !res.Violation {
 		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
 	}
-	for _, v := range res.Violations {
-		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Cycle: []report.TraceStep{},
-			Elided: v.Elided, ElidedAt: v.ElidedAt}
+	// A trace can have a million violations: the ends share one array, and
+	// each monitor violation is let go once converted.
+	rep.Violations = make([]report.Violation, 0, len(res.Violations))
+	ends := make([]int, len(res.Violations))
+	for i, v := range res.Violations {
+		res.Violations[i] = monitor.TraceViolation{}
+		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin),
+			Cycle: make([]report.TraceStep, 0, len(v.Cycle)), Elided: v.Elided, ElidedAt: v.ElidedAt}
 		if v.End >= 0 {
-			end := int(v.End)
-			rv.End = &end
+			ends[i] = int(v.End)
+			rv.End = &ends[i]
 		}
 		for _, s := range v.Cycle {
 			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line)})
