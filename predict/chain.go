@@ -104,7 +104,8 @@ func (c *chainer) step(j, k int) *stepFn {
 	}
 	type pair struct{ last, m int32 }
 	var ps []pair
-	for l, last := range c.th[j].last {
+	for l, sp := range c.th[j].span {
+		last := sp.last
 		if last == 0 {
 			continue
 		}
