@@ -1,8 +1,10 @@
 package predict
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/conc-dev/conc/profiles"
@@ -113,7 +115,7 @@ func (c *chainer) step(j, k int) *stepFn {
 			ps = append(ps, pair{last, m})
 		}
 	}
-	sort.Slice(ps, func(a, b int) bool { return ps[a].last > ps[b].last })
+	slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(b.last, a.last) })
 	g := &stepFn{}
 	for _, p := range ps { // keep the entries that lower the prefix minimum
 		if n := len(g.min); n == 0 || p.m < g.min[n-1] {
