@@ -1,8 +1,10 @@
 package predict
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/conc-dev/conc/profiles"
@@ -38,6 +40,7 @@ type chainer struct {
 	steps  map[[2]int]*stepFn
 	fmemo  map[string][]int32
 	dense  *denseBest // the chain states of every search, up to denseThreads threads
+	sorted [][]int32  // per thread: its letters by last use, built lazily (byLast)
 	states int64
 	limit  int64
 	stop   string // why the search gave up, "" if it did not
@@ -45,7 +48,7 @@ type chainer struct {
 
 func newChainer(ctx context.Context, s *summary, limit int) *chainer {
 	return &chainer{ctx: ctx, th: s.threads, k: len(s.threads), steps: map[[2]int]*stepFn{},
-		fmemo: map[string][]int32{}, limit: int64(limit)}
+		fmemo: map[string][]int32{}, limit: int64(limit), sorted: make([][]int32, len(s.threads))}
 }
 
 // conflicting lists the letters that conflict with l (at most two).
@@ -97,28 +100,37 @@ func (g *stepFn) at(t int32) int32 {
 	return g.min[n-1]
 }
 
-// step returns g_jk, building it on first use: O(letters of j · log).
+// step returns g_jk, building it on first use: O(letters of j) over j's
+// letters in order of last use (sorted once per thread, byLast).
 func (c *chainer) step(j, k int) *stepFn {
 	if g, ok := c.steps[[2]int{j, k}]; ok {
 		return g
 	}
-	type pair struct{ last, m int32 }
-	var ps []pair
-	for l, last := range c.th[j].last {
-		if last == 0 {
-			continue
-		}
-		if m := c.enter(k, profiles.Letter(l)); m != inf {
-			ps = append(ps, pair{last, m})
-		}
-	}
-	sort.Slice(ps, func(a, b int) bool { return ps[a].last > ps[b].last })
 	g := &stepFn{}
-	for _, p := range ps { // keep the entries that lower the prefix minimum
-		if n := len(g.min); n == 0 || p.m < g.min[n-1] {
-			g.last, g.min = append(g.last, p.last), append(g.min, p.m)
+	span := c.th[j].span
+	for _, l := range c.byLast(j) { // keep the entries that lower the prefix minimum
+		m := c.enter(k, profiles.Letter(l))
+		if n := len(g.min); m != inf && (n == 0 || m < g.min[n-1]) {
+			g.last, g.min = append(g.last, span[l].last), append(g.min, m)
 		}
 	}
 	c.steps[[2]int{j, k}] = g
 	return g
+}
+
+// byLast is thread j's letters, latest last use first.
+func (c *chainer) byLast(j int) []int32 {
+	if c.sorted[j] != nil {
+		return c.sorted[j]
+	}
+	span := c.th[j].span
+	ls := []int32{}
+	for l, sp := range span {
+		if sp.last != 0 {
+			ls = append(ls, int32(l))
+		}
+	}
+	slices.SortFunc(ls, func(a, b int32) int { return cmp.Compare(span[b].last, span[a].last) })
+	c.sorted[j] = ls
+	return ls
 }

@@ -26,7 +26,8 @@ func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
 	for x, h := range hops {
 		in := c.entryLetter(h.j, prev, h.t)
 		var out profiles.Letter = -1
-		for l, last := range c.th[h.j].last {
+		for l, sp := range c.th[h.j].span {
+			last := sp.last
 			if last < h.t || last == 0 {
 				continue
 			}

@@ -103,8 +103,8 @@ func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
 	hs := &heldSets{s: s, u: u, held: make([][]lockset, k)}
 	seen := make([][]bool, k)
 	for t := range hs.held {
-		hs.held[t] = make([]lockset, len(s.threads[t].first))
-		seen[t] = make([]bool, len(s.threads[t].first))
+		hs.held[t] = make([]lockset, len(s.threads[t].span))
+		seen[t] = make([]bool, len(s.threads[t].span))
 	}
 	now := make([]lockset, k)
 	r := sp.reader()

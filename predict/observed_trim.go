@@ -23,9 +23,9 @@ import (
 // trimPlan cuts pl (the observed prefix up to line first) to the events
 // that happen before an event of its cycle.
 func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
-	need, err := p.hbCut(pl.cycle, first)
-	if err != nil {
-		return plan{}, err
+	need, ok, err := p.hbCut(pl.cycle, first)
+	if err != nil || !ok {
+		return pl, err // a cycle event not in the prefix: keep the whole prefix
 	}
 	done := make([]int64, len(need)) // edges of each thread the trimmed segments take
 	var segs []segment
@@ -46,8 +46,9 @@ func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
 
 // hbCut is, per thread, how many edges of its projection happen before some
 // event of the cycle (vector clocks over the observed prefix: one pass, k
-// words per thread and per lock).
-func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, error) {
+// words per thread and per lock). It reports false if some cycle event is
+// not in the prefix.
+func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, bool, error) {
 	k := len(p.s.threads)
 	want := map[ref]bool{}
 	for _, c := range cycle {
@@ -66,7 +67,7 @@ func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, error) {
 		if err := r.next(&ev); err == io.EOF || err == nil && ev.Line > first {
 			break
 		} else if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		t := ev.Thread
 		at := vc[t][t]
@@ -86,7 +87,7 @@ func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, error) {
 			}
 		}
 	}
-	return need, nil
+	return need, len(want) == 0, nil
 }
 
 // syncBefore takes into ev's thread's clock what must precede ev: the last

@@ -66,3 +66,74 @@ func (ra *readAhead) close() {
 	close(ra.stop)
 	<-ra.done
 }
+
+// spoolAhead decodes a spool on its own goroutine, a few batches ahead of
+// the pass that reads it (the scan: decoding and scanning cost about the
+// same per event). close must be called when the pass ends, early or not.
+type spoolAhead struct {
+	full chan eventBatch
+	free chan []trace.Event
+	stop chan struct{}
+	done chan struct{}
+	cur  eventBatch
+	i    int
+}
+
+func (s *spool) readAhead() *spoolAhead {
+	a := &spoolAhead{full: make(chan eventBatch, readAheadDepth), free: make(chan []trace.Event, readAheadDepth+1),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	for range readAheadDepth + 1 {
+		a.free <- make([]trace.Event, 4096)
+	}
+	go a.pump(s.reader())
+	return a
+}
+
+func (a *spoolAhead) pump(r *spoolReader) {
+	defer close(a.done)
+	for {
+		var buf []trace.Event
+		select {
+		case buf = <-a.free:
+		case <-a.stop:
+			return
+		}
+		n, err := 0, error(nil)
+		for n < len(buf) {
+			if err = r.next(&buf[n]); err != nil {
+				break
+			}
+			n++
+		}
+		select {
+		case a.full <- eventBatch{buf[:n], err}:
+		case <-a.stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// next is spoolReader.next over the decoded batches.
+func (a *spoolAhead) next(ev *trace.Event) error {
+	for a.i == len(a.cur.evs) {
+		if a.cur.err != nil {
+			return a.cur.err
+		}
+		if a.cur.evs != nil {
+			a.free <- a.cur.evs[:cap(a.cur.evs)]
+		}
+		a.cur, a.i = <-a.full, 0
+	}
+	*ev = a.cur.evs[a.i]
+	a.i++
+	return nil
+}
+
+// close stops the decoding goroutine and waits for it.
+func (a *spoolAhead) close() {
+	close(a.stop)
+	<-a.done
+}

@@ -34,8 +34,8 @@ func (s *summary) users() *users {
 		}
 	}
 	for t, th := range s.threads {
-		for l, f := range th.first {
-			if f == 0 {
+		for l, sp := range th.span {
+			if sp.first == 0 {
 				continue
 			}
 			x := l / 2

@@ -44,10 +44,11 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 	ts := make([]*scanThread, c.k)
 	for i := range ts {
 		ts[i] = &scanThread{cur: make([]int32, c.k), curL: make([]profiles.Letter, c.k),
-			curP: make([]int64, c.k), fIdx: make([]int32, len(c.th[i].first))}
+			curP: make([]int64, c.k), fIdx: make([]int32, len(c.th[i].span))}
 	}
 	var ftab [][]int32
-	r := sp.reader()
+	r := sp.readAhead()
+	defer r.close()
 	var ev trace.Event
 	for n := 0; ; n++ {
 		if err := r.next(&ev); err == io.EOF {

@@ -18,14 +18,19 @@ import (
 // keeps, per thread, first and last for every letter: O(threads × variables)
 // memory, whatever the trace's length.
 
+// letterSpan is the first and last transaction (numbered from 1) in which
+// a thread uses a letter; 0 if it never does.
+type letterSpan struct {
+	first, last int32
+}
+
 // threadSum is what the first pass keeps of one thread.
 type threadSum struct {
-	txn    int32   // transactions begun so far (unary ones included)
-	open   bool    // inside a begin … end
-	first  []int32 // per letter: first transaction with it, 0 if none
-	last   []int32 // per letter: last transaction with it
-	events int64   // trace events of the thread
-	edges  int64   // edges of its projection automaton (a unary access is 3)
+	txn    int32        // transactions begun so far (unary ones included)
+	open   bool         // inside a begin … end
+	span   []letterSpan // per letter: first and last transaction with it
+	events int64        // trace events of the thread
+	edges  int64        // edges of its projection automaton (a unary access is 3)
 }
 
 // summary is the first pass's result: the names, the per-thread letter
@@ -122,15 +127,15 @@ func (s *summary) step(ev *trace.Event) {
 
 // see records that letter l occurs in transaction txn.
 func (th *threadSum) see(l profiles.Letter, txn int32) {
-	if int(l) >= len(th.first) {
-		n := max(2*len(th.first), int(l)+1, 16)
-		th.first = append(th.first, make([]int32, n-len(th.first))...)
-		th.last = append(th.last, make([]int32, n-len(th.last))...)
+	if int(l) >= len(th.span) {
+		n := max(2*len(th.span), int(l)+1, 16)
+		th.span = append(th.span, make([]letterSpan, n-len(th.span))...)
 	}
-	if th.first[l] == 0 {
-		th.first[l] = txn
+	sp := &th.span[l] // first and last share a cache line
+	if sp.first == 0 {
+		sp.first = txn
 	}
-	th.last[l] = txn
+	sp.last = txn
 }
 
 func (s *summary) useLock(l, t int32) {
@@ -157,15 +162,15 @@ func letterOf(ev *trace.Event) profiles.Letter {
 
 // firstOf and lastOf read a thread's summary, 0 for a letter it never uses.
 func (th *threadSum) firstOf(l profiles.Letter) int32 {
-	if int(l) < len(th.first) {
-		return th.first[l]
+	if int(l) < len(th.span) {
+		return th.span[l].first
 	}
 	return 0
 }
 
 func (th *threadSum) lastOf(l profiles.Letter) int32 {
-	if int(l) < len(th.last) {
-		return th.last[l]
+	if int(l) < len(th.span) {
+		return th.span[l].last
 	}
 	return 0
 }
