@@ -13,16 +13,19 @@ package monitor
 // forgetGarbage; beyond that the records are left to live.
 const maxTouched = len(traceTxn{}.touched)
 
+// touchedOverflow is ntouched's flag: some records x names are not listed.
+const touchedOverflow = 0x80
+
 // touch lists record id (a variable, or -1-l for lock l) as touched by x.
 func (x *traceTxn) touch(id int32) {
-	k := int(x.ntouched)
+	k := int(x.ntouched &^ touchedOverflow)
 	switch {
-	case k > 0 && k <= maxTouched && x.touched[k-1] == id:
+	case k > 0 && x.touched[k-1] == id:
 	case k < maxTouched:
 		x.touched[k] = id
 		x.ntouched++
 	default:
-		x.ntouched = uint8(maxTouched + 1) // overflow: some records not listed
+		x.ntouched |= touchedOverflow // some records not listed
 	}
 }
 
@@ -36,7 +39,7 @@ func (m *TraceMonitor) forgetGarbage(x *traceTxn) bool {
 	if th := &m.threads[x.thread]; th.last.txn == x {
 		th.last.txn = nil
 	}
-	for _, id := range x.touched[:min(int(x.ntouched), maxTouched)] {
+	for _, id := range x.touched[:x.ntouched&^touchedOverflow] {
 		if id < 0 {
 			if l := &m.locks[-1-id]; l.txn == x {
 				l.txn = nil
@@ -51,7 +54,7 @@ func (m *TraceMonitor) forgetGarbage(x *traceTxn) bool {
 			v.drop(r)
 		}
 	}
-	return int(x.ntouched) <= maxTouched
+	return x.ntouched&touchedOverflow == 0
 }
 
 // releaseGarbage hands x, garbage and named by no record, back to the

@@ -70,7 +70,7 @@ type traceTxn struct {
 	outBuf, inBuf [1]traceEdge
 	touched       [16]int32 // forgetGarbage's list: variables, and -1-l for lock l
 	pos           int32     // its index in nodes
-	ntouched      uint8     // how many; maxTouched+1 once it overflowed
+	ntouched      uint8     // how many, with touchedOverflow once some went unlisted
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the

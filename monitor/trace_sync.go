@@ -68,7 +68,7 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64) {
 	here := traceSrc{x, line}
 	ut.pending = append(ut.pending, here)
 	if cur != nil {
-		cur.ntouched = uint8(maxTouched + 1) // ut's record is not listed
+		cur.ntouched |= touchedOverflow // ut's record is not listed
 	}
 	th.last, th.sawEvent = here, true
 	if unary {
