@@ -176,10 +176,11 @@ const (
 	DefaultMaxStates = 500_000
 )
 
-// defaultBudget reports whether the user left the search unbounded.
+// defaultBudget reports whether the default limits apply: the user gave
+// no --max-states (an explicit 0 is Unbounded) and no --timeout.
 func (p *predictor) defaultBudget() bool {
 	_, deadline := p.ctx.Deadline()
-	return p.o.Check.MaxStates == 0 && !deadline
+	return p.o.Check.MaxStates == 0 && !deadline && !p.o.Unbounded
 }
 
 func (p *predictor) budget() int64 {

@@ -32,6 +32,8 @@ type Options struct {
 	// Budget is the state limit the lock-aware search gets by default
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.
 	Budget int64
+	// Unbounded turns the default limits off (an explicit --max-states 0).
+	Unbounded bool
 }
 
 // Outcome is a prediction: the engine's result, with its witness over the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,9 +23,12 @@ type decideFlags struct {
 	dot        string
 	timeout    time.Duration
 	maxStates  int
-	maxDepth   int
-	maxStack   int
-	quiet      bool
+	// maxStatesSet: --max-states was given (predict's default budget
+	// applies only when it was not; an explicit 0 is no limit).
+	maxStatesSet bool
+	maxDepth     int
+	maxStack     int
+	quiet        bool
 }
 
 func (f *decideFlags) register(fs *flag.FlagSet) {
@@ -34,7 +38,14 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
 	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE`")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
-	fs.IntVar(&f.maxStates, "max-states", 0, "give up after `N` states with verdict unknown (0: no limit)")
+	fs.Func("max-states", "give up after `N` states with verdict unknown (0: no limit; predict without it or --timeout: a default budget)", func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return errors.New("want a count")
+		}
+		f.maxStates, f.maxStatesSet = n, true
+		return nil
+	})
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
 	fs.IntVar(&f.maxStack, "max-stack", 0, "call depth `N` of the bounded search for recursive threads with locks (0: the default)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")

@@ -80,7 +80,8 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 	}
 	defer cancel()
-	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options()})
+	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
+		Unbounded: f.maxStatesSet && f.maxStates == 0})
 	var ue *predict.UsageError
 	switch {
 	case errors.As(err, &ue):

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -211,12 +210,10 @@ func TestPredictDefaultLimits(t *testing.T) {
 	gen := conc("gen", "random", "--trace", "--events", "200000")
 	require.Equal(t, 0, gen.code, gen.stderr)
 	path := file(t, "big.std", gen.stdout)
-	start := time.Now()
 	out, got := predictOut(t, path, "--engine", "global")
 	require.Equal(t, exitUnknown, out.code, out.stderr)
 	require.Contains(t, got.Reason, "more than the global engine is started on by default")
 	require.Contains(t, got.Reason, "--max-states")
-	require.Less(t, time.Since(start), 20*time.Second)
 
 	out, got = predictOut(t, path)
 	require.Equal(t, exitSerializable, out.code, out.stderr)
