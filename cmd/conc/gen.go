@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/conc-dev/conc/dfa"
@@ -29,7 +31,10 @@ type genFlags struct {
 	dfaFile string
 	cnfFile string
 	trace   bool
-	events  int64
+	// locksSet: --locks was given (a trace's default is one lock; an
+	// explicit 0 is none).
+	locksSet bool
+	events   int64
 }
 
 func (f *genFlags) register(fs *flag.FlagSet) {
@@ -37,7 +42,14 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
 	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
-	fs.IntVar(&f.p.Locks, "locks", 0, "locks (random with --sync, locked; --trace)")
+	fs.Func("locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return errors.New("want a count")
+		}
+		f.p.Locks, f.locksSet = n, true
+		return nil
+	})
 	fs.IntVar(&f.p.TxnLen, "txn", 0, "most accesses in one transaction (random; --trace)")
 	fs.BoolVar(&f.p.Loops, "loops", false, "random: loop and repeat (regular programs)")
 	fs.BoolVar(&f.p.Choice, "choice", false, "random: choose")
@@ -73,6 +85,12 @@ func runGen(e *env, args []string) int {
 	if len(pos) > 1 {
 		return e.errorf("gen: want one FAMILY, got %d; run 'conc gen' for the list", len(pos))
 	}
+	if f.trace && pos[0] == "random" {
+		if err := f.randomTrace(e.stdout); err != nil {
+			return e.errorf("gen: %v", err)
+		}
+		return 0
+	}
 	out, err := f.generate(e, pos[0])
 	if err != nil {
 		return e.errorf("gen: %v", err)
@@ -94,10 +112,8 @@ func (f *genFlags) generate(e *env, family string) (string, error) {
 	switch {
 	case f.dfaFile != "" && family != "w1", f.cnfFile != "" && family != "np":
 		return "", fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
-	case f.trace && family != "random":
-		return "", fmt.Errorf("--trace goes with the random family, not %s", family)
 	case f.trace:
-		return f.randomTrace()
+		return "", fmt.Errorf("--trace goes with the random family, not %s", family)
 	case f.dfaFile != "":
 		_, text, err := readInput(e, f.dfaFile)
 		if err != nil {
@@ -140,23 +156,29 @@ func (f *genFlags) checkSizes() error {
 	return nil
 }
 
-// randomTrace writes a random STD trace with trace.Gen: transactions take
-// one lock and touch what it guards, except for some unprotected accesses,
-// which is how violations get in.
-func (f *genFlags) randomTrace() (string, error) {
+// randomTrace writes a random STD trace with trace.Gen to w as it is
+// drawn (a trace of 10^8 events is never in memory): transactions take one
+// lock and touch what it guards, except for some unprotected accesses,
+// which is how violations get in; without locks every access is
+// unprotected.
+func (f *genFlags) randomTrace(w io.Writer) error {
 	if f.events < 0 {
-		return "", fmt.Errorf("--events %d: want a count", f.events)
+		return fmt.Errorf("--events %d: want a count", f.events)
+	}
+	if err := f.checkSizes(); err != nil {
+		return err
 	}
 	p := f.p
+	locks := p.Locks
+	if !f.locksSet {
+		locks = 1
+	}
 	g := trace.NewGen(trace.GenOptions{
 		Seed: f.seed, Events: f.events, Threads: max(p.Threads, 2), Vars: max(p.Vars, 2),
-		Locks: max(p.Locks, 1), TxnLen: max(p.TxnLen, 2), Unprotected: 0.1, Unary: 0.1, Writes: 0.5,
+		Locks: locks, TxnLen: max(p.TxnLen, 2), Unprotected: 0.1, Unary: 0.1, Writes: 0.5,
 	})
-	var b strings.Builder
-	if _, err := g.WriteTo(&b); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	_, err := g.WriteTo(w)
+	return err
 }
 
 // listFamilies prints each family with its documentation.

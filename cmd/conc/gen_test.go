@@ -65,6 +65,20 @@ func TestGenTrace(t *testing.T) {
 	require.Contains(t, []int{exitSerializable, exitViolation}, m.code, m.stderr)
 }
 
+// A trace has one lock unless --locks says otherwise; --locks 0 is none.
+func TestGenTraceLocks(t *testing.T) {
+	count := func(args ...string) (acquires int) {
+		g := conc(append([]string{"gen", "random", "--trace", "--events", "400"}, args...)...)
+		require.Equal(t, 0, g.code, g.stderr)
+		return strings.Count(g.stdout, "|acq(")
+	}
+	require.Positive(t, count())
+	require.Zero(t, count("--locks", "0"))
+	require.Positive(t, count("--locks", "3"))
+	bad := conc("gen", "random", "--trace", "--locks", "many")
+	require.Equal(t, exitUsage, bad.code)
+}
+
 func TestGenList(t *testing.T) {
 	g := conc("gen")
 	require.Equal(t, 0, g.code)

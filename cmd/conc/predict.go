@@ -35,7 +35,7 @@ type predictFlags struct {
 func (f *predictFlags) register(fs *flag.FlagSet) {
 	f.decideFlags.register(fs)
 	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
-	fs.Var(&f.progress, "progress", "show bytes read, rate and elapsed time on standard error (default: when it is a terminal)")
+	fs.Var(&f.progress, "progress", progressHelp)
 	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line)")
 }
 
