@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // TextOptions shape the text rendering.
@@ -47,22 +48,42 @@ func verdictLine(r *Report) string {
 }
 
 // writeRun prints the witness run in aligned columns: index, thread, event,
-// position; a star marks the events that the cycle names.
+// position; a star marks the events that the cycle names. The columns are
+// measured in a first pass and written in a second, as text/tabwriter would
+// lay them out (two spaces of padding) but without holding the text: a
+// predicted witness can run to millions of events.
 func writeRun(b *bufio.Writer, w *Witness) {
 	b.WriteString("witness run (* marks the events of the cycle):\n")
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	var width [3]int
 	for i, e := range w.Run {
-		mark := " "
-		if e.OnCycle {
-			mark = "*"
+		c := runCells(i, e)
+		for k := range width {
+			width[k] = max(width[k], utf8.RuneCountInString(c[k]))
 		}
-		ev := e.Op
-		if e.Target != "" {
-			ev += " " + e.Target
-		}
-		fmt.Fprintf(tw, "  %s %d\t%s\t%s\t%s\n", mark, i, e.Thread, ev, e.Pos)
 	}
-	tw.Flush()
+	for i, e := range w.Run {
+		c := runCells(i, e)
+		for k := range width {
+			b.WriteString(c[k])
+			b.WriteString(strings.Repeat(" ", width[k]+2-utf8.RuneCountInString(c[k])))
+		}
+		b.WriteString(c[3])
+		b.WriteByte('\n')
+	}
+}
+
+// runCells are the cells of event i's row: mark and index, thread, event,
+// position.
+func runCells(i int, e Event) [4]string {
+	mark := " "
+	if e.OnCycle {
+		mark = "*"
+	}
+	ev := e.Op
+	if e.Target != "" {
+		ev += " " + e.Target
+	}
+	return [4]string{"  " + mark + " " + strconv.Itoa(i), e.Thread, ev, e.Pos}
 }
 
 // writeCycle names the transactions of the cycle, then gives each conflict
