@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
@@ -33,13 +32,11 @@ func decide(e *env, f *decideFlags, p *model.Program) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	var dot io.WriteCloser
-	if f.dot != "" { // create it first: a bad path fails before the search
-		if dot, err = os.Create(f.dot); err != nil {
-			return e.errorf("--dot: %v", err)
-		}
-		defer dot.Close()
+	dot, err := createDOT(f.dot)
+	if err != nil {
+		return e.errorf("--dot: %v", err)
 	}
+	defer dot.close()
 	res, err := runEngine(eng, p, opts, f.timeout)
 	if err != nil {
 		return e.errorf("engine %s failed: %v", eng.Name, err)
@@ -54,13 +51,8 @@ func decide(e *env, f *decideFlags, p *model.Program) int {
 	if err := render(e.stdout, f, r); err != nil {
 		return e.errorf("%v", err)
 	}
-	if dot != nil {
-		if err := report.WriteDOT(dot, r); err != nil {
-			return e.errorf("--dot: %v", err)
-		}
-		if err := dot.Close(); err != nil {
-			return e.errorf("--dot: %v", err)
-		}
+	if err := dot.write(r); err != nil {
+		return e.errorf("--dot: %v", err)
 	}
 	return exitCode(res.Verdict)
 }

@@ -115,10 +115,8 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
 	}
-	if outs.dot != nil {
-		if err := report.WriteDOT(outs.dot, rep); err != nil {
-			return e.errorf("--dot: %v", err)
-		}
+	if err := outs.dot.write(rep); err != nil {
+		return e.errorf("--dot: %v", err)
 	}
 	if err := outs.close(); err != nil {
 		return e.errorf("%v", err)
@@ -130,17 +128,16 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 // trace is read so that a bad path fails first. Without a violation they
 // are left empty.
 type outputs struct {
-	dot, witness io.WriteCloser
+	dot     *dotFile
+	witness io.WriteCloser
 }
 
 func createOutputs(dot, witness string) (*outputs, error) {
-	o := &outputs{}
-	var err error
-	if dot != "" {
-		if o.dot, err = os.Create(dot); err != nil {
-			return nil, fmt.Errorf("--dot: %v", err)
-		}
+	d, err := createDOT(dot)
+	if err != nil {
+		return nil, fmt.Errorf("--dot: %v", err)
 	}
+	o := &outputs{dot: d}
 	if witness != "" {
 		if o.witness, err = os.Create(witness); err != nil {
 			o.close()
@@ -150,16 +147,13 @@ func createOutputs(dot, witness string) (*outputs, error) {
 	return o, nil
 }
 
-// close closes the files once; it reports the first error.
+// close closes the files once; it reports the witness file's error.
 func (o *outputs) close() error {
-	var first error
-	for _, f := range []*io.WriteCloser{&o.dot, &o.witness} {
-		if *f != nil {
-			if err := (*f).Close(); err != nil && first == nil {
-				first = err
-			}
-			*f = nil
-		}
+	o.dot.close()
+	if o.witness == nil {
+		return nil
 	}
-	return first
+	err := o.witness.Close()
+	o.witness = nil
+	return err
 }
