@@ -242,14 +242,7 @@ func adversarialShrink(evs []trace.Event, lockEdges bool, cfg naiveConfig) []tra
 // transactions, forks, joins, locks, nesting) under random collector and
 // slot settings agree with the naive full conflict graph.
 func TestTraceMonitorAdversarial(t *testing.T) {
-	n := 1500
-	if s := os.Getenv("MONITOR_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
-	seed := uint64(1)
-	if s := os.Getenv("MONITOR_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
+	n, seed := adversarialRuns(1500)
 	rng := rand.New(rand.NewPCG(seed, 99))
 	violations := 0
 	for i := range n {
@@ -283,14 +276,7 @@ func TestTraceMonitorAdversarial(t *testing.T) {
 // TestTraceMonitorManyOpen: more open transactions than the 64 slots
 // (every slot free), so the garbage rule switches off and on again.
 func TestTraceMonitorManyOpen(t *testing.T) {
-	n := 150
-	if s := os.Getenv("MONITOR_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
-	seed := uint64(1)
-	if s := os.Getenv("MONITOR_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
+	n, seed := adversarialRuns(150)
 	rng := rand.New(rand.NewPCG(seed, 101))
 	for i := range n {
 		sh := randomShape(rng)
@@ -317,14 +303,7 @@ func TestTraceMonitorManyOpen(t *testing.T) {
 // than slots (one to three slots, high bits included) and collection
 // after almost every transaction.
 func TestTraceMonitorGenFewSlots(t *testing.T) {
-	n := 200
-	if s := os.Getenv("MONITOR_N"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
-	seed := uint64(1)
-	if s := os.Getenv("MONITOR_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
+	n, seed := adversarialRuns(200)
 	rng := rand.New(rand.NewPCG(seed, 103))
 	configs := []naiveConfig{{1, 1}, {1, 1 << 63}, {2, 0b11 << 40}, {1 << 20, 0b111}, {1, 1<<5 | 1<<33 | 1<<62}}
 	for range n {
@@ -357,4 +336,17 @@ func TestTraceMonitorForkBeforeAnyAccess(t *testing.T) {
 	for _, cfg := range naiveConfigs {
 		require.Empty(t, adversarialMismatch(evs, true, cfg))
 	}
+}
+
+// adversarialRuns is how many traces to draw (n unless MONITOR_N says)
+// and the seed (1 unless MONITOR_SEED says): longer hunts need no edit.
+func adversarialRuns(n int) (int, uint64) {
+	if v, err := strconv.Atoi(os.Getenv("MONITOR_N")); err == nil {
+		n = v
+	}
+	seed := uint64(1)
+	if v, err := strconv.ParseUint(os.Getenv("MONITOR_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	return n, seed
 }
