@@ -12,18 +12,23 @@ import (
 // one critical section, and so does every conflicting access of the other
 // threads (two-phase locking of one lock, as Eraser's lock sets see it).
 // Then no reordering that respects the locks is unserializable, without lock
-// edges: give each transaction T the point φ(T), the release ending the
-// critical section of lock l_T that holds its cross-thread accesses (the
-// access itself if it has only one, any point if none). A conflict edge
-// T → U between threads goes from an access e of T to a later f of U; one of
-// them is in the other's critical section and the other one holds that lock
-// too, so it comes after that section's release, or before its acquire:
-// φ(T) < φ(U) in every case (and program order keeps φ increasing within a
-// thread). φ strictly increases along every edge, so the conflict graph of
-// every run is acyclic. Which locks an event holds is fixed by its thread's
-// projection, so the argument needs only the trace, in two passes over the
-// spool: lock sets, then the transactions. It proves serializable; when it
-// does not apply, nothing is concluded.
+// edges. Say transaction T keeps its cross-thread accesses inside one
+// critical section of lock l_T, and every access of another thread that
+// conflicts with one of them holds l_T. In any run that respects the locks
+// no such access falls between T's first and last cross-thread access (T
+// holds l_T all that while), so T's accesses form a window [first_T,
+// last_T] that conflicting accesses of other threads stay out of (a
+// transaction with one such access has a window of one point). Give each
+// transaction φ(T) = first_T (its first event if it has none). A conflict
+// edge T → U between threads goes from an access e of T to a later f of U;
+// e is outside U's window and before f, so before it: φ(T) <= e < first_U =
+// φ(U). Program order keeps φ increasing within a thread, since T's events
+// all precede those of the next transaction. So φ strictly increases along
+// every edge, and the conflict graph of every run is acyclic. Which locks an
+// event holds is fixed by its thread's projection, so the test needs only
+// the trace, in two passes over the spool: lock sets, then the
+// transactions. It proves serializable; when it does not apply, nothing is
+// concluded.
 
 // locksetWords bounds the locks the proof tracks to the first 64·locksetWords
 // (a lock beyond counts as not held, which only makes the proof apply less).
