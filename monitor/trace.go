@@ -50,6 +50,9 @@ type TraceViolation struct {
 	Cycle    []CycleEvent
 	Elided   int
 	ElidedAt int
+	// undescribed: counted only; its cycle was not spelled out (see
+	// TraceMonitor.violation).
+	undescribed bool
 }
 
 // TraceStats are the monitor's counters.
@@ -143,10 +146,27 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 	x.viol = nil
 	v.End = x.end
 	m.res.Count++
+	if v.undescribed {
+		return // counted; kept and passed on are described ones only
+	}
 	if m.opts.OnViolation != nil {
 		m.opts.OnViolation(v)
 	}
 	if m.opts.MaxViolations == 0 || len(m.res.Violations) < m.opts.MaxViolations {
 		m.res.Violations = append(m.res.Violations, v)
 	}
+}
+
+// violation is n's violation, its cycle spelled out by describe unless
+// nobody will see it: without OnViolation, once MaxViolations described
+// violations exist, later ones are only counted. Describing costs up to
+// MaxCycle hops each, and one event can put a hundred thousand
+// transactions on cycles at once (a main thread's join).
+func (m *TraceMonitor) violation(n *traceTxn, describe func() TraceViolation) *TraceViolation {
+	if m.opts.OnViolation == nil && m.opts.MaxViolations > 0 && m.described >= m.opts.MaxViolations {
+		return &TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end, undescribed: true}
+	}
+	m.described++
+	v := describe()
+	return &v
 }

@@ -36,6 +36,7 @@ type TraceMonitor struct {
 	// unslotted counts the open transactions without a reachability slot:
 	// while there are none, mask == 0 means no open transaction reaches.
 	unslotted int
+	described int // violations whose cycle was spelled out (violation)
 	stats     TraceStats
 	res       TraceResult
 }

@@ -356,3 +356,29 @@ func fmtTrace(evs []trace.Event) string {
 	}
 	return b.String()
 }
+
+// TestTraceMonitorMaxViolations: with MaxViolations k and no callback, the
+// monitor still counts every cyclic transaction but spells out and keeps
+// only k, each a real cyclic transaction with a real cycle.
+func TestTraceMonitorMaxViolations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	checked := 0
+	for i := 0; checked < 200 && i < 5000; i++ {
+		o := randomGenOptions(rng, uint64(i))
+		evs := genEvents(o)
+		want := naiveCheck(evs, true)
+		if len(want.cyclic) < 3 {
+			continue
+		}
+		checked++
+		got := runMonitor(evs, TraceOptions{LockEdges: true, MaxCycle: 1000, MaxViolations: 2}, 1, ^uint64(0))
+		ctx := fmt.Sprintf("seed %d\n%s", i, fmtTrace(evs))
+		require.EqualValues(t, len(want.cyclic), got.Count, ctx)
+		require.Len(t, got.Violations, 2, ctx)
+		for _, v := range got.Violations {
+			require.Contains(t, want.cyclic, v.Begin, ctx)
+			checkReportedCycle(t, want, v, true, ctx)
+		}
+	}
+	require.Equal(t, 200, checked)
+}
