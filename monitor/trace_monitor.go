@@ -92,7 +92,7 @@ type traceThread struct {
 	cur      *traceTxn // open transaction
 	last     traceSrc  // latest transaction and the line of its latest event
 	depth    int32
-	pending  []traceSrc // lock edges: forks/joins of this thread, before its next event
+	pending  []traceSrc // lock edges: the fork of this thread, before its first event
 	sawEvent bool
 }
 
@@ -150,7 +150,7 @@ func (m *TraceMonitor) stepOther(ev trace.Event) {
 	case ev.Op == model.OpAcquire, ev.Op == model.OpRelease:
 		m.lockEvent(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpRelease)
 	default:
-		m.forkJoin(ev.Thread, ev.Target, ev.Line)
+		m.forkJoin(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpJoin)
 	}
 }
 

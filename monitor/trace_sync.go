@@ -53,8 +53,11 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 }
 
 // forkJoin is a fork or join of thread u by thread t: u's latest event
-// precedes it, and it precedes u's next event (pending until then).
-func (m *TraceMonitor) forkJoin(t, u int32, line int64) {
+// precedes it, and a fork precedes u's next event (pending until then). A
+// join has no such record: u has no event after it (the reader rejects
+// one), and a pending record nobody consumes would keep t's transaction
+// alive through every collection.
+func (m *TraceMonitor) forkJoin(t, u int32, line int64, join bool) {
 	ut := m.thread(u)
 	th := &m.threads[t] // m.thread may have moved the slice
 	cur := th.cur
@@ -66,9 +69,11 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64) {
 	x := m.attach(cur, len(srcs), t, line)
 	unary := cur == nil && x != nil
 	here := traceSrc{x, line}
-	ut.pending = append(ut.pending, here)
-	if cur != nil {
-		cur.ntouched |= touchedOverflow // ut's record is not listed
+	if !join {
+		ut.pending = append(ut.pending, here)
+		if cur != nil {
+			cur.ntouched |= touchedOverflow // ut's record is not listed
+		}
 	}
 	th.last, th.sawEvent = here, true
 	if unary {
