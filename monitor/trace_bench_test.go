@@ -1,6 +1,9 @@
 package monitor
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +72,31 @@ func TestTraceMonitorMemoryFlat(t *testing.T) {
 	small, big := live(200_000), live(2_000_000)
 	t.Logf("largest graph: %d transactions after 2*10^5 events, %d after 2*10^6", small, big)
 	require.Less(t, big, 2*small+gcMin, "small %d big %d", small, big)
+}
+
+// BenchmarkCheckTrace: events per second of CheckTrace end to end, as
+// `conc monitor --lock-edges` runs it: the STD text of the benchmark trace
+// is parsed on a second goroutine while the monitor steps the batches.
+// The text (10^6 events) is read ten times over, one 10^7-event trace.
+func BenchmarkCheckTrace(b *testing.B) {
+	o := benchGen
+	o.Events = 1_000_000
+	var text bytes.Buffer
+	_, err := trace.NewGen(o).WriteTo(&text)
+	require.NoError(b, err)
+	const copies = 10
+	b.SetBytes(int64(copies * text.Len()))
+	var events int64
+	for b.Loop() {
+		parts := make([]io.Reader, copies)
+		for i := range parts {
+			parts[i] = bytes.NewReader(text.Bytes())
+		}
+		r, err := trace.NewReader(io.MultiReader(parts...), "bench.std", trace.Options{})
+		require.NoError(b, err)
+		res, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true, MaxViolations: 1})
+		require.NoError(b, err)
+		events = res.Stats.Events
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
