@@ -94,25 +94,16 @@ func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
 // real conflicts).
 func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolation {
 	s := &m.search
-	lim := m.opts.MaxCycle
 	n := s.order[j]
 	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
-	var fw []walkHop
-	at := j
-	for len(fw) <= lim+1 {
-		h := s.next[at]
-		fw = append(fw, s.walkHop(h))
-		if at = h.to; at == 0 {
-			break
-		}
-	}
+	fw, closed := s.wayBack(j, m.opts.MaxCycle)
 	// A way back longer than the listing is elided anyway: then only the
 	// hops nearest n are shown, and any chain of them will do.
 	bw, found := m.chainBack(xb, n), false
-	if at == 0 {
-		bw, found = m.pathFrom(x, xb, n, 2*lim+16)
+	if closed {
+		bw, found = m.pathFrom(x, xb, n, 2*m.opts.MaxCycle+16)
 	}
-	m.describe(&v, fw, bw, at == 0 && found, int(s.dist[j])+len(bw)-1)
+	m.describe(&v, fw, bw, closed && found, int(s.dist[j])+len(bw)-1)
 	return v
 }
 

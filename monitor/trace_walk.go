@@ -16,22 +16,27 @@ func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 	lim := m.opts.MaxCycle
 	n := s.order[j]
 	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
-	var fw, bw []walkHop
+	fw, closed := s.wayBack(j, lim)
+	var bw []walkHop
 	at := j
-	for len(fw) <= lim+1 {
+	for ; at != 0 && len(bw) <= lim+1; at = s.parent[at].from {
+		bw = append(bw, s.walkHop(s.parent[at]))
+	}
+	m.describe(&v, fw, bw, closed && at == 0, int(s.depth[j])+int(s.dist[j])-1)
+	return v
+}
+
+// wayBack follows next hops from index j towards x (index 0), for at most
+// lim+2 hops (one more than a listing shows); closed says it reached x.
+func (s *traceSearch) wayBack(j int32, lim int) (fw []walkHop, closed bool) {
+	for at := j; len(fw) <= lim+1; {
 		h := s.next[at]
 		fw = append(fw, s.walkHop(h))
 		if at = h.to; at == 0 {
-			break
+			return fw, true
 		}
 	}
-	closed := at == 0
-	for at = j; at != 0 && len(bw) <= lim+1; at = s.parent[at].from {
-		bw = append(bw, s.walkHop(s.parent[at]))
-	}
-	closed = closed && at == 0
-	m.describe(&v, fw, bw, closed, int(s.depth[j])+int(s.dist[j])-1)
-	return v
+	return fw, false
 }
 
 func (s *traceSearch) walkHop(h traceHop) walkHop {
