@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/model"
 )
 
 func init() {
@@ -33,17 +34,27 @@ func runCheck(e *env, args []string) int {
 	if err := f.check(); err != nil {
 		return e.errorf("check: %v", err)
 	}
-	name, src, err := readInput(e, files[0])
+	p, code := compileInput(e, files[0])
+	if p == nil {
+		return code
+	}
+	return decide(e, &f, p)
+}
+
+// compileInput reads and compiles a .conc file ("-" is standard input); on
+// an error it has reported it and returns the exit code with a nil program.
+func compileInput(e *env, path string) (*model.Program, int) {
+	name, src, err := readInput(e, path)
 	if err != nil {
-		return e.errorf("%v", err)
+		return nil, e.errorf("%v", err)
 	}
 	p, err := lang.Compile(name, src)
 	if err != nil {
 		// lang's ErrorList: one "file:line:col: reason" a line.
 		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+		return nil, exitUsage
 	}
-	return decide(e, &f, p)
+	return p, 0
 }
 
 // readInput reads a named file, or standard input for "-" (named <stdin>).

@@ -2,9 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
-	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -34,14 +32,9 @@ func runProfiles(e *env, args []string) int {
 	if *format != "text" && *format != "json" {
 		return e.errorf("profiles: --format %q: want text or json", *format)
 	}
-	name, src, err := readInput(e, files[0])
-	if err != nil {
-		return e.errorf("%v", err)
-	}
-	p, err := lang.Compile(name, src)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+	p, code := compileInput(e, files[0])
+	if p == nil {
+		return code
 	}
 	if err := profiles.Write(e.stdout, p, *format); err != nil {
 		return e.errorf("profiles: %v", err)
