@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/conc-dev/conc/internal/cputime"
 	"github.com/conc-dev/conc/model"
 )
 
@@ -60,25 +59,16 @@ func benchProfile(b *testing.B, p *model.Program, want Verdict) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
-	cpu0 := pfThreadCPU()
+	cpu0 := cputime.Thread()
 	for b.Loop() {
 		res, err := checkProfile(context.Background(), p, Options{})
 		if err != nil || res.Verdict != want {
 			b.Fatalf("verdict %v (want %v), err %v", res.Verdict, want, err)
 		}
 	}
-	if cpu := pfThreadCPU() - cpu0; cpu > 0 {
+	if cpu := cputime.Thread() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	}
-}
-
-// pfThreadCPU is the calling OS thread's CPU time (Linux RUSAGE_THREAD).
-func pfThreadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1, &ru); err != nil { // 1 = RUSAGE_THREAD
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkProfileLinear decides 4-thread straight-line programs over 16

@@ -3,10 +3,9 @@ package profiles
 import (
 	"math/rand"
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/conc-dev/conc/internal/cputime"
 	"github.com/conc-dev/conc/model"
 )
 
@@ -67,7 +66,7 @@ func benchExtract(b *testing.B, a *model.Automaton, nvars int) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ReportAllocs()
-	cpu0 := threadCPU()
+	cpu0 := cputime.Thread()
 	for b.Loop() {
 		if _, err := Extract(a, nvars); err != nil {
 			b.Fatal(err)
@@ -75,18 +74,9 @@ func benchExtract(b *testing.B, a *model.Automaton, nvars int) {
 	}
 	events := float64(a.NumEdges()) * float64(b.N)
 	b.ReportMetric(events/b.Elapsed().Seconds()/1e6, "Mevents/s")
-	if cpu := threadCPU() - cpu0; cpu > 0 {
+	if cpu := cputime.Thread() - cpu0; cpu > 0 {
 		b.ReportMetric(events/cpu.Seconds()/1e6, "Mevents/cpu-s")
 	}
-}
-
-// threadCPU is the calling OS thread's CPU time (Linux RUSAGE_THREAD).
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(1, &ru); err != nil { // 1 = RUSAGE_THREAD
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkExtractStraightLine: 10^6 events over 16 variables.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conc-dev/conc/internal/cputime"
 	"github.com/conc-dev/conc/model"
 )
 
@@ -144,13 +145,13 @@ func fitExponent(b *testing.B, family func(*rand.Rand, int, int) *model.Automato
 		a := family(rand.New(rand.NewSource(1)), n, 8)
 		// CPU time is counted in scheduler ticks: repeat small inputs
 		// until the total is well above one.
-		runs, start := 0, threadCPU()
-		for ; runs < 3 || threadCPU()-start < 200*time.Millisecond; runs++ {
+		runs, start := 0, cputime.Thread()
+		for ; runs < 3 || cputime.Thread()-start < 200*time.Millisecond; runs++ {
 			if _, err := ExtractPushdown(a, 8); err != nil {
 				b.Fatal(err)
 			}
 		}
-		per := (threadCPU() - start).Seconds() / float64(runs)
+		per := (cputime.Thread() - start).Seconds() / float64(runs)
 		xs = append(xs, math.Log(float64(a.NumStates())))
 		ys = append(ys, math.Log(per))
 	}
