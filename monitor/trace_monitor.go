@@ -293,8 +293,6 @@ func (m *TraceMonitor) lockRef(l int32) *traceSrc {
 	return &m.locks[l]
 }
 
-func (m *TraceMonitor) lock(l int32) traceSrc { return *m.lockRef(l) }
-
 // addEdges adds an edge s -> x for each source s of another live
 // transaction. Edges only ever enter the current event's transaction, so a
 // new cycle must pass through x, and exists only if x already has

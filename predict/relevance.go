@@ -59,17 +59,6 @@ func (u *users) relevant(t int32, l profiles.Letter) bool {
 	return w == multiUser || (w >= 0 && w != t)
 }
 
-// relevantVars counts the variables some letter of which is relevant.
-func (u *users) relevantVars() int {
-	n := 0
-	for x := range u.writer {
-		if u.varRelevant(x) {
-			n++
-		}
-	}
-	return n
-}
-
 // varRelevant: a variable written by one thread and accessed by another.
 func (u *users) varRelevant(x int) bool {
 	w, a := u.writer[x], u.accessor[x]

@@ -18,7 +18,6 @@ type Group struct {
 	Count       int           `json:"count"`
 	Profiles    []ProfileJSON `json:"profiles"`
 	Unavailable string        `json:"unavailable,omitempty"`
-	profiles    *Profiles     // nil when unavailable
 }
 
 // ProfileJSON is one profile as data: its kind and its one or two accesses.
