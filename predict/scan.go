@@ -47,11 +47,11 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 			curP: make([]int64, c.k), fIdx: make([]int32, len(c.th[i].span))}
 	}
 	var ftab [][]int32
-	r := sp.readAhead()
-	defer r.close()
+	r := trace.ReadAhead(sp.reader().read) // decoding costs about as much as the scan
+	defer r.Close()
 	var ev trace.Event
 	for n := 0; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return pair{}, false, nil
 		} else if err != nil {
 			return pair{}, false, err

@@ -148,6 +148,17 @@ type spoolReader struct {
 	line       int64
 }
 
+// read decodes events into evs as Reader.Read parses them (for
+// trace.ReadAhead): it returns how many, and io.EOF with the last ones.
+func (r *spoolReader) read(evs []trace.Event) (int, error) {
+	for n := range evs {
+		if err := r.next(&evs[n]); err != nil {
+			return n, err
+		}
+	}
+	return len(evs), nil
+}
+
 // next decodes one event into ev; it returns io.EOF after the last one.
 func (r *spoolReader) next(ev *trace.Event) error {
 	if r.end-r.start < spoolMaxRec && !r.eof {

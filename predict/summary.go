@@ -64,30 +64,29 @@ func collect(ctx context.Context, r *trace.Reader, sp *spool) (*summary, error) 
 	return s, nil
 }
 
-// fold reads the trace (a few batches ahead, readahead.go) into the spool
-// and the summary.
+// fold reads the trace (parsed a few batches ahead, trace.ReadAhead) into
+// the spool and the summary.
 func (s *summary) fold(ctx context.Context, r *trace.Reader, sp *spool) error {
-	ra := startReadAhead(r)
-	defer ra.close()
-	for b := range ra.full {
-		for i := range b.evs {
-			if err := sp.put(&b.evs[i]); err != nil {
+	a := trace.ReadAhead(r.Read)
+	defer a.Close()
+	for {
+		evs, err := a.Batch()
+		for i := range evs {
+			if err := sp.put(&evs[i]); err != nil {
 				return err
 			}
-			s.step(&b.evs[i])
+			s.step(&evs[i])
 		}
-		ra.free <- b.evs[:cap(b.evs)]
-		if b.err == io.EOF {
+		switch {
+		case err == io.EOF:
 			return nil
-		}
-		if b.err != nil {
-			return b.err
+		case err != nil:
+			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // step folds one event into the summary.
