@@ -145,22 +145,34 @@ func expected(ebnf string) string {
 // splitAlternatives splits an EBNF expression at its top-level '|'.
 func splitAlternatives(ebnf string) []string {
 	var alts []string
-	depth, quoted, from := 0, false, 0
+	from := 0
+	scanEBNF(ebnf, func(i int, c rune, depth int) bool {
+		if c == '|' && depth == 0 {
+			alts = append(alts, strings.TrimSpace(ebnf[from:i]))
+			from = i + 1
+		}
+		return true
+	})
+	return append(alts, strings.TrimSpace(ebnf[from:]))
+}
+
+// scanEBNF calls at with each character of ebnf outside quoted literals and
+// the parenthesis depth before it, until at returns false.
+func scanEBNF(ebnf string, at func(i int, c rune, depth int) bool) {
+	depth, quoted := 0, false
 	for i, c := range ebnf {
 		switch {
 		case c == '"':
 			quoted = !quoted
 		case quoted:
+		case !at(i, c, depth):
+			return
 		case c == '(':
 			depth++
 		case c == ')':
 			depth--
-		case c == '|' && depth == 0:
-			alts = append(alts, strings.TrimSpace(ebnf[from:i]))
-			from = i + 1
 		}
 	}
-	return append(alts, strings.TrimSpace(ebnf[from:]))
 }
 
 // firstExpected names the first symbol of an EBNF sequence.
@@ -180,20 +192,13 @@ func firstExpected(ebnf string) string {
 
 // matchingGroup returns the inside of the parenthesised group ebnf opens with.
 func matchingGroup(ebnf string) string {
-	depth, quoted := 0, false
-	for i, c := range ebnf {
-		switch {
-		case c == '"':
-			quoted = !quoted
-		case quoted:
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return ebnf[1:i]
-			}
+	inside := ebnf[1:]
+	scanEBNF(ebnf, func(i int, c rune, depth int) bool {
+		if c == ')' && depth == 1 {
+			inside = ebnf[1:i]
+			return false
 		}
-	}
-	return ebnf[1:]
+		return true
+	})
+	return inside
 }
