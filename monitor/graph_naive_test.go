@@ -66,35 +66,22 @@ func naiveConflict(run []model.Step, i, j int, lockEdges bool) bool {
 // naiveCyclic reports whether the conflict graph of run has a cycle.
 func naiveCyclic(run []model.Step, lockEdges bool) bool {
 	txn := naiveTxns(run, lockEdges)
-	succ := map[int]map[int]bool{}
+	n := 0
+	for _, x := range txn {
+		n = max(n, x+1)
+	}
+	adj := make([][]bool, n)
+	for i := range adj {
+		adj[i] = make([]bool, n)
+	}
 	for j := range run {
 		for i := 0; i < j; i++ {
 			if txn[i] >= 0 && txn[j] >= 0 && txn[i] != txn[j] && naiveConflict(run, i, j, lockEdges) {
-				if succ[txn[i]] == nil {
-					succ[txn[i]] = map[int]bool{}
-				}
-				succ[txn[i]][txn[j]] = true
+				adj[txn[i]][txn[j]] = true
 			}
 		}
 	}
-	state := map[int]int{} // 1 on the stack, 2 done
-	var visit func(u int) bool
-	visit = func(u int) bool {
-		state[u] = 1
-		for v := range succ[u] {
-			if state[v] == 1 || state[v] == 0 && visit(v) {
-				return true
-			}
-		}
-		state[u] = 2
-		return false
-	}
-	for u := range succ {
-		if state[u] == 0 && visit(u) {
-			return true
-		}
-	}
-	return false
+	return naiveHasCycle(adj)
 }
 
 // checkCycle asserts that cyc is a cycle of run's conflict graph as the

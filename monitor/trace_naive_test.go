@@ -77,7 +77,7 @@ func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
 				adj[a][b] = true
 			}
 		}
-		if res.first == 0 && traceNaiveHasCycle(adj) {
+		if res.first == 0 && naiveHasCycle(adj) {
 			res.first = in[j].Line
 		}
 	}
@@ -107,8 +107,8 @@ func traceNaiveConflict(a, b trace.Event, lockEdges bool) bool {
 		forkJoin(a, b) || forkJoin(b, a)
 }
 
-// traceNaiveHasCycle is a depth-first search for a back edge.
-func traceNaiveHasCycle(adj [][]bool) bool {
+// naiveHasCycle is a depth-first search for a back edge.
+func naiveHasCycle(adj [][]bool) bool {
 	color := make([]int, len(adj)) // 0 new, 1 on the stack, 2 done
 	var visit func(int) bool
 	visit = func(i int) bool {
