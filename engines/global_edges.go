@@ -65,7 +65,7 @@ type grun struct{ n, to int32 }
 func (s *globalSearch) silentRuns(t int) []grun {
 	a := s.p.Threads[t].Auto
 	runs := make([]grun, a.NumStates())
-	for _, q := range postOrder(a) {
+	for _, q := range a.PostOrder(true) {
 		out := a.Out[q]
 		if len(out) != 1 || out[0].Stack != model.StackNone {
 			continue
@@ -91,7 +91,7 @@ func (s *globalSearch) silentRuns(t int) []grun {
 func (s *globalSearch) deadRows(t int) []bool {
 	a := s.p.Threads[t].Auto
 	live := make([]bool, a.NumStates())
-	order := postOrder(a)
+	order := a.PostOrder(true)
 	for changed := true; changed; {
 		changed = false
 		for _, q := range order {

@@ -143,7 +143,7 @@ func newFutTable(fa *futAlphabet, a *model.Automaton) futTable {
 	if model.ClassOf(a) == model.StraightLine {
 		return newLineFut(fa, a)
 	}
-	order := postOrder(a)
+	order := a.PostOrder(true)
 	d := &denseFut{fa: fa, base: futFixpoint(fa, a, order, -1)}
 	for _, l := range fa.refined {
 		d.before = append(d.before, futFixpoint(fa, a, order, l))
@@ -179,37 +179,6 @@ func futFixpoint(fa *futAlphabet, a *model.Automaton, order []int32, cut int32) 
 		}
 	}
 	return fut
-}
-
-// postOrder lists a's states, successors before predecessors where the
-// graph allows (an iterative depth-first search from every state).
-func postOrder(a *model.Automaton) []int32 {
-	n := a.NumStates()
-	seen := make([]bool, n)
-	order := make([]int32, 0, n)
-	type frame struct{ q, i int32 }
-	for r := range n {
-		if seen[r] {
-			continue
-		}
-		seen[r] = true
-		stack := []frame{{int32(r), 0}}
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			if int(f.i) < len(a.Out[f.q]) {
-				to := a.Out[f.q][f.i].To
-				f.i++
-				if !seen[to] {
-					seen[to] = true
-					stack = append(stack, frame{to, 0})
-				}
-				continue
-			}
-			order = append(order, f.q)
-			stack = stack[:len(stack)-1]
-		}
-	}
-	return order
 }
 
 // has reports whether letter x is in the row of state q of table tab.

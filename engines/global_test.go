@@ -126,7 +126,7 @@ func TestLineFutureMatchesDense(t *testing.T) {
 		fa := newFutAlphabet(p, sv, sl)
 		for _, th := range p.Threads {
 			a := th.Auto
-			order := postOrder(a)
+			order := a.PostOrder(true)
 			d := &denseFut{fa: fa, base: futFixpoint(fa, a, order, -1)}
 			for _, l := range fa.refined {
 				d.before = append(d.before, futFixpoint(fa, a, order, l))

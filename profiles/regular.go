@@ -83,33 +83,10 @@ func orInto(s []uint64, i int, x uint64) bool {
 	return true
 }
 
-// reversePostorder lists the states reachable from Init in reverse postorder
-// of an iterative depth-first search (no recursion: automata may have
-// millions of states).
+// reversePostorder lists the states reachable from Init in reverse
+// postorder: predecessors first where the graph allows.
 func reversePostorder(a *model.Automaton) []int32 {
-	type frame struct {
-		q    int32
-		next int
-	}
-	seen := make([]bool, a.NumStates())
-	post := make([]int32, 0, a.NumStates())
-	stack := make([]frame, 1, 64)
-	stack[0] = frame{a.Init, 0}
-	seen[a.Init] = true
-	for len(stack) > 0 {
-		f := &stack[len(stack)-1]
-		if f.next < len(a.Out[f.q]) {
-			to := a.Out[f.q][f.next].To
-			f.next++
-			if !seen[to] {
-				seen[to] = true
-				stack = append(stack, frame{to, 0})
-			}
-			continue
-		}
-		post = append(post, f.q)
-		stack = stack[:len(stack)-1]
-	}
+	post := a.PostOrder(false)
 	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
 		post[i], post[j] = post[j], post[i]
 	}
