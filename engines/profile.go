@@ -126,16 +126,7 @@ func prepare(p *model.Program, opts Options) (q *model.Program, tps []ThreadProf
 }
 
 func checkProfile(ctx context.Context, p *model.Program, opts Options) (Result, error) {
-	start := time.Now()
-	q, tps, note, events, err := prepare(p, opts)
-	if err != nil {
-		return Result{Engine: "profile"}, err
-	}
-	res, err := DecideProfiles(ctx, q, tps, opts)
-	res.Reason = joinReason(res.Reason, note)
-	res.Stats.Events = events
-	res.Stats.Millis = time.Since(start).Milliseconds()
-	return res, err
+	return withProfiles(ctx, p, opts, DecideProfiles)
 }
 
 // ProfileProduct decides p by the paper's construction of Theorem 1 instead
@@ -143,12 +134,19 @@ func checkProfile(ctx context.Context, p *model.Program, opts Options) (Result, 
 // monitor of normal runs. It answers what the profile engine answers (the
 // tests check this); it is here for those tests and for conc bench.
 func ProfileProduct(ctx context.Context, p *model.Program, opts Options) (Result, error) {
+	return withProfiles(ctx, p, opts, decideProduct)
+}
+
+// withProfiles extracts p's profiles (prepare) and decides them with
+// decide, adding prepare's note and the run's size and time.
+func withProfiles(ctx context.Context, p *model.Program, opts Options,
+	decide func(context.Context, *model.Program, []ThreadProfiles, Options) (Result, error)) (Result, error) {
 	start := time.Now()
 	q, tps, note, events, err := prepare(p, opts)
 	if err != nil {
 		return Result{Engine: "profile"}, err
 	}
-	res, err := decideProduct(ctx, q, tps, opts)
+	res, err := decide(ctx, q, tps, opts)
 	res.Reason = joinReason(res.Reason, note)
 	res.Stats.Events = events
 	res.Stats.Millis = time.Since(start).Milliseconds()
