@@ -77,7 +77,7 @@ func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if verify.Witness(m.prefix, m.w) != nil || !p.s.forksFirst(m.w) {
+	if verify.Prefix(m.prefix, m.w, m.forkedBy, m.finished) != nil || !p.s.forksFirst(m.w) {
 		return nil, false, nil
 	}
 	res := engines.Result{Engine: "global", Verdict: engines.Violation, Witness: m.w, Reason: why}

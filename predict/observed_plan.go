@@ -9,13 +9,12 @@ import (
 )
 
 // observedWalk is the second pass over the observed prefix: it numbers
-// transactions as SPEC §1 does, lays the prefix out as segments, and keeps
-// the events the cycle names and those of X.
+// transactions as SPEC §1 does, counts each thread's edges, and keeps the
+// events the cycle names and those of X.
 type observedWalk struct {
 	lockEdges bool
 	pos, txn  []int64
 	open      []bool
-	segs      []segment
 	named     map[int64]observedEvent // by line
 	x         []observedEvent
 	xThread   int32
@@ -48,7 +47,11 @@ func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (plan, b
 		}
 		w.step(&ev)
 	}
-	return w.plan(v)
+	pl, ok, err := w.plan(v)
+	if ok {
+		pl.observed = &observedCut{to: first, cut: w.pos}
+	}
+	return pl, ok, err
 }
 
 // step places one event.
@@ -70,12 +73,6 @@ func (w *observedWalk) step(ev *trace.Event) {
 	w.pos[t] += edgesOf(ev, w.open[t])
 	if ev.Op.IsAccess() && !w.open[t] {
 		at++ // the access is the middle edge of begin; access; end
-	}
-	upto := w.pos[t] - 1 // a unary access comes with its end: a join may need it
-	if n := len(w.segs); n > 0 && w.segs[n-1].t == int(t) {
-		w.segs[n-1].upto = upto
-	} else {
-		w.segs = append(w.segs, segment{int(t), upto})
 	}
 	oe := observedEvent{at: ref{int(t), at}, txn: txn, line: ev.Line, ev: model.Event{Op: ev.Op, Target: ev.Target}}
 	if _, ok := w.named[ev.Line]; ok {
@@ -116,7 +113,7 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (plan, bool, error) {
 	if !ok1 || !ok2 {
 		return plan{}, false, nil
 	}
-	pl := plan{segs: w.segs}
+	var pl plan
 	from := xOut
 	for k := 0; k < len(groups); k++ {
 		g := groups[k]

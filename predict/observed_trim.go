@@ -27,21 +27,11 @@ func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
 	if err != nil || !ok {
 		return pl, err // a cycle event not in the prefix: keep the whole prefix
 	}
-	done := make([]int64, len(need)) // edges of each thread the trimmed segments take
-	var segs []segment
-	for _, sg := range pl.segs {
-		upto := min(sg.upto, need[sg.t]-1)
-		if upto < done[sg.t] {
-			continue
-		}
-		if n := len(segs); n > 0 && segs[n-1].t == sg.t {
-			segs[n-1].upto = upto
-		} else {
-			segs = append(segs, segment{sg.t, upto})
-		}
-		done[sg.t] = upto + 1
+	cut := make([]int64, len(need))
+	for t := range cut {
+		cut[t] = min(pl.observed.cut[t], need[t])
 	}
-	return plan{segs: segs, cycle: pl.cycle}, nil
+	return plan{cycle: pl.cycle, observed: &observedCut{to: first, cut: cut}}, nil
 }
 
 // hbCut is, per thread, how many edges of its projection happen before some

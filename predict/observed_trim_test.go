@@ -27,8 +27,10 @@ func TestObservedTrim(t *testing.T) {
 	trimmed, err := p.trimPlan(pl, first)
 	require.NoError(t, err)
 	ran := map[int]int64{}
-	for _, sg := range trimmed.segs {
-		ran[sg.t] = sg.upto + 1
+	for t, n := range trimmed.observed.cut {
+		if n > 0 {
+			ran[t] = n
+		}
 	}
 	// Threads by first appearance: T1 0, T3 1, T4 2, T2 3. T1 runs to its
 	// w(x); T4 to its release (acq; begin w end; rel); T2 through its

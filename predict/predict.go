@@ -38,8 +38,10 @@ type Options struct {
 
 // Outcome is a prediction: the engine's result, with its witness over the
 // projection program (DropSync'd under --ignore-sync), and Program, the
-// projection cut to the prefixes the witness uses (every thread, variable
-// and lock name; the report is built from it).
+// projection's names (every thread, variable and lock; the report is built
+// from it). Program's threads have empty automata: a witness can run to
+// millions of events, and its paths through the projection are fixed (a
+// straight-line thread takes its edges in order).
 type Outcome struct {
 	Result  engines.Result
 	Program *model.Program

@@ -24,18 +24,6 @@ type autoBuilder struct {
 	// countOnly counts the edges without keeping them (to size a program
 	// before building it).
 	countOnly bool
-	// noOrig leaves orig empty: a prefix of the full projection is its own
-	// numbering.
-	noOrig bool
-}
-
-// reserve sizes the builder for n edges, so that a long prefix is not
-// copied as it grows.
-func (b *autoBuilder) reserve(n int64) {
-	n++ // automaton appends the final state
-	b.edges = make([]model.Edge, 0, n)
-	b.inTxn = make([]bool, 0, n)
-	b.held = make([][]int32, 0, n)
 }
 
 func (b *autoBuilder) add(ev model.Event, orig int64) {
@@ -46,9 +34,7 @@ func (b *autoBuilder) add(ev model.Event, orig int64) {
 	b.edges = append(b.edges, model.Edge{To: int32(len(b.edges) + 1), Ev: ev})
 	b.inTxn = append(b.inTxn, b.open)
 	b.held = append(b.held, b.cur)
-	if !b.noOrig {
-		b.orig = append(b.orig, orig)
-	}
+	b.orig = append(b.orig, orig)
 	switch ev.Op {
 	case model.OpBegin:
 		b.open = true

@@ -9,9 +9,13 @@ import (
 )
 
 // A witness is planned as positions in the threads' projections and then
-// materialised from the spool: only the prefixes the run uses are read into
-// memory (Lemma 2's normal run needs thread i up to b and each link thread up
-// to the later of its two events).
+// materialised from the spool: the run is written straight from the spool
+// into its slots, without holding the prefixes it uses (Lemma 2's normal
+// run needs thread i up to b and each link thread up to the later of its
+// two events; the observed witness can be most of a long trace). A run of a
+// straight-line projection fixes its paths (thread t takes edges 0, 1, … in
+// order), so what is kept per event is the model.Step and the move: about
+// 48 bytes.
 
 // ref is an event of the projection: thread t's edge pos.
 type ref struct {
@@ -29,51 +33,56 @@ type segment struct {
 type plan struct {
 	segs  []segment
 	cycle [][2]ref
+	// observed, when set, stands for segs: the observed order itself.
+	observed *observedCut
+}
+
+// observedCut is the observed order as a plan: the trace's events up to
+// line to, in trace order, thread t's cut to its first cut[t] edges. Laid
+// out as segments it would take one per change of thread, 16 bytes for most
+// of the events of a long witness.
+type observedCut struct {
+	to  int64
+	cut []int64
 }
 
 // materialised is a plan made concrete: the witness over the projection
-// program and the program of the prefixes it uses (for the report).
+// program, the program's names (its threads' automata are left empty: the
+// run is a prefix of the projection by construction), and what package
+// verify needs to check the run without them.
 type materialised struct {
 	w      *model.Witness
 	prefix *model.Program
+	// forkedBy[u] is the thread whose fork of u lies in the prefix program
+	// (its prefix and the edge after it), -1 if none; finished[u] reports
+	// that u's path runs to the end of its projection.
+	forkedBy []int
+	finished []bool
 }
 
-// materialise reads the prefixes the plan needs from the spool and builds
-// the run, the paths and the cycle (as run indices).
+// materialise reads the edges the plan needs from the spool and builds the
+// run, the paths and the cycle (as run indices).
 func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
-	need := make([]int64, len(s.threads))
-	for _, sg := range pl.segs {
-		need[sg.t] = max(need[sg.t], sg.upto+1)
+	need := pl.need(len(s.threads))
+	w := &model.Witness{Paths: make([][]model.Move, len(need)), LockEdges: lockEdges}
+	for t, n := range need {
+		w.Paths[t] = make([]model.Move, n)
+		for q := range w.Paths[t] {
+			w.Paths[t][q].From = int32(q)
+		}
 	}
-	// One edge more than the run uses, where there is one: a thread the run
-	// leaves unfinished is then unfinished in the prefix program too.
-	bs, err := s.prefixes(sp, need, dropSync)
-	if err != nil {
-		return nil, err
-	}
-	w := &model.Witness{Paths: make([][]model.Move, len(bs)), LockEdges: lockEdges}
-	total := int64(0)
-	for t := range w.Paths {
-		w.Paths[t] = make([]model.Move, 0, need[t])
-		total += need[t]
-	}
-	w.Run = make([]model.Step, 0, total)
 	at := map[ref]int{} // run index of each cycle event
 	for _, c := range pl.cycle {
 		at[c[0]], at[c[1]] = -1, -1
 	}
-	cursor := make([]int64, len(bs))
-	for _, sg := range pl.segs {
-		for q := cursor[sg.t]; q <= sg.upto; q++ {
-			w.Paths[sg.t] = append(w.Paths[sg.t], model.Move{From: int32(q)})
-			if ev := bs[sg.t].edges[q].Ev; ev.Op != model.OpSkip {
-				if _, ok := at[ref{sg.t, q}]; ok {
-					at[ref{sg.t, q}] = len(w.Run)
-				}
-				w.Run = append(w.Run, model.Step{Thread: int32(sg.t), Ev: ev})
-			}
-		}
-		cursor[sg.t] = max(cursor[sg.t], sg.upto+1)
+	var err error
+	if pl.observed != nil {
+		w.Run, err = s.observedRun(sp, pl.observed, need, at, dropSync)
+	} else {
+		w.Run, err = s.plannedRun(sp, pl.segs, need, at, dropSync)
+	}
+	if err != nil {
+		return nil, err
 	}
 	for _, c := range pl.cycle {
 		from, to := at[c[0]], at[c[1]]
@@ -82,46 +91,155 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 		}
 		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
 	}
-	return &materialised{w: w, prefix: s.program(bs, s.vars, s.locks)}, nil
+	m := &materialised{w: w, prefix: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
+	m.forkedBy, m.finished = s.prefixEnds(need)
+	return m, nil
 }
 
-// prefixes reads the first need[t] edges of every thread's projection, and
-// the next one if there is one.
-func (s *summary) prefixes(sp *spool, need []int64, dropSync bool) ([]*autoBuilder, error) {
-	bs := make([]*autoBuilder, len(need))
-	left := 0 // threads whose prefix is not read yet: the pass ends with the last
-	for t := range bs {
-		bs[t] = &autoBuilder{noOrig: true}
-		bs[t].reserve(min(need[t]+1, s.threads[t].edges))
-		if s.threads[t].edges > 0 { // every thread gets its edge past the run, if any
+// need is how many edges of each thread's projection the plan runs.
+func (pl plan) need(threads int) []int64 {
+	need := make([]int64, threads)
+	if pl.observed != nil {
+		copy(need, pl.observed.cut)
+		return need
+	}
+	for _, sg := range pl.segs {
+		need[sg.t] = max(need[sg.t], sg.upto+1)
+	}
+	return need
+}
+
+// prefixEnds is what the prefix program (each thread's first need[t] edges
+// and the one after, where there is one) says of forks and ends.
+func (s *summary) prefixEnds(need []int64) (forkedBy []int, finished []bool) {
+	forkedBy, finished = make([]int, len(need)), make([]bool, len(need))
+	for u := range need {
+		forkedBy[u] = -1
+		f, ok := s.forker[int32(u)]
+		if ok && f.pos < min(need[f.t]+1, s.threads[f.t].edges) {
+			forkedBy[u] = f.t
+		}
+		finished[u] = need[u] >= s.threads[u].edges
+	}
+	return forkedBy, finished
+}
+
+// observedRun is the run of an observed plan: the spool's edges in order,
+// each thread's up to its cut.
+func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[ref]int, dropSync bool) ([]model.Step, error) {
+	total := int64(0)
+	for _, n := range need {
+		total += n
+	}
+	run := make([]model.Step, 0, total)
+	err := s.eachEdge(sp, need, oc.to, dropSync, func(t int, q int64, ev model.Event) {
+		if ev.Op == model.OpSkip {
+			return
+		}
+		if _, ok := at[ref{t, q}]; ok {
+			at[ref{t, q}] = len(run)
+		}
+		run = append(run, model.Step{Thread: int32(t), Ev: ev})
+	})
+	return run, err
+}
+
+// block is a segment's new edges, first to last, and the slot (an index
+// into the run with epsilon moves still in it) of the first.
+type block struct {
+	first, last, slot int64
+}
+
+// plannedRun lays the segments out as slots, fills each slot from the
+// spool as its edge comes by, then closes up the epsilon moves' slots.
+func (s *summary) plannedRun(sp *spool, segs []segment, need []int64, at map[ref]int, dropSync bool) ([]model.Step, error) {
+	blocks := make([][]block, len(need)) // per thread, in edge order
+	cursor := make([]int64, len(need))
+	total := int64(0)
+	for _, sg := range segs {
+		if sg.upto < cursor[sg.t] {
+			continue
+		}
+		blocks[sg.t] = append(blocks[sg.t], block{cursor[sg.t], sg.upto, total})
+		total += sg.upto + 1 - cursor[sg.t]
+		cursor[sg.t] = sg.upto + 1
+	}
+	run := make([]model.Step, total)
+	slotOf := map[int64]ref{} // the cycle events' slots
+	next := make([]int, len(need))
+	err := s.eachEdge(sp, need, 0, dropSync, func(t int, q int64, ev model.Event) {
+		bs := blocks[t]
+		for bs[next[t]].last < q {
+			next[t]++
+		}
+		b := bs[next[t]]
+		slot := b.slot + q - b.first
+		run[slot] = model.Step{Thread: int32(t), Ev: ev}
+		if _, ok := at[ref{t, q}]; ok {
+			slotOf[slot] = ref{t, q}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for slot, st := range run {
+		if st.Ev.Op == model.OpSkip {
+			continue
+		}
+		if r, ok := slotOf[int64(slot)]; ok {
+			at[r] = n
+		}
+		run[n] = st
+		n++
+	}
+	return run[:n:n], nil
+}
+
+// eachEdge reads the projection's edges from the spool in trace order and
+// calls f with thread t's edge q for q below need[t]. It stops once every
+// thread has its need, or past trace line to (when to > 0), and fails if a
+// thread has fewer edges than it needs.
+func (s *summary) eachEdge(sp *spool, need []int64, to int64, dropSync bool, f func(t int, q int64, ev model.Event)) error {
+	taken := make([]int64, len(need))
+	open := make([]bool, len(need))
+	left := 0 // threads still short of their need
+	for _, n := range need {
+		if n > 0 {
 			left++
 		}
 	}
 	r := sp.reader()
 	var ev trace.Event
 	for left > 0 {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.next(&ev); err == io.EOF || err == nil && to > 0 && ev.Line > to {
 			break
 		} else if err != nil {
-			return nil, err
+			return err
 		}
-		b, t := bs[ev.Thread], ev.Thread
-		want := min(need[t]+1, s.threads[t].edges)
-		if int64(len(b.edges)) >= want {
+		t := int(ev.Thread)
+		if taken[t] >= need[t] {
 			continue
 		}
-		evs, n := projected(&ev, b.open, dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
-		for k := 0; k < n && int64(len(b.edges)) <= need[t]; k++ {
-			b.add(evs[k], int64(len(b.edges)))
+		evs, n := projected(&ev, open[t], dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
+		for k := 0; k < n && taken[t] < need[t]; k++ {
+			f(t, taken[t], evs[k])
+			taken[t]++
+			switch evs[k].Op {
+			case model.OpBegin:
+				open[t] = true
+			case model.OpEnd:
+				open[t] = false
+			}
 		}
-		if int64(len(b.edges)) >= want {
+		if taken[t] >= need[t] {
 			left--
 		}
 	}
-	for t, b := range bs {
-		if int64(len(b.edges)) < need[t] {
-			return nil, fmt.Errorf("predict: internal error: thread %d has %d edges, the witness needs %d", t, len(b.edges), need[t])
+	for t := range need {
+		if taken[t] < need[t] {
+			return fmt.Errorf("predict: internal error: thread %d has %d edges, the witness needs %d", t, taken[t], need[t])
 		}
 	}
-	return bs, nil
+	return nil
 }

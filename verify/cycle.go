@@ -6,38 +6,59 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// transactions numbers the run's transactions (SPEC §1) and returns each
-// event's, or -1 for events in none. Begin and end delimit transactions and
-// nested pairs flatten to the outermost; an access outside a transaction is
-// a transaction of its own, and so is a lock, fork or join event with lock
-// edges. Without lock edges those events are not part of the schedule, and
-// an end with no open transaction belongs to none.
-func transactions(run []model.Step, lockEdges bool) []int {
-	txn := make([]int, len(run))
-	open := map[int32]int{}  // thread -> its open transaction
-	depth := map[int32]int{} // thread -> begin nesting
-	next := 0
+// txnCounter numbers the run's transactions (SPEC §1) event by event, and
+// gives each event's, or -1 for events in none. Begin and end delimit
+// transactions and nested pairs flatten to the outermost; an access outside
+// a transaction is a transaction of its own, and so is a lock, fork or join
+// event with lock edges. Without lock edges those events are not part of
+// the schedule, and an end with no open transaction belongs to none.
+type txnCounter struct {
+	lockEdges bool
+	open      map[int32]int // thread -> its open transaction
+	depth     map[int32]int // thread -> begin nesting
+	next      int
+}
+
+func newTxnCounter(lockEdges bool) *txnCounter {
+	return &txnCounter{lockEdges: lockEdges, open: map[int32]int{}, depth: map[int32]int{}}
+}
+
+// step is the transaction of the run's next event s.
+func (c *txnCounter) step(s model.Step) int {
+	t, op := s.Thread, s.Ev.Op
+	switch {
+	case op.IsSync() && !c.lockEdges:
+		return -1
+	case op == model.OpBegin:
+		if c.depth[t]++; c.depth[t] == 1 {
+			c.open[t] = c.next
+			c.next++
+		}
+		return c.open[t]
+	case op == model.OpEnd && c.depth[t] == 0:
+		return -1
+	case op == model.OpEnd:
+		c.depth[t]--
+		return c.open[t]
+	case c.depth[t] > 0:
+		return c.open[t]
+	}
+	c.next++
+	return c.next - 1
+}
+
+// transactionsAt is the transaction of each of the run events at, by one
+// pass over the run that keeps no more than their answers.
+func transactionsAt(run []model.Step, lockEdges bool, at []int) map[int]int {
+	txn := make(map[int]int, len(at))
+	for _, i := range at {
+		txn[i] = -1
+	}
+	c := newTxnCounter(lockEdges)
 	for i, s := range run {
-		t, op := s.Thread, s.Ev.Op
-		switch {
-		case op.IsSync() && !lockEdges:
-			txn[i] = -1
-		case op == model.OpBegin:
-			if depth[t]++; depth[t] == 1 {
-				open[t] = next
-				next++
-			}
-			txn[i] = open[t]
-		case op == model.OpEnd && depth[t] == 0:
-			txn[i] = -1
-		case op == model.OpEnd:
-			txn[i] = open[t]
-			depth[t]--
-		case depth[t] > 0:
-			txn[i] = open[t]
-		default:
-			txn[i] = next
-			next++
+		x := c.step(s)
+		if _, ok := txn[i]; ok {
+			txn[i] = x
 		}
 	}
 	return txn
@@ -76,11 +97,15 @@ func (c *checker) cycle() error {
 	if len(cyc) == 0 {
 		return fmt.Errorf("the witness has no cycle")
 	}
-	txn := transactions(run, c.w.LockEdges)
+	var at []int
 	for k, pr := range cyc {
 		if pr.From < 0 || pr.To < 0 || pr.From >= len(run) || pr.To >= len(run) {
 			return fmt.Errorf("cycle pair %d (%d -> %d): index out of the run (length %d)", k, pr.From, pr.To, len(run))
 		}
+		at = append(at, pr.From, pr.To)
+	}
+	txn := transactionsAt(run, c.w.LockEdges, at)
+	for k, pr := range cyc {
 		if err := c.pair(k, pr, txn); err != nil {
 			return err
 		}
@@ -99,7 +124,7 @@ func (c *checker) cycle() error {
 }
 
 // pair checks one cycle pair.
-func (c *checker) pair(k int, pr model.Conflict, txn []int) error {
+func (c *checker) pair(k int, pr model.Conflict, txn map[int]int) error {
 	where := fmt.Sprintf("cycle pair %d (%d -> %d)", k, pr.From, pr.To)
 	switch {
 	case pr.From >= pr.To:

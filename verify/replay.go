@@ -13,10 +13,13 @@ func Witness(p *model.Program, w *model.Witness) error {
 	if p == nil || w == nil {
 		return fmt.Errorf("verify: missing program or witness")
 	}
-	c := &checker{p: p, w: w}
-	for _, check := range []func() error{
-		c.steps, c.replayAll, c.locks, c.forkJoin, c.cycle,
-	} {
+	c := &checker{p: p, w: w, forkedBy: p.ForkedBy()}
+	return c.run(c.steps, c.replayAll, c.locks, c.forkJoin, c.cycle)
+}
+
+// run runs the checks in order and returns the first error.
+func (c *checker) run(checks ...func() error) error {
+	for _, check := range checks {
 		if err := check(); err != nil {
 			return err
 		}
@@ -26,14 +29,16 @@ func Witness(p *model.Program, w *model.Witness) error {
 
 // checker holds one verification; the replay fills final states.
 type checker struct {
-	p     *model.Program
-	w     *model.Witness
-	final []threadEnd // per thread: where its path ends
+	p        *model.Program
+	w        *model.Witness
+	forkedBy []int       // per thread: the thread that forks it, or -1
+	final    []threadEnd // per thread: where its path ends
 }
 
 type threadEnd struct {
 	state      int32
 	emptyStack bool
+	finished   bool // a terminal state with the empty stack
 }
 
 // describe names run event i for error messages.
@@ -91,28 +96,44 @@ func (c *checker) inRange(ev model.Event) bool {
 func (c *checker) replayAll() error {
 	c.final = make([]threadEnd, len(c.p.Threads))
 	for t := range c.p.Threads {
-		var proj []int // run indices of thread t's events
-		for i, s := range c.w.Run {
-			if int(s.Thread) == t {
-				proj = append(proj, i)
-			}
-		}
-		if err := c.replay(t, proj); err != nil {
+		if err := c.replay(t); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// threadEvents walks thread t's events of the run in order, without
+// listing them: a run can have millions.
+type threadEvents struct {
+	run []model.Step
+	t   int32
+	at  int // the run index of the next event, len(run) past the last
+}
+
+func newThreadEvents(run []model.Step, t int) *threadEvents {
+	p := &threadEvents{run: run, t: int32(t), at: -1}
+	p.advance()
+	return p
+}
+
+func (p *threadEvents) advance() {
+	for p.at++; p.at < len(p.run) && p.run[p.at].Thread != p.t; p.at++ {
+	}
+}
+
+func (p *threadEvents) done() bool { return p.at >= len(p.run) }
+
 // replay walks thread t's path from Init with the empty stack; each move
 // must be an existing edge of the current state, respect the stack, and its
 // event (if any) must be the thread's next event of the run.
-func (c *checker) replay(t int, proj []int) error {
+func (c *checker) replay(t int) error {
 	th := c.p.Threads[t]
 	a := th.Auto
 	if a == nil || a.Init < 0 || int(a.Init) >= a.NumStates() {
 		return fmt.Errorf("thread %s has no valid automaton", th.Name)
 	}
+	proj := newThreadEvents(c.w.Run, t)
 	q, stack, k := a.Init, []int32(nil), 0
 	for i, mv := range c.w.Paths[t] {
 		if mv.From != q {
@@ -127,12 +148,13 @@ func (c *checker) replay(t int, proj []int) error {
 			return fmt.Errorf("thread %s move %d: %v", th.Name, i, err)
 		}
 		if e.Ev.Op != model.OpSkip {
-			if k == len(proj) {
+			if proj.done() {
 				return fmt.Errorf("thread %s move %d emits %s, but the run has only %d events of %s", th.Name, i, c.evName(e.Ev), k, th.Name)
 			}
-			if got := c.w.Run[proj[k]].Ev; got.Op != e.Ev.Op || got.Target != e.Ev.Target {
-				return fmt.Errorf("thread %s move %d emits %s, but the thread's next run event is %s", th.Name, i, c.evName(e.Ev), c.describe(proj[k]))
+			if got := c.w.Run[proj.at].Ev; got.Op != e.Ev.Op || got.Target != e.Ev.Target {
+				return fmt.Errorf("thread %s move %d emits %s, but the thread's next run event is %s", th.Name, i, c.evName(e.Ev), c.describe(proj.at))
 			}
+			proj.advance()
 			k++
 		}
 		if e.To < 0 || int(e.To) >= a.NumStates() {
@@ -140,10 +162,14 @@ func (c *checker) replay(t int, proj []int) error {
 		}
 		q = e.To
 	}
-	if k < len(proj) {
-		return fmt.Errorf("thread %s's path emits %d events, but the run has %d (first unmatched: %s)", th.Name, k, len(proj), c.describe(proj[k]))
+	if !proj.done() {
+		first, all := proj.at, k
+		for ; !proj.done(); proj.advance() {
+			all++
+		}
+		return fmt.Errorf("thread %s's path emits %d events, but the run has %d (first unmatched: %s)", th.Name, k, all, c.describe(first))
 	}
-	c.final[t] = threadEnd{state: q, emptyStack: len(stack) == 0}
+	c.final[t] = threadEnd{state: q, emptyStack: len(stack) == 0, finished: a.Terminal(q) && len(stack) == 0}
 	return nil
 }
 

@@ -40,7 +40,7 @@ func (c *checker) locks() error {
 // of U comes after U is forked and after every event of U, and U's path ends
 // finished (terminal state, empty stack).
 func (c *checker) forkJoin() error {
-	forkable := c.p.ForkedBy()
+	forkable := c.forkedBy
 	forked := make([]bool, len(c.p.Threads))
 	for i, s := range c.w.Run {
 		u := s.Ev.Target
@@ -76,7 +76,7 @@ func (c *checker) join(i int, t, u int32, started bool) error {
 		}
 	}
 	end := c.final[u]
-	if !c.p.Threads[u].Auto.Terminal(end.state) || !end.emptyStack {
+	if !end.finished {
 		return fmt.Errorf("%s joins %s, whose path does not end finished (state %d, empty stack %v)",
 			c.describe(i), c.p.Threads[u].Name, end.state, end.emptyStack)
 	}
