@@ -17,7 +17,7 @@ import (
 // finds the same cycle.
 func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
 	bw := bufio.NewWriter(w)
-	unary := unaryWrappers(wit.Run)
+	unary := unaryWrappers(wit.Run, len(p.Threads))
 	for i, st := range wit.Run {
 		if st.Thread < 0 || int(st.Thread) >= len(p.Threads) {
 			return fmt.Errorf("predict: run event %d: thread %d out of range", i, st.Thread)
@@ -25,60 +25,71 @@ func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
 		if unary[i] {
 			continue
 		}
-		op, err := stdOp(p, st.Ev)
+		op, target, err := stdOp(p, st.Ev)
 		if err != nil {
 			return fmt.Errorf("predict: run event %d: %v", i, err)
 		}
 		bw.WriteString(p.Threads[st.Thread].Name)
 		bw.WriteByte('|')
 		bw.WriteString(op)
+		if st.Ev.Op.HasTarget() {
+			bw.WriteByte('(')
+			bw.WriteString(target)
+			bw.WriteByte(')')
+		}
 		if st.Ev.Pos.IsValid() {
 			bw.WriteByte('|')
-			bw.WriteString(strconv.Itoa(int(st.Ev.Pos.Line)))
+			bw.Write(strconv.AppendInt(bw.AvailableBuffer(), int64(st.Ev.Pos.Line), 10))
 		}
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }
 
-// stdOp spells an event as STD's OP field.
-func stdOp(p *model.Program, e model.Event) (string, error) {
-	var names []string
-	var f string
+// stdOps are STD's names of the ops, by model.Op.
+var stdOps = [...]string{model.OpBegin: "begin", model.OpEnd: "end", model.OpRead: "r", model.OpWrite: "w",
+	model.OpAcquire: "acq", model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join"}
+
+// stdOp spells an event as STD's OP field: the op and, but for begin and
+// end, the target's name to put in parentheses.
+func stdOp(p *model.Program, e model.Event) (string, string, error) {
+	var n int
 	switch e.Op {
-	case model.OpBegin:
-		return "begin", nil
-	case model.OpEnd:
-		return "end", nil
+	case model.OpBegin, model.OpEnd:
+		return stdOps[e.Op], "", nil
 	case model.OpRead, model.OpWrite:
-		names, f = p.Vars, map[model.Op]string{model.OpRead: "r", model.OpWrite: "w"}[e.Op]
+		n = len(p.Vars)
 	case model.OpAcquire, model.OpRelease:
-		names, f = p.Locks, map[model.Op]string{model.OpAcquire: "acq", model.OpRelease: "rel"}[e.Op]
+		n = len(p.Locks)
 	case model.OpFork, model.OpJoin:
-		for _, t := range p.Threads {
-			names = append(names, t.Name)
-		}
-		f = e.Op.String()
+		n = len(p.Threads)
 	default:
-		return "", fmt.Errorf("%s is not a trace event", e.Op)
+		return "", "", fmt.Errorf("%s is not a trace event", e.Op)
 	}
-	if e.Target < 0 || int(e.Target) >= len(names) {
-		return "", fmt.Errorf("%s target %d out of range", e.Op, e.Target)
+	if e.Target < 0 || int(e.Target) >= n {
+		return "", "", fmt.Errorf("%s target %d out of range", e.Op, e.Target)
 	}
-	return f + "(" + names[e.Target] + ")", nil
+	return stdOps[e.Op], p.TargetName(e), nil
 }
 
 // unaryWrappers marks the begin and end events that wrap one access on the
 // same trace line: no trace has two events on a line, so they were made for
 // a unary transaction. A begin that ends its thread's part of the run goes
-// too: an empty open transaction changes no conflict.
-func unaryWrappers(run []model.Step) []bool {
+// too: an empty open transaction changes no conflict. Events of threads out
+// of range (WriteSTD rejects them) are passed over.
+func unaryWrappers(run []model.Step, threads int) []bool {
 	mark := make([]bool, len(run))
-	last := map[int32]int{} // thread -> its previous run event
+	last := make([]int, threads) // per thread: its previous run event, -1 before the first
+	for t := range last {
+		last[t] = -1
+	}
 	for i, st := range run {
-		prev, ok := last[st.Thread]
+		if st.Thread < 0 || int(st.Thread) >= threads {
+			continue
+		}
+		prev := last[st.Thread]
 		last[st.Thread] = i
-		if !ok || !st.Ev.Pos.IsValid() {
+		if prev < 0 || !st.Ev.Pos.IsValid() {
 			continue
 		}
 		pe := run[prev].Ev
@@ -90,7 +101,7 @@ func unaryWrappers(run []model.Step) []bool {
 		}
 	}
 	for _, i := range last { // a begin its thread's part of the run ends with
-		if run[i].Ev.Op == model.OpBegin {
+		if i >= 0 && run[i].Ev.Op == model.OpBegin {
 			mark[i] = true
 		}
 	}

@@ -6,65 +6,119 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// transactions assigns every run event its transaction (SPEC §1): a begin
-// opens one, its thread's events up to the matching end belong to it, and an
-// access outside any transaction is a unary transaction of its own. A lock,
-// fork or join event outside a transaction is a unary transaction only when
-// lock edges make such events conflict; otherwise it is in none (-1), because
-// it can be on no cycle. It returns the transaction of each event and, per
-// transaction, its ordinal among its thread's transactions (1-based).
-func transactions(run []model.Step, lockEdges bool) (txn []int, nth []int) {
-	open := map[int32]int{} // thread -> its open transaction
-	count := map[int32]int{}
-	txn = make([]int, len(run))
-	fresh := func(t int32) int {
-		count[t]++
-		nth = append(nth, count[t])
-		return len(nth) - 1
-	}
-	for i, s := range run {
-		cur, isOpen := open[s.Thread]
-		switch op := s.Ev.Op; {
-		case op == model.OpBegin:
-			cur = fresh(s.Thread)
-			open[s.Thread] = cur
-		case op == model.OpEnd:
-			if !isOpen {
-				cur = fresh(s.Thread)
-			}
-			delete(open, s.Thread)
-		case isOpen:
-		case op.IsAccess() || (op.IsSync() && lockEdges):
-			cur = fresh(s.Thread)
-		default:
-			cur = -1
+// txnCounter assigns run events their transactions (SPEC §1) one by one:
+// a begin opens one, its thread's events up to the matching end belong to
+// it, and an access outside any transaction is a unary transaction of its
+// own. A lock, fork or join event outside a transaction is a unary
+// transaction only when lock edges make such events conflict; otherwise it
+// is in none (-1), because it can be on no cycle. Transactions are numbered
+// in the order they begin, and each has its ordinal among its thread's
+// transactions (1-based).
+type txnCounter struct {
+	lockEdges bool
+	open      map[int32]int // thread -> its open transaction
+	openNth   map[int32]int // thread -> that transaction's ordinal
+	count     map[int32]int // thread -> its transactions so far
+	next      int
+}
+
+func newTxnCounter(lockEdges bool) *txnCounter {
+	return &txnCounter{lockEdges: lockEdges, open: map[int32]int{}, openNth: map[int32]int{}, count: map[int32]int{}}
+}
+
+// step is the transaction of the run's next event s and its ordinal (0
+// for none); fresh reports that s began it.
+func (c *txnCounter) step(s model.Step) (txn, nth int, fresh bool) {
+	t := s.Thread
+	cur, isOpen := c.open[t]
+	nth = c.openNth[t]
+	switch op := s.Ev.Op; {
+	case op == model.OpBegin:
+		cur, nth = c.fresh(t)
+		c.open[t], c.openNth[t] = cur, nth
+		return cur, nth, true
+	case op == model.OpEnd:
+		delete(c.open, t)
+		delete(c.openNth, t)
+		if !isOpen {
+			cur, nth = c.fresh(t)
+			return cur, nth, true
 		}
-		txn[i] = cur
+	case isOpen:
+	case op.IsAccess() || (op.IsSync() && c.lockEdges):
+		cur, nth = c.fresh(t)
+		return cur, nth, true
+	default:
+		return -1, 0, false
+	}
+	return cur, nth, false
+}
+
+func (c *txnCounter) fresh(t int32) (int, int) {
+	c.count[t]++
+	c.next++
+	return c.next - 1, c.count[t]
+}
+
+// transactions is the transaction of every run event and, per
+// transaction, its ordinal among its thread's transactions.
+func transactions(run []model.Step, lockEdges bool) (txn []int, nth []int) {
+	c := newTxnCounter(lockEdges)
+	txn = make([]int, len(run))
+	for i, s := range run {
+		x, n, fresh := c.step(s)
+		if fresh {
+			nth = append(nth, n)
+		}
+		txn[i] = x
 	}
 	return txn, nth
 }
 
-// cycleTxns lists the transactions the cycle passes through, in cycle order:
-// the transaction of each conflict's From event.
-func cycleTxns(w *Witness, run []model.Step) []Txn {
-	_, nth := transactions(run, w.LockEdges)
-	var out []Txn
+// cycleTxns lists the transactions the cycle passes through, in cycle order
+// (the transaction of each conflict's From event), and gives the
+// transaction of every cycle event. Two passes over the run and nothing
+// kept per event: the first finds the cycle events' transactions, the
+// second the events of those transactions.
+func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
+	at := map[int]int{}
+	nth := map[int]int{} // transaction -> its ordinal, for the cycle's
 	for _, c := range w.Cycle {
-		from := w.Run[c.From]
-		t := Txn{ID: from.Txn, Thread: from.Thread}
-		if from.Txn < 0 {
-			t.Events = []int{c.From} // outside any transaction: the event alone
-		} else {
-			t.Nth = nth[from.Txn]
-			for i, e := range w.Run {
-				if e.Txn == from.Txn {
-					t.Events = append(t.Events, i)
-				}
+		at[c.From], at[c.To] = -1, -1
+	}
+	c := newTxnCounter(w.LockEdges)
+	for i, s := range w.Run {
+		x, n, _ := c.step(s)
+		if _, ok := at[i]; ok {
+			at[i], nth[x] = x, n
+		}
+	}
+	members := map[int][]int{} // the cycle's From transactions' events
+	for _, cf := range w.Cycle {
+		if x := at[cf.From]; x >= 0 {
+			members[x] = nil
+		}
+	}
+	c = newTxnCounter(w.LockEdges)
+	for i, s := range w.Run {
+		if x, _, _ := c.step(s); x >= 0 {
+			if evs, ok := members[x]; ok {
+				members[x] = append(evs, i)
 			}
+		}
+	}
+	var out []Txn
+	for _, cf := range w.Cycle {
+		x := at[cf.From]
+		t := Txn{ID: x, Thread: p.Threads[w.Run[cf.From].Thread].Name}
+		if x < 0 {
+			t.Events = []int{cf.From} // outside any transaction: the event alone
+		} else {
+			t.Nth, t.Events = nth[x], append([]int(nil), members[x]...)
 		}
 		out = append(out, t)
 	}
-	return out
+	return out, at
 }
 
 // conflictKind is why two events conflict (SPEC §1's relation D, and the

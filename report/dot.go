@@ -90,10 +90,10 @@ func writeDOTCycle(b *strings.Builder, w *Witness) {
 	}
 	for i, c := range w.Cycle {
 		from := drawn[key(w.Txns[i].ID, w.Txns[i].Events[0])]
-		to, ok := drawn[key(w.Run[c.To].Txn, c.To)]
+		to, ok := drawn[key(w.txnOf(c.To), c.To)]
 		if !ok { // the cycle does not chain here: draw the lone event
 			to = fmt.Sprintf("e%d", c.To)
-			fmt.Fprintf(b, "  %s [label=%s];\n", to, quote(eventText(w.Run[c.To])))
+			fmt.Fprintf(b, "  %s [label=%s];\n", to, quote(eventText(w.Event(c.To))))
 		}
 		fmt.Fprintf(b, "  %s -> %s [label=%s];\n", from, to, quote(c.Label))
 	}
@@ -105,7 +105,7 @@ func txnLabel(w *Witness, t Txn) string {
 	var lines []string
 	lines = append(lines, dotEscape(txnName(t)))
 	for _, i := range t.Events {
-		lines = append(lines, dotEscape(fmt.Sprintf("%d: %s", i, eventText(w.Run[i]))))
+		lines = append(lines, dotEscape(fmt.Sprintf("%d: %s", i, eventText(w.Event(i)))))
 	}
 	return "\"" + strings.Join(lines, "\\l") + "\\l\""
 }

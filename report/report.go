@@ -39,6 +39,9 @@ type Witness struct {
 	Txns []Txn `json:"-"`
 	// LockEdges records that release→acquire and fork/join events conflict.
 	LockEdges bool `json:"-"`
+	// lean, when set, is the run Run would spell out (BuildLean); Run is
+	// nil then. Len and Event read either.
+	lean *leanRun
 }
 
 // Event is one event of the witness run.
@@ -97,6 +100,18 @@ type TraceStep struct {
 // witness does not fit the program (an index out of range), which would be an
 // engine bug.
 func Build(p *model.Program, res engines.Result) (*Report, error) {
+	r, err := BuildLean(p, res)
+	if err == nil && r.Witness != nil {
+		r.Witness.spellOut()
+	}
+	return r, err
+}
+
+// BuildLean is Build without Witness.Run: the witness keeps res's run (not
+// a copy; the caller must not change it) and p's names, and the renderers
+// spell each event as they write it, so a run of millions of events costs
+// no more than the engine's own. Witness.Len and Witness.Event read it.
+func BuildLean(p *model.Program, res engines.Result) (*Report, error) {
 	r := &Report{
 		Verdict: res.Verdict.String(),
 		Reason:  res.Reason,
@@ -118,33 +133,36 @@ func Build(p *model.Program, res engines.Result) (*Report, error) {
 }
 
 func buildWitness(p *model.Program, mw *model.Witness) (*Witness, error) {
-	w := &Witness{LockEdges: mw.LockEdges, Run: make([]Event, len(mw.Run)), Cycle: []Conflict{}}
 	for i, s := range mw.Run {
 		if s.Thread < 0 || int(s.Thread) >= len(p.Threads) {
 			return nil, fmt.Errorf("report: run event %d: thread %d out of range", i, s.Thread)
 		}
-		tgt, err := targetName(p, s.Ev)
-		if err != nil {
+		if _, err := targetName(p, s.Ev); err != nil {
 			return nil, fmt.Errorf("report: run event %d: %v", i, err)
 		}
-		w.Run[i] = Event{Thread: p.Threads[s.Thread].Name, Op: s.Ev.Op.String(), Target: tgt}
-		if s.Ev.Pos.IsValid() {
-			w.Run[i].Pos = s.Ev.Pos.String()
-		}
 	}
-	txns, _ := transactions(mw.Run, mw.LockEdges)
-	for i := range w.Run {
-		w.Run[i].Txn = txns[i]
-	}
+	w := &Witness{LockEdges: mw.LockEdges, Cycle: []Conflict{}}
 	for i, c := range mw.Cycle {
 		if c.From < 0 || c.To >= len(mw.Run) || c.From >= c.To {
 			return nil, fmt.Errorf("report: cycle conflict %d (%d, %d) is not a pair of run events in order", i, c.From, c.To)
 		}
-		w.Run[c.From].OnCycle, w.Run[c.To].OnCycle = true, true
 		w.Cycle = append(w.Cycle, explain(p, mw.Run, c))
 	}
-	w.Txns = cycleTxns(w, mw.Run)
+	w.lean = &leanRun{p: p, run: mw.Run}
+	w.Txns, w.lean.txn = cycleTxns(p, mw)
 	return w, nil
+}
+
+// spellOut fills Run from the lean run, every event with its transaction.
+func (w *Witness) spellOut() {
+	l := w.lean
+	txns, _ := transactions(l.run, w.LockEdges)
+	w.Run = make([]Event, len(l.run))
+	for i := range w.Run {
+		w.Run[i] = l.event(i)
+		w.Run[i].Txn = txns[i]
+	}
+	w.lean = nil
 }
 
 // targetName is Program.TargetName with its indices checked.

@@ -51,25 +51,41 @@ func verdictLine(r *Report) string {
 // position; a star marks the events that the cycle names. The columns are
 // measured in a first pass and written in a second, as text/tabwriter would
 // lay them out (two spaces of padding) but without holding the text: a
-// predicted witness can run to millions of events.
+// predicted witness can run to millions of events. Each row is spelled into
+// the same buffers, so the passes allocate nothing per event.
 func writeRun(b *bufio.Writer, w *Witness) {
 	b.WriteString("witness run (* marks the events of the cycle):\n")
 	var width [3]int
-	for i, e := range w.Run {
-		c := runCells(i, e)
+	var c [4][]byte
+	n := w.Len()
+	for i := range n {
+		w.appendCells(&c, i)
 		for k := range width {
-			width[k] = max(width[k], utf8.RuneCountInString(c[k]))
+			width[k] = max(width[k], utf8.RuneCount(c[k]))
+			c[k] = c[k][:0]
 		}
+		c[3] = c[3][:0]
 	}
-	for i, e := range w.Run {
-		c := runCells(i, e)
+	for i := range n {
+		w.appendCells(&c, i)
 		for k := range width {
-			b.WriteString(c[k])
-			b.WriteString(strings.Repeat(" ", width[k]+2-utf8.RuneCountInString(c[k])))
+			b.Write(c[k])
+			pad(b, width[k]+2-utf8.RuneCount(c[k]))
+			c[k] = c[k][:0]
 		}
-		b.WriteString(c[3])
+		b.Write(c[3])
 		b.WriteByte('\n')
+		c[3] = c[3][:0]
 	}
+}
+
+// pad writes n spaces.
+func pad(b *bufio.Writer, n int) {
+	const spaces = "                                "
+	for ; n > len(spaces); n -= len(spaces) {
+		b.WriteString(spaces)
+	}
+	b.WriteString(spaces[:n])
 }
 
 // runCells are the cells of event i's row: mark and index, thread, event,

@@ -44,7 +44,7 @@ func decide(e *env, f *decideFlags, p *model.Program) int {
 	if f.ignoreSync && res.Verdict == engines.Violation && res.Reason == "" {
 		res.Reason = optimisticNote
 	}
-	r, err := report.Build(p, res)
+	r, err := report.BuildLean(p, res)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}

@@ -99,7 +99,10 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 // finishPredict renders the answer, writes --dot and --witness-out, and maps
 // the verdict to the exit code.
 func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs) int {
-	rep, err := report.Build(out.Program, out.Result)
+	// The report shares the witness's run (millions of steps, for a long
+	// trace) and spells each event as it is written; the paths are let go
+	// before it is rendered.
+	rep, err := report.BuildLean(out.Program, out.Result)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
@@ -109,8 +112,6 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 		}
 	}
 	verdict := out.Result.Verdict
-	// The report has its own copy of the witness: a long one (millions of
-	// steps) is let go before it is rendered.
 	out.Program, out.Result.Witness = nil, nil
 	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
