@@ -27,11 +27,15 @@
 // (locksets.go: a proof of serializable); and the observed order, a
 // reordering like any other, may itself not be serializable (its witness
 // trimmed to what happens before the cycle). Both witness shortcuts are
-// replayed by package verify before they are believed. Without --max-states
+// checked by package verify before they are believed (verify.Prefix: the
+// run is read off the projection, so what is checked is lock validity,
+// fork and join order and the cycle). Without --max-states
 // or --timeout the product search gets a default size guard and state
 // budget, so that predict always ends (unknown, exit 3, with the reason).
 //
-// Every witness is a run of the projection program (model.Witness), built
-// by re-reading only the prefixes it needs from the spool; WriteSTD writes it
-// as a trace whose LOC fields are the original lines.
+// Every witness is a run of the projection program (model.Witness), written
+// into its slots by one more pass over the spool, with nothing else kept per
+// event (about 41 bytes an event: its model.Step; the paths share one array
+// of moves); WriteSTD writes it as a trace whose LOC fields are the original
+// lines.
 package predict

@@ -149,8 +149,9 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 	return p.violation(res, pl)
 }
 
-// forksFirst checks what the prefix program cannot: a thread's first event
-// in the run comes after its fork, wherever the fork is in the trace.
+// forksFirst checks what verify cannot see in the prefixes: a thread's
+// first event in the run comes after its fork, wherever the fork is in the
+// trace.
 func (s *summary) forksFirst(w *model.Witness) bool {
 	done := make([]int64, len(s.threads)) // per thread: edges taken so far
 	for _, st := range w.Run {

@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
@@ -14,8 +15,8 @@ import (
 // run needs thread i up to b and each link thread up to the later of its
 // two events; the observed witness can be most of a long trace). A run of a
 // straight-line projection fixes its paths (thread t takes edges 0, 1, … in
-// order), so what is kept per event is the model.Step and the move: about
-// 48 bytes.
+// order, and all threads' paths share one array), so what is kept per event
+// is its model.Step: about 41 bytes an event.
 
 // ref is an event of the projection: thread t's edge pos.
 type ref struct {
@@ -64,13 +65,7 @@ type materialised struct {
 // run, the paths and the cycle (as run indices).
 func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
 	need := pl.need(len(s.threads))
-	w := &model.Witness{Paths: make([][]model.Move, len(need)), LockEdges: lockEdges}
-	for t, n := range need {
-		w.Paths[t] = make([]model.Move, n)
-		for q := range w.Paths[t] {
-			w.Paths[t][q].From = int32(q)
-		}
-	}
+	w := &model.Witness{Paths: straightPaths(need), LockEdges: lockEdges}
 	at := map[ref]int{} // run index of each cycle event
 	for _, c := range pl.cycle {
 		at[c[0]], at[c[1]] = -1, -1
@@ -94,6 +89,22 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 	m := &materialised{w: w, prefix: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
 	m.forkedBy, m.finished = s.prefixEnds(need)
 	return m, nil
+}
+
+// straightPaths are the paths of straight-line threads that take their
+// first need[t] edges: moves {0 0}, {1 0}, … for every thread, so they
+// share one array (each path's capacity ends at its length, so appending
+// to one copies it; nothing writes into a witness's paths).
+func straightPaths(need []int64) [][]model.Move {
+	moves := make([]model.Move, slices.Max(append([]int64{0}, need...)))
+	for q := range moves {
+		moves[q].From = int32(q)
+	}
+	paths := make([][]model.Move, len(need))
+	for t, n := range need {
+		paths[t] = moves[:n:n]
+	}
+	return paths
 }
 
 // need is how many edges of each thread's projection the plan runs.

@@ -16,30 +16,34 @@ import (
 // transactions (1-based).
 type txnCounter struct {
 	lockEdges bool
-	open      map[int32]int // thread -> its open transaction
-	openNth   map[int32]int // thread -> that transaction's ordinal
-	count     map[int32]int // thread -> its transactions so far
+	open      []int // per thread: its open transaction, -1 for none
+	openNth   []int // per thread: that transaction's ordinal
+	count     []int // per thread: its transactions so far
 	next      int
 }
 
-func newTxnCounter(lockEdges bool) *txnCounter {
-	return &txnCounter{lockEdges: lockEdges, open: map[int32]int{}, openNth: map[int32]int{}, count: map[int32]int{}}
+// newTxnCounter counts for a run whose events' threads are below threads.
+func newTxnCounter(lockEdges bool, threads int) *txnCounter {
+	c := &txnCounter{lockEdges: lockEdges, open: make([]int, threads), openNth: make([]int, threads), count: make([]int, threads)}
+	for t := range c.open {
+		c.open[t] = -1
+	}
+	return c
 }
 
 // step is the transaction of the run's next event s and its ordinal (0
 // for none); fresh reports that s began it.
 func (c *txnCounter) step(s model.Step) (txn, nth int, fresh bool) {
 	t := s.Thread
-	cur, isOpen := c.open[t]
-	nth = c.openNth[t]
+	cur, nth := c.open[t], c.openNth[t]
+	isOpen := cur >= 0
 	switch op := s.Ev.Op; {
 	case op == model.OpBegin:
 		cur, nth = c.fresh(t)
 		c.open[t], c.openNth[t] = cur, nth
 		return cur, nth, true
 	case op == model.OpEnd:
-		delete(c.open, t)
-		delete(c.openNth, t)
+		c.open[t], c.openNth[t] = -1, 0
 		if !isOpen {
 			cur, nth = c.fresh(t)
 			return cur, nth, true
@@ -63,7 +67,11 @@ func (c *txnCounter) fresh(t int32) (int, int) {
 // transactions is the transaction of every run event and, per
 // transaction, its ordinal among its thread's transactions.
 func transactions(run []model.Step, lockEdges bool) (txn []int, nth []int) {
-	c := newTxnCounter(lockEdges)
+	threads := 0
+	for _, s := range run {
+		threads = max(threads, int(s.Thread)+1)
+	}
+	c := newTxnCounter(lockEdges, threads)
 	txn = make([]int, len(run))
 	for i, s := range run {
 		x, n, fresh := c.step(s)
@@ -86,7 +94,7 @@ func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
 	for _, c := range w.Cycle {
 		at[c.From], at[c.To] = -1, -1
 	}
-	c := newTxnCounter(w.LockEdges)
+	c := newTxnCounter(w.LockEdges, len(p.Threads)) // Build checked the threads
 	for i, s := range w.Run {
 		x, n, _ := c.step(s)
 		if _, ok := at[i]; ok {
@@ -99,7 +107,7 @@ func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
 			members[x] = nil
 		}
 	}
-	c = newTxnCounter(w.LockEdges)
+	c = newTxnCounter(w.LockEdges, len(p.Threads))
 	for i, s := range w.Run {
 		if x, _, _ := c.step(s); x >= 0 {
 			if evs, ok := members[x]; ok {

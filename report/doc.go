@@ -9,6 +9,11 @@
 // renderers (WriteText, WriteJSON, WriteDOT) only print a Report, so a driver
 // with more to say (conc monitor's first failing line and the violating
 // transactions of a trace) fills the Report's extra fields before rendering.
+// BuildLean is Build for long witnesses: the Report keeps the engine's run
+// and the program's names instead of spelled-out events, and the renderers
+// spell each event as they write it (into reused buffers; the JSON encoding
+// of the run is streamed, byte for byte as encoding/json writes it), so a
+// run of millions of events costs no more than the engine's own copy.
 //
 // Output is deterministic: nothing here reads the clock; the time printed is
 // the Stats.Millis the caller put in the Result.

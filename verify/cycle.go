@@ -14,13 +14,14 @@ import (
 // the schedule, and an end with no open transaction belongs to none.
 type txnCounter struct {
 	lockEdges bool
-	open      map[int32]int // thread -> its open transaction
-	depth     map[int32]int // thread -> begin nesting
+	open      []int // per thread: its open transaction
+	depth     []int // per thread: begin nesting
 	next      int
 }
 
-func newTxnCounter(lockEdges bool) *txnCounter {
-	return &txnCounter{lockEdges: lockEdges, open: map[int32]int{}, depth: map[int32]int{}}
+// newTxnCounter counts for a run whose events' threads are below threads.
+func newTxnCounter(lockEdges bool, threads int) *txnCounter {
+	return &txnCounter{lockEdges: lockEdges, open: make([]int, threads), depth: make([]int, threads)}
 }
 
 // step is the transaction of the run's next event s.
@@ -48,13 +49,14 @@ func (c *txnCounter) step(s model.Step) int {
 }
 
 // transactionsAt is the transaction of each of the run events at, by one
-// pass over the run that keeps no more than their answers.
-func transactionsAt(run []model.Step, lockEdges bool, at []int) map[int]int {
+// pass over the run that keeps no more than their answers. The run's
+// threads are below threads.
+func transactionsAt(run []model.Step, lockEdges bool, threads int, at []int) map[int]int {
 	txn := make(map[int]int, len(at))
 	for _, i := range at {
 		txn[i] = -1
 	}
-	c := newTxnCounter(lockEdges)
+	c := newTxnCounter(lockEdges, threads)
 	for i, s := range run {
 		x := c.step(s)
 		if _, ok := txn[i]; ok {
@@ -104,7 +106,7 @@ func (c *checker) cycle() error {
 		}
 		at = append(at, pr.From, pr.To)
 	}
-	txn := transactionsAt(run, c.w.LockEdges, at)
+	txn := transactionsAt(run, c.w.LockEdges, len(c.p.Threads), at) // steps checked the threads
 	for k, pr := range cyc {
 		if err := c.pair(k, pr, txn); err != nil {
 			return err
