@@ -22,12 +22,14 @@ type observedWalk struct {
 	xTxn      int64
 }
 
-// observedEvent is one event of the observed prefix.
+// observedEvent is one event of the observed prefix (X's can be a million:
+// 40 bytes each).
 type observedEvent struct {
-	at   ref
-	txn  int64 // thread-local transaction number, -1 outside any
-	line int64
-	ev   model.Event
+	at     ref
+	txn    int64 // thread-local transaction number, -1 outside any
+	line   int64
+	op     model.Op
+	target int32
 }
 
 func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (plan, bool, error) {
@@ -74,7 +76,7 @@ func (w *observedWalk) step(ev *trace.Event) {
 	if ev.Op.IsAccess() && !w.open[t] {
 		at++ // the access is the middle edge of begin; access; end
 	}
-	oe := observedEvent{at: ref{int(t), at}, txn: txn, line: ev.Line, ev: model.Event{Op: ev.Op, Target: ev.Target}}
+	oe := observedEvent{at: ref{int(t), at}, txn: txn, line: ev.Line, op: ev.Op, target: ev.Target}
 	if _, ok := w.named[ev.Line]; ok {
 		w.named[ev.Line] = oe
 	}
@@ -147,18 +149,17 @@ func sameTxn(a, b observedEvent) bool { return a.at.t == b.at.t && a.txn == b.tx
 
 // conflicts is SPEC §1's D for an event a before an event b.
 func conflicts(a, b observedEvent, lockEdges bool) bool {
-	x, y := a.ev, b.ev
 	switch {
 	case a.at.t == b.at.t:
 		return true
-	case x.Op.IsAccess() && y.Op.IsAccess():
-		return x.Target == y.Target && (x.Op == model.OpWrite || y.Op == model.OpWrite)
+	case a.op.IsAccess() && b.op.IsAccess():
+		return a.target == b.target && (a.op == model.OpWrite || b.op == model.OpWrite)
 	case !lockEdges:
 		return false
-	case x.Op == model.OpRelease && y.Op == model.OpAcquire:
-		return x.Target == y.Target
-	case x.Op == model.OpFork && int(x.Target) == b.at.t:
+	case a.op == model.OpRelease && b.op == model.OpAcquire:
+		return a.target == b.target
+	case a.op == model.OpFork && int(a.target) == b.at.t:
 		return true
 	}
-	return y.Op == model.OpJoin && int(y.Target) == a.at.t
+	return b.op == model.OpJoin && int(b.target) == a.at.t
 }
