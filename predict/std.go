@@ -16,7 +16,7 @@ import (
 // bare access is a unary transaction); conc monitor reads the file back and
 // finds the same cycle.
 func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, 1<<16)
 	unary := unaryWrappers(wit.Run, len(p.Threads))
 	for i, st := range wit.Run {
 		if st.Thread < 0 || int(st.Thread) >= len(p.Threads) {

@@ -36,7 +36,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	if at < 0 {
 		return fmt.Errorf("report: internal error: no witness run in the JSON encoding")
 	}
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.Write(b[:at])
 	indent := b[bytes.LastIndexByte(b[:at], '\n')+1 : at]
 	writeRunJSON(bw, r.Witness, string(indent))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/conc-dev/conc/model"
 )
@@ -19,6 +20,56 @@ type leanRun struct {
 	run []model.Step
 	// txn is the transaction of each cycle event (Event.Txn).
 	txn map[int]int
+	// widths are the names' widths in runes, measured once (cellWidths).
+	widths *nameWidths
+}
+
+type nameWidths struct {
+	threads, vars, locks []int
+}
+
+func runeCounts(names []string) []int {
+	n := make([]int, len(names))
+	for i, s := range names {
+		n[i] = utf8.RuneCountInString(s)
+	}
+	return n
+}
+
+// cellWidths are the widths in runes of event i's first three text cells,
+// from the names' widths: measuring a long run spells nothing.
+func (l *leanRun) cellWidths(i int) [3]int {
+	if l.widths == nil {
+		var threads []string
+		for _, t := range l.p.Threads {
+			threads = append(threads, t.Name)
+		}
+		l.widths = &nameWidths{threads: runeCounts(threads), vars: runeCounts(l.p.Vars), locks: runeCounts(l.p.Locks)}
+	}
+	s := l.run[i]
+	w := [3]int{4 + digits(i), l.widths.threads[s.Thread], len(s.Ev.Op.String())}
+	tgt := 0
+	switch s.Ev.Op {
+	case model.OpRead, model.OpWrite:
+		tgt = l.widths.vars[s.Ev.Target]
+	case model.OpAcquire, model.OpRelease:
+		tgt = l.widths.locks[s.Ev.Target]
+	case model.OpFork, model.OpJoin:
+		tgt = l.widths.threads[s.Ev.Target]
+	}
+	if tgt > 0 {
+		w[2] += 1 + tgt
+	}
+	return w
+}
+
+// digits is the number of decimal digits of i >= 0.
+func digits(i int) int {
+	n := 1
+	for ; i >= 10; i /= 10 {
+		n++
+	}
+	return n
 }
 
 // event spells out event i (Txn is -1 off the cycle: only the DOT renderer

@@ -21,7 +21,7 @@ type TextOptions struct {
 func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	// Buffered, not built in memory: a monitor report can list a million
 	// violations.
-	b := bufio.NewWriter(w)
+	b := bufio.NewWriterSize(w, 1<<16)
 	b.WriteString(verdictLine(r) + "\n")
 	if r.Reason != "" && r.Verdict != "unknown" {
 		b.WriteString("note: " + r.Reason + "\n")
@@ -51,21 +51,14 @@ func verdictLine(r *Report) string {
 // position; a star marks the events that the cycle names. The columns are
 // measured in a first pass and written in a second, as text/tabwriter would
 // lay them out (two spaces of padding) but without holding the text: a
-// predicted witness can run to millions of events. Each row is spelled into
-// the same buffers, so the passes allocate nothing per event.
+// predicted witness can run to millions of events. A lean run is measured
+// from its names' widths, and each row is spelled into the same buffers,
+// so the passes allocate nothing per event.
 func writeRun(b *bufio.Writer, w *Witness) {
 	b.WriteString("witness run (* marks the events of the cycle):\n")
-	var width [3]int
+	width := runWidths(w)
 	var c [4][]byte
 	n := w.Len()
-	for i := range n {
-		w.appendCells(&c, i)
-		for k := range width {
-			width[k] = max(width[k], utf8.RuneCount(c[k]))
-			c[k] = c[k][:0]
-		}
-		c[3] = c[3][:0]
-	}
 	for i := range n {
 		w.appendCells(&c, i)
 		for k := range width {
@@ -77,6 +70,26 @@ func writeRun(b *bufio.Writer, w *Witness) {
 		b.WriteByte('\n')
 		c[3] = c[3][:0]
 	}
+}
+
+// runWidths are the widths of the run's first three columns.
+func runWidths(w *Witness) [3]int {
+	var width [3]int
+	if w.lean != nil {
+		for i := range w.lean.run {
+			for k, n := range w.lean.cellWidths(i) {
+				width[k] = max(width[k], n)
+			}
+		}
+		return width
+	}
+	for i, e := range w.Run {
+		c := runCells(i, e)
+		for k := range width {
+			width[k] = max(width[k], utf8.RuneCountInString(c[k]))
+		}
+	}
+	return width
 }
 
 // pad writes n spaces.
