@@ -31,6 +31,8 @@ type Report struct {
 }
 
 // Witness is a non-serializable run and a cycle of its conflict graph.
+// Run is the run spelled out; a lean report (BuildLean) leaves it nil, and
+// Len and Event read the run either way.
 type Witness struct {
 	Run   []Event    `json:"run"`
 	Cycle []Conflict `json:"cycle"`
