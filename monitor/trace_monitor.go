@@ -112,15 +112,34 @@ func (m *TraceMonitor) First() int64 { return m.first }
 func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false) }
 
 // StepAll steps through evs, or up to the first violating event if stop
-// is set; it returns how many it stepped. The loop dispatches reads and
-// writes, most of a trace, with one call each.
+// is set; it returns how many it stepped. The loop dispatches every event
+// with one call and one thread lookup: this is the monitor's innermost loop.
 func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	for i := range evs {
 		ev := &evs[i]
-		if ev.Op.IsAccess() {
-			m.access(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
-		} else {
-			m.stepOther(*ev)
+		t := ev.Thread
+		if int(t) >= len(m.threads) {
+			m.threads = grow(m.threads, t)
+		}
+		th := &m.threads[t]
+		switch ev.Op {
+		case model.OpRead, model.OpWrite:
+			m.access(th, t, ev.Target, ev.Line, ev.Op == model.OpWrite)
+		case model.OpBegin:
+			if th.depth++; th.depth == 1 {
+				m.begin(th, t, ev.Line)
+			}
+		case model.OpEnd:
+			// A stray end (depth 0) is rejected by the reader; ignore it here.
+			if th.depth > 0 {
+				if th.depth--; th.depth == 0 {
+					m.end(th, ev.Line)
+				}
+			}
+		default:
+			if m.opts.LockEdges { // else locks, fork and join only restrict interleavings
+				m.syncEvent(th, ev)
+			}
 		}
 		if stop && m.first > 0 {
 			m.stats.Events += int64(i + 1)
@@ -131,31 +150,18 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	return len(evs)
 }
 
-// stepOther is Step for the events other than reads and writes.
-func (m *TraceMonitor) stepOther(ev trace.Event) {
-	th := m.thread(ev.Thread)
-	switch {
-	case ev.Op == model.OpBegin:
-		if th.depth++; th.depth == 1 {
-			m.begin(th, ev.Thread, ev.Line)
-		}
-	case ev.Op == model.OpEnd:
-		if th.depth == 0 {
-			return // a stray end: the reader rejects it; ignore it here
-		}
-		if th.depth--; th.depth == 0 {
-			m.end(th, ev.Line)
-		}
-	case !m.opts.LockEdges: // locks, fork and join only restrict interleavings
-	case ev.Op == model.OpAcquire, ev.Op == model.OpRelease:
+// syncEvent is StepAll for acquire, release, fork and join with lock edges.
+func (m *TraceMonitor) syncEvent(th *traceThread, ev *trace.Event) {
+	switch ev.Op {
+	case model.OpAcquire, model.OpRelease:
 		m.lockEvent(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpRelease)
-	default:
+	case model.OpFork, model.OpJoin:
 		m.forkJoin(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpJoin)
 	}
 }
 
 // thread, variable and lockRef are the records of an id, growing the
-// tables on a new one (out of line: the lookup itself inlines).
+// tables on a new one.
 func (m *TraceMonitor) thread(t int32) *traceThread {
 	if int(t) >= len(m.threads) {
 		m.threads = grow(m.threads, t)

@@ -31,9 +31,23 @@ func (m *TraceMonitor) end(th *traceThread, line int64) {
 // lockEvent is an acquire (after the lock's last release) or a release
 // (which becomes the last) of lock l by thread t, with lock edges.
 func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, release bool) {
-	cur := th.cur
-	srcs := m.threadSources(th, cur)
 	lk := m.lockRef(l)
+	cur := th.cur
+	// The commonest case, as in access: inside a transaction, no source
+	// in another one.
+	if cur != nil && th.last.txn == cur && len(th.pending) == 0 {
+		switch {
+		case release:
+			*lk = traceSrc{cur, line}
+			cur.touch(-1 - l)
+			th.last.line = line
+			return
+		case lk.txn == nil || lk.txn == cur:
+			th.last.line = line
+			return
+		}
+	}
+	srcs := m.threadSources(th, cur)
 	if !release && lk.txn != cur && lk.txn != nil && m.live(lk) {
 		srcs = append(srcs, *lk)
 	}

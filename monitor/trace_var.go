@@ -42,6 +42,16 @@ func (v *traceVar) write(here traceSrc) {
 	v.rest = v.rest[:0]
 }
 
+// quiet tells whether an access by the open transaction cur finds no
+// source in another transaction: the last write is cur's or forgotten,
+// and a write finds no read since it but cur's own.
+func (v *traceVar) quiet(cur *traceTxn, write bool) bool {
+	if v.w.txn != nil && v.w.txn != cur {
+		return false
+	}
+	return !write || v.r0.txn == nil || v.r0.txn == cur && len(v.rest) == 0
+}
+
 func (v *traceVar) readOf(t int32) *traceRead {
 	if v.r0.txn == nil {
 		return nil
