@@ -10,18 +10,57 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 	}
 	v := &m.vars[id]
 	cur := th.cur
-	if cur == nil || th.last.txn != cur || len(th.pending) > 0 || !v.quiet(cur, write) {
+	if cur == nil || th.last.txn != cur || len(th.pending) > 0 || !m.quiet(v, cur, write) {
 		m.accessLinked(th, v, t, id, line, write)
 		return
 	}
-	here := traceSrc{cur, line}
+	th.last.line = line
 	if write {
-		v.write(here)
+		v.write(traceSrc{cur, line})
 	} else {
+		m.readIn(v, t, traceSrc{cur, line})
+	}
+}
+
+// readIn records thread t's read here, an event of the open transaction
+// here.txn, in v: the cases of traceVar.read that need no search, and
+// where another thread's read is dead, here takes its place.
+func (m *TraceMonitor) readIn(v *traceVar, t int32, here traceSrc) {
+	r0 := &v.r0
+	switch {
+	case r0.txn == nil:
+		*r0 = traceRead{here, t}
+	case r0.thread == t:
+		if r0.txn != here.txn || r0.line < here.txn.begin {
+			r0.traceSrc = here // see traceVar.read
+		}
+	case len(v.rest) == 0 && !m.live(&r0.traceSrc):
+		*r0 = traceRead{here, t}
+	default:
+		m.pruneReads(v)
 		v.read(t, here)
 	}
-	cur.touch(id)
-	th.last.line = line
+}
+
+// pruneReads drops v's reads that are stale or garbage, so that reads by
+// many transactions long gone do not pile up between writes.
+func (m *TraceMonitor) pruneReads(v *traceVar) {
+	k := 0
+	for i := range v.rest {
+		if m.live(&v.rest[i].traceSrc) {
+			v.rest[k] = v.rest[i]
+			k++
+		}
+	}
+	clear(v.rest[k:])
+	v.rest = v.rest[:k]
+	if !m.live(&v.r0.traceSrc) {
+		v.r0 = traceRead{}
+		if k > 0 {
+			v.r0, v.rest[k-1] = v.rest[k-1], traceRead{}
+			v.rest = v.rest[:k-1]
+		}
+	}
 }
 
 // accessLinked is access in general: the event may bring sources, and
@@ -35,7 +74,7 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	if v.w.txn != cur && v.w.txn != nil && m.live(&v.w) {
 		srcs = append(srcs, v.w)
 	}
-	if write && v.r0.txn != nil {
+	if write { // quiet may have forgotten r0 but not the rest
 		srcs = m.readSources(srcs, v, cur)
 	}
 	m.keepScratch(srcs)
@@ -47,13 +86,35 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	} else {
 		v.read(t, here)
 	}
-	if cur != nil {
-		cur.touch(id)
-	}
 	th.last, th.sawEvent = here, true
 	if unary {
 		m.complete(x, line)
 	}
+}
+
+// quiet tells whether an access by the open transaction cur finds no live
+// source in v's records: the last write is cur's, stale or garbage, and so
+// (for a write) is every read since it. It forgets the records it finds
+// dead; forgetting a read breaks traceVar's invariant only until the
+// write that follows empties the reads.
+func (m *TraceMonitor) quiet(v *traceVar, cur *traceTxn, write bool) bool {
+	if w := v.w.txn; w != nil && w != cur && m.live(&v.w) {
+		return false
+	}
+	return !write || v.r0.txn == nil || m.quietReads(v, cur)
+}
+
+// quietReads is quiet for the reads since the last write.
+func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
+	if v.r0.txn != cur && m.live(&v.r0.traceSrc) {
+		return false
+	}
+	for i := range v.rest {
+		if r := &v.rest[i].traceSrc; r.txn != cur && m.live(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // readSources adds v's live reads since its last write, other than x's.

@@ -42,13 +42,14 @@ type TraceMonitor struct {
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
-// every new edge reads come first, within one cache line: the arena's
-// chunks are line-aligned and a node is exactly four lines long, so adding
-// an edge from an old transaction costs one cache miss, not three.
+// every new edge and every record check reads come first, within one
+// cache line: the arena's chunks are line-aligned and a node is exactly
+// three lines long, so they cost one cache miss, not two.
 type traceTxn struct {
 	out     []traceEdge
 	mask    uint64    // slots of the open transactions that reach it
 	lastOut *traceTxn // target of out's last edge, to skip repeats cheaply
+	begin   int64     // line of its first event; neverBegun while free
 	slot    int8      // its reachability bit while open, or -1
 	open    bool
 	cyclic  bool
@@ -58,20 +59,18 @@ type traceTxn struct {
 	sbits   uint64          // representative: slots of its component's open transactions
 	scc     *traceTxn       // union-find parent; nil for a representative
 	viol    *TraceViolation // its cycle, once found, until it is reported
-	begin   int64
-	end     int64  // -1 while open
-	size    int32  // representative: members besides itself
-	stamp   uint32 // search epoch that last visited it
-	idx     int32  // its index in the current search or collection
-	pstamp  uint32 // pathFrom's epoch and index
+	end     int64           // -1 while open
+	size    int32           // representative: members besides itself
+	stamp   uint32          // search epoch that last visited it
+	idx     int32           // its index in the current search or collection
+	pstamp  uint32          // pathFrom's epoch and index
 	pidx    int32
+	pos     int32 // its index in nodes
 	// The first edge each way lives in the node: with garbage's edges gone,
 	// most transactions have at most one, and a slice of its own would cost
 	// an allocation per transaction (recycled nodes keep their slices).
 	outBuf, inBuf [1]traceEdge
-	touched       [16]int32 // forgetGarbage's list: variables, and -1-l for lock l
-	pos           int32     // its index in nodes
-	ntouched      uint8     // how many, with touchedOverflow once some went unlisted
+	_             [8]byte // to three cache lines
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -136,9 +135,15 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 					m.end(th, ev.Line)
 				}
 			}
-		default:
-			if m.opts.LockEdges { // else locks, fork and join only restrict interleavings
-				m.syncEvent(th, ev)
+		// Without lock edges, locks, fork and join only restrict
+		// interleavings.
+		case model.OpAcquire, model.OpRelease:
+			if m.opts.LockEdges {
+				m.lockEvent(th, t, ev.Target, ev.Line, ev.Op == model.OpRelease)
+			}
+		case model.OpFork, model.OpJoin:
+			if m.opts.LockEdges {
+				m.forkJoin(t, ev.Target, ev.Line, ev.Op == model.OpJoin)
 			}
 		}
 		if stop && m.first > 0 {
@@ -148,16 +153,6 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	}
 	m.stats.Events += int64(len(evs))
 	return len(evs)
-}
-
-// syncEvent is StepAll for acquire, release, fork and join with lock edges.
-func (m *TraceMonitor) syncEvent(th *traceThread, ev *trace.Event) {
-	switch ev.Op {
-	case model.OpAcquire, model.OpRelease:
-		m.lockEvent(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpRelease)
-	case model.OpFork, model.OpJoin:
-		m.forkJoin(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpJoin)
-	}
 }
 
 // thread, variable and lockRef are the records of an id, growing the
@@ -204,7 +199,7 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	if x.viol != nil {
 		m.emit(x)
 	}
-	if m.forgetGarbage(x) {
+	if m.garbage(x) {
 		m.releaseGarbage(x)
 	} else if len(m.nodes) >= m.gcAt {
 		m.collect()
@@ -265,24 +260,6 @@ func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
 		th.pending = th.pending[:0]
 	}
 	return srcs
-}
-
-// live tells whether the record s names a transaction a new edge from which
-// can matter, forgetting it (s.txn = nil) if not. Dead ones are collected.
-// A completed one that no open transaction reaches is garbage: its in-edges
-// are final, so none ever will, and it lies on no future cycle. While every
-// open transaction has a slot, "reached by none" is mask == 0 (the
-// reachability bits' invariant); otherwise garbage is left to collect.
-func (m *TraceMonitor) live(s *traceSrc) bool {
-	n := s.txn
-	switch {
-	case n == nil:
-		return false
-	case n.dead, !n.open && n.mask == 0 && m.unslotted == 0:
-		s.txn = nil
-		return false
-	}
-	return true
 }
 
 func (m *TraceMonitor) variable(v int32) *traceVar {

@@ -8,8 +8,10 @@ package monitor
 // previous transaction and pending forks and joins.
 func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 	x := m.newTxn(th, t, line, true)
-	if srcs := m.threadSources(th, x); len(srcs) > 0 {
-		m.addEdges(x, srcs, line)
+	if len(th.pending) > 0 || m.live(&th.last) { // else no source
+		if srcs := m.threadSources(th, x); len(srcs) > 0 {
+			m.addEdges(x, srcs, line)
+		}
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 }
@@ -17,8 +19,10 @@ func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 // end completes th's open transaction.
 func (m *TraceMonitor) end(th *traceThread, line int64) {
 	x := th.cur
-	if srcs := m.threadSources(th, x); len(srcs) > 0 {
-		m.addEdges(x, srcs, line)
+	if len(th.pending) > 0 || th.last.txn != x { // else no source
+		if srcs := m.threadSources(th, x); len(srcs) > 0 {
+			m.addEdges(x, srcs, line)
+		}
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 	th.cur = nil
@@ -36,13 +40,10 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 	// The commonest case, as in access: inside a transaction, no source
 	// in another one.
 	if cur != nil && th.last.txn == cur && len(th.pending) == 0 {
-		switch {
-		case release:
-			*lk = traceSrc{cur, line}
-			cur.touch(-1 - l)
-			th.last.line = line
-			return
-		case lk.txn == nil || lk.txn == cur:
+		if release || lk.txn == cur || !m.live(lk) {
+			if release {
+				*lk = traceSrc{cur, line}
+			}
 			th.last.line = line
 			return
 		}
@@ -56,9 +57,6 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 	unary := cur == nil && x != nil
 	if release {
 		*lk = traceSrc{x, line}
-		if cur != nil {
-			cur.touch(-1 - l)
-		}
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 	if unary {
@@ -85,9 +83,6 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64, join bool) {
 	here := traceSrc{x, line}
 	if !join {
 		ut.pending = append(ut.pending, here)
-		if cur != nil {
-			cur.ntouched |= touchedOverflow // ut's record is not listed
-		}
 	}
 	th.last, th.sawEvent = here, true
 	if unary {
