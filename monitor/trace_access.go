@@ -3,43 +3,61 @@ package monitor
 // access is Step for a read (write false) or write of variable id by
 // thread t (whose record is th) at line. Nearly every access lies inside a
 // transaction and meets no live source of another one: then only the
-// records change, on a path that calls nothing it cannot inline.
+// records change, and the common cases of that are written out here, with
+// no call (Go saves no register across one, and this runs for half of
+// every trace's events).
 func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bool) {
 	if int(id) >= len(m.vars) {
 		m.vars = grow(m.vars, id)
 	}
 	v := &m.vars[id]
 	cur := th.cur
-	if cur == nil || th.last.txn != cur || len(th.pending) > 0 || !m.quiet(v, cur, write) {
+	if cur == nil || th.last.txn != cur || len(th.pending) > 0 {
 		m.accessLinked(th, v, t, id, line, write)
 		return
 	}
-	th.last.line = line
-	if write {
-		v.write(traceSrc{cur, line})
-	} else {
-		m.readIn(v, t, traceSrc{cur, line})
+	if w := v.w.txn; w != nil && w != cur && m.live(&v.w) {
+		m.accessLinked(th, v, t, id, line, write)
+		return
 	}
-}
-
-// readIn records thread t's read here, an event of the open transaction
-// here.txn, in v: the cases of traceVar.read that need no search, and
-// where another thread's read is dead, here takes its place.
-func (m *TraceMonitor) readIn(v *traceVar, t int32, here traceSrc) {
+	here := traceSrc{cur, line}
 	r0 := &v.r0
 	switch {
+	case write:
+		if (r0.txn != nil && r0.txn != cur || len(v.rest) > 0) && !m.quietReads(v, cur) {
+			m.accessLinked(th, v, t, id, line, write)
+			return
+		}
+		v.write(here)
 	case r0.txn == nil:
 		*r0 = traceRead{here, t}
 	case r0.thread == t:
-		if r0.txn != here.txn || r0.line < here.txn.begin {
+		if r0.txn != cur || r0.line < cur.begin {
 			r0.traceSrc = here // see traceVar.read
 		}
 	case len(v.rest) == 0 && !m.live(&r0.traceSrc):
-		*r0 = traceRead{here, t}
+		*r0 = traceRead{here, t} // another thread's read, dead: take its place
 	default:
 		m.pruneReads(v)
 		v.read(t, here)
 	}
+	th.last.line = line
+}
+
+// quietReads tells whether a write by the open transaction cur finds no
+// live source in v's reads: each is cur's, stale or garbage. It forgets
+// the reads it finds dead; forgetting r0 breaks traceVar's invariant only
+// until the write that follows empties the reads.
+func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
+	if v.r0.txn != cur && m.live(&v.r0.traceSrc) {
+		return false
+	}
+	for i := range v.rest {
+		if r := &v.rest[i].traceSrc; r.txn != cur && m.live(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // pruneReads drops v's reads that are stale or garbage, so that reads by
@@ -74,7 +92,7 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	if v.w.txn != cur && v.w.txn != nil && m.live(&v.w) {
 		srcs = append(srcs, v.w)
 	}
-	if write { // quiet may have forgotten r0 but not the rest
+	if write { // quietReads may have forgotten r0 but not the rest
 		srcs = m.readSources(srcs, v, cur)
 	}
 	m.keepScratch(srcs)
@@ -90,31 +108,6 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	if unary {
 		m.complete(x, line)
 	}
-}
-
-// quiet tells whether an access by the open transaction cur finds no live
-// source in v's records: the last write is cur's, stale or garbage, and so
-// (for a write) is every read since it. It forgets the records it finds
-// dead; forgetting a read breaks traceVar's invariant only until the
-// write that follows empties the reads.
-func (m *TraceMonitor) quiet(v *traceVar, cur *traceTxn, write bool) bool {
-	if w := v.w.txn; w != nil && w != cur && m.live(&v.w) {
-		return false
-	}
-	return !write || v.r0.txn == nil || m.quietReads(v, cur)
-}
-
-// quietReads is quiet for the reads since the last write.
-func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
-	if v.r0.txn != cur && m.live(&v.r0.traceSrc) {
-		return false
-	}
-	for i := range v.rest {
-		if r := &v.rest[i].traceSrc; r.txn != cur && m.live(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // readSources adds v's live reads since its last write, other than x's.

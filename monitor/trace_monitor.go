@@ -164,7 +164,10 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 	return &m.threads[t]
 }
 
-// grow extends records to hold index i.
+// grow extends records to hold index i. It is out of line so that the
+// lookups that call it on a new id stay small.
+//
+//go:noinline
 func grow[T any](records []T, i int32) []T {
 	for int(i) >= len(records) {
 		var zero T

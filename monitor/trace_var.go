@@ -5,7 +5,7 @@ package monitor
 // the record (most variables have at most one reader between writes), the
 // others in rest. Invariant: r0 is empty (nil txn) only if rest is, and no
 // read names a nil transaction — a garbage read is dropped, not recorded.
-// (quiet and readSources may clear reads they find garbage, but only for
+// (quietReads and readSources may clear reads they find garbage, but only for
 // a write, which then empties the reads anyway.) A read may be stale
 // (trace_garbage.go).
 type traceVar struct {
