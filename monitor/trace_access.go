@@ -1,18 +1,98 @@
 package monitor
 
 // access is Step for a read (write false) or write of variable id by
-// thread t at line: event's work, specialised to the commonest events.
-// Most accesses lie outside transactions and find every source garbage,
-// so this path allocates nothing and touches only the thread's and the
-// variable's records.
-func (m *TraceMonitor) access(t, id int32, line int64, write bool) {
-	th, v := m.thread(t), m.variable(id)
+// thread t (whose record is th) at line. Nearly every access lies inside a
+// transaction and meets no live source of another one: then only the
+// records change, and the common cases of that are written out here, with
+// no call (Go saves no register across one, and this runs for half of
+// every trace's events).
+func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bool) {
+	if int(id) >= len(m.vars) {
+		m.vars = grow(m.vars, id)
+	}
+	v := &m.vars[id]
+	cur := th.cur
+	if cur == nil || th.last.txn != cur || len(th.pending) > 0 {
+		m.accessLinked(th, v, t, id, line, write)
+		return
+	}
+	if w := v.w.txn; w != nil && w != cur && m.live(&v.w) {
+		m.accessLinked(th, v, t, id, line, write)
+		return
+	}
+	here := traceSrc{cur, line}
+	r0 := &v.r0
+	switch {
+	case write:
+		if (r0.txn != nil && r0.txn != cur || len(v.rest) > 0) && !m.quietReads(v, cur) {
+			m.accessLinked(th, v, t, id, line, write)
+			return
+		}
+		v.write(here)
+	case r0.txn == nil:
+		*r0 = traceRead{here, t}
+	case r0.thread == t:
+		if r0.txn != cur || r0.line < cur.begin {
+			r0.traceSrc = here // see traceVar.read
+		}
+	case len(v.rest) == 0 && !m.live(&r0.traceSrc):
+		*r0 = traceRead{here, t} // another thread's read, dead: take its place
+	default:
+		m.pruneReads(v)
+		v.read(t, here)
+	}
+	th.last.line = line
+}
+
+// quietReads tells whether a write by the open transaction cur finds no
+// live source in v's reads: each is cur's, stale or garbage. It forgets
+// the reads it finds dead; forgetting r0 breaks traceVar's invariant only
+// until the write that follows empties the reads.
+func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
+	if v.r0.txn != cur && m.live(&v.r0.traceSrc) {
+		return false
+	}
+	for i := range v.rest {
+		if r := &v.rest[i].traceSrc; r.txn != cur && m.live(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// pruneReads drops v's reads that are stale or garbage, so that reads by
+// many transactions long gone do not pile up between writes.
+func (m *TraceMonitor) pruneReads(v *traceVar) {
+	k := 0
+	for i := range v.rest {
+		if m.live(&v.rest[i].traceSrc) {
+			v.rest[k] = v.rest[i]
+			k++
+		}
+	}
+	clear(v.rest[k:])
+	v.rest = v.rest[:k]
+	if !m.live(&v.r0.traceSrc) {
+		v.r0 = traceRead{}
+		if k > 0 {
+			v.r0, v.rest[k-1] = v.rest[k-1], traceRead{}
+			v.rest = v.rest[:k-1]
+		}
+	}
+}
+
+// accessLinked is access in general: the event may bring sources, and
+// outside a transaction it is a unary one, which gets a node only if some
+// source is live. Most such accesses find every source garbage, so this
+// path allocates nothing and touches only the thread's and the variable's
+// records.
+func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, line int64, write bool) {
 	cur := th.cur
 	srcs := m.threadSources(th, cur)
 	if v.w.txn != cur && v.w.txn != nil && m.live(&v.w) {
 		srcs = append(srcs, v.w)
 	}
-	if write && v.r0.txn != nil {
+	if write { // quietReads may have forgotten r0 but not the rest
 		srcs = m.readSources(srcs, v, cur)
 	}
 	m.keepScratch(srcs)
@@ -23,9 +103,6 @@ func (m *TraceMonitor) access(t, id int32, line int64, write bool) {
 		v.write(here)
 	} else {
 		v.read(t, here)
-	}
-	if cur != nil {
-		cur.touch(id)
 	}
 	th.last, th.sawEvent = here, true
 	if unary {

@@ -55,6 +55,7 @@ func (a *txnArena) alloc() *traceTxn {
 // A slice grown past keepEdges is let go instead: kept, the capacities
 // would ratchet up to the largest degree each arena slot ever saw.
 func (a *txnArena) release(x *traceTxn) {
+	x.begin = neverBegun // every record that names x is stale
 	x.out, x.in = x.out[:0], x.in[:0]
 	if cap(x.out) > keepEdges {
 		x.out = nil

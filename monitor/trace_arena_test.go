@@ -7,11 +7,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A node is four cache lines, so that in a line-aligned chunk the fields
-// read for every new edge share one line.
+// A node is three cache lines, so that in a line-aligned chunk the fields
+// read for every new edge and record check share one line.
 func TestTraceTxnLayout(t *testing.T) {
-	require.Equal(t, uintptr(256), unsafe.Sizeof(traceTxn{}))
+	require.Equal(t, uintptr(192), unsafe.Sizeof(traceTxn{}))
 	require.Less(t, unsafe.Offsetof(traceTxn{}.thread), uintptr(64))
+	require.Less(t, unsafe.Offsetof(traceTxn{}.begin), uintptr(64))
 }
 
 // Recycled transactions come back zeroed, with empty edge slices that keep
@@ -25,6 +26,7 @@ func TestTxnArenaRecycles(t *testing.T) {
 	}
 	x.mask, x.dead, x.begin = 7, true, 42
 	a.release(x)
+	require.Equal(t, int64(neverBegun), x.begin, "records naming a free node are stale")
 	y := a.alloc()
 	require.Same(t, x, y)
 	require.Empty(t, y.out)

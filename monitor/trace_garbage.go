@@ -1,71 +1,51 @@
 package monitor
 
+import "math"
+
 // Garbage. A completed transaction that no open transaction reaches lies
 // on no future cycle (its in-edges are final), so edges from it are
-// useless: live drops them and clears the records that name it when it
-// meets them. Most transactions are garbage the moment they complete, and
-// a record met later costs a cache miss on a node long gone cold; so a
-// begin/end transaction keeps the few variables and locks it touched, and
-// on completing as garbage clears their records itself, while they are
-// still in cache.
+// useless, and its node is recycled at once (releaseGarbage) or at the next
+// collection. The records that name it are not cleared then: a record
+// names a transaction by node and the line of one of its events, and a
+// node's begin is the line of its transaction's first event. Lines
+// increase along the trace and a recycled node begins a later transaction,
+// so a record whose line is before its node's begin is stale: it names a
+// transaction gone as garbage, and counts as empty (live, keepLive). A
+// released node's begin is set past every line until it is reused.
+//
+// Clearing the records instead, when the transaction completes, costs a
+// pass over everything it touched; most transactions are garbage, and most
+// of their records are overwritten before anybody reads them again.
 
-// maxTouched is how many variables and locks a transaction lists for
-// forgetGarbage; beyond that the records are left to live.
-const maxTouched = len(traceTxn{}.touched)
+// stale tells whether s names a transaction whose node was recycled.
+func (s traceSrc) stale() bool { return s.line < s.txn.begin }
 
-// touchedOverflow is ntouched's flag: some records x names are not listed.
-const touchedOverflow = 0x80
-
-// touch lists record id (a variable, or -1-l for lock l) as touched by x.
-func (x *traceTxn) touch(id int32) {
-	k := int(x.ntouched &^ touchedOverflow)
-	switch {
-	case k > 0 && x.touched[k-1] == id:
-	case k < maxTouched:
-		x.touched[k] = id
-		x.ntouched++
-	default:
-		x.ntouched |= touchedOverflow // some records not listed
-	}
-}
-
-// forgetGarbage clears the records that name x, if x has just completed
-// as garbage: no open transaction reaches it (mask == 0, with every open
-// transaction holding a slot). It tells whether it cleared every one.
-func (m *TraceMonitor) forgetGarbage(x *traceTxn) bool {
-	if x.mask != 0 || m.unslotted != 0 || x.ntouched == 0 {
+// live tells whether the record s names a transaction a new edge from which
+// can matter, forgetting it (s.txn = nil) if not. A completed one that no
+// open transaction reaches is garbage: while every open transaction has a
+// slot, "reached by none" is mask == 0 (the reachability bits' invariant);
+// otherwise garbage is left to collect.
+func (m *TraceMonitor) live(s *traceSrc) bool {
+	n := s.txn
+	if n == nil {
 		return false
 	}
-	if th := &m.threads[x.thread]; th.last.txn == x {
-		th.last.txn = nil
+	if s.line < n.begin || !n.open && n.mask == 0 && m.unslotted == 0 {
+		s.txn = nil
+		return false
 	}
-	for _, id := range x.touched[:x.ntouched&^touchedOverflow] {
-		if id < 0 {
-			if l := &m.locks[-1-id]; l.txn == x {
-				l.txn = nil
-			}
-			continue
-		}
-		v := &m.vars[id]
-		if v.w.txn == x {
-			v.w.txn = nil
-		}
-		if r := v.readOf(x.thread); r != nil && r.txn == x {
-			v.drop(r)
-		}
-	}
-	return x.ntouched&touchedOverflow == 0
+	return true
 }
 
-// releaseGarbage hands x, garbage and named by no record, back to the
-// arena at once instead of at the next collection, so the next
-// transaction reuses a node still in cache and collections come rarer.
-// Pointers to x must not survive: those in its sources' out-lists do,
-// but its sources are garbage too (an ancestor of garbage is), and no
-// search or collection walks out of garbage. Pointers in in-lists of its
-// own successors would be walked, so x must have none (an x with
-// out-edges waits for the collection), nor lie in a component (whose
-// members find their representative through it).
+// releaseGarbage hands x, just completed as garbage, back to the arena at
+// once instead of at the next collection, so the next transaction reuses
+// a node still in cache and collections come rarer. Pointers to x must
+// not survive, but for records (stale from now on) and for those in its
+// sources' out-lists: its sources are garbage too (an ancestor of garbage
+// is), and no search or collection walks out of garbage. Pointers in
+// in-lists of its own successors would be walked, so x must have none (an
+// x with out-edges waits for the collection), nor lie in a component
+// (whose members find their representative through it).
 func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
 	if len(x.out) > 0 || x.cyclic || x.scc != nil || x.size > 0 || x.viol != nil {
 		return
@@ -77,3 +57,10 @@ func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
 	x.dead = true
 	m.arena.release(x)
 }
+
+// garbage tells whether the completed x is garbage for sure.
+func (m *TraceMonitor) garbage(x *traceTxn) bool { return x.mask == 0 && m.unslotted == 0 }
+
+// neverBegun is the begin of a node in the free list: every record that
+// names it is stale.
+const neverBegun = math.MaxInt64

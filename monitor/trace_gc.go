@@ -77,7 +77,7 @@ func (m *TraceMonitor) keepLive() []bool {
 	keep := make([]bool, len(s.order))
 	s.queue = s.queue[:0]
 	seed := func(src traceSrc) {
-		if n := src.txn; n != nil && n.stamp == s.epoch && !keep[n.idx] {
+		if n := src.txn; n != nil && !src.stale() && n.stamp == s.epoch && !keep[n.idx] {
 			keep[n.idx] = true
 			s.queue = append(s.queue, n.idx)
 		}

@@ -42,13 +42,14 @@ type TraceMonitor struct {
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
-// every new edge reads come first, within one cache line: the arena's
-// chunks are line-aligned and a node is exactly four lines long, so adding
-// an edge from an old transaction costs one cache miss, not three.
+// every new edge and every record check reads come first, within one
+// cache line: the arena's chunks are line-aligned and a node is exactly
+// three lines long, so they cost one cache miss, not two.
 type traceTxn struct {
 	out     []traceEdge
 	mask    uint64    // slots of the open transactions that reach it
 	lastOut *traceTxn // target of out's last edge, to skip repeats cheaply
+	begin   int64     // line of its first event; neverBegun while free
 	slot    int8      // its reachability bit while open, or -1
 	open    bool
 	cyclic  bool
@@ -58,20 +59,18 @@ type traceTxn struct {
 	sbits   uint64          // representative: slots of its component's open transactions
 	scc     *traceTxn       // union-find parent; nil for a representative
 	viol    *TraceViolation // its cycle, once found, until it is reported
-	begin   int64
-	end     int64  // -1 while open
-	size    int32  // representative: members besides itself
-	stamp   uint32 // search epoch that last visited it
-	idx     int32  // its index in the current search or collection
-	pstamp  uint32 // pathFrom's epoch and index
+	end     int64           // -1 while open
+	size    int32           // representative: members besides itself
+	stamp   uint32          // search epoch that last visited it
+	idx     int32           // its index in the current search or collection
+	pstamp  uint32          // pathFrom's epoch and index
 	pidx    int32
+	pos     int32 // its index in nodes
 	// The first edge each way lives in the node: with garbage's edges gone,
 	// most transactions have at most one, and a slice of its own would cost
 	// an allocation per transaction (recycled nodes keep their slices).
 	outBuf, inBuf [1]traceEdge
-	touched       [16]int32 // forgetGarbage's list: variables, and -1-l for lock l
-	pos           int32     // its index in nodes
-	ntouched      uint8     // how many, with touchedOverflow once some went unlisted
+	_             [8]byte // to three cache lines
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -112,15 +111,40 @@ func (m *TraceMonitor) First() int64 { return m.first }
 func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false) }
 
 // StepAll steps through evs, or up to the first violating event if stop
-// is set; it returns how many it stepped. The loop dispatches reads and
-// writes, most of a trace, with one call each.
+// is set; it returns how many it stepped. The loop dispatches every event
+// with one call and one thread lookup: this is the monitor's innermost loop.
 func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	for i := range evs {
 		ev := &evs[i]
-		if ev.Op.IsAccess() {
-			m.access(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpWrite)
-		} else {
-			m.stepOther(*ev)
+		t := ev.Thread
+		if int(t) >= len(m.threads) {
+			m.threads = grow(m.threads, t)
+		}
+		th := &m.threads[t]
+		switch ev.Op {
+		case model.OpRead, model.OpWrite:
+			m.access(th, t, ev.Target, ev.Line, ev.Op == model.OpWrite)
+		case model.OpBegin:
+			if th.depth++; th.depth == 1 {
+				m.begin(th, t, ev.Line)
+			}
+		case model.OpEnd:
+			// A stray end (depth 0) is rejected by the reader; ignore it here.
+			if th.depth > 0 {
+				if th.depth--; th.depth == 0 {
+					m.end(th, ev.Line)
+				}
+			}
+		// Without lock edges, locks, fork and join only restrict
+		// interleavings.
+		case model.OpAcquire, model.OpRelease:
+			if m.opts.LockEdges {
+				m.lockEvent(th, t, ev.Target, ev.Line, ev.Op == model.OpRelease)
+			}
+		case model.OpFork, model.OpJoin:
+			if m.opts.LockEdges {
+				m.forkJoin(t, ev.Target, ev.Line, ev.Op == model.OpJoin)
+			}
 		}
 		if stop && m.first > 0 {
 			m.stats.Events += int64(i + 1)
@@ -131,31 +155,8 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	return len(evs)
 }
 
-// stepOther is Step for the events other than reads and writes.
-func (m *TraceMonitor) stepOther(ev trace.Event) {
-	th := m.thread(ev.Thread)
-	switch {
-	case ev.Op == model.OpBegin:
-		if th.depth++; th.depth == 1 {
-			m.begin(th, ev.Thread, ev.Line)
-		}
-	case ev.Op == model.OpEnd:
-		if th.depth == 0 {
-			return // a stray end: the reader rejects it; ignore it here
-		}
-		if th.depth--; th.depth == 0 {
-			m.end(th, ev.Line)
-		}
-	case !m.opts.LockEdges: // locks, fork and join only restrict interleavings
-	case ev.Op == model.OpAcquire, ev.Op == model.OpRelease:
-		m.lockEvent(th, ev.Thread, ev.Target, ev.Line, ev.Op == model.OpRelease)
-	default:
-		m.forkJoin(ev.Thread, ev.Target, ev.Line, ev.Op == model.OpJoin)
-	}
-}
-
 // thread, variable and lockRef are the records of an id, growing the
-// tables on a new one (out of line: the lookup itself inlines).
+// tables on a new one.
 func (m *TraceMonitor) thread(t int32) *traceThread {
 	if int(t) >= len(m.threads) {
 		m.threads = grow(m.threads, t)
@@ -163,7 +164,10 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 	return &m.threads[t]
 }
 
-// grow extends records to hold index i.
+// grow extends records to hold index i. It is out of line so that the
+// lookups that call it on a new id stay small.
+//
+//go:noinline
 func grow[T any](records []T, i int32) []T {
 	for int(i) >= len(records) {
 		var zero T
@@ -198,7 +202,7 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 	if x.viol != nil {
 		m.emit(x)
 	}
-	if m.forgetGarbage(x) {
+	if m.garbage(x) {
 		m.releaseGarbage(x)
 	} else if len(m.nodes) >= m.gcAt {
 		m.collect()
@@ -259,24 +263,6 @@ func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
 		th.pending = th.pending[:0]
 	}
 	return srcs
-}
-
-// live tells whether the record s names a transaction a new edge from which
-// can matter, forgetting it (s.txn = nil) if not. Dead ones are collected.
-// A completed one that no open transaction reaches is garbage: its in-edges
-// are final, so none ever will, and it lies on no future cycle. While every
-// open transaction has a slot, "reached by none" is mask == 0 (the
-// reachability bits' invariant); otherwise garbage is left to collect.
-func (m *TraceMonitor) live(s *traceSrc) bool {
-	n := s.txn
-	switch {
-	case n == nil:
-		return false
-	case n.dead, !n.open && n.mask == 0 && m.unslotted == 0:
-		s.txn = nil
-		return false
-	}
-	return true
 }
 
 func (m *TraceMonitor) variable(v int32) *traceVar {

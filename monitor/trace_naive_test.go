@@ -220,9 +220,8 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 
 // TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces of a
 // few hundred events, with up to 8 threads and 40 variables and
-// transactions long enough that a transaction touches more records than
-// it lists for forgetGarbage, so that clearing garbage's records on
-// completion meets both full and overflowing lists.
+// transactions long enough that recycled nodes leave many stale records
+// behind (trace_garbage.go).
 func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	n := 300

@@ -50,14 +50,14 @@ func (m *TraceMonitor) dropSlot(x *traceTxn) {
 	if rep.sbits != 0 {
 		heir = bits.TrailingZeros64(rep.sbits)
 	}
-	for _, n := range s.reached {
+	for i, n := range s.reached {
 		n.mask &^= 1 << b
 		if heir >= 0 && n.mask&rep.sbits == 0 {
 			n.mask |= 1 << heir
 			m.slots[heir].reached = append(m.slots[heir].reached, n)
 		}
+		s.reached[i] = nil // (clear would be a call, for usually one)
 	}
-	clear(s.reached)
 	s.owner, s.reached = nil, s.reached[:0]
 	m.free |= 1 << b
 	x.slot = -1

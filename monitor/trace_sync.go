@@ -8,8 +8,10 @@ package monitor
 // previous transaction and pending forks and joins.
 func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 	x := m.newTxn(th, t, line, true)
-	if srcs := m.threadSources(th, x); len(srcs) > 0 {
-		m.addEdges(x, srcs, line)
+	if len(th.pending) > 0 || m.live(&th.last) { // else no source
+		if srcs := m.threadSources(th, x); len(srcs) > 0 {
+			m.addEdges(x, srcs, line)
+		}
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 }
@@ -17,8 +19,10 @@ func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 // end completes th's open transaction.
 func (m *TraceMonitor) end(th *traceThread, line int64) {
 	x := th.cur
-	if srcs := m.threadSources(th, x); len(srcs) > 0 {
-		m.addEdges(x, srcs, line)
+	if len(th.pending) > 0 || th.last.txn != x { // else no source
+		if srcs := m.threadSources(th, x); len(srcs) > 0 {
+			m.addEdges(x, srcs, line)
+		}
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 	th.cur = nil
@@ -31,9 +35,20 @@ func (m *TraceMonitor) end(th *traceThread, line int64) {
 // lockEvent is an acquire (after the lock's last release) or a release
 // (which becomes the last) of lock l by thread t, with lock edges.
 func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, release bool) {
-	cur := th.cur
-	srcs := m.threadSources(th, cur)
 	lk := m.lockRef(l)
+	cur := th.cur
+	// The commonest case, as in access: inside a transaction, no source
+	// in another one.
+	if cur != nil && th.last.txn == cur && len(th.pending) == 0 {
+		if release || lk.txn == cur || !m.live(lk) {
+			if release {
+				*lk = traceSrc{cur, line}
+			}
+			th.last.line = line
+			return
+		}
+	}
+	srcs := m.threadSources(th, cur)
 	if !release && lk.txn != cur && lk.txn != nil && m.live(lk) {
 		srcs = append(srcs, *lk)
 	}
@@ -42,9 +57,6 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 	unary := cur == nil && x != nil
 	if release {
 		*lk = traceSrc{x, line}
-		if cur != nil {
-			cur.touch(-1 - l)
-		}
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 	if unary {
@@ -71,9 +83,6 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64, join bool) {
 	here := traceSrc{x, line}
 	if !join {
 		ut.pending = append(ut.pending, here)
-		if cur != nil {
-			cur.ntouched |= touchedOverflow // ut's record is not listed
-		}
 	}
 	th.last, th.sawEvent = here, true
 	if unary {

@@ -5,8 +5,9 @@ package monitor
 // the record (most variables have at most one reader between writes), the
 // others in rest. Invariant: r0 is empty (nil txn) only if rest is, and no
 // read names a nil transaction — a garbage read is dropped, not recorded.
-// (sources may clear reads it finds garbage, but only for a write, which
-// then empties the reads anyway.)
+// (quietReads and readSources may clear reads they find garbage, but only for
+// a write, which then empties the reads anyway.) A read may be stale
+// (trace_garbage.go).
 type traceVar struct {
 	w    traceSrc
 	r0   traceRead
@@ -30,16 +31,19 @@ func (v *traceVar) read(t int32, here traceSrc) {
 		}
 	case here.txn == nil:
 		v.drop(r)
-	case r.txn != here.txn:
+	case r.txn != here.txn || r.line < here.txn.begin:
 		r.traceSrc = here // a transaction's first read of v stays its witness
+		// (one of a recycled node's earlier transaction is stale)
 	}
 }
 
 // write makes here the last write; the reads since the last one go.
 func (v *traceVar) write(here traceSrc) {
 	v.w, v.r0 = here, traceRead{}
-	clear(v.rest)
-	v.rest = v.rest[:0]
+	if len(v.rest) > 0 {
+		clear(v.rest)
+		v.rest = v.rest[:0]
+	}
 }
 
 func (v *traceVar) readOf(t int32) *traceRead {

@@ -21,13 +21,13 @@ import (
 // as encoding/json would have written it (TestJSONStreamMatchesEncoder).
 func WriteJSON(w io.Writer, r *Report) error {
 	if r.Witness == nil {
-		return encodeJSON(w, r)
+		return encodeReport(w, r)
 	}
 	shell, wit := *r, *r.Witness
 	wit.Run, wit.lean = []Event{}, nil
 	shell.Witness = &wit
 	var head bytes.Buffer
-	if err := encodeJSON(&head, &shell); err != nil {
+	if err := encodeReport(&head, &shell); err != nil {
 		return err
 	}
 	b := head.Bytes()
@@ -42,6 +42,15 @@ func WriteJSON(w io.Writer, r *Report) error {
 	writeRunJSON(bw, r.Witness, string(indent))
 	bw.Write(b[at+len(hole):])
 	return bw.Flush()
+}
+
+// encodeReport is r as encoding/json writes it; a monitor's violations are
+// written one at a time (json_violations.go).
+func encodeReport(w io.Writer, r *Report) error {
+	if len(r.Violations) > 0 {
+		return writeViolationsJSON(w, r)
+	}
+	return encodeJSON(w, r)
 }
 
 func encodeJSON(w io.Writer, v any) error {
