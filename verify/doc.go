@@ -15,4 +15,9 @@
 //     the conflict relation D (SPEC §1, with lock edges when the witness says
 //     so) are recomputed from the run, and every pair of the cycle is checked
 //     against them.
+//
+// Prefix is Witness for a run its caller read off straight-line threads (a
+// trace's projections): the replay would only repeat how the run was made,
+// so it needs the names and, per thread, who forks it and whether its path
+// runs to the end, instead of automata of tens of bytes an edge.
 package verify
