@@ -16,7 +16,7 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 		m.accessLinked(th, v, t, id, line, write)
 		return
 	}
-	if w := v.w.txn; w != nil && w != cur && m.live(&v.w) {
+	if w := v.w.txn; w != nil && w != cur && m.liveOf(&v.w, v.wt) {
 		m.accessLinked(th, v, t, id, line, write)
 		return
 	}
@@ -28,15 +28,15 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 			m.accessLinked(th, v, t, id, line, write)
 			return
 		}
-		v.write(here)
+		v.write(t, here)
 	case r0.txn == nil:
-		*r0 = traceRead{here, t}
-	case r0.thread == t:
+		v.r0, v.r0t = here, t
+	case v.r0t == t:
 		if r0.txn != cur || r0.line < cur.begin {
-			r0.traceSrc = here // see traceVar.read
+			*r0 = here // see traceVar.read
 		}
-	case len(v.rest) == 0 && !m.live(&r0.traceSrc):
-		*r0 = traceRead{here, t} // another thread's read, dead: take its place
+	case len(v.rest) == 0 && !m.liveOf(r0, v.r0t):
+		v.r0, v.r0t = here, t // another thread's read, dead: take its place
 	default:
 		m.pruneReads(v)
 		v.read(t, here)
@@ -49,11 +49,11 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 // the reads it finds dead; forgetting r0 breaks traceVar's invariant only
 // until the write that follows empties the reads.
 func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
-	if v.r0.txn != cur && m.live(&v.r0.traceSrc) {
+	if v.r0.txn != cur && m.liveOf(&v.r0, v.r0t) {
 		return false
 	}
 	for i := range v.rest {
-		if r := &v.rest[i].traceSrc; r.txn != cur && m.live(r) {
+		if r := &v.rest[i]; r.txn != cur && m.liveOf(&r.traceSrc, r.thread) {
 			return false
 		}
 	}
@@ -65,17 +65,18 @@ func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
 func (m *TraceMonitor) pruneReads(v *traceVar) {
 	k := 0
 	for i := range v.rest {
-		if m.live(&v.rest[i].traceSrc) {
-			v.rest[k] = v.rest[i]
+		if r := &v.rest[i]; m.liveOf(&r.traceSrc, r.thread) {
+			v.rest[k] = *r
 			k++
 		}
 	}
 	clear(v.rest[k:])
 	v.rest = v.rest[:k]
-	if !m.live(&v.r0.traceSrc) {
-		v.r0 = traceRead{}
+	if !m.liveOf(&v.r0, v.r0t) {
+		v.r0 = traceSrc{}
 		if k > 0 {
-			v.r0, v.rest[k-1] = v.rest[k-1], traceRead{}
+			v.r0, v.r0t = v.rest[k-1].traceSrc, v.rest[k-1].thread
+			v.rest[k-1] = traceRead{}
 			v.rest = v.rest[:k-1]
 		}
 	}
@@ -89,7 +90,7 @@ func (m *TraceMonitor) pruneReads(v *traceVar) {
 func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, line int64, write bool) {
 	cur := th.cur
 	srcs := m.threadSources(th, cur)
-	if v.w.txn != cur && v.w.txn != nil && m.live(&v.w) {
+	if v.w.txn != cur && m.liveOf(&v.w, v.wt) {
 		srcs = append(srcs, v.w)
 	}
 	if write { // quietReads may have forgotten r0 but not the rest
@@ -100,7 +101,7 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	unary := cur == nil && x != nil
 	here := traceSrc{x, line}
 	if write {
-		v.write(here)
+		v.write(t, here)
 	} else {
 		v.read(t, here)
 	}
@@ -112,12 +113,12 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 
 // readSources adds v's live reads since its last write, other than x's.
 func (m *TraceMonitor) readSources(srcs []traceSrc, v *traceVar, x *traceTxn) []traceSrc {
-	if r := &v.r0.traceSrc; r.txn != x && m.live(r) {
+	if r := &v.r0; r.txn != x && m.liveOf(r, v.r0t) {
 		srcs = append(srcs, *r)
 	}
 	for i := range v.rest {
-		if r := &v.rest[i].traceSrc; r.txn != x && m.live(r) {
-			srcs = append(srcs, *r)
+		if r := &v.rest[i]; r.txn != x && m.liveOf(&r.traceSrc, r.thread) {
+			srcs = append(srcs, r.traceSrc)
 		}
 	}
 	return srcs

@@ -37,6 +37,23 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 	return true
 }
 
+// liveOf is live for a record of a transaction of thread t. A thread's
+// transactions are ordered (program order), so when one completes as
+// garbage every earlier one of its thread is garbage too: whoever reached
+// an earlier one would reach it. A record older than the thread's latest
+// transaction known as garbage (traceThread.gone) is ruled out without a
+// visit to its node, which is usually cold.
+func (m *TraceMonitor) liveOf(s *traceSrc, t int32) bool {
+	if s.txn == nil {
+		return false
+	}
+	if s.line < m.threads[t].gone {
+		s.txn = nil
+		return false
+	}
+	return m.live(s)
+}
+
 // releaseGarbage hands x, just completed as garbage, back to the arena at
 // once instead of at the next collection, so the next transaction reuses
 // a node still in cache and collections come rarer. Pointers to x must

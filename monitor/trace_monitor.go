@@ -88,10 +88,13 @@ type traceSrc struct {
 }
 
 type traceThread struct {
-	cur      *traceTxn // open transaction
-	last     traceSrc  // latest transaction and the line of its latest event
+	cur     *traceTxn  // open transaction
+	last    traceSrc   // latest transaction and the line of its latest event
+	pending []traceSrc // lock edges: the fork of this thread, before its first event
+	// gone: every event of the thread before this line lies in a garbage
+	// transaction (liveOf).
+	gone     int64
 	depth    int32
-	pending  []traceSrc // lock edges: the fork of this thread, before its first event
 	sawEvent bool
 }
 
@@ -203,6 +206,7 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 		m.emit(x)
 	}
 	if m.garbage(x) {
+		m.threads[x.thread].gone = line + 1
 		m.releaseGarbage(x)
 	} else if len(m.nodes) >= m.gcAt {
 		m.collect()

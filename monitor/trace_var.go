@@ -1,16 +1,19 @@
 package monitor
 
 // traceVar is a variable's record: its last write and, one per thread, the
-// reads since that write. It is one cache line: the first read lives in
-// the record (most variables have at most one reader between writes), the
-// others in rest. Invariant: r0 is empty (nil txn) only if rest is, and no
-// read names a nil transaction — a garbage read is dropped, not recorded.
-// (quietReads and readSources may clear reads they find garbage, but only for
-// a write, which then empties the reads anyway.) A read may be stale
-// (trace_garbage.go).
+// reads since that write, each with its thread (which garbageFrom reads
+// to rule out a record without visiting its node). It is one cache line:
+// the first read lives in the record (most variables have at most one
+// reader between writes), the others in rest. Invariant: r0 is empty (nil
+// txn) only if rest is, and no read names a nil transaction — a garbage
+// read is dropped, not recorded. (quietReads and readSources may clear
+// reads they find garbage, but only for a write, which then empties the
+// reads anyway.) A record may be stale (trace_garbage.go).
 type traceVar struct {
 	w    traceSrc
-	r0   traceRead
+	r0   traceSrc
+	wt   int32 // w's thread
+	r0t  int32 // r0's thread
 	rest []traceRead
 }
 
@@ -19,79 +22,99 @@ type traceRead struct {
 	thread int32
 }
 
+// A read's slot: 0 is r0, 1+i is rest[i].
+
+// find is the slot of thread t's read, or -1.
+func (v *traceVar) find(t int32) int {
+	if v.r0.txn == nil {
+		return -1
+	}
+	if v.r0t == t {
+		return 0
+	}
+	for i := range v.rest {
+		if v.rest[i].thread == t {
+			return 1 + i
+		}
+	}
+	return -1
+}
+
+// slot is the read in slot k.
+func (v *traceVar) slot(k int) *traceSrc {
+	if k == 0 {
+		return &v.r0
+	}
+	return &v.rest[k-1].traceSrc
+}
+
 // read makes here thread t's read since the last write. A garbage here
 // (nil txn) drops t's earlier read instead: that read precedes here in
 // program order, so it is garbage too.
 func (v *traceVar) read(t int32, here traceSrc) {
-	r := v.readOf(t)
+	k := v.find(t)
 	switch {
-	case r == nil:
+	case k < 0:
 		if here.txn != nil {
-			v.add(traceRead{here, t})
+			v.add(t, here)
 		}
 	case here.txn == nil:
-		v.drop(r)
-	case r.txn != here.txn || r.line < here.txn.begin:
-		r.traceSrc = here // a transaction's first read of v stays its witness
-		// (one of a recycled node's earlier transaction is stale)
+		v.remove(k)
+	default:
+		// A transaction's first read of v stays its witness; a read by a
+		// recycled node's earlier transaction is stale.
+		if r := v.slot(k); r.txn != here.txn || r.line < here.txn.begin {
+			*r = here
+		}
 	}
 }
 
-// write makes here the last write; the reads since the last one go.
-func (v *traceVar) write(here traceSrc) {
-	v.w, v.r0 = here, traceRead{}
+// write makes here, an event of thread t, the last write; the reads since
+// the last one go.
+func (v *traceVar) write(t int32, here traceSrc) {
+	v.w, v.wt, v.r0 = here, t, traceSrc{}
 	if len(v.rest) > 0 {
 		clear(v.rest)
 		v.rest = v.rest[:0]
 	}
 }
 
-func (v *traceVar) readOf(t int32) *traceRead {
+// add records thread t's read here, t having none.
+func (v *traceVar) add(t int32, here traceSrc) {
 	if v.r0.txn == nil {
-		return nil
-	}
-	if v.r0.thread == t {
-		return &v.r0
-	}
-	for i := range v.rest {
-		if v.rest[i].thread == t {
-			return &v.rest[i]
-		}
-	}
-	return nil
-}
-
-func (v *traceVar) add(r traceRead) {
-	if v.r0.txn == nil {
-		v.r0 = r
+		v.r0, v.r0t = here, t
 		return
 	}
-	v.rest = append(v.rest, r)
+	v.rest = append(v.rest, traceRead{here, t})
 }
 
-// drop removes the read r points at, moving the last read into its place.
-func (v *traceVar) drop(r *traceRead) {
-	k := len(v.rest)
-	if k == 0 {
-		v.r0 = traceRead{}
+// remove drops the read in slot k, moving the last read into its place.
+func (v *traceVar) remove(k int) {
+	n := len(v.rest)
+	switch {
+	case n == 0:
+		v.r0 = traceSrc{}
 		return
+	case k == 0:
+		v.r0, v.r0t = v.rest[n-1].traceSrc, v.rest[n-1].thread
+	default:
+		v.rest[k-1] = v.rest[n-1]
 	}
-	*r = v.rest[k-1]
-	v.rest[k-1] = traceRead{}
-	v.rest = v.rest[:k-1]
+	v.rest[n-1] = traceRead{}
+	v.rest = v.rest[:n-1]
 }
 
 // keepReads keeps the reads for which keep is true (collection's sweep),
 // compacting in place: each kept read moves to a place already read.
 func (v *traceVar) keepReads(keep func(traceSrc) bool) {
-	r0, rest := v.r0, v.rest
-	v.r0, v.rest = traceRead{}, rest[:0]
-	if r0.txn != nil && keep(r0.traceSrc) {
-		v.add(r0)
+	r0, r0t, rest := v.r0, v.r0t, v.rest
+	v.r0, v.rest = traceSrc{}, rest[:0]
+	if r0.txn != nil && keep(r0) {
+		v.add(r0t, r0)
 	}
 	for _, r := range rest {
 		if r.txn != nil && keep(r.traceSrc) {
-			v.add(r)
+			v.add(r.thread, r.traceSrc)
 		}
 	}
 	clear(rest[len(v.rest):])
@@ -102,7 +125,7 @@ func (v *traceVar) eachRead(f func(traceSrc)) {
 	if v.r0.txn == nil {
 		return
 	}
-	f(v.r0.traceSrc)
+	f(v.r0)
 	for _, r := range v.rest {
 		f(r.traceSrc)
 	}
