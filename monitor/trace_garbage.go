@@ -60,11 +60,15 @@ func (m *TraceMonitor) liveOf(s *traceSrc, t int32) bool {
 // not survive, but for records (stale from now on) and for those in its
 // sources' out-lists: its sources are garbage too (an ancestor of garbage
 // is), and no search or collection walks out of garbage. Pointers in
-// in-lists of its own successors would be walked, so x must have none (an
-// x with out-edges waits for the collection), nor lie in a component
-// (whose members find their representative through it).
+// in-lists of its own successors would be walked, so they are taken out
+// first (unlinkOut; an x with a successor of many in-edges waits for the
+// collection instead). Nor may x lie in a component (whose members find
+// their representative through it).
 func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
-	if len(x.out) > 0 || x.cyclic || x.scc != nil || x.size > 0 || x.viol != nil {
+	if x.cyclic || x.scc != nil || x.size > 0 || x.viol != nil {
+		return
+	}
+	if len(x.out) > 0 && !unlinkOut(x) {
 		return
 	}
 	last := m.nodes[len(m.nodes)-1]
@@ -73,6 +77,44 @@ func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
 	m.nodes = m.nodes[:len(m.nodes)-1]
 	x.dead = true
 	m.arena.release(x)
+}
+
+// becameGarbage lets go of n, completed earlier and now reached by no open
+// transaction: every earlier event of its thread is garbage too.
+func (m *TraceMonitor) becameGarbage(n *traceTxn) {
+	th := &m.threads[n.thread]
+	th.gone = max(th.gone, n.end+1)
+	m.releaseGarbage(n)
+}
+
+// maxUnlink bounds the in-lists unlinkOut scans, so that releasing a
+// transaction never costs a pass over a long-lived one's in-edges.
+const maxUnlink = 8
+
+// unlinkOut removes x's edges from its successors' in-lists, unless one of
+// them is longer than maxUnlink; it tells whether it did. With lock edges
+// most transactions leave an edge to the lock's next acquirer, and x is
+// garbage, so the edge can matter to no search: released at once, x's
+// node is reused while still in cache instead of waiting for a collection.
+func unlinkOut(x *traceTxn) bool {
+	for _, e := range x.out {
+		if len(e.to.in) > maxUnlink {
+			return false
+		}
+	}
+	for _, e := range x.out {
+		in := e.to.in
+		k := 0
+		for _, f := range in {
+			if f.to != x {
+				in[k] = f
+				k++
+			}
+		}
+		clear(in[k:])
+		e.to.in = in[:k]
+	}
+	return true
 }
 
 // garbage tells whether the completed x is garbage for sure.

@@ -206,8 +206,7 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 		m.emit(x)
 	}
 	if m.garbage(x) {
-		m.threads[x.thread].gone = line + 1
-		m.releaseGarbage(x)
+		m.becameGarbage(x)
 	} else if len(m.nodes) >= m.gcAt {
 		m.collect()
 	}

@@ -38,6 +38,8 @@ func (m *TraceMonitor) takeSlot(x *traceTxn) {
 
 // dropSlot clears x's bit everywhere once x has completed, handing it over
 // to another open transaction of x's component where it was the only one.
+// A completed transaction left with no bit is garbage from now on, and is
+// let go at once (x itself is its caller's to let go).
 func (m *TraceMonitor) dropSlot(x *traceTxn) {
 	if x.slot < 0 {
 		return
@@ -57,6 +59,9 @@ func (m *TraceMonitor) dropSlot(x *traceTxn) {
 			m.slots[heir].reached = append(m.slots[heir].reached, n)
 		}
 		s.reached[i] = nil // (clear would be a call, for usually one)
+		if n.mask == 0 && !n.open && n != x && m.unslotted == 0 {
+			m.becameGarbage(n) // x was the last open transaction to reach n
+		}
 	}
 	s.owner, s.reached = nil, s.reached[:0]
 	m.free |= 1 << b
