@@ -158,8 +158,8 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	return len(evs)
 }
 
-// thread, variable and lockRef are the records of an id, growing the
-// tables on a new one.
+// thread and lockRef are the records of an id, growing the tables on a
+// new one (access grows the variables' itself).
 func (m *TraceMonitor) thread(t int32) *traceThread {
 	if int(t) >= len(m.threads) {
 		m.threads = grow(m.threads, t)
@@ -266,13 +266,6 @@ func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
 		th.pending = th.pending[:0]
 	}
 	return srcs
-}
-
-func (m *TraceMonitor) variable(v int32) *traceVar {
-	if int(v) >= len(m.vars) {
-		m.vars = grow(m.vars, v)
-	}
-	return &m.vars[v]
 }
 
 func (m *TraceMonitor) lockRef(l int32) *traceSrc {
