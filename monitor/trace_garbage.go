@@ -4,18 +4,24 @@ import "math"
 
 // Garbage. A completed transaction that no open transaction reaches lies
 // on no future cycle (its in-edges are final), so edges from it are
-// useless, and its node is recycled at once (releaseGarbage) or at the next
-// collection. The records that name it are not cleared then: a record
-// names a transaction by node and the line of one of its events, and a
-// node's begin is the line of its transaction's first event. Lines
-// increase along the trace and a recycled node begins a later transaction,
-// so a record whose line is before its node's begin is stale: it names a
-// transaction gone as garbage, and counts as empty (live, keepLive). A
-// released node's begin is set past every line until it is reused.
+// useless, and its node is recycled at once: when it completes, or when
+// the last open transaction that reached it completes (dropSlot), or else
+// at the next collection. The records that name it are not cleared then;
+// two rules tell that they are dead without a pass over them:
 //
-// Clearing the records instead, when the transaction completes, costs a
-// pass over everything it touched; most transactions are garbage, and most
-// of their records are overwritten before anybody reads them again.
+//   - A record names a transaction by node and the line of one of its
+//     events, and a node's begin is the line of its transaction's first
+//     event. Lines increase along the trace and a recycled node begins a
+//     later transaction, so a record whose line is before its node's begin
+//     is stale (live, keepLive). A free node's begin is past every line.
+//   - A thread's transactions are ordered, and whoever reaches an earlier
+//     one reaches the later ones, so once one is garbage every earlier
+//     event of its thread is too: a record older than traceThread.gone is
+//     dead without a visit to its node, which is usually cold (liveOf).
+//
+// Clearing the records instead, when a transaction completes, costs a pass
+// over everything it touched; most transactions are garbage, and most of
+// their records are overwritten before anybody reads them again.
 
 // stale tells whether s names a transaction whose node was recycled.
 func (s traceSrc) stale() bool { return s.line < s.txn.begin }
