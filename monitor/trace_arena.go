@@ -5,9 +5,10 @@ package monitor
 // slices they had grown. In the steady state a step then allocates nothing:
 // the heap stops churning one node (and its edge slices) per transaction,
 // which had made Go's garbage collector half the monitor's cost. Chunks
-// never move, so pointers to transactions stay valid; the price is that no
-// pointer to a dead transaction may survive a collection (sweepRecords,
-// rehomeComponents).
+// never move, so pointers to transactions stay valid; the price is that a
+// pointer to a recycled node must be recognised as such: records by their
+// line (trace_garbage.go), edges and components by never being walked
+// (releaseGarbage, rehomeComponents).
 
 // arenaChunk is how many transactions one allocation of the arena holds.
 const arenaChunk = 1024
@@ -64,34 +65,6 @@ func (a *txnArena) release(x *traceTxn) {
 		x.in = nil
 	}
 	a.free = append(a.free, x)
-}
-
-// sweepRecords forgets the dead transactions that the per-thread,
-// per-variable and per-lock records still name: they take no new edge
-// (addEdges skipped them while they were marked dead), and they are about
-// to be reused as other transactions.
-func (m *TraceMonitor) sweepRecords() {
-	for i := range m.threads {
-		th := &m.threads[i]
-		forgetDead(&th.last)
-		for j := range th.pending {
-			forgetDead(&th.pending[j])
-		}
-	}
-	for i := range m.vars {
-		v := &m.vars[i]
-		forgetDead(&v.w)
-		v.keepReads(func(r traceSrc) bool { return !r.txn.dead })
-	}
-	for i := range m.locks {
-		forgetDead(&m.locks[i])
-	}
-}
-
-func forgetDead(s *traceSrc) {
-	if s.txn != nil && s.txn.dead {
-		s.txn = nil
-	}
 }
 
 // rehomeComponents points every kept transaction straight at a live

@@ -36,7 +36,7 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 	if n == nil {
 		return false
 	}
-	if s.line < n.begin || !n.open && n.mask == 0 && m.unslotted == 0 {
+	if s.stale() || !n.open && m.garbage(n) {
 		s.txn = nil
 		return false
 	}
@@ -60,9 +60,9 @@ func (m *TraceMonitor) liveOf(s *traceSrc, t int32) bool {
 	return m.live(s)
 }
 
-// releaseGarbage hands x, just completed as garbage, back to the arena at
-// once instead of at the next collection, so the next transaction reuses
-// a node still in cache and collections come rarer. Pointers to x must
+// releaseGarbage hands x, completed and garbage, back to the arena at once
+// instead of at the next collection, so the next transaction reuses a node
+// still in cache and collections come rarer. Pointers to x must
 // not survive, but for records (stale from now on) and for those in its
 // sources' out-lists: its sources are garbage too (an ancestor of garbage
 // is), and no search or collection walks out of garbage. Pointers in
@@ -85,8 +85,9 @@ func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
 	m.arena.release(x)
 }
 
-// becameGarbage lets go of n, completed earlier and now reached by no open
-// transaction: every earlier event of its thread is garbage too.
+// becameGarbage lets go of n, completed and reached by no open transaction
+// (just now, or since the last one that did completed): every earlier event
+// of its thread is garbage too.
 func (m *TraceMonitor) becameGarbage(n *traceTxn) {
 	th := &m.threads[n.thread]
 	th.gone = max(th.gone, n.end+1)
@@ -123,7 +124,8 @@ func unlinkOut(x *traceTxn) bool {
 	return true
 }
 
-// garbage tells whether the completed x is garbage for sure.
+// garbage tells whether x, if completed, is garbage for sure: while every
+// open transaction has a slot, mask == 0 means none reaches it.
 func (m *TraceMonitor) garbage(x *traceTxn) bool { return x.mask == 0 && m.unslotted == 0 }
 
 // neverBegun is the begin of a node in the free list: every record that

@@ -58,7 +58,6 @@ func (m *TraceMonitor) collect() {
 	clear(m.nodes[len(kept):])
 	m.nodes = kept
 	m.rehomeComponents()
-	m.sweepRecords()
 	m.pruneSlots()
 	for _, n := range dead {
 		if !n.open && n.viol == nil { // never so; but a live record must not be reused
@@ -67,7 +66,7 @@ func (m *TraceMonitor) collect() {
 	}
 	clear(dead)
 	m.dead = dead[:0]
-	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4
+	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4 // keepLive reads every record
 }
 
 // keepLive marks the reached transactions that reach a live one: a

@@ -13,9 +13,10 @@ import (
 // Per variable it keeps only the last write and the reads since it (one per
 // thread), per lock the last release, per thread its latest transaction:
 // every other earlier conflicting event reaches the new one through these,
-// so reachability — hence every cycle — is the full graph's. Records that
-// name garbage (a completed transaction no open one reaches) are cleared,
-// and edges from garbage are never added: see trace_garbage.go.
+// so reachability — hence every cycle — is the full graph's. Garbage (a
+// completed transaction no open one reaches) gets no edge from it and is
+// recycled at once; the records that name it are recognised as dead
+// without a pass over them: see trace_garbage.go.
 type TraceMonitor struct {
 	opts    TraceOptions
 	threads []traceThread
@@ -120,10 +121,7 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 	for i := range evs {
 		ev := &evs[i]
 		t := ev.Thread
-		if int(t) >= len(m.threads) {
-			m.threads = grow(m.threads, t)
-		}
-		th := &m.threads[t]
+		th := m.thread(t)
 		switch ev.Op {
 		case model.OpRead, model.OpWrite:
 			m.access(th, t, ev.Target, ev.Line, ev.Op == model.OpWrite)
@@ -165,6 +163,13 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 		m.threads = grow(m.threads, t)
 	}
 	return &m.threads[t]
+}
+
+func (m *TraceMonitor) lockRef(l int32) *traceSrc {
+	if int(l) >= len(m.locks) {
+		m.locks = grow(m.locks, l)
+	}
+	return &m.locks[l]
 }
 
 // grow extends records to hold index i. It is out of line so that the
@@ -266,13 +271,6 @@ func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
 		th.pending = th.pending[:0]
 	}
 	return srcs
-}
-
-func (m *TraceMonitor) lockRef(l int32) *traceSrc {
-	if int(l) >= len(m.locks) {
-		m.locks = grow(m.locks, l)
-	}
-	return &m.locks[l]
 }
 
 // addEdges adds an edge s -> x for each source s of another live

@@ -59,7 +59,7 @@ func (m *TraceMonitor) dropSlot(x *traceTxn) {
 			m.slots[heir].reached = append(m.slots[heir].reached, n)
 		}
 		s.reached[i] = nil // (clear would be a call, for usually one)
-		if n.mask == 0 && !n.open && n != x && m.unslotted == 0 {
+		if !n.open && n != x && m.garbage(n) {
 			m.becameGarbage(n) // x was the last open transaction to reach n
 		}
 	}

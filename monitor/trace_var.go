@@ -104,22 +104,6 @@ func (v *traceVar) remove(k int) {
 	v.rest = v.rest[:n-1]
 }
 
-// keepReads keeps the reads for which keep is true (collection's sweep),
-// compacting in place: each kept read moves to a place already read.
-func (v *traceVar) keepReads(keep func(traceSrc) bool) {
-	r0, r0t, rest := v.r0, v.r0t, v.rest
-	v.r0, v.rest = traceSrc{}, rest[:0]
-	if r0.txn != nil && keep(r0) {
-		v.add(r0t, r0)
-	}
-	for _, r := range rest {
-		if r.txn != nil && keep(r.traceSrc) {
-			v.add(r.thread, r.traceSrc)
-		}
-	}
-	clear(rest[len(v.rest):])
-}
-
 // eachRead calls f on every read since the last write.
 func (v *traceVar) eachRead(f func(traceSrc)) {
 	if v.r0.txn == nil {
