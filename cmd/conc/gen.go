@@ -85,7 +85,10 @@ func runGen(e *env, args []string) int {
 	if len(pos) > 1 {
 		return e.errorf("gen: want one FAMILY, got %d; run 'conc gen' for the list", len(pos))
 	}
-	if f.trace && pos[0] == "random" {
+	if err := f.inputsFit(pos[0]); err != nil {
+		return e.errorf("gen: %v", err)
+	}
+	if f.trace {
 		if err := f.randomTrace(e.stdout); err != nil {
 			return e.errorf("gen: %v", err)
 		}
@@ -101,19 +104,28 @@ func runGen(e *env, args []string) int {
 	return 0
 }
 
+// inputsFit checks that --dfa, --cnf and --trace go with the family.
+func (f *genFlags) inputsFit(family string) error {
+	if _, err := gen.Lookup(family); err != nil {
+		return err
+	}
+	switch {
+	case f.dfaFile != "" && family != "w1", f.cnfFile != "" && family != "np":
+		return fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
+	case f.trace && family != "random":
+		return fmt.Errorf("--trace goes with the random family, not %s", family)
+	}
+	return nil
+}
+
 // generate writes the family's instance: from the input file for w1 and
-// np when one is given, a trace for random --trace, else the family's
-// generator under the seed.
+// np when one is given, else the family's generator under the seed.
 func (f *genFlags) generate(e *env, family string) (string, error) {
 	fam, err := gen.Lookup(family)
 	if err != nil {
 		return "", err
 	}
 	switch {
-	case f.dfaFile != "" && family != "w1", f.cnfFile != "" && family != "np":
-		return "", fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
-	case f.trace:
-		return "", fmt.Errorf("--trace goes with the random family, not %s", family)
 	case f.dfaFile != "":
 		_, text, err := readInput(e, f.dfaFile)
 		if err != nil {

@@ -97,6 +97,7 @@ func TestGenUsageErrors(t *testing.T) {
 		{[]string{"gen", "chain", "locked"}, "want one FAMILY"},
 		{[]string{"gen", "chain", "--trace"}, "--trace goes with the random family"},
 		{[]string{"gen", "chain", "--dfa", bad}, "--dfa goes with w1"},
+		{[]string{"gen", "random", "--trace", "--dfa", bad}, "--dfa goes with w1"},
 		{[]string{"gen", "w1", "--dfa", bad}, `bad.dfa: line 4: letter "b" is not in the alphabet`},
 		{[]string{"gen", "w1", "--dfa", "/no/such.dfa"}, "cannot read"},
 		{[]string{"gen", "np", "--cnf", bad}, "bad.dfa"},
