@@ -55,20 +55,7 @@ func (t *Table) intern(b []byte) int32 {
 	if id, ok := t.lookupDecimal(b); ok {
 		return id
 	}
-	return t.internNew(b, keyOf(b))
-}
-
-// internKey is intern for a name whose key the scanner already computed.
-// A known name is usually at its first slot (the index is at most half
-// full), which is checked here before the probing loop.
-func (t *Table) internKey(b []byte, k nameKey) int32 {
-	if len(t.index) > 0 {
-		s := &t.index[k.hash&uint64(len(t.index)-1)]
-		if s.meta == k.meta && s.key == k.key && s.id != 0 && (len(b) <= 8 || t.names[s.id-1] == string(b)) {
-			return s.id - 1
-		}
-	}
-	return t.internNew(b, k)
+	return t.internKey(b, keyOf(b))
 }
 
 // lookupDecimal finds a known small decimal name in the array.
@@ -80,8 +67,9 @@ func (t *Table) lookupDecimal(b []byte) (int32, bool) {
 	return 0, false
 }
 
-// internNew finds b through the hash index, adding it if it is new.
-func (t *Table) internNew(b []byte, k nameKey) int32 {
+// internKey is intern for a name whose key k the scanner already
+// computed: it finds b through the hash index, adding it if it is new.
+func (t *Table) internKey(b []byte, k nameKey) int32 {
 	if id := t.find(b, k); id >= 0 {
 		return id
 	}

@@ -41,7 +41,7 @@ type Reader struct {
 	threadKeys                 [1 << threadCacheBits]threadKey // packed short thread names (thread)
 
 	depth []int32 // per thread: begin/end nesting depth
-	life  []uint8 // per thread: lifeStarted, lifeForked, lifeJoined bits
+	life  []uint8 // per thread: lifeStarted, lifeJoined bits (exactly lifeStarted: started, not joined)
 	owner []int32 // per lock: holding thread, -1 when free
 	count []int32 // per lock: re-entrance count of the holder
 
@@ -153,7 +153,8 @@ func (r *Reader) Next() (Event, error) {
 
 // Read fills evs with the next events and returns how many it stored; at
 // the end of the trace it returns 0, io.EOF. A batch amortises the call:
-// the usual line goes from fastLine to evs without another call.
+// runs of usual lines go from quickLines to evs, and next (fastLine, else
+// parse) takes each line quickLines leaves.
 func (r *Reader) Read(evs []Event) (int, error) {
 	i := 0
 	var err error
@@ -161,18 +162,6 @@ func (r *Reader) Read(evs []Event) (int, error) {
 		if r.err == nil && !r.bytewise {
 			if n := r.quickLines(evs[i:]); n > 0 {
 				i += n
-				continue
-			}
-			if msg, emit, ok := r.fastLine(&evs[i]); ok {
-				if msg != "" {
-					if err = r.bad(msg); err != nil {
-						break
-					}
-				} else if emit {
-					evs[i].Line = r.stats.Lines
-					r.stats.Events++
-					i++
-				}
 				continue
 			}
 		}

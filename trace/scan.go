@@ -114,7 +114,7 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	var e int
 	var k nameKey
 	if m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls); m != 0 {
-		// finishKey for a name of j < 8 bytes, by hand: it is not inlined.
+		// finishKey for a name of j < 8 bytes, by hand, as in quickLines.
 		j := firstMark(m)
 		tail := low(x, j)
 		hi, lo := bits.Mul64(hashSeed^tail^uint64(j)<<56^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
@@ -164,14 +164,7 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	}
 	switch op.kind {
 	case model.OpRead, model.OpWrite:
-		vs := &r.vars
-		if len(vs.index) > 0 && e-a <= 8 { // a known short name is usually at its first slot
-			if s := &vs.index[k.hash&uint64(len(vs.index)-1)]; s.meta == k.meta && s.key == k.key && s.id != 0 {
-				ev.Target = s.id - 1
-				return "", true, true
-			}
-		}
-		ev.Target = vs.internKey(b[a:e], k)
+		ev.Target = r.vars.internKey(b[a:e], k)
 		return "", true, true
 	case model.OpAcquire:
 		msg, emit = r.acquire(ev, b[a:e], k)

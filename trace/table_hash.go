@@ -28,7 +28,8 @@ type nameKey struct {
 
 // keyOf hashes the name eight bytes at a time (names are short: object
 // ids, array cells, fields); a short name's one word is its key. The
-// reader's scanArg computes the same key while it looks for the ')'.
+// reader's scanName, fastLine and quickLines compute the same key while
+// they look for the ')'.
 func keyOf(b []byte) nameKey {
 	n := len(b)
 	h, first := uint64(hashSeed), loadShort(b)
@@ -80,20 +81,10 @@ func mix(h uint64) uint64 {
 
 // find returns the id of b, or -1; k is keyOf(b).
 func (t *Table) find(b []byte, k nameKey) int32 {
-	if len(t.index) == 0 {
-		return -1
+	if len(b) <= 8 {
+		return t.short(k)
 	}
-	mask := uint64(len(t.index) - 1)
-	short := len(b) <= 8
-	for i := k.hash & mask; ; i = (i + 1) & mask {
-		s := &t.index[i]
-		if s.id == 0 {
-			return -1
-		}
-		if s.meta == k.meta && s.key == k.key && (short || t.names[s.id-1] == string(b)) {
-			return s.id - 1
-		}
-	}
+	return t.long(k, b)
 }
 
 // add appends the new name s with key k and indexes it.
