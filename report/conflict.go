@@ -6,64 +6,6 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// txnCounter assigns run events their transactions (SPEC §1) one by one:
-// a begin opens one, its thread's events up to the matching end belong to
-// it, and an access outside any transaction is a unary transaction of its
-// own. A lock, fork or join event outside a transaction is a unary
-// transaction only when lock edges make such events conflict; otherwise it
-// is in none (-1), because it can be on no cycle. Transactions are numbered
-// in the order they begin, and each has its ordinal among its thread's
-// transactions (1-based).
-type txnCounter struct {
-	lockEdges bool
-	open      []int // per thread: its open transaction, -1 for none
-	openNth   []int // per thread: that transaction's ordinal
-	count     []int // per thread: its transactions so far
-	next      int
-}
-
-// newTxnCounter counts for a run whose events' threads are below threads.
-func newTxnCounter(lockEdges bool, threads int) *txnCounter {
-	c := &txnCounter{lockEdges: lockEdges, open: make([]int, threads), openNth: make([]int, threads), count: make([]int, threads)}
-	for t := range c.open {
-		c.open[t] = -1
-	}
-	return c
-}
-
-// step is the transaction of the run's next event s and its ordinal (0
-// for none); fresh reports that s began it.
-func (c *txnCounter) step(s model.Step) (txn, nth int, fresh bool) {
-	t := s.Thread
-	cur, nth := c.open[t], c.openNth[t]
-	isOpen := cur >= 0
-	switch op := s.Ev.Op; {
-	case op == model.OpBegin:
-		cur, nth = c.fresh(t)
-		c.open[t], c.openNth[t] = cur, nth
-		return cur, nth, true
-	case op == model.OpEnd:
-		c.open[t], c.openNth[t] = -1, 0
-		if !isOpen {
-			cur, nth = c.fresh(t)
-			return cur, nth, true
-		}
-	case isOpen:
-	case op.IsAccess() || (op.IsSync() && c.lockEdges):
-		cur, nth = c.fresh(t)
-		return cur, nth, true
-	default:
-		return -1, 0, false
-	}
-	return cur, nth, false
-}
-
-func (c *txnCounter) fresh(t int32) (int, int) {
-	c.count[t]++
-	c.next++
-	return c.next - 1, c.count[t]
-}
-
 // transactions is the transaction of every run event and, per
 // transaction, its ordinal among its thread's transactions.
 func transactions(run []model.Step, lockEdges bool) (txn []int, nth []int) {
@@ -71,10 +13,10 @@ func transactions(run []model.Step, lockEdges bool) (txn []int, nth []int) {
 	for _, s := range run {
 		threads = max(threads, int(s.Thread)+1)
 	}
-	c := newTxnCounter(lockEdges, threads)
+	c := model.NewTxnCounter(lockEdges, threads)
 	txn = make([]int, len(run))
 	for i, s := range run {
-		x, n, fresh := c.step(s)
+		x, n, fresh := c.Step(s)
 		if fresh {
 			nth = append(nth, n)
 		}
@@ -94,9 +36,9 @@ func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
 	for _, c := range w.Cycle {
 		at[c.From], at[c.To] = -1, -1
 	}
-	c := newTxnCounter(w.LockEdges, len(p.Threads)) // Build checked the threads
+	c := model.NewTxnCounter(w.LockEdges, len(p.Threads)) // Build checked the threads
 	for i, s := range w.Run {
-		x, n, _ := c.step(s)
+		x, n, _ := c.Step(s)
 		if _, ok := at[i]; ok {
 			at[i], nth[x] = x, n
 		}
@@ -107,9 +49,9 @@ func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
 			members[x] = nil
 		}
 	}
-	c = newTxnCounter(w.LockEdges, len(p.Threads))
+	c = model.NewTxnCounter(w.LockEdges, len(p.Threads))
 	for i, s := range w.Run {
-		if x, _, _ := c.step(s); x >= 0 {
+		if x, _, _ := c.Step(s); x >= 0 {
 			if evs, ok := members[x]; ok {
 				members[x] = append(evs, i)
 			}

@@ -6,48 +6,6 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// txnCounter numbers the run's transactions (SPEC §1) event by event, and
-// gives each event's, or -1 for events in none. Begin and end delimit
-// transactions and nested pairs flatten to the outermost; an access outside
-// a transaction is a transaction of its own, and so is a lock, fork or join
-// event with lock edges. Without lock edges those events are not part of
-// the schedule, and an end with no open transaction belongs to none.
-type txnCounter struct {
-	lockEdges bool
-	open      []int // per thread: its open transaction
-	depth     []int // per thread: begin nesting
-	next      int
-}
-
-// newTxnCounter counts for a run whose events' threads are below threads.
-func newTxnCounter(lockEdges bool, threads int) *txnCounter {
-	return &txnCounter{lockEdges: lockEdges, open: make([]int, threads), depth: make([]int, threads)}
-}
-
-// step is the transaction of the run's next event s.
-func (c *txnCounter) step(s model.Step) int {
-	t, op := s.Thread, s.Ev.Op
-	switch {
-	case op.IsSync() && !c.lockEdges:
-		return -1
-	case op == model.OpBegin:
-		if c.depth[t]++; c.depth[t] == 1 {
-			c.open[t] = c.next
-			c.next++
-		}
-		return c.open[t]
-	case op == model.OpEnd && c.depth[t] == 0:
-		return -1
-	case op == model.OpEnd:
-		c.depth[t]--
-		return c.open[t]
-	case c.depth[t] > 0:
-		return c.open[t]
-	}
-	c.next++
-	return c.next - 1
-}
-
 // transactionsAt is the transaction of each of the run events at, by one
 // pass over the run that keeps no more than their answers. The run's
 // threads are below threads.
@@ -56,9 +14,9 @@ func transactionsAt(run []model.Step, lockEdges bool, threads int, at []int) map
 	for _, i := range at {
 		txn[i] = -1
 	}
-	c := newTxnCounter(lockEdges, threads)
+	c := model.NewTxnCounter(lockEdges, threads)
 	for i, s := range run {
-		x := c.step(s)
+		x, _, _ := c.Step(s)
 		if _, ok := txn[i]; ok {
 			txn[i] = x
 		}
