@@ -143,7 +143,7 @@ func (s *chainSearch) better(j int, t int32) bool {
 }
 
 // denseThreads bounds the threads for which the chain states are a table
-// (2^k · k entries: 16 MiB at 16 threads).
+// (2^k · k entries of 8 bytes: 8 MiB at 16 threads).
 const denseThreads = 16
 
 // denseBest is the table of better.

@@ -77,11 +77,11 @@ func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if verify.Prefix(m.prefix, m.w, m.forkedBy, m.finished) != nil || !p.s.forksFirst(m.w) {
+	if verify.Prefix(m.names, m.w, m.forkedBy, m.finished) != nil || !p.s.forksFirst(m.w) {
 		return nil, false, nil
 	}
 	res := engines.Result{Engine: "global", Verdict: engines.Violation, Witness: m.w, Reason: why}
-	return &Outcome{Result: res, Program: m.prefix}, true, nil
+	return &Outcome{Result: res, Program: m.names}, true, nil
 }
 
 // engine runs a program engine on the reduced projection and expands its
@@ -95,16 +95,16 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
-			size.edges, size.vars, eng.Name, need>>20, p.maxTable()>>20)}
+			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20)}
 		return &Outcome{Result: res}, nil
 	}
 	budget := p.defaultBudget()
-	if budget && size.edges > p.maxEvents() {
+	if budget && size.states > DefaultMaxSize {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
-			"the reduced projection has %d events (%d threads, shared locks: %d), more than the %s engine "+
+			"the reduced projection has %d states (%d threads, shared locks: %d), more than the %s engine "+
 				"is started on by default (%d; docs/predict.md): --max-states or --timeout to search anyway, "+
 				"--ignore-sync for the optimistic answer",
-			size.edges, len(p.s.threads), size.locks, eng.Name, p.maxEvents())}
+			size.states, len(p.s.threads), size.locks, eng.Name, DefaultMaxSize)}
 		return &Outcome{Result: res}, nil
 	}
 	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
@@ -166,14 +166,15 @@ func (s *summary) forksFirst(w *model.Witness) bool {
 
 // Without --max-states or --timeout the lock-aware search gets a budget, so
 // that predict always ends (SPEC: a limit is unknown, exit 3): a reduced
-// projection of more than DefaultMaxEvents events is not searched, and the
+// projection of more than DefaultMaxSize states (its events, and one final
+// state a thread) is not searched, and the
 // search stops after DefaultMaxStates states (and 64 chained moves per
 // state): about 5-10 s and 1 GiB at most. On two threads sharing a lock the
 // states grow as about n²/100 in the reduced events n, so a few thousand
 // events is where the budget starts to bite; the table in docs/predict.md
 // has the measurements.
 const (
-	DefaultMaxEvents = 100_000
+	DefaultMaxSize   = 100_000
 	DefaultMaxStates = 500_000
 )
 
@@ -189,13 +190,6 @@ func (p *predictor) budget() int64 {
 		return p.o.Budget
 	}
 	return DefaultMaxStates
-}
-
-func (p *predictor) maxEvents() int64 {
-	if p.o.MaxEvents > 0 {
-		return p.o.MaxEvents
-	}
-	return DefaultMaxEvents
 }
 
 // DefaultMaxTable bounds the tables the product search would build, in
@@ -217,5 +211,5 @@ func (p *predictor) maxTable() int64 {
 func tableBytes(r *reduced, threads int) int64 {
 	bits := int64(2*r.vars + r.locks + threads)
 	words := (bits + 63) / 64
-	return r.edges * words * 8 * int64(1+min(r.locks, 16))
+	return r.states * words * 8 * int64(1+min(r.locks, 16))
 }

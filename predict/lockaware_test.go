@@ -63,7 +63,7 @@ T2|w(mine2)
 	require.Equal(t, []int64{10, 8}, rd.full)
 	size, err := p.s.reduce(p.sp, p.u, false, false, true)
 	require.NoError(t, err)
-	require.Equal(t, int64(5+1+5+1), size.edges)
+	require.Equal(t, int64(5+1+5+1), size.states)
 	require.Equal(t, [2]int{1, 1}, [2]int{size.vars, size.locks})
 }
 

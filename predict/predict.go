@@ -25,10 +25,6 @@ type Options struct {
 	// per-state tables; a larger reduced projection is unknown (exit 3)
 	// rather than a search that cannot fit. 0 means DefaultMaxTable.
 	MaxTable int64
-	// MaxEvents bounds the reduced projection the lock-aware search is
-	// started on when neither --max-states nor --timeout is given (a larger
-	// one is unknown at once, exit 3); 0 means DefaultMaxEvents.
-	MaxEvents int64
 	// Budget is the state limit the lock-aware search gets by default
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.
 	Budget int64
@@ -183,5 +179,5 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 	if p.o.Check.IgnoreSync && p.s.sync {
 		res.Reason = optimistic
 	}
-	return &Outcome{Result: res, Program: m.prefix}, nil
+	return &Outcome{Result: res, Program: m.names}, nil
 }

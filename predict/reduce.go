@@ -25,9 +25,9 @@ type reduced struct {
 	p    *model.Program
 	orig [][]int64
 	full []int64 // per thread: edges of its full projection
-	// edges (states, counting each thread's final one), vars and locks
-	// size the program.
-	edges       int64
+	// states (the reduced edges, and each thread's final state), vars and
+	// locks size the program.
+	states      int64
 	vars, locks int
 }
 
@@ -44,7 +44,7 @@ type reducer struct {
 }
 
 // reduce builds the reduced projection; with countOnly it only counts its
-// edges (reduced.edges) and builds no program.
+// states (reduced.states) and builds no program.
 func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly bool) (*reduced, error) {
 	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync}
 	rd.varID, rd.vars = renumber(len(s.vars), s.vars, func(x int) bool { return u.varRelevant(x) })
@@ -78,7 +78,7 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly boo
 	if countOnly {
 		out := &reduced{vars: len(rd.vars), locks: len(rd.locks)}
 		for _, b := range bs {
-			out.edges += b.count + 1
+			out.states += b.count + 1
 		}
 		return out, nil
 	}

@@ -52,8 +52,8 @@ type observedCut struct {
 // run is a prefix of the projection by construction), and what package
 // verify needs to check the run without them.
 type materialised struct {
-	w      *model.Witness
-	prefix *model.Program
+	w     *model.Witness
+	names *model.Program
 	// forkedBy[u] is the thread whose fork of u lies in the prefix program
 	// (its prefix and the edge after it), -1 if none; finished[u] reports
 	// that u's path runs to the end of its projection.
@@ -86,7 +86,7 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 		}
 		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
 	}
-	m := &materialised{w: w, prefix: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
+	m := &materialised{w: w, names: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
 	m.forkedBy, m.finished = s.prefixEnds(need)
 	return m, nil
 }

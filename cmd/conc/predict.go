@@ -112,7 +112,7 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 		}
 	}
 	verdict := out.Result.Verdict
-	out.Program, out.Result.Witness = nil, nil
+	out.Result.Witness = nil // its paths: the report keeps the run, not them
 	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
 	}
