@@ -277,8 +277,9 @@ func (s *chainSearch) feasible(cur profiles.Letter, banned profiles.Set) bool {
 	return false
 }
 
-// visit marks state (e, used) and reports whether it is new; it also
-// enforces the state limit and the deadline.
+// visit marks state (e, the uses of e's relevant classes, banned) and
+// reports whether it is new; it also enforces the state limit and the
+// deadline.
 func (s *chainSearch) visit(e profiles.Letter, banned profiles.Set) bool {
 	s.key = s.appendKey(s.key[:0], e)
 	for _, x := range banned {

@@ -17,8 +17,10 @@ import (
 // of the clauses still ahead.
 //
 // live is the set of letters a chain may leave a thread by and still be
-// completed (threads may repeat): the targets, and every letter from which
-// some class step reaches live. A letter outside live is a dead end.
+// completed (threads may repeat): every letter from which some class step
+// reaches a target or another live letter. A letter outside live is a dead
+// end. A target with no step of its own is left out: the search's closing
+// test finds a chain's exit at a target before it filters on live.
 
 // relevance is computed per search (class of i, letter a), from s.next,
 // s.avail and s.tgt.
@@ -32,7 +34,7 @@ type relevance struct {
 // reachable from it through live letters.
 func (s *chainSearch) computeRelevance(L int) {
 	w := len(s.tgt)
-	co := profiles.NewSet(w) // live letters that are not themselves targets' only
+	co := profiles.NewSet(w) // live (the targets are only where chains end)
 	live := s.tgt.Clone()
 	for grew := true; grew; {
 		grew = false

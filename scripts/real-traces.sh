@@ -1,21 +1,29 @@
 #!/bin/sh
-# real-traces.sh DIR: checks `conc monitor --lock-edges --first` against
-# RAPID's Velodrome on the six Java Grande traces (jgf-*.std.gz in DIR,
-# recorded with RoadRunner; they are not part of this module). For each it
-# prints conc's first violating line, RAPID's, and the time and memory.
+# real-traces.sh DIR: compares `conc monitor --lock-edges --first` with the
+# first violations RAPID's Velodrome recorded on the six Java Grande traces
+# (jgf-*.std.gz in DIR, recorded with RoadRunner; they are not part of this
+# module; RAPID's lines are written below). For each it prints conc's first
+# violating line, RAPID's, and conc's time and memory. CONC names a conc
+# binary; by default one is built first, so that the time is not compiling.
 # Exit status 1 if any line differs.
 set -eu
 dir=${1:?usage: scripts/real-traces.sh DIR}
-conc=${CONC:-go run ./cmd/conc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+conc=${CONC:-}
+if [ -z "$conc" ]; then
+	go build -o "$tmp/conc" ./cmd/conc
+	conc=$tmp/conc
+fi
 status=0
 for pair in sor:11938 lufact:82328 moldyn:40491 montecarlo:148577 raytracer:12661 crypt:800811; do
 	name=jgf-${pair%%:*}
 	want=${pair#*:}
 	out=$(/usr/bin/time -f "%e s, %M KB" $conc monitor --lock-edges --first --quiet \
-		--progress=false --format json "$dir/$name.std.gz" 2>/tmp/real-traces.time || true)
+		--progress=false --format json "$dir/$name.std.gz" 2>"$tmp/time" || true)
 	got=$(printf '%s\n' "$out" | sed -n 's/^  "first": \([0-9]*\),*$/\1/p')
 	verdict=same
 	[ "$got" = "$want" ] || { verdict=DIFFERENT; status=1; }
-	printf '%-16s conc %-8s RAPID %-8s %s  (%s)\n' "$name" "$got" "$want" "$verdict" "$(tail -1 /tmp/real-traces.time)"
+	printf '%-16s conc %-8s RAPID %-8s %s  (%s)\n' "$name" "$got" "$want" "$verdict" "$(tail -1 "$tmp/time")"
 done
 exit $status
