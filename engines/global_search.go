@@ -148,6 +148,9 @@ func (s *globalSearch) search(active []bool) bool {
 		s.found = via
 		return true
 	}
+	if s.stopped != "" { // a chain hit a limit
+		return false
+	}
 	s.forgetDead(&root)
 	s.keyBuf = s.appendKey(s.keyBuf[:0], &root)
 	sl, _ := s.visited.lookup(s.keyBuf)
@@ -170,6 +173,9 @@ func (s *globalSearch) search(active []bool) bool {
 			s.found = s.pathTo(via)
 			return true
 		}
+		if s.stopped != "" { // a chain hit a limit
+			return false
+		}
 		s.forgetDead(child)
 		s.keyBuf = s.appendKey(s.keyBuf[:0], child)
 		sl, seen := s.visited.lookup(s.keyBuf)
@@ -190,9 +196,6 @@ func (s *globalSearch) search(active []bool) bool {
 // and puts it on the DFS stack with the moves to explore from it; it
 // returns false when a limit stops the search.
 func (s *globalSearch) push(c gconf, via []gstep, sl *gslot) bool {
-	if s.stopped != "" { // a chain hit a limit
-		return false
-	}
 	s.states++
 	if s.maxStates > 0 && s.states > s.maxStates {
 		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxStates)

@@ -3,6 +3,7 @@ package engines
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,4 +145,24 @@ func TestLineFutureMatchesDense(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestGlobalLimitsInsideAChain: a chain of local moves can run for
+// millions of moves between stored states, so --max-states (as
+// globalStepsPerState moves a state) and the deadline stop it from within.
+func TestGlobalLimitsInsideAChain(t *testing.T) {
+	private := strings.Repeat("b w:y e ", 4000) // y is the thread's own: local moves
+	p := buildProg(t, private+"b r:x w:x e", "b r:x w:x e", "b w:z e")
+	res := checkGlobal(t, p, Options{MaxStates: 1}, globalConfig{local: true})
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "chained local moves")
+	require.LessOrEqual(t, res.Stats.States, int64(1), "no state is stored after the chain stopped")
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	res, err := globalRun(ctx, p, Options{}, globalConfig{local: true})
+	require.NoError(t, err)
+	require.Equal(t, Unknown, res.Verdict)
+	require.Contains(t, res.Reason, "timeout")
 }
