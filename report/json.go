@@ -130,7 +130,7 @@ func (w *Witness) jsonEvent(q *jsonQuoter, i int) jsonEvent {
 	s := l.run[i]
 	je := jsonEvent{thread: q.name(&q.threads, len(l.p.Threads), int(s.Thread), l.p.Threads[s.Thread].Name),
 		op: q.name(&q.ops, int(model.OpJoin)+1, int(s.Ev.Op), s.Ev.Op.String())}
-	if tgt, _ := targetName(l.p, s.Ev); tgt != "" {
+	if tgt := l.p.TargetName(s.Ev); tgt != "" { // Build checked every target
 		je.target = q.target(l.p, s.Ev, tgt)
 	}
 	if p := s.Ev.Pos; p.IsValid() {

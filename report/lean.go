@@ -76,8 +76,7 @@ func digits(i int) int {
 // asks, and only for the cycle's transactions).
 func (l *leanRun) event(i int) Event {
 	s := l.run[i]
-	tgt, _ := targetName(l.p, s.Ev) // Build checked every target
-	e := Event{Thread: l.p.Threads[s.Thread].Name, Op: s.Ev.Op.String(), Target: tgt, Txn: -1}
+	e := Event{Thread: l.p.Threads[s.Thread].Name, Op: s.Ev.Op.String(), Target: l.p.TargetName(s.Ev), Txn: -1}
 	if s.Ev.Pos.IsValid() {
 		e.Pos = s.Ev.Pos.String()
 	}
@@ -98,7 +97,7 @@ func (l *leanRun) appendCells(c *[4][]byte, i int) {
 	c[0] = strconv.AppendInt(c[0], int64(i), 10)
 	c[1] = append(c[1], l.p.Threads[s.Thread].Name...)
 	c[2] = append(c[2], s.Ev.Op.String()...)
-	if tgt, _ := targetName(l.p, s.Ev); tgt != "" {
+	if tgt := l.p.TargetName(s.Ev); tgt != "" {
 		c[2] = append(append(c[2], ' '), tgt...)
 	}
 	c[3] = appendPos(c[3], s.Ev.Pos)
@@ -110,14 +109,7 @@ func appendPos(b []byte, p model.Pos) []byte {
 	if !p.IsValid() {
 		return b
 	}
-	b = append(b, p.File...)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, int64(p.Line), 10)
-	if p.Col != 0 {
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(p.Col), 10)
-	}
-	return b
+	return appendPosTail(append(b, p.File...), p.Line, p.Col)
 }
 
 // Len is the number of events of the witness run.

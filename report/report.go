@@ -98,9 +98,12 @@ type TraceStep struct {
 	Line   int    `json:"line"`
 }
 
-// Build resolves res against p. It fails, rather than panics, when the
-// witness does not fit the program (an index out of range), which would be an
-// engine bug.
+// Build resolves res against p, spelling out every event of the witness
+// run (Witness.Run). It fails, rather than panics, when the witness does
+// not fit the program (an index out of range), which would be an engine
+// bug. The commands use BuildLean, which renders the same bytes without
+// the spelled-out run; Build is the form reports made by hand take, and
+// the reference the tests hold BuildLean to.
 func Build(p *model.Program, res engines.Result) (*Report, error) {
 	r, err := BuildLean(p, res)
 	if err == nil && r.Witness != nil {
