@@ -30,38 +30,20 @@ import (
 // transactions. It proves serializable; when it does not apply, nothing is
 // concluded.
 
-// locksetWords bounds the locks the proof tracks to the first 64·locksetWords
-// (a lock beyond counts as not held, which only makes the proof apply less).
-const locksetWords = 1
-
-type lockset [locksetWords]uint64
+// lockset is a set of the first 64 locks: a lock beyond counts as never
+// held, which only makes the proof apply less.
+type lockset uint64
 
 func (ls *lockset) add(l int32) {
-	if l >= 0 && l < 64*locksetWords {
-		ls[l/64] |= 1 << (l % 64)
+	if l >= 0 && l < 64 {
+		*ls |= 1 << l
 	}
 }
 
 func (ls *lockset) remove(l int32) {
-	if l >= 0 && l < 64*locksetWords {
-		ls[l/64] &^= 1 << (l % 64)
+	if l >= 0 && l < 64 {
+		*ls &^= 1 << l
 	}
-}
-
-func (ls lockset) and(o lockset) lockset {
-	for i := range ls {
-		ls[i] &= o[i]
-	}
-	return ls
-}
-
-func (ls lockset) empty() bool {
-	for _, w := range ls {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // heldSets is, per thread and relevant letter it uses, the locks held at
@@ -134,7 +116,7 @@ func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
 			if !seen[t][l] {
 				seen[t][l], hs.held[t][l] = true, now[t]
 			} else {
-				hs.held[t][l] = hs.held[t][l].and(now[t])
+				hs.held[t][l] &= now[t]
 			}
 		}
 	}
@@ -143,20 +125,17 @@ func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
 // conflicting is the intersection of the lock sets of the other threads'
 // letters that conflict with thread t's letter l (all locks if none).
 func (hs *heldSets) conflicting(t, l int) lockset {
-	var out lockset
-	for i := range out {
-		out[i] = ^uint64(0)
-	}
+	out := ^lockset(0)
 	x, write := l/2, l%2 == 1
 	for u := range hs.held {
 		if u == t {
 			continue
 		}
-		for _, m := range []int{2*x + 1, 2 * x} { // a write, then a read
-			if (m == 2*x && !write) || !hs.has(u, m) {
-				continue
-			}
-			out = out.and(hs.held[u][m])
+		if hs.has(u, 2*x+1) { // u writes x
+			out &= hs.held[u][2*x+1]
+		}
+		if write && hs.has(u, 2*x) { // u reads x, t writes it
+			out &= hs.held[u][2*x]
 		}
 	}
 	return out
@@ -192,13 +171,13 @@ func (s *summary) sectionsHold(sp *spool, u *users, guard [][]lockset) (bool, er
 			if !open[t] || !u.relevant(t, l) {
 				continue // a unary access is a transaction of one access
 			}
-			c := now[t].and(guard[t][l])
+			c := now[t] & guard[t][l]
 			if count[t] > 0 {
-				c = c.and(cand[t])
+				c &= cand[t]
 			}
 			cand[t] = c
 			count[t]++
-			if count[t] >= 2 && c.empty() {
+			if count[t] >= 2 && c == 0 {
 				return false, nil
 			}
 		}
