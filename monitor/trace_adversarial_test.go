@@ -307,20 +307,8 @@ func TestTraceMonitorGenFewSlots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 103))
 	configs := []naiveConfig{{1, 1}, {1, 1 << 63}, {2, 0b11 << 40}, {1 << 20, 0b111}, {1, 1<<5 | 1<<33 | 1<<62}}
 	for range n {
-		o := trace.GenOptions{
-			Seed:        rng.Uint64(),
-			Events:      int64(20 + rng.IntN(200)),
-			Threads:     2 + rng.IntN(12),
-			Vars:        1 + rng.IntN(20),
-			Locks:       rng.IntN(4),
-			TxnLen:      1 + rng.IntN(30),
-			Unprotected: rng.Float64() * 0.5,
-			Unary:       rng.Float64() * 0.5,
-			Nested:      rng.Float64() * 0.3,
-			Writes:      0.2 + rng.Float64()*0.6,
-			Hot:         rng.IntN(4),
-			Fork:        rng.IntN(2) == 0,
-		}
+		o := genRange{events: [2]int{20, 200}, threads: [2]int{2, 12}, vars: [2]int{1, 20}, txnLen: [2]int{1, 30},
+			locks: 4, hot: 4, unprotected: 0.5, nested: 0.3}.draw(rng, rng.Uint64())
 		checkAgainstNaive(t, o, configs)
 	}
 }

@@ -154,21 +154,37 @@ func traceNaiveCyclicSet(adj [][]bool) []int {
 	return out
 }
 
-// randomGenOptions draws a small trace shape.
-func randomGenOptions(rng *rand.Rand, seed uint64) trace.GenOptions {
-	return trace.GenOptions{
+// genRange is how the tests draw a random trace shape: each count is its
+// least value plus rng.IntN of its span, locks and hot (when hot > 0, else
+// 0 and not drawn) rng.IntN of theirs, and the rates scaled uniform draws.
+type genRange struct {
+	events, threads, vars, txnLen [2]int // least, span
+	locks, hot                    int
+	unprotected, nested           float64
+}
+
+// smallGen is the small shape of the main cross-check.
+var smallGen = genRange{events: [2]int{4, 30}, threads: [2]int{1, 4}, vars: [2]int{1, 4}, txnLen: [2]int{1, 4},
+	locks: 3, unprotected: 0.6, nested: 0.4}
+
+func (g genRange) draw(rng *rand.Rand, seed uint64) trace.GenOptions {
+	o := trace.GenOptions{
 		Seed:        seed,
-		Events:      int64(4 + rng.IntN(30)),
-		Threads:     1 + rng.IntN(4),
-		Vars:        1 + rng.IntN(4),
-		Locks:       rng.IntN(3),
-		TxnLen:      1 + rng.IntN(4),
-		Unprotected: rng.Float64() * 0.6,
+		Events:      int64(g.events[0] + rng.IntN(g.events[1])),
+		Threads:     g.threads[0] + rng.IntN(g.threads[1]),
+		Vars:        g.vars[0] + rng.IntN(g.vars[1]),
+		Locks:       rng.IntN(g.locks),
+		TxnLen:      g.txnLen[0] + rng.IntN(g.txnLen[1]),
+		Unprotected: rng.Float64() * g.unprotected,
 		Unary:       rng.Float64() * 0.5,
-		Nested:      rng.Float64() * 0.4,
+		Nested:      rng.Float64() * g.nested,
 		Writes:      0.2 + rng.Float64()*0.6,
-		Fork:        rng.IntN(2) == 0,
 	}
+	if g.hot > 0 {
+		o.Hot = rng.IntN(g.hot)
+	}
+	o.Fork = rng.IntN(2) == 0
+	return o
 }
 
 func genEvents(o trace.GenOptions) []trace.Event {
@@ -210,7 +226,7 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 	}
 	violations := 0
 	for i := range n {
-		o := randomGenOptions(rng, uint64(i))
+		o := smallGen.draw(rng, uint64(i))
 		violations += checkAgainstNaive(t, o, naiveConfigs)
 	}
 	// The generator must exercise both answers often.
@@ -230,20 +246,8 @@ func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
 	}
 	violations := 0
 	for i := range n {
-		o := trace.GenOptions{
-			Seed:        uint64(i),
-			Events:      int64(100 + rng.IntN(300)),
-			Threads:     2 + rng.IntN(7),
-			Vars:        5 + rng.IntN(36),
-			Locks:       rng.IntN(5),
-			TxnLen:      1 + rng.IntN(24),
-			Unprotected: rng.Float64() * 0.3,
-			Unary:       rng.Float64() * 0.5,
-			Nested:      rng.Float64() * 0.3,
-			Writes:      0.2 + rng.Float64()*0.6,
-			Hot:         rng.IntN(4),
-			Fork:        rng.IntN(2) == 0,
-		}
+		o := genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36}, txnLen: [2]int{1, 24},
+			locks: 5, hot: 4, unprotected: 0.3, nested: 0.3}.draw(rng, uint64(i))
 		violations += checkAgainstNaive(t, o, naiveConfigs)
 	}
 	require.Greater(t, violations, n/10)
@@ -363,7 +367,7 @@ func TestTraceMonitorMaxViolations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	checked := 0
 	for i := 0; checked < 200 && i < 5000; i++ {
-		o := randomGenOptions(rng, uint64(i))
+		o := smallGen.draw(rng, uint64(i))
 		evs := genEvents(o)
 		want := naiveCheck(evs, true)
 		if len(want.cyclic) < 3 {
