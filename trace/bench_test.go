@@ -3,19 +3,25 @@ package trace
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // benchTrace is a synthetic trace shaped like RoadRunner's: 8 threads,
 // 10^4 variables, 16 locks.
 func benchTrace(b *testing.B, events int64) []byte {
-	var buf bytes.Buffer
-	o := GenOptions{Seed: 1, Events: events, Threads: 8, Vars: 10000, Locks: 16, TxnLen: 8,
-		Unprotected: 0.01, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true}
-	if _, err := NewGen(o).WriteTo(&buf); err != nil {
-		b.Fatal(err)
-	}
-	return buf.Bytes()
+	return []byte(genText(b, GenOptions{Seed: 1, Events: events, Threads: 8, Vars: 10000, Locks: 16, TxnLen: 8,
+		Unprotected: 0.01, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true}))
+}
+
+// genText is the STD text of the generated trace o.
+func genText(t testing.TB, o GenOptions) string {
+	var b strings.Builder
+	_, err := NewGen(o).WriteTo(&b)
+	require.NoError(t, err)
+	return b.String()
 }
 
 func drain(b *testing.B, r *Reader) int64 {

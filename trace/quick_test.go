@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"testing"
@@ -14,12 +13,9 @@ import (
 // quick path takes nearly every line, and fastLine nearly every other one
 // that it is shown (new names, locations, nesting, forks, joins).
 func TestFastTiersTakeTheUsualLines(t *testing.T) {
-	var buf bytes.Buffer
-	o := GenOptions{Seed: 5, Events: 20_000, Threads: 8, Vars: 300, Locks: 4, TxnLen: 6,
-		Unprotected: 0.05, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true}
-	_, err := NewGen(o).WriteTo(&buf)
-	require.NoError(t, err)
-	for _, src := range []string{buf.String(), roadRunnerShape(buf.String(), 1, false)} {
+	text := genText(t, GenOptions{Seed: 5, Events: 20_000, Threads: 8, Vars: 300, Locks: 4, TxnLen: 6,
+		Unprotected: 0.05, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true})
+	for _, src := range []string{text, roadRunnerShape(text, 1, false)} {
 		r, err := NewReader(strings.NewReader(src), "t.std", Options{})
 		require.NoError(t, err)
 		evs := make([]Event, 64)

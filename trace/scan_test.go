@@ -95,24 +95,17 @@ func TestScannerAgreesWithParser(t *testing.T) {
 // The generator's traces (what the benchmarks read) take the same path
 // through both.
 func TestScannerAgreesOnGen(t *testing.T) {
-	var b strings.Builder
-	o := GenOptions{Seed: 3, Events: 20000, Threads: 6, Vars: 300, Locks: 5, TxnLen: 6,
-		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true}
-	_, err := NewGen(o).WriteTo(&b)
-	require.NoError(t, err)
-	requireSamePaths(t, b.String())
+	requireSamePaths(t, genText(t, GenOptions{Seed: 3, Events: 20000, Threads: 6, Vars: 300, Locks: 5, TxnLen: 6,
+		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true}))
 }
 
 // With RAPID's decimal locations (short, long, with a leading zero), long
 // names, and now and then a carriage return, so that quickLines, fastLine
 // and parse all take turns on one trace.
 func TestScannerAgreesOnLocations(t *testing.T) {
-	var b strings.Builder
-	o := GenOptions{Seed: 4, Events: 20000, Threads: 5, Vars: 200, Locks: 4, TxnLen: 6,
-		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true}
-	_, err := NewGen(o).WriteTo(&b)
-	require.NoError(t, err)
-	requireSamePaths(t, roadRunnerShape(b.String(), 4, true))
+	text := genText(t, GenOptions{Seed: 4, Events: 20000, Threads: 5, Vars: 200, Locks: 4, TxnLen: 6,
+		Unprotected: 0.1, Unary: 0.2, Nested: 0.2, Writes: 0.3, Fork: true})
+	requireSamePaths(t, roadRunnerShape(text, 4, true))
 }
 
 // roadRunnerShape dresses a generated trace like RoadRunner's: a decimal
