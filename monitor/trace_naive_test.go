@@ -219,19 +219,7 @@ func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) Tr
 // line and cyclic transactions equal the naive computation's, and every
 // reported cycle is a real cycle of conflicts.
 func TestTraceMonitorAgainstNaive(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	n := 3000
-	if testing.Short() {
-		n = 500
-	}
-	violations := 0
-	for i := range n {
-		o := smallGen.draw(rng, uint64(i))
-		violations += checkAgainstNaive(t, o, naiveConfigs)
-	}
-	// The generator must exercise both answers often.
-	require.Greater(t, violations, n/10)
-	require.Less(t, violations, 2*n-n/10)
+	crossCheckNaive(t, 7, 3000, 500, smallGen)
 }
 
 // TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces of a
@@ -239,16 +227,21 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 // transactions long enough that recycled nodes leave many stale records
 // behind (trace_garbage.go).
 func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	n := 300
+	crossCheckNaive(t, 8, 300, 60, genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36},
+		txnLen: [2]int{1, 24}, locks: 5, hot: 4, unprotected: 0.3, nested: 0.3})
+}
+
+// crossCheckNaive checks n traces drawn from g (short under -short) in
+// every collector configuration; the generator must exercise both answers
+// often.
+func crossCheckNaive(t *testing.T, seed uint64, n, short int, g genRange) {
+	rng := rand.New(rand.NewPCG(seed, seed))
 	if testing.Short() {
-		n = 60
+		n = short
 	}
 	violations := 0
 	for i := range n {
-		o := genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36}, txnLen: [2]int{1, 24},
-			locks: 5, hot: 4, unprotected: 0.3, nested: 0.3}.draw(rng, uint64(i))
-		violations += checkAgainstNaive(t, o, naiveConfigs)
+		violations += checkAgainstNaive(t, g.draw(rng, uint64(i)), naiveConfigs)
 	}
 	require.Greater(t, violations, n/10)
 	require.Less(t, violations, 2*n-n/10)
