@@ -10,22 +10,22 @@ import (
 // short thread name already cached, a started thread, an argument already
 // interned, at most a short decimal location, and an event that changes
 // nothing unusual (a read or write, an acq of a free lock, a rel of a lock
-// held once, an outermost begin or end). It checks everything about a line
-// before it changes anything, and stops, having changed nothing for it, at
-// any other line, which fastLine or parse then decide. A Go call saves
-// every live register, and in the hot loop those saves cost more than the
-// scan itself, hence this leaf in front of fastLine; it loops itself, with
-// the buffer and position in registers, until a line is not usual or evs
-// is full, and returns how many events it stored (one per line).
+// held once, a begin, an end that closes one). It checks everything about
+// a line before it changes anything, and stops, having changed nothing for
+// it, at any other line, which fastLine or parse then decide. A Go call
+// saves every live register, and in the hot loop those saves cost more
+// than the scan itself, hence this leaf in front of fastLine; it loops
+// itself, with the buffer and position in registers, until a line is not
+// usual or evs is full, and returns how many events it stored (a begin or
+// end inside a transaction gives none).
 func (r *Reader) quickLines(evs []Event) int {
 	if r.vars.odd || r.locks.odd { // names that no line of a trace can give
 		return 0
 	}
 	b, p, lim, base := r.buf, r.start, r.end, r.stats.Lines+1
-	i := 0
+	i, line := 0, 0 // events stored, lines decided
 lines:
-	for ; i < len(evs) && lim-p >= 40; i++ { // every load stays before lim
-		ev := &evs[i]
+	for ; i < len(evs) && lim-p >= 40; line++ { // every load stays before lim
 		tw := word(b, p)
 		n := firstMark(zeroBytes(tw ^ bars))
 		if n == 0 || n == 8 { // no test for a newline: no cached thread name has one
@@ -115,23 +115,33 @@ lines:
 			}
 			r.owner[target], r.count[target] = -1, 0
 		case model.OpBegin:
-			if r.depth[t] != 0 {
-				break lines
+			// Only a thread's outermost begin and end are events (RAPID's
+			// rule); inner ones change the depth and are done.
+			d := r.depth[t]
+			if r.depth[t] = d + 1; d != 0 {
+				r.stats.Nested++
+				p = nl + 1
+				continue lines
 			}
-			r.depth[t] = 1
 		case model.OpEnd:
-			if r.depth[t] != 1 {
+			d := r.depth[t]
+			if d == 0 { // an end without begin: fastLine tells
 				break lines
 			}
-			r.depth[t] = 0
+			if r.depth[t] = d - 1; d != 1 {
+				p = nl + 1
+				continue lines
+			}
 		default:
 			break lines
 		}
-		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, base+int64(i)
+		ev := &evs[i]
+		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, base+int64(line)
+		i++
 		p = nl + 1
 	}
 	r.start = p
-	r.stats.Lines, r.stats.Events = r.stats.Lines+int64(i), r.stats.Events+int64(i)
+	r.stats.Lines, r.stats.Events = r.stats.Lines+int64(line), r.stats.Events+int64(i)
 	return i
 }
 

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -11,38 +12,65 @@ import (
 // The agreement tests hold the three tiers to the same answers, which they
 // would also do with the fast ones switched off. So: on a usual trace the
 // quick path takes nearly every line, and fastLine nearly every other one
-// that it is shown (new names, locations, nesting, forks, joins).
+// that it is shown (new names, locations, forks, joins).
 func TestFastTiersTakeTheUsualLines(t *testing.T) {
 	text := genText(t, GenOptions{Seed: 5, Events: 20_000, Threads: 8, Vars: 300, Locks: 4, TxnLen: 6,
 		Unprotected: 0.05, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true})
 	for _, src := range []string{text, roadRunnerShape(text, 1, false)} {
-		r, err := NewReader(strings.NewReader(src), "t.std", Options{})
-		require.NoError(t, err)
-		evs := make([]Event, 64)
-		quick, fast, slow := 0, 0, 0
-		for {
-			if n := r.quickLines(evs); n > 0 {
-				quick += n
-				continue
-			}
-			if _, emit, ok := r.fastLine(&evs[0]); ok {
-				if emit {
-					r.stats.Events++
-					fast++
-				}
-				continue
-			}
-			err := r.next(&evs[0])
-			if err == io.EOF {
-				break
-			}
-			require.NoError(t, err)
-			slow++
-		}
+		quick, fast, slow := tierLines(t, src)
 		total := quick + fast + slow
-		t.Logf("quick %d, fastLine %d, parse %d", quick, fast, slow)
-		require.Equal(t, int(r.stats.Events), total)
+		t.Logf("lines: quick %d, fastLine %d, parse %d", quick, fast, slow)
 		require.Greater(t, quick, total*3/4, "quickLines takes the usual lines")
 		require.Greater(t, fast, slow, "fastLine takes most of the others")
 	}
+}
+
+// RoadRunner's traces nest transactions deeply (every method is atomic):
+// the begins and ends inside a transaction, which give no event, are
+// usual lines too.
+func TestQuickTakesNestedTransactions(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "T%d|begin|1\nT%[1]d|begin|2\nT%[1]d|w(x)|3\nT%[1]d|begin|4\nT%[1]d|end|4\nT%[1]d|end|2\nT%[1]d|end|1\n", i%3)
+	}
+	quick, fast, slow := tierLines(t, b.String())
+	t.Logf("lines: quick %d, fastLine %d, parse %d", quick, fast, slow)
+	require.Equal(t, 14000, quick+fast+slow)
+	require.Less(t, fast+slow, 100, "only first lines and those near a buffer's end leave quickLines")
+}
+
+// tierLines reads src as Read does and counts the lines each tier decides.
+func tierLines(t *testing.T, src string) (quick, fast, slow int) {
+	r, err := NewReader(strings.NewReader(src), "t.std", Options{})
+	require.NoError(t, err)
+	evs := make([]Event, 64)
+	events := 0
+	for {
+		before := r.stats.Lines
+		n := r.quickLines(evs)
+		events += n
+		if quick += int(r.stats.Lines - before); n > 0 {
+			continue
+		}
+		before = r.stats.Lines
+		if _, emit, ok := r.fastLine(&evs[0]); ok {
+			if emit {
+				r.stats.Events++
+				events++
+			}
+			fast += int(r.stats.Lines - before)
+			continue
+		}
+		before = r.stats.Lines
+		err := r.next(&evs[0])
+		slow += int(r.stats.Lines - before)
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		events++
+	}
+	require.Equal(t, int(r.stats.Events), events)
+	require.Equal(t, r.stats.Lines, int64(quick+fast+slow))
+	return quick, fast, slow
 }
