@@ -145,6 +145,8 @@ func FuzzScanner(f *testing.F) {
 	for _, s := range []string{
 		"T|begin\nT|r(x)|1\nT|end\n", "0|fork(1)\n1|acq(@0B)|18\n1|rel(@0B)\n0|join(1)\n",
 		"T|r(a)b)\n", "T|r(a|b)\n", "T|begin\r\n", "T|w(x)|\r\n", "a-long-thread-name|w(12345678)|a|b\n",
+		// Inner begins and ends, one end too many, in lines long enough for quickLines.
+		strings.Repeat("T|begin\nT|begin|2\nT|w(x)\nT|end|2\nT|end\nT|end\nU|begin|2\n", 8),
 	} {
 		f.Add(s)
 	}
