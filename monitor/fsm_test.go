@@ -53,13 +53,8 @@ func randomFSMRun(r *rand.Rand) fsmRun {
 			depth[t]--
 		case c < 8 && run.locks > 0:
 			l := r.IntN(run.locks)
-			switch owner[l] {
-			case -1:
-				owner[l] = t
-				add(t, model.OpAcquire, int32(l))
-			case t:
-				owner[l] = -1
-				add(t, model.OpRelease, int32(l))
+			if op, ok := flipLock(owner, l, t); ok {
+				add(t, op, int32(l))
 			}
 		case c == 8:
 			add(t, model.OpFork, int32(r.IntN(run.k)))

@@ -84,13 +84,8 @@ func adversarialSync(rng *rand.Rand, sh adversarialShape, t int, owner, depth []
 	switch k := rng.IntN(4); {
 	case k < 2 && sh.locks > 0:
 		l := rng.IntN(sh.locks)
-		switch owner[l] {
-		case -1:
-			owner[l] = t
-			emit(t, model.OpAcquire, int32(l))
-		case t:
-			owner[l] = -1
-			emit(t, model.OpRelease, int32(l))
+		if op, ok := flipLock(owner, l, t); ok {
+			emit(t, op, int32(l))
 		}
 	case k == 2 && u != t && !started[u] && !joined[u] && (!sh.fork || !forked[u]):
 		forked[u] = true
@@ -99,6 +94,20 @@ func adversarialSync(rng *rand.Rand, sh adversarialShape, t int, owner, depth []
 		joined[u] = true
 		emit(t, model.OpJoin, int32(u))
 	}
+}
+
+// flipLock is t's acq of lock l when it is free, its rel when t holds it
+// (owner[l] follows); ok is false when another thread holds it.
+func flipLock(owner []int, l, t int) (op model.Op, ok bool) {
+	switch owner[l] {
+	case -1:
+		owner[l] = t
+		return model.OpAcquire, true
+	case t:
+		owner[l] = -1
+		return model.OpRelease, true
+	}
+	return 0, false
 }
 
 func holds(owner []int, u int) bool {
