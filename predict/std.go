@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
 )
 
 // WriteSTD writes a witness run as an STD trace (SPEC §3, §5): one event a
@@ -46,17 +47,13 @@ func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
 	return bw.Flush()
 }
 
-// stdOps are STD's names of the ops, by model.Op.
-var stdOps = [...]string{model.OpBegin: "begin", model.OpEnd: "end", model.OpRead: "r", model.OpWrite: "w",
-	model.OpAcquire: "acq", model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join"}
-
 // stdOp spells an event as STD's OP field: the op and, but for begin and
 // end, the target's name to put in parentheses.
 func stdOp(p *model.Program, e model.Event) (string, string, error) {
 	var n int
 	switch e.Op {
 	case model.OpBegin, model.OpEnd:
-		return stdOps[e.Op], "", nil
+		return trace.OpName[e.Op], "", nil
 	case model.OpRead, model.OpWrite:
 		n = len(p.Vars)
 	case model.OpAcquire, model.OpRelease:
@@ -69,7 +66,7 @@ func stdOp(p *model.Program, e model.Event) (string, string, error) {
 	if e.Target < 0 || int(e.Target) >= n {
 		return "", "", fmt.Errorf("%s target %d out of range", e.Op, e.Target)
 	}
-	return stdOps[e.Op], p.TargetName(e), nil
+	return trace.OpName[e.Op], p.TargetName(e), nil
 }
 
 // unaryWrappers marks the begin and end events that wrap one access on the

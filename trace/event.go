@@ -18,6 +18,11 @@ type Event struct {
 	Line   int64
 }
 
+// OpName is STD's spelling of each op: begin and end stand alone, the
+// others come before their argument in parentheses.
+var OpName = [...]string{model.OpBegin: "begin", model.OpEnd: "end", model.OpRead: "r", model.OpWrite: "w",
+	model.OpAcquire: "acq", model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join"}
+
 // smallMax bounds the decimal names interned through Table's array fast
 // path (RoadRunner thread ids and RAPID location ids are small integers).
 const smallMax = 1 << 16

@@ -246,11 +246,10 @@ func GenName(kind byte, id int32) string {
 func AppendSTD(b []byte, e Event, name func(kind byte, id int32) string) []byte {
 	b = append(b, name('T', e.Thread)...)
 	b = append(b, '|')
+	b = append(b, OpName[e.Op]...)
 	switch e.Op {
 	case model.OpBegin, model.OpEnd:
-		b = append(b, e.Op.String()...)
 	default:
-		b = append(b, stdOp[e.Op]...)
 		b = append(b, '(')
 		kind := byte('x')
 		switch e.Op {
@@ -264,6 +263,3 @@ func AppendSTD(b []byte, e Event, name func(kind byte, id int32) string) []byte 
 	}
 	return append(b, '\n')
 }
-
-var stdOp = [...]string{model.OpRead: "r", model.OpWrite: "w", model.OpAcquire: "acq",
-	model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join"}

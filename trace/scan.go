@@ -60,19 +60,22 @@ var opShapes = func() (t [16]opShape) {
 	for i := range t {
 		t[i].prefix = 1
 	}
-	for _, o := range []struct {
-		s    string
-		kind model.Op
-	}{{"r(", model.OpRead}, {"w(", model.OpWrite}, {"acq(", model.OpAcquire}, {"rel(", model.OpRelease},
-		{"fork(", model.OpFork}, {"join(", model.OpJoin}, {"begin", model.OpBegin}, {"end", model.OpEnd}} {
+	for kind, name := range OpName {
+		if name == "" {
+			continue
+		}
+		arg := model.Op(kind) != model.OpBegin && model.Op(kind) != model.OpEnd
+		if arg {
+			name += "("
+		}
 		var w [8]byte
-		copy(w[:], o.s)
+		copy(w[:], name)
 		prefix := binary.LittleEndian.Uint64(w[:])
 		sh := &t[opIndex(prefix)]
 		if sh.mask != 0 {
 			panic("trace: opIndex is not a perfect hash of the opcodes")
 		}
-		*sh = opShape{prefix: prefix, mask: 1<<(8*len(o.s)) - 1, size: len(o.s), kind: o.kind, arg: o.s[len(o.s)-1] == '('}
+		*sh = opShape{prefix: prefix, mask: 1<<(8*len(name)) - 1, size: len(name), kind: model.Op(kind), arg: arg}
 	}
 	return t
 }()
