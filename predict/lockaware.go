@@ -18,8 +18,9 @@ import (
 // search: the normal run that check found, if it happens to respect the
 // synchronisation, and the observed order; between them, without lock
 // edges, the critical-section proof (locksets.go) may answer serializable.
-// Both witnesses are checked by package verify against the projection, so a
-// shortcut never answers wrongly; it only answers sooner.
+// Both witnesses are checked by verify.Prefix (locks, fork and join order,
+// the cycle), so a shortcut never answers wrongly; it only answers sooner.
+// The reason of a shortcut's answer says which one gave it.
 func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 	eng, err := engines.Lookup(name)
 	if err != nil {
@@ -32,9 +33,7 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		case err != nil:
 			return nil, err
 		case prefiltered && !found && c.stop == "":
-			res := engines.Result{Engine: "global", Verdict: engines.Serializable}
-			res.Stats.States = c.states
-			return &Outcome{Result: res}, nil
+			return proved(c.states, prefilterNote), nil
 		case shortcuts && found:
 			if out, ok, err := p.checked(pl, normalRunNote); err != nil || ok {
 				return out, err
@@ -62,13 +61,23 @@ func (p *predictor) locksProtect(states int64) (*Outcome, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	res := engines.Result{Engine: "global", Verdict: engines.Serializable}
-	res.Stats.States = states
-	return &Outcome{Result: res}, true, nil
+	return proved(states, locksProtectNote), true, nil
 }
 
-// normalRunNote is the reason given with the first shortcut's witness.
-const normalRunNote = "the normal run found without locks, fork and join respects them"
+// proved is a serializable answer that an argument gave, not a search;
+// states are those of the lock-free check that came first.
+func proved(states int64, why string) *Outcome {
+	res := engines.Result{Engine: "global", Verdict: engines.Serializable, Reason: why}
+	res.Stats.States = states
+	return &Outcome{Result: res}
+}
+
+// The reasons the lock-aware path gives when a shortcut answered.
+const (
+	prefilterNote    = "no violation even with locks, fork and join dropped"
+	normalRunNote    = "the normal run found without locks, fork and join respects them"
+	locksProtectNote = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
+)
 
 // checked materialises a plan over the projection with its synchronisation
 // and returns it as the answer if verify accepts it.

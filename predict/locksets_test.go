@@ -58,7 +58,8 @@ func TestLocksProtectAgreesWithBrute(t *testing.T) {
 
 // TestLocksProtectRefuses: a transaction whose two accesses lie in two
 // critical sections, or whose lock another thread's conflicting access does
-// not take, is not covered by the proof.
+// not take, is not covered by the proof; where it applies, the answer says
+// so.
 func TestLocksProtectRefuses(t *testing.T) {
 	for name, src := range map[string]string{
 		"guarded":      guarded,
@@ -70,4 +71,11 @@ func TestLocksProtectRefuses(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, name == "guarded", ok, name)
 	}
+	// Each answer without a search says which argument gave it.
+	got := predictString(t, guarded, Options{})
+	require.Equal(t, engines.Serializable, got.Result.Verdict)
+	require.Equal(t, locksProtectNote, got.Result.Reason)
+	got = predictString(t, "T1|acq(m)\nT1|begin\nT1|r(x)\nT1|w(x)\nT1|end\nT1|rel(m)\nT2|acq(m)\nT2|r(y)\nT2|rel(m)\n", Options{})
+	require.Equal(t, engines.Serializable, got.Result.Verdict)
+	require.Equal(t, prefilterNote, got.Result.Reason)
 }
