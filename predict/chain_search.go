@@ -14,8 +14,10 @@ type hop struct {
 
 // chainSearch is one depth-first search over (threads used, current thread)
 // from the letter a of thread i. Invariant: set holds the threads of path,
-// and best[(set, j)] is the least entry transaction seen for that state; a
-// state is expanded again only when it is reached with a smaller one.
+// and the table of better (best, or the chainer's dense table up to
+// denseThreads threads) holds the least entry transaction seen for each
+// state (set, j); a state is expanded again only when it is reached with a
+// smaller one.
 type chainSearch struct {
 	c    *chainer
 	i    int

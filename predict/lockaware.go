@@ -195,19 +195,19 @@ func (p *predictor) defaultBudget() bool {
 }
 
 func (p *predictor) budget() int64 {
-	if p.o.Budget > 0 {
-		return p.o.Budget
+	if p.o.budget > 0 {
+		return p.o.budget
 	}
 	return DefaultMaxStates
 }
 
 // DefaultMaxTable bounds the tables the product search would build, in
-// bytes (Options.MaxTable).
+// bytes (Options.maxTable).
 const DefaultMaxTable = 2 << 30
 
 func (p *predictor) maxTable() int64 {
-	if p.o.MaxTable > 0 {
-		return p.o.MaxTable
+	if p.o.maxTable > 0 {
+		return p.o.maxTable
 	}
 	return DefaultMaxTable
 }

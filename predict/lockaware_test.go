@@ -23,11 +23,11 @@ T2|w(x)
 T2|rel(m)
 `
 
-// TestTableGuard: a reduced projection whose tables would exceed MaxTable
+// TestTableGuard: a reduced projection whose tables would exceed maxTable
 // is unknown, with the sizes in the reason, instead of a search that cannot
 // fit; within the limit the engine decides.
 func TestTableGuard(t *testing.T) {
-	out := predictString(t, guarded, Options{Engine: "global", MaxTable: 1})
+	out := predictString(t, guarded, Options{Engine: "global", maxTable: 1})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "too large for the global engine")
 	out = predictString(t, guarded, Options{Engine: "global"})
@@ -93,7 +93,7 @@ func TestDefaultLimits(t *testing.T) {
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 
 	src = lockedTrace(t, 30_000)
-	out = predictString(t, src, Options{Engine: "global", Budget: 2000})
+	out = predictString(t, src, Options{Engine: "global", budget: 2000})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "no violation within predict's default budget of 2000 states")
 	require.LessOrEqual(t, out.Result.Stats.States, int64(2001))
@@ -104,9 +104,9 @@ func TestDefaultLimits(t *testing.T) {
 
 	// An explicit --max-states 0 (Unbounded) turns the default budget off.
 	src = lockedTrace(t, 1000)
-	out = predictString(t, src, Options{Engine: "global", Budget: 200})
+	out = predictString(t, src, Options{Engine: "global", budget: 200})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
-	out = predictString(t, src, Options{Engine: "global", Budget: 200, Unbounded: true})
+	out = predictString(t, src, Options{Engine: "global", budget: 200, Unbounded: true})
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Greater(t, out.Result.Stats.States, int64(200))
 }

@@ -51,7 +51,7 @@ func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (plan, b
 	}
 	pl, ok, err := w.plan(v)
 	if ok {
-		pl.observed = &observedCut{to: first, cut: w.pos}
+		pl.observed = &observedCut{cut: w.pos}
 	}
 	return pl, ok, err
 }

@@ -31,7 +31,7 @@ func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
 	for t := range cut {
 		cut[t] = min(pl.observed.cut[t], need[t])
 	}
-	return plan{cycle: pl.cycle, observed: &observedCut{to: first, cut: cut}}, nil
+	return plan{cycle: pl.cycle, observed: &observedCut{cut: cut}}, nil
 }
 
 // hbCut is, per thread, how many edges of its projection happen before some
@@ -85,9 +85,7 @@ func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, bool, error) {
 func syncBefore(vc, lockVC [][]int64, ev *trace.Event) {
 	switch ev.Op {
 	case model.OpAcquire:
-		if int(ev.Target) < len(lockVC) && lockVC[ev.Target] != nil {
-			joinVC(vc[ev.Thread], lockVC[ev.Target])
-		}
+		joinVC(vc[ev.Thread], lockVC[ev.Target]) // nothing before the lock's first release
 	case model.OpJoin:
 		joinVC(vc[ev.Thread], vc[ev.Target])
 	}
@@ -98,9 +96,7 @@ func syncBefore(vc, lockVC [][]int64, ev *trace.Event) {
 func syncAfter(vc, lockVC [][]int64, ev *trace.Event) {
 	switch ev.Op {
 	case model.OpRelease:
-		if int(ev.Target) < len(lockVC) {
-			lockVC[ev.Target] = append(lockVC[ev.Target][:0], vc[ev.Thread]...)
-		}
+		lockVC[ev.Target] = append(lockVC[ev.Target][:0], vc[ev.Thread]...)
 	case model.OpFork:
 		joinVC(vc[ev.Target], vc[ev.Thread])
 	}

@@ -21,15 +21,17 @@ type Options struct {
 	Check engines.Options
 	// TempDir holds the spool ("" is the system's temporary directory).
 	TempDir string
-	// MaxTable bounds the memory the lock-aware engine may spend on its
-	// per-state tables; a larger reduced projection is unknown (exit 3)
-	// rather than a search that cannot fit. 0 means DefaultMaxTable.
-	MaxTable int64
-	// Budget is the state limit the lock-aware search gets by default
-	// (without --max-states or --timeout); 0 means DefaultMaxStates.
-	Budget int64
 	// Unbounded turns the default limits off (an explicit --max-states 0).
 	Unbounded bool
+
+	// The tests shrink these two limits to reach them with small traces.
+	// maxTable bounds the memory the lock-aware engine may spend on its
+	// per-state tables; a larger reduced projection is unknown (exit 3)
+	// rather than a search that cannot fit. 0 means DefaultMaxTable.
+	maxTable int64
+	// budget is the state limit the lock-aware search gets by default
+	// (without --max-states or --timeout); 0 means DefaultMaxStates.
+	budget int64
 }
 
 // Outcome is a prediction: the engine's result, with its witness over the

@@ -38,12 +38,11 @@ type plan struct {
 	observed *observedCut
 }
 
-// observedCut is the observed order as a plan: the trace's events up to
-// line to, in trace order, thread t's cut to its first cut[t] edges. Laid
-// out as segments it would take one per change of thread, 16 bytes for most
-// of the events of a long witness.
+// observedCut is the observed order as a plan: the trace's events in trace
+// order, thread t's cut to its first cut[t] edges. Laid out as segments it
+// would take one per change of thread, 16 bytes for most of the events of a
+// long witness.
 type observedCut struct {
-	to  int64
 	cut []int64
 }
 
@@ -143,7 +142,7 @@ func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[r
 		total += n
 	}
 	run := make([]model.Step, 0, total)
-	err := s.eachEdge(sp, need, oc.to, dropSync, func(t int, q int64, ev model.Event) {
+	err := s.eachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
 		if ev.Op == model.OpSkip {
 			return
 		}
@@ -178,7 +177,7 @@ func (s *summary) plannedRun(sp *spool, segs []segment, need []int64, at map[ref
 	run := make([]model.Step, total)
 	slotOf := map[int64]ref{} // the cycle events' slots
 	next := make([]int, len(need))
-	err := s.eachEdge(sp, need, 0, dropSync, func(t int, q int64, ev model.Event) {
+	err := s.eachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
 		bs := blocks[t]
 		for bs[next[t]].last < q {
 			next[t]++
@@ -209,9 +208,8 @@ func (s *summary) plannedRun(sp *spool, segs []segment, need []int64, at map[ref
 
 // eachEdge reads the projection's edges from the spool in trace order and
 // calls f with thread t's edge q for q below need[t]. It stops once every
-// thread has its need, or past trace line to (when to > 0), and fails if a
-// thread has fewer edges than it needs.
-func (s *summary) eachEdge(sp *spool, need []int64, to int64, dropSync bool, f func(t int, q int64, ev model.Event)) error {
+// thread has its need, and fails if a thread has fewer edges than it needs.
+func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int, q int64, ev model.Event)) error {
 	taken := make([]int64, len(need))
 	open := make([]bool, len(need))
 	left := 0 // threads still short of their need
@@ -223,7 +221,7 @@ func (s *summary) eachEdge(sp *spool, need []int64, to int64, dropSync bool, f f
 	r := sp.reader()
 	var ev trace.Event
 	for left > 0 {
-		if err := r.next(&ev); err == io.EOF || err == nil && to > 0 && ev.Line > to {
+		if err := r.next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
 			return err

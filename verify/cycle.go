@@ -11,11 +11,12 @@ import (
 // threads are below threads.
 func transactionsAt(run []model.Step, lockEdges bool, threads int, at []int) map[int]int {
 	txn := make(map[int]int, len(at))
+	last := -1
 	for _, i := range at {
-		txn[i] = -1
+		txn[i], last = -1, max(last, i)
 	}
 	c := model.NewTxnCounter(lockEdges, threads)
-	for i, s := range run {
+	for i, s := range run[:last+1] {
 		x, _, _ := c.Step(s)
 		if _, ok := txn[i]; ok {
 			txn[i] = x
