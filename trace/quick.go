@@ -105,12 +105,14 @@ lines:
 				break lines
 			}
 		case model.OpAcquire:
-			if target = r.locks.short(k); size > 8 || target < 0 || r.owner[target] != -1 {
+			// A lock without an owner slot (unknown, or interned through
+			// Locks().Intern and not seen in the trace yet) is fastLine's.
+			if target = r.locks.short(k); size > 8 || uint(target) >= uint(len(r.owner)) || r.owner[target] != -1 {
 				break lines
 			}
 			r.owner[target], r.count[target] = t, 1
 		case model.OpRelease:
-			if target = r.locks.short(k); size > 8 || target < 0 || r.owner[target] != t || r.count[target] != 1 {
+			if target = r.locks.short(k); size > 8 || uint(target) >= uint(len(r.owner)) || r.owner[target] != t || r.count[target] != 1 {
 				break lines
 			}
 			r.owner[target], r.count[target] = -1, 0

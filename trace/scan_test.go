@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/model"
 )
 
 // outcome is everything a Reader tells about a trace: its events, its
@@ -151,6 +153,24 @@ func FuzzScanner(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { requireSamePaths(t, src) })
+}
+
+// A lock interned from outside has no owner slot until the trace names it:
+// the quick path leaves its first acq to fastLine, which makes one.
+func TestQuickLockInternedOutside(t *testing.T) {
+	src := strings.Repeat("T|begin\nT|acq(m)\nT|w(x)\nT|rel(m)\nT|end\n", 100)
+	for _, bytewise := range []bool{true, false} {
+		r, err := NewReader(strings.NewReader(src), "t.std", Options{})
+		require.NoError(t, err)
+		r.bytewise = bytewise
+		r.Locks().Intern("m")
+		evs := make([]Event, 1000)
+		n, err := r.Read(evs)
+		require.NoError(t, err)
+		require.Equal(t, 500, n)
+		require.Equal(t, model.OpAcquire, evs[1].Op)
+		require.Equal(t, int32(0), evs[1].Target)
+	}
 }
 
 // A name interned from outside with a '|' (which no line can give) turns
