@@ -18,8 +18,8 @@
 //
 // A line is split in one pass, eight bytes at a time: quickLines (quick.go)
 // takes the usual lines of a long trace without a call, fastLine (scan.go)
-// most other lines whole in the buffer (new names, locations, nesting,
-// forks and joins), and parse (parse.go), the byte-wise reference,
+// most other lines whole in the buffer (new names, other locations,
+// re-entrant locks, forks and joins), and parse (parse.go), the byte-wise reference,
 // decides the rest; tests hold the three to the same answers.
 //
 // Gen writes synthetic traces (mostly two-phase-locked transactions with a

@@ -54,8 +54,10 @@ func (t *Table) Lookup(name string) (int32, bool) {
 // Intern returns the id of name, adding it if it is new.
 func (t *Table) Intern(name string) int32 { return t.intern([]byte(name)) }
 
-// intern is the reader's hot path: decimal names go through an array, the
-// others through the hash index, which does not allocate for known names.
+// intern is how the reader interns locations and thread names (and
+// Intern any name): decimal names go through an array, the others through
+// the hash index, which does not allocate for known names. Variables and
+// locks come in with the key the scanner computed (internKey).
 func (t *Table) intern(b []byte) int32 {
 	if id, ok := t.lookupDecimal(b); ok {
 		return id

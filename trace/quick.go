@@ -88,7 +88,7 @@ lines:
 		// instructions a line (cachegrind), having to redo what is known
 		// here (the tail is already masked, a short name's key is it).
 		tail, size := low(x, j), e-a
-		hi, lo := bits.Mul64(h^tail^uint64(size)<<56^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+		hi, lo := bits.Mul64(h^tail^uint64(size)<<56^mixXor, mixMul)
 		k := nameKey{hash: hi ^ lo, key: first, meta: uint32((hi^lo)>>32)&^0xFF | uint32(min(size, 9))}
 		if size < 8 {
 			k.key = tail

@@ -120,7 +120,7 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 		// finishKey for a name of j < 8 bytes, by hand, as in quickLines.
 		j := firstMark(m)
 		tail := low(x, j)
-		hi, lo := bits.Mul64(hashSeed^tail^uint64(j)<<56^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+		hi, lo := bits.Mul64(hashSeed^tail^uint64(j)<<56^mixXor, mixMul)
 		e, k.hash, k.key = a+j, hi^lo, tail
 		k.meta = uint32(k.hash>>32)&^0xFF | uint32(j)
 	} else {

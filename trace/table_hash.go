@@ -40,7 +40,11 @@ func keyOf(b []byte) nameKey {
 	return finishKey(h, loadShort(b), n, first)
 }
 
-const hashSeed = 0x9E3779B97F4A7C15
+const (
+	hashSeed = 0x9E3779B97F4A7C15
+	mixXor   = 0xA0761D6478BD642F
+	mixMul   = 0xE7037ED1A0B428DB
+)
 
 // finishKey completes a key: h has mixed in the name's whole words, tail
 // holds its last n%8 bytes, and first its first eight bytes (any bytes
@@ -74,8 +78,10 @@ func loadShort(b []byte) uint64 {
 	return w
 }
 
+// mix folds the 128-bit product of h^mixXor and mixMul (wyhash's mixing
+// step); quickLines and fastLine inline it by hand in finishKey's place.
 func mix(h uint64) uint64 {
-	hi, lo := bits.Mul64(h^0xA0761D6478BD642F, 0xE7037ED1A0B428DB)
+	hi, lo := bits.Mul64(h^mixXor, mixMul)
 	return hi ^ lo
 }
 
