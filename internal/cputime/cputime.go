@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package cputime gives benchmarks the CPU time of the calling OS thread,
 // which on a shared, noisy machine says more than wall time: a benchmark
 // that locks its goroutine to a thread measures its own work only.
