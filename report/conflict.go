@@ -64,7 +64,7 @@ func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
 		if x < 0 {
 			t.Events = []int{cf.From} // outside any transaction: the event alone
 		} else {
-			t.Nth, t.Events = nth[x], append([]int(nil), members[x]...)
+			t.Nth, t.Events = nth[x], members[x]
 		}
 		out = append(out, t)
 	}

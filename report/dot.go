@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -12,21 +13,20 @@ import (
 // witness gives an empty graph whose label is the verdict line, so a --dot
 // file is always a valid graph.
 func WriteDOT(w io.Writer, r *Report) error {
-	var b strings.Builder
+	b := bufio.NewWriter(w) // a monitor's answer may have a million violations
 	b.WriteString("digraph conflicts {\n")
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [shape=box, fontname=\"monospace\"];\n")
 	switch {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
-		writeDOTCycle(&b, r.Witness)
+		writeDOTCycle(b, r.Witness)
 	case len(r.Violations) > 0:
-		writeDOTViolations(&b, r.Violations)
+		writeDOTViolations(b, r.Violations)
 	default:
-		fmt.Fprintf(&b, "  label=%s;\n", quote(verdictLine(r)))
+		fmt.Fprintf(b, "  label=%s;\n", quote(verdictLine(r)))
 	}
 	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // writeDOTViolations draws conc monitor's answer: each transaction on a
@@ -34,7 +34,7 @@ func WriteDOT(w io.Writer, r *Report) error {
 // cycle order from the box and back to it. Events shared by several cycles
 // are drawn once, so cycles through the same events merge; a dashed edge
 // stands for the elided middle of a long cycle.
-func writeDOTViolations(b *strings.Builder, vs []Violation) {
+func writeDOTViolations(b *bufio.Writer, vs []Violation) {
 	drawn := map[int]bool{}
 	node := func(s TraceStep) string {
 		name := fmt.Sprintf("l%d", s.Line)
@@ -54,16 +54,16 @@ func writeDOTViolations(b *strings.Builder, vs []Violation) {
 		prev := box
 		for j, s := range v.Cycle {
 			next := node(s)
-			fmt.Fprintf(b, "  %s -> %s%s;\n", prev, next, elidedStyle(v, j))
+			fmt.Fprintf(b, "  %s -> %s%s;\n", prev, next, elidedStyle(&v, j))
 			prev = next
 		}
-		fmt.Fprintf(b, "  %s -> %s%s;\n", prev, box, elidedStyle(v, len(v.Cycle)))
+		fmt.Fprintf(b, "  %s -> %s%s;\n", prev, box, elidedStyle(&v, len(v.Cycle)))
 	}
 }
 
 // elidedStyle marks the edge into Cycle[j] if the elided part lies before it.
-func elidedStyle(v Violation, j int) string {
-	if v.Elided == 0 || j != v.ElidedAt {
+func elidedStyle(v *Violation, j int) string {
+	if !v.elidedBefore(j) {
 		return ""
 	}
 	return fmt.Sprintf(" [style=dashed, label=%s]", quote(elision(v.Elided)))
@@ -73,7 +73,7 @@ func elidedStyle(v Violation, j int) string {
 // cycle passes each transaction once, but an engine's cycle is not trusted to)
 // and one edge per conflict, from the transaction of its From event to that of
 // its To event.
-func writeDOTCycle(b *strings.Builder, w *Witness) {
+func writeDOTCycle(b *bufio.Writer, w *Witness) {
 	drawn := map[int]string{} // transaction key -> node name
 	key := func(txn, event int) int {
 		if txn >= 0 {
@@ -124,6 +124,6 @@ func eventText(e Event) string {
 func quote(s string) string { return "\"" + dotEscape(s) + "\"" }
 
 // dotEscape escapes a string for a DOT quoted ID.
-func dotEscape(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n").Replace(s)
-}
+func dotEscape(s string) string { return dotEscaper.Replace(s) }
+
+var dotEscaper = strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n")

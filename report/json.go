@@ -151,12 +151,12 @@ func appendPosTail(b []byte, line, col int32) []byte {
 // jsonQuoter quotes strings as encoding/json does (without HTML escapes),
 // each name once.
 type jsonQuoter struct {
-	buf                              bytes.Buffer
-	enc                              *json.Encoder
-	byText                           map[string][]byte
-	threads, ops, vars, locks, forks [][]byte
-	lastFile                         string
-	lastQuoted                       []byte
+	buf                       bytes.Buffer
+	enc                       *json.Encoder
+	byText                    map[string][]byte
+	threads, ops, vars, locks [][]byte // quoted names by index; threads also for fork and join
+	lastFile                  string
+	lastQuoted                []byte
 }
 
 func newJSONQuoter() *jsonQuoter {
@@ -199,7 +199,7 @@ func (q *jsonQuoter) target(p *model.Program, e model.Event, tgt string) []byte 
 	case model.OpAcquire, model.OpRelease:
 		return q.name(&q.locks, len(p.Locks), int(e.Target), tgt)
 	}
-	return q.name(&q.forks, len(p.Threads), int(e.Target), tgt)
+	return q.name(&q.threads, len(p.Threads), int(e.Target), tgt)
 }
 
 // file is the quoted file name without its closing quote: a position

@@ -15,8 +15,7 @@ import (
 // members, ends, elisions and names that need escaping.
 func TestJSONViolationsMatchEncoder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	names := []string{"T1", "main", `"quoted"`, "a<b>&c", "tab\there", "ünï", "\u2028"}
-	name := func() string { return names[rng.IntN(len(names))] }
+	name := func() string { return awkward[rng.IntN(len(awkward))] }
 	for i := range 500 {
 		r := &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line",
 			Threads: rng.IntN(9), Vars: rng.IntN(99), Locks: rng.IntN(3), First: rng.IntN(2) * rng.IntN(1000),

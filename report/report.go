@@ -92,6 +92,10 @@ type Violation struct {
 	ElidedAt int `json:"elided_at,omitempty"`
 }
 
+// elidedBefore reports whether the elided middle of the cycle comes just
+// before Cycle[j] (j = len(Cycle): before the cycle closes).
+func (v *Violation) elidedBefore(j int) bool { return v.Elided > 0 && j == v.ElidedAt }
+
 // TraceStep is one event of a trace, by thread and line.
 type TraceStep struct {
 	Thread string `json:"thread"`
@@ -102,8 +106,8 @@ type TraceStep struct {
 // run (Witness.Run). It fails, rather than panics, when the witness does
 // not fit the program (an index out of range), which would be an engine
 // bug. The commands use BuildLean, which renders the same bytes without
-// the spelled-out run; Build is the form reports made by hand take, and
-// the reference the tests hold BuildLean to.
+// the spelled-out run; Build is the reference the tests hold BuildLean
+// to, and suits a library user who wants the run as data.
 func Build(p *model.Program, res engines.Result) (*Report, error) {
 	r, err := BuildLean(p, res)
 	if err == nil && r.Witness != nil {

@@ -155,12 +155,12 @@ func writeMonitor(b *bufio.Writer, r *Report) {
 		}
 		var steps []string
 		for i, s := range v.Cycle {
-			if v.Elided > 0 && i == v.ElidedAt {
+			if v.elidedBefore(i) {
 				steps = append(steps, elision(v.Elided))
 			}
 			steps = append(steps, fmt.Sprintf("%s line %d", s.Thread, s.Line))
 		}
-		if v.Elided > 0 && v.ElidedAt >= len(v.Cycle) {
+		if v.elidedBefore(len(v.Cycle)) {
 			steps = append(steps, elision(v.Elided))
 		}
 		fmt.Fprintf(b, "%s's transaction at lines %d-%s is on a cycle: %s\n",
