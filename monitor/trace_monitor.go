@@ -99,10 +99,14 @@ type traceThread struct {
 	sawEvent bool
 }
 
+// DefaultMaxCycle is how many transactions of a cycle a violation lists
+// when TraceOptions.MaxCycle is 0 (conc monitor's --max-cycle).
+const DefaultMaxCycle = 8
+
 // NewTraceMonitor starts a monitor on the empty trace.
 func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
-		opts.MaxCycle = 8
+		opts.MaxCycle = DefaultMaxCycle
 	}
 	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0)}
 }

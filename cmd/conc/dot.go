@@ -37,7 +37,7 @@ func (d *dotFile) write(r *report.Report) error {
 
 // close closes a file left unwritten (an early error return).
 func (d *dotFile) close() {
-	if d != nil && d.f != nil {
+	if d.f != nil {
 		d.f.Close()
 	}
 }

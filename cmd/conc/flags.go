@@ -38,14 +38,8 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
 	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE`")
 	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
-	fs.Func("max-states", "give up after `N` states with verdict unknown (0: no limit; predict without it or --timeout: a default budget)", func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return errors.New("want a count")
-		}
-		f.maxStates, f.maxStatesSet = n, true
-		return nil
-	})
+	countVar(fs, "max-states", "give up after `N` states with verdict unknown (0: no limit; predict without it or --timeout: a default budget)",
+		&f.maxStates, &f.maxStatesSet)
 	fs.IntVar(&f.maxDepth, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
 	fs.IntVar(&f.maxStack, "max-stack", 0, "call depth `N` of the bounded search for recursive threads with locks (0: the default)")
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
@@ -143,3 +137,16 @@ func flagError(e *env, c *command, err error) int {
 // dashDash rewrites package flag's "-name" as "--name", the spelling of
 // SPEC §4 and of our usage messages.
 var dashDash = regexp.MustCompile(`(^|[: ])-([a-z])`)
+
+// countVar defines an integer flag that also records whether it was given,
+// for a flag whose absence means something other than any value.
+func countVar(fs *flag.FlagSet, name, usage string, n *int, set *bool) {
+	fs.Func(name, usage, func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return errors.New("want a count")
+		}
+		*n, *set = v, true
+		return nil
+	})
+}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"github.com/conc-dev/conc/dfa"
@@ -42,14 +40,7 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
 	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
-	fs.Func("locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return errors.New("want a count")
-		}
-		f.p.Locks, f.locksSet = n, true
-		return nil
-	})
+	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", &f.p.Locks, &f.locksSet)
 	fs.IntVar(&f.p.TxnLen, "txn", 0, "most accesses in one transaction (random; --trace)")
 	fs.BoolVar(&f.p.Loops, "loops", false, "random: loop and repeat (regular programs)")
 	fs.BoolVar(&f.p.Choice, "choice", false, "random: choose")

@@ -111,7 +111,6 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 			return e.errorf("--witness-out: %v", err)
 		}
 	}
-	verdict := out.Result.Verdict
 	out.Result.Witness = nil // its paths: the report keeps the run, not them
 	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
@@ -122,7 +121,7 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 	if err := outs.close(); err != nil {
 		return e.errorf("%v", err)
 	}
-	return exitCode(verdict)
+	return exitCode(out.Result.Verdict)
 }
 
 // outputs are the files --dot and --witness-out name, created before the
