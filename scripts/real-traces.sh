@@ -7,7 +7,9 @@
 # binary; by default one is built first, so that the time is not compiling.
 # Exit status 1 if any line differs.
 set -eu
-dir=${1:?usage: scripts/real-traces.sh DIR}
+dir=$(cd "${1:?usage: scripts/real-traces.sh DIR}" && pwd)
+cd "$(dirname "$0")/.." # the module root, wherever the script is run from
+[ -x /usr/bin/time ] || { echo "real-traces.sh needs GNU time at /usr/bin/time" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 conc=${CONC:-}
@@ -19,7 +21,8 @@ status=0
 for pair in sor:11938 lufact:82328 moldyn:40491 montecarlo:148577 raytracer:12661 crypt:800811; do
 	name=jgf-${pair%%:*}
 	want=${pair#*:}
-	out=$(/usr/bin/time -f "%e s, %M KB" $conc monitor --lock-edges --first --quiet \
+	[ -f "$dir/$name.std.gz" ] || { printf '%-16s missing from %s\n' "$name" "$dir"; status=1; continue; }
+	out=$(/usr/bin/time -f "%e s, %M KB" "$conc" monitor --lock-edges --first --quiet \
 		--progress=false --format json "$dir/$name.std.gz" 2>"$tmp/time" || true)
 	got=$(printf '%s\n' "$out" | sed -n 's/^  "first": \([0-9]*\),*$/\1/p')
 	verdict=same
