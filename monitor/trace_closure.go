@@ -99,9 +99,12 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 	fw, closed := s.wayBack(j, m.opts.MaxCycle)
 	// A way back longer than the listing is elided anyway: then only the
 	// hops nearest n are shown, and any chain of them will do.
-	bw, found := m.chainBack(xb, n), false
+	var bw []walkHop
+	found := false
 	if closed {
 		bw, found = m.pathFrom(x, xb, n, 2*m.opts.MaxCycle+16)
+	} else {
+		bw = m.chainBack(xb, n)
 	}
 	m.describe(&v, fw, bw, closed && found, int(s.dist[j])+len(bw)-1)
 	return v
@@ -121,10 +124,11 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 	n.pstamp, n.pidx = p.epoch, 0
 	for q := 0; q < len(p.queue) && len(p.queue) < budget; q++ {
 		c := p.queue[q]
-		// Newest edges first, and only so many: x is the newest
-		// transaction, and a long-lived one (a main thread's whole run)
-		// can have millions of in-edges, which every search through it
-		// would otherwise scan.
+		// Newest edges first, and only so many: a long-lived transaction
+		// (a main thread's whole run) can have millions of in-edges, which
+		// every search through it would otherwise scan. Cutting the scan
+		// short can only end in the chain fallback (an elided listing),
+		// never in a conflict that is not there.
 		for i := len(c.in) - 1; i >= max(0, len(c.in)-budget); i-- {
 			e := c.in[i]
 			src := e.to
