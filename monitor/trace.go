@@ -15,14 +15,12 @@ type TraceOptions struct {
 	// Velodrome and AeroDrome (and so RAPID) do.
 	LockEdges bool
 	// MaxCycle bounds the transactions listed in one violation's cycle; the
-	// middle of a longer cycle is elided (Violation.Elided). 0 means 8.
+	// middle of a longer cycle is elided (Violation.Elided). 0 means
+	// DefaultMaxCycle.
 	MaxCycle int
 	// MaxViolations bounds the violations kept in the result (all are still
-	// counted and passed to OnViolation). 0 means no bound.
+	// counted). 0 means no bound.
 	MaxViolations int
-	// OnViolation, if set, sees every violation as soon as it is final (when
-	// its transaction ends, or at Finish for open ones).
-	OnViolation func(TraceViolation)
 	// StopAtFirst ends the check at the first violating event, as RAPID does.
 	StopAtFirst bool
 }
@@ -140,6 +138,9 @@ func (m *TraceMonitor) Finish() TraceResult {
 	return m.res
 }
 
+// undescribed marks the violations only counted (violation); all share it.
+var undescribed = TraceViolation{undescribed: true}
+
 // emit hands over x's violation once its end is known (or the trace ended).
 func (m *TraceMonitor) emit(x *traceTxn) {
 	v := *x.viol
@@ -147,10 +148,7 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 	v.End = x.end
 	m.res.Count++
 	if v.undescribed {
-		return // counted; kept and passed on are described ones only
-	}
-	if m.opts.OnViolation != nil {
-		m.opts.OnViolation(v)
+		return // counted; kept are described ones only
 	}
 	if m.opts.MaxViolations == 0 || len(m.res.Violations) < m.opts.MaxViolations {
 		m.res.Violations = append(m.res.Violations, v)
@@ -158,13 +156,13 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 }
 
 // violation is n's violation, its cycle spelled out by describe unless
-// nobody will see it: without OnViolation, once MaxViolations described
-// violations exist, later ones are only counted. Describing costs up to
-// MaxCycle hops each, and one event can put a hundred thousand
-// transactions on cycles at once (a main thread's join).
-func (m *TraceMonitor) violation(n *traceTxn, describe func() TraceViolation) *TraceViolation {
-	if m.opts.OnViolation == nil && m.opts.MaxViolations > 0 && m.described >= m.opts.MaxViolations {
-		return &TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end, undescribed: true}
+// nobody will see it: once MaxViolations described violations exist, later
+// ones are only counted. Describing costs up to MaxCycle hops each, and one
+// event can put a hundred thousand transactions on cycles at once (a main
+// thread's join).
+func (m *TraceMonitor) violation(describe func() TraceViolation) *TraceViolation {
+	if m.opts.MaxViolations > 0 && m.described >= m.opts.MaxViolations {
+		return &undescribed // emit only counts it
 	}
 	m.described++
 	v := describe()

@@ -93,22 +93,16 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	if v.w.txn != cur && m.liveOf(&v.w, v.wt) {
 		srcs = append(srcs, v.w)
 	}
-	if write { // quietReads may have forgotten r0 but not the rest
+	if write { // quietReads and liveOf may have cleared some reads: readSources skips them
 		srcs = m.readSources(srcs, v, cur)
 	}
-	m.keepScratch(srcs)
-	x := m.attach(cur, len(srcs), t, line)
-	unary := cur == nil && x != nil
-	here := traceSrc{x, line}
+	x := m.attach(cur, srcs, t, line)
 	if write {
-		v.write(t, here)
+		v.write(t, traceSrc{x, line})
 	} else {
-		v.read(t, here)
+		v.read(t, traceSrc{x, line})
 	}
-	th.last, th.sawEvent = here, true
-	if unary {
-		m.complete(x, line)
-	}
+	m.settle(th, cur, x, line)
 }
 
 // readSources adds v's live reads since its last write, other than x's.

@@ -81,7 +81,7 @@ func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
 			continue
 		}
 		n.cyclic = true
-		n.viol = m.violation(n, func() TraceViolation { return m.cycleByBits(x, xb, int32(j)) })
+		n.viol = m.violation(func() TraceViolation { return m.cycleByBits(x, xb, int32(j)) })
 		if !n.open {
 			m.emit(n)
 		}

@@ -52,7 +52,7 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 		}
 		if s.next[j].to >= 0 && !n.cyclic {
 			n.cyclic = true
-			n.viol = m.violation(n, func() TraceViolation { return m.cycleOf(int32(j)) })
+			n.viol = m.violation(func() TraceViolation { return m.cycleOf(int32(j)) })
 			if !n.open {
 				m.emit(n)
 			}

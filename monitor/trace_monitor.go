@@ -118,10 +118,10 @@ func (m *TraceMonitor) First() int64 { return m.first }
 // trace's tables and grow on demand; nested begin/end pairs flatten here too.
 func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false) }
 
-// StepAll steps through evs, or up to the first violating event if stop
-// is set; it returns how many it stepped. The loop dispatches every event
-// with one call and one thread lookup: this is the monitor's innermost loop.
-func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
+// StepAll steps through evs, or up to the first violating event (First)
+// if stop is set. The loop dispatches every event with one call and one
+// thread lookup: this is the monitor's innermost loop.
+func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) {
 	for i := range evs {
 		ev := &evs[i]
 		t := ev.Thread
@@ -153,11 +153,10 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) int {
 		}
 		if stop && m.first > 0 {
 			m.stats.Events += int64(i + 1)
-			return i + 1
+			return
 		}
 	}
 	m.stats.Events += int64(len(evs))
-	return len(evs)
 }
 
 // thread and lockRef are the records of an id, growing the tables on a
@@ -222,13 +221,24 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 }
 
 // attach is link, with its commonest case inline: an event of an open
-// transaction that brings no live source.
-// The sources are the first n of the scratch m.srcs (see keepScratch).
-func (m *TraceMonitor) attach(cur *traceTxn, n int, t int32, line int64) *traceTxn {
-	if cur != nil && n == 0 {
+// transaction that brings no live source. srcs are built on the scratch
+// m.srcs, which keeps them if they grew it.
+func (m *TraceMonitor) attach(cur *traceTxn, srcs []traceSrc, t int32, line int64) *traceTxn {
+	m.keepScratch(srcs)
+	if cur != nil && len(srcs) == 0 {
 		return cur
 	}
-	return m.link(cur, n, t, line)
+	return m.link(cur, srcs, t, line)
+}
+
+// settle ends an event of th outside the fast paths, once the records
+// name x (from attach): x is th's latest, and an event outside any
+// transaction (cur nil) that got a node is a unary transaction, complete.
+func (m *TraceMonitor) settle(th *traceThread, cur, x *traceTxn, line int64) {
+	th.last, th.sawEvent = traceSrc{x, line}, true
+	if cur == nil && x != nil {
+		m.complete(x, line)
+	}
 }
 
 // keepScratch keeps srcs, built on m.srcs, as the scratch if it grew.
@@ -238,29 +248,28 @@ func (m *TraceMonitor) keepScratch(srcs []traceSrc) {
 	}
 }
 
-// link adds the edges srcs -> x, the first n of the scratch, and returns
+// link adds the edges srcs -> x and returns
 // x. A nil x is a unary transaction of thread t: it gets a node only if
 // some source is live, for one whose sources are all garbage is garbage
 // itself from birth (its in-edges are final), and the records then name
 // nobody. (So the caller's event was unary with a node iff it passed nil
 // and got a transaction back.)
-func (m *TraceMonitor) link(x *traceTxn, n int, t int32, line int64) *traceTxn {
-	srcs := m.srcs[:n]
+func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) *traceTxn {
 	if x == nil {
 		m.stats.Txns++ // counted here, node or not
-		if n == 0 && m.unslotted == 0 {
+		if len(srcs) == 0 && m.unslotted == 0 {
 			return nil
 		}
 		x = m.newTxn(nil, t, line, false)
 	}
-	if n > 0 {
+	if len(srcs) > 0 {
 		m.addEdges(x, srcs, line)
 	}
 	return x
 }
 
 // threadSources starts the sources of an event of th in x: th's previous
-// transaction (program order) and pending forks and joins into th.
+// transaction (program order) and pending forks of th.
 func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
 	srcs := m.srcs[:0]
 	if th.last.txn != x && th.last.txn != nil && m.live(&th.last) {

@@ -5,7 +5,7 @@ package monitor
 // and joins.
 
 // begin opens a transaction of thread t: its sources are the thread's
-// previous transaction and pending forks and joins.
+// previous transaction and pending forks.
 func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 	x := m.newTxn(th, t, line, true)
 	if len(th.pending) > 0 || m.live(&th.last) { // else no source
@@ -19,7 +19,10 @@ func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 // end completes th's open transaction.
 func (m *TraceMonitor) end(th *traceThread, line int64) {
 	x := th.cur
-	if len(th.pending) > 0 || th.last.txn != x { // else no source
+	// On input the reader accepts, the begin took the pending forks and
+	// every event since made x th.last, so there is no source; Step's
+	// other callers may break that order, and still get every edge.
+	if len(th.pending) > 0 || th.last.txn != x {
 		if srcs := m.threadSources(th, x); len(srcs) > 0 {
 			m.addEdges(x, srcs, line)
 		}
@@ -52,16 +55,11 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 	if !release && lk.txn != cur && lk.txn != nil && m.live(lk) {
 		srcs = append(srcs, *lk)
 	}
-	m.keepScratch(srcs)
-	x := m.attach(cur, len(srcs), t, line)
-	unary := cur == nil && x != nil
+	x := m.attach(cur, srcs, t, line)
 	if release {
 		*lk = traceSrc{x, line}
 	}
-	th.last, th.sawEvent = traceSrc{x, line}, true
-	if unary {
-		m.complete(x, line)
-	}
+	m.settle(th, cur, x, line)
 }
 
 // forkJoin is a fork or join of thread u by thread t: u's latest event
@@ -77,15 +75,9 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64, join bool) {
 	if ut.sawEvent && ut.last.txn != cur && ut.last.txn != nil && m.live(&ut.last) {
 		srcs = append(srcs, ut.last)
 	}
-	m.keepScratch(srcs)
-	x := m.attach(cur, len(srcs), t, line)
-	unary := cur == nil && x != nil
-	here := traceSrc{x, line}
+	x := m.attach(cur, srcs, t, line)
 	if !join {
-		ut.pending = append(ut.pending, here)
+		ut.pending = append(ut.pending, traceSrc{x, line})
 	}
-	th.last, th.sawEvent = here, true
-	if unary {
-		m.complete(x, line)
-	}
+	m.settle(th, cur, x, line)
 }

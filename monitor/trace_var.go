@@ -1,7 +1,7 @@
 package monitor
 
 // traceVar is a variable's record: its last write and, one per thread, the
-// reads since that write, each with its thread (which garbageFrom reads
+// reads since that write, each with its thread (which liveOf reads
 // to rule out a record without visiting its node). It is one cache line:
 // the first read lives in the record (most variables have at most one
 // reader between writes), the others in rest. Invariant: r0 is empty (nil
