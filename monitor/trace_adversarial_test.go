@@ -155,16 +155,29 @@ func randomConfig(rng *rand.Rand) naiveConfig {
 
 // adversarialMismatch runs the monitor under cfg and returns a description of
 // the first difference from the naive answer, or "".
-func adversarialMismatch(evs []trace.Event, lockEdges bool, cfg naiveConfig) (msg string) {
+func adversarialMismatch(evs []trace.Event, lockEdges bool, cfg naiveConfig) string {
+	_, msg := monitorAgainst(naiveCheck(evs, lockEdges), evs, lockEdges, cfg)
+	return msg
+}
+
+// monitorAgainst runs the monitor under cfg and describes the first
+// difference of its answer from want (a panic included), or "".
+func monitorAgainst(want naiveResult, evs []trace.Event, lockEdges bool, cfg naiveConfig) (got TraceResult, msg string) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg = fmt.Sprintf("panic: %v", r)
 		}
 	}()
-	want := naiveCheck(evs, lockEdges)
-	got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
-	if want.first != got.First {
-		return fmt.Sprintf("first: naive %d, monitor %d", want.first, got.First)
+	got = runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
+	return got, naiveMismatch(want, got)
+}
+
+// naiveMismatch describes the first difference of got from the naive
+// answer (the first violating line, the transactions on cycles, their
+// count), or "".
+func naiveMismatch(want naiveResult, got TraceResult) string {
+	if want.first != got.First || got.Violation != (want.first > 0) {
+		return fmt.Sprintf("first: naive %d, monitor %d (violation %v)", want.first, got.First, got.Violation)
 	}
 	gotSet := map[int64]naiveTxn{}
 	for _, v := range got.Violations {
@@ -258,20 +271,20 @@ func TestTraceMonitorAdversarial(t *testing.T) {
 		sh := randomShape(rng)
 		evs := adversarialTrace(rng, sh)
 		for _, lockEdges := range []bool{false, true} {
-			if naiveCheck(evs, lockEdges).first > 0 {
+			want := naiveCheck(evs, lockEdges)
+			if want.first > 0 {
 				violations++
 			}
 			for range 3 {
 				cfg := randomConfig(rng)
-				if msg := adversarialMismatch(evs, lockEdges, cfg); msg != "" {
+				got, msg := monitorAgainst(want, evs, lockEdges, cfg)
+				if msg != "" {
 					small := adversarialShrink(append([]trace.Event(nil), evs...), lockEdges, cfg)
 					rb, text, _ := adversarialReadBack(small)
 					t.Fatalf("trace %d lockEdges=%v gcMin=%d free=%#x (%d slots): %s\nshrunk: %s\nas read back: %s\n%s",
 						i, lockEdges, cfg.gcMin, cfg.free, bits.OnesCount64(cfg.free), msg,
 						adversarialMismatch(small, lockEdges, cfg), adversarialMismatch(rb, lockEdges, cfg), text)
 				}
-				want := naiveCheck(evs, lockEdges)
-				got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
 				for _, v := range got.Violations {
 					checkReportedCycle(t, want, v, lockEdges, fmt.Sprintf("trace %d cfg %+v\n%s", i, cfg, fmtTrace(evs)))
 				}
