@@ -162,16 +162,11 @@ func FuzzScanner(f *testing.F) {
 func TestQuickLockInternedOutside(t *testing.T) {
 	src := strings.Repeat("T|begin\nT|acq(m)\nT|w(x)\nT|rel(m)\nT|end\n", 100)
 	for _, bytewise := range []bool{true, false} {
-		r, err := NewReader(strings.NewReader(src), "t.std", Options{})
-		require.NoError(t, err)
-		r.bytewise = bytewise
-		r.Locks().Intern("m")
-		evs := make([]Event, 1000)
-		n, err := r.Read(evs)
-		require.NoError(t, err)
-		require.Equal(t, 500, n)
+		r, evs := readInterned(t, src, Options{}, bytewise, func(r *Reader) { r.Locks().Intern("m") })
+		require.Len(t, evs, 500)
 		require.Equal(t, model.OpAcquire, evs[1].Op)
 		require.Equal(t, int32(0), evs[1].Target)
+		require.Equal(t, []string{"m"}, r.Locks().Names())
 	}
 }
 
@@ -180,15 +175,22 @@ func TestQuickLockInternedOutside(t *testing.T) {
 func TestScannerOddNames(t *testing.T) {
 	src := strings.Repeat("T|w(b)\nT|r(a|b)\n", 20)
 	for _, bytewise := range []bool{true, false} {
-		r, err := NewReader(strings.NewReader(src), "t.std", Options{Lenient: true})
-		require.NoError(t, err)
-		r.bytewise = bytewise
-		r.Vars().Intern("a|b")
-		evs := make([]Event, 100)
-		n, err := r.Read(evs)
-		require.NoError(t, err)
-		require.Equal(t, 20, n)
+		r, evs := readInterned(t, src, Options{Lenient: true}, bytewise, func(r *Reader) { r.Vars().Intern("a|b") })
+		require.Len(t, evs, 20)
 		require.Equal(t, int64(20), r.Stats().Malformed)
 		require.Equal(t, []string{"a|b", "b"}, r.Vars().Names())
 	}
+}
+
+// readInterned reads src in one batch with the fast tiers on or off
+// (bytewise), after intern has put names into the reader's tables.
+func readInterned(t *testing.T, src string, opts Options, bytewise bool, intern func(*Reader)) (*Reader, []Event) {
+	r, err := NewReader(strings.NewReader(src), "t.std", opts)
+	require.NoError(t, err)
+	r.bytewise = bytewise
+	intern(r)
+	evs := make([]Event, 1000)
+	n, err := r.Read(evs)
+	require.NoError(t, err)
+	return r, evs[:n]
 }
