@@ -110,12 +110,13 @@ func (r *Reader) threadWord(b []byte, w uint64) int32 {
 	id := r.threads.intern(b)
 	*k = threadKey{word: w, n: int32(len(b) + 1), id: id}
 	r.grow()
+	k.setLive(r.life[id])
 	return id
 }
 
 // threadSlot is the cache slot of a short thread name packed in w.
 func threadSlot(w uint64, n int) uint64 {
-	return ((w ^ uint64(n)) * 0x9E3779B97F4A7C15) >> (64 - threadCacheBits)
+	return ((w | uint64(n)<<56) * 0x9E3779B97F4A7C15) >> (64 - threadCacheBits)
 }
 
 // threadCacheBits: Reader.thread's cache has 1<<threadCacheBits slots.
@@ -124,6 +125,29 @@ const threadCacheBits = 5
 type threadKey struct {
 	word  uint64 // the name's bytes (loadShort)
 	n, id int32  // its length+1 (0: empty) and id
+	// live is what quickLines compares a line's thread with: for a name of
+	// one to seven bytes whose thread has started and is not joined, its
+	// word, length<<56 and liveMark; else 0, which no line matches.
+	live uint64
+}
+
+const liveMark = 1 << 63
+
+// setLive sets k.live from its thread's life bits.
+func (k *threadKey) setLive(life uint8) {
+	k.live = 0
+	if n := k.n - 1; life == lifeStarted && n >= 1 && n <= 7 {
+		k.live = k.word | uint64(n)<<56 | liveMark
+	}
+}
+
+// lifeChanged keeps the cache's live marks equal to the threads' life.
+func (r *Reader) lifeChanged(t int32) {
+	for i := range r.threadKeys {
+		if k := &r.threadKeys[i]; k.n != 0 && k.id == t {
+			k.setLive(r.life[t])
+		}
+	}
 }
 
 // grow keeps the per-thread state as long as the thread table.
@@ -154,6 +178,7 @@ func (r *Reader) forkJoin(ev *Event, target []byte, k nameKey) string {
 		return fmt.Sprintf("fork(%s) after thread %s has started", target, target)
 	case ev.Op == model.OpJoin:
 		r.life[u] |= lifeJoined
+		r.lifeChanged(u)
 	}
 	return ""
 }
@@ -167,7 +192,10 @@ func (r *Reader) normalise(ev *Event, target []byte, k nameKey) (string, bool) {
 	if r.life[t]&lifeJoined != 0 {
 		return fmt.Sprintf("event of thread %s after its join", r.threads.Name(t)), false
 	}
-	r.life[t] |= lifeStarted
+	if r.life[t]&lifeStarted == 0 {
+		r.life[t] |= lifeStarted
+		r.lifeChanged(t)
+	}
 	switch ev.Op {
 	case model.OpBegin:
 		return r.beginTxn(t)

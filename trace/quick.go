@@ -1,9 +1,21 @@
 package trace
 
 import (
+	"encoding/binary"
 	"math/bits"
+	"unsafe"
 
 	"github.com/conc-dev/conc/model"
+)
+
+// quickLines takes a line only when it starts quickWindow bytes or more
+// before the end of the data and its argument has at most quickName bytes:
+// every load it makes then stays inside the data, and it needs no bounds
+// check (in the hot loop those checks, and the registers they keep live,
+// cost more than the scan).
+const (
+	quickWindow = 96
+	quickName   = 64
 )
 
 // quickLines decides the usual lines of a long trace without any call: a
@@ -12,33 +24,50 @@ import (
 // nothing unusual (a read or write, an acq of a free lock, a rel of a lock
 // held once, a begin, an end that closes one). It checks everything about
 // a line before it changes anything, and stops, having changed nothing for
-// it, at any other line, which fastLine or parse then decide. A Go call
-// saves every live register, and in the hot loop those saves cost more
-// than the scan itself, hence this leaf in front of fastLine; it loops
-// itself, with the buffer and position in registers, until a line is not
-// usual or evs is full, and returns how many events it stored (a begin or
-// end inside a transaction gives none).
+// it, at any other line, which fastLine or parse then decide. It loops
+// until a line is not usual or evs is full, and returns how many events it
+// stored (a begin or end inside a transaction gives none).
+//
+// These lines are nearly all of a trace, and the reader's speed is this
+// loop's. On amd64 it is written in assembly (quick_amd64.s): the Go
+// compiler kept spilling the loop's dozen live values, and spent about
+// 230 instructions a line where the assembly spends about 80. quickGo is
+// the same loop in Go, for the other architectures, and the tests hold the
+// two to the same answers.
 func (r *Reader) quickLines(evs []Event) int {
-	if r.vars.odd || r.locks.odd { // names that no line of a trace can give
+	if r.vars.odd || r.locks.odd || r.end-r.start < quickWindow { // odd: names that no line of a trace can give
 		return 0
 	}
-	b, p, lim, base := r.buf, r.start, r.end, r.stats.Lines+1
-	i, line := 0, 0 // events stored, lines decided
+	if quickAsm && !r.portable {
+		return r.quickNative(evs)
+	}
+	return r.quickGo(evs)
+}
+
+// quickGo is quickLines in Go. A Go call saves every live register, so
+// it calls nothing either, keeping the buffer and position in registers.
+func (r *Reader) quickGo(evs []Event) int {
+	if len(evs) == 0 {
+		return 0
+	}
+	b := unsafe.Pointer(unsafe.SliceData(r.buf))
+	p, lineNo := r.start, r.stats.Lines
+	out := unsafe.Pointer(unsafe.SliceData(evs))
+	ev := out
+	last := unsafe.Add(out, (len(evs)-1)*int(unsafe.Sizeof(Event{})))
 lines:
-	for ; i < len(evs) && lim-p >= 40; line++ { // every load stays before lim
-		tw := word(b, p)
+	for uintptr(ev) <= uintptr(last) && p < r.end-quickWindow {
+		tw := load(b, p)
 		n := firstMark(zeroBytes(tw ^ bars))
-		if n == 0 || n == 8 { // no test for a newline: no cached thread name has one
+		// The cache holds a short name packed with its length, and the
+		// live mark when the thread has started and is not joined.
+		c := &r.threadKeys[threadSlot(low(tw, n), n)]
+		if c.live != low(tw, n)|uint64(n)<<56|liveMark {
 			break lines
 		}
-		tw = low(tw, n)
-		c := &r.threadKeys[threadSlot(tw, n)]
 		t := c.id
-		if c.word != tw || int(c.n) != n+1 || r.life[t] != lifeStarted {
-			break lines
-		}
 		q := p + n + 1
-		w := word(b, q)
+		w := load(b, q)
 		op := &opShapes[opIndex(w)]
 		if w&op.mask != op.prefix {
 			break lines
@@ -47,30 +76,30 @@ lines:
 		// when it is long. A '|' or newline before the ')' would end up in
 		// the name, which then is not in the table (Table.odd, above).
 		a := q + op.size
-		first := word(b, a)
+		first := load(b, a)
 		x, o, h := first, a, uint64(hashSeed)
 		m := zeroBytes(x ^ paren)
-		for m == 0 && op.arg && o < lim {
+		for m == 0 && op.arg && o < a+quickName-8 {
 			h, o = mix(h^x), o+8
-			x = word(b, o)
+			x = load(b, o)
 			m = zeroBytes(x ^ paren)
 		}
 		j := firstMark(m)
 		e := o + j
 		after := a
 		if op.arg {
-			if e == a || e >= lim-16 || b[e] != ')' { // the location, if any, stays before lim
+			if e == a || m == 0 {
 				break lines
 			}
 			after = e + 1
 		}
 		nl, loc := after, int32(-1)
-		if b[nl] != '\n' {
+		if at(b, nl) != '\n' {
 			// "|LOC\n" for a decimal LOC of one to five digits already in the
 			// Locs table's array (RAPID's location ids).
-			lw := word(b, after+1)
+			lw := load(b, after+1)
 			k := firstMark(zeroBytes(lw ^ nls))
-			if b[after] != '|' || k == 0 || k > 5 || (k > 1 && lw&0xFF == '0') {
+			if at(b, after) != '|' || k == 0 || k > 5 || (k > 1 && lw&0xFF == '0') {
 				break lines
 			}
 			// Pad the digits with '0' to eight bytes; all eight must be digits.
@@ -91,13 +120,13 @@ lines:
 		hi, lo := bits.Mul64(h^tail^uint64(size)<<56^mixXor, mixMul)
 		k := nameKey{hash: hi ^ lo, key: first, meta: uint32((hi^lo)>>32)&^0xFF | uint32(min(size, 9))}
 		if size < 8 {
-			k.key = tail
+			k.key = tail | uint64(size)<<56
 		}
 		target := int32(-1)
 		switch op.kind {
 		case model.OpRead, model.OpWrite:
 			if size > 8 {
-				target = r.vars.long(k, b[a:e])
+				target = r.vars.long(k, unsafe.Slice((*byte)(unsafe.Add(b, a)), size))
 			} else {
 				target = r.vars.short(k)
 			}
@@ -122,7 +151,7 @@ lines:
 			d := r.depth[t]
 			if r.depth[t] = d + 1; d != 0 {
 				r.stats.Nested++
-				p = nl + 1
+				p, lineNo = nl+1, lineNo+1
 				continue lines
 			}
 		case model.OpEnd:
@@ -131,21 +160,30 @@ lines:
 				break lines
 			}
 			if r.depth[t] = d - 1; d != 1 {
-				p = nl + 1
+				p, lineNo = nl+1, lineNo+1
 				continue lines
 			}
 		default:
 			break lines
 		}
-		ev := &evs[i]
-		ev.Thread, ev.Op, ev.Target, ev.Loc, ev.Line = t, op.kind, target, loc, base+int64(line)
-		i++
-		p = nl + 1
+		*(*Event)(ev) = Event{Thread: t, Op: op.kind, Target: target, Loc: loc, Line: lineNo + 1}
+		ev = unsafe.Add(ev, unsafe.Sizeof(Event{}))
+		p, lineNo = nl+1, lineNo+1
 	}
+	i := int((uintptr(ev) - uintptr(out)) / unsafe.Sizeof(Event{}))
 	r.start = p
-	r.stats.Lines, r.stats.Events = r.stats.Lines+int64(line), r.stats.Events+int64(i)
+	r.stats.Lines, r.stats.Events = lineNo, r.stats.Events+int64(i)
 	return i
 }
+
+// load is word without the bounds checks, for quickLines, which keeps
+// its loads inside the data by quickWindow.
+func load(b unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(b, i))[:])
+}
+
+// at is the byte at b[i], without the bounds check (as load).
+func at(b unsafe.Pointer, i int) byte { return *(*byte)(unsafe.Add(b, i)) }
 
 // decimal8 is the value of eight decimal digits, one a byte, the first in
 // the lowest byte (a string's digits loaded little-endian, less '0').

@@ -17,11 +17,13 @@ func TestFastTiersTakeTheUsualLines(t *testing.T) {
 	text := genText(t, GenOptions{Seed: 5, Events: 20_000, Threads: 8, Vars: 300, Locks: 4, TxnLen: 6,
 		Unprotected: 0.05, Unary: 0.3, Nested: 0.1, Writes: 0.3, Fork: true})
 	for _, src := range []string{text, roadRunnerShape(text, 1, false)} {
-		quick, fast, slow := tierLines(t, src)
-		total := quick + fast + slow
-		t.Logf("lines: quick %d, fastLine %d, parse %d", quick, fast, slow)
-		require.Greater(t, quick, total*3/4, "quickLines takes the usual lines")
-		require.Greater(t, fast, slow, "fastLine takes most of the others")
+		for _, m := range []tiers{portable, native} {
+			quick, fast, slow := tierLines(t, src, m)
+			total := quick + fast + slow
+			t.Logf("tiers %d lines: quick %d, fastLine %d, parse %d", m, quick, fast, slow)
+			require.Greater(t, quick, total*3/4, "quickLines takes the usual lines")
+			require.Greater(t, fast, slow, "fastLine takes most of the others")
+		}
 	}
 }
 
@@ -33,16 +35,20 @@ func TestQuickTakesNestedTransactions(t *testing.T) {
 	for i := range 2000 {
 		fmt.Fprintf(&b, "T%d|begin|1\nT%[1]d|begin|2\nT%[1]d|w(x)|3\nT%[1]d|begin|4\nT%[1]d|end|4\nT%[1]d|end|2\nT%[1]d|end|1\n", i%3)
 	}
-	quick, fast, slow := tierLines(t, b.String())
-	t.Logf("lines: quick %d, fastLine %d, parse %d", quick, fast, slow)
-	require.Equal(t, 14000, quick+fast+slow)
-	require.Less(t, fast+slow, 100, "only first lines and those near a buffer's end leave quickLines")
+	for _, m := range []tiers{portable, native} {
+		quick, fast, slow := tierLines(t, b.String(), m)
+		t.Logf("tiers %d lines: quick %d, fastLine %d, parse %d", m, quick, fast, slow)
+		require.Equal(t, 14000, quick+fast+slow)
+		require.Less(t, fast+slow, 100, "only first lines and those near a buffer's end leave quickLines")
+	}
 }
 
-// tierLines reads src as Read does and counts the lines each tier decides.
-func tierLines(t *testing.T, src string) (quick, fast, slow int) {
+// tierLines reads src as Read does and counts the lines each tier
+// decides; m picks quickLines's implementation.
+func tierLines(t *testing.T, src string, m tiers) (quick, fast, slow int) {
 	r, err := NewReader(strings.NewReader(src), "t.std", Options{})
 	require.NoError(t, err)
+	m.set(r)
 	evs := make([]Event, 64)
 	events := 0
 	for {

@@ -46,8 +46,9 @@ type Reader struct {
 	count []int32 // per lock: re-entrance count of the holder
 
 	stats Stats
-	// bytewise turns fastLine off (tests compare the two paths).
-	bytewise bool
+	// bytewise turns fastLine off, and portable quickLines's assembly
+	// (tests compare the paths).
+	bytewise, portable bool
 	// handed counts the events handed out, for a progress display on
 	// another goroutine: Read adds its batch once, not per event.
 	handed atomic.Int64

@@ -36,10 +36,15 @@ func firstMark(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 func low(w uint64, n int) uint64 { return w & (1<<(8*uint(n&7)) - 1) }
 
 // slack is the spare capacity after a Reader's buffer, so that a word load
-// up to eight bytes past the end of the data stays within the slice.
-const slack = 16
+// up to eight bytes past the end of the data stays within the slice, and
+// headroom the bytes allocated before it, so that quickScan may load the
+// eight bytes before a line's newline even in the buffer's first line.
+const (
+	slack    = 16
+	headroom = 8
+)
 
-func newBuf(n int) []byte { return make([]byte, n, n+slack) }
+func newBuf(n int) []byte { return make([]byte, headroom+n, headroom+n+slack)[headroom:] }
 
 // word loads the eight bytes at b[i:], which may reach into the slack.
 func word(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8 : cap(b)]) }
@@ -121,7 +126,7 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 		j := firstMark(m)
 		tail := low(x, j)
 		hi, lo := bits.Mul64(hashSeed^tail^uint64(j)<<56^mixXor, mixMul)
-		e, k.hash, k.key = a+j, hi^lo, tail
+		e, k.hash, k.key = a+j, hi^lo, tail|uint64(j)<<56
 		k.meta = uint32(k.hash>>32)&^0xFF | uint32(j)
 	} else {
 		e, k = scanName(b, a, lim)

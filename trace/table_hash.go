@@ -14,8 +14,13 @@ import (
 // known short name is found with one cache miss, not three (slot, string
 // header, bytes). The index stays at most half full, so a name is usually
 // at its first slot.
+//
+// A name of up to seven bytes has its length in its key's top byte (where
+// the name has none), so that its key alone tells it from every other
+// name without a NUL byte: quickScan compares only the key, and a table
+// with a NUL in a name is odd.
 type hashSlot struct {
-	key  uint64 // a short name's bytes, a long one's first eight, little-endian
+	key  uint64 // a name's first eight bytes, little-endian (under eight: and its length in the top byte)
 	meta uint32 // the hash's upper bits, and the name's length (9: longer)
 	id   int32  // id+1; 0 marks an empty slot
 }
@@ -54,7 +59,7 @@ func finishKey(h, tail uint64, n int, first uint64) nameKey {
 	k := nameKey{hash: h, meta: uint32(h>>32)&^0xFF | uint32(min(n, 9))}
 	k.key = first // a long name's first eight bytes narrow its full compare
 	if n < 8 {
-		k.key = low(first, n)
+		k.key = low(first, n) | uint64(n)<<56
 	}
 	return k
 }
@@ -97,17 +102,23 @@ func (t *Table) find(b []byte, k nameKey) int32 {
 func (t *Table) add(s string, k nameKey) int32 {
 	id := int32(len(t.names))
 	t.names = append(t.names, s)
-	t.odd = t.odd || strings.ContainsAny(s, "|\n")
-	if 2*len(t.names) > len(t.index) {
-		t.rehash(max(64, 4*len(t.names)))
+	t.odd = t.odd || strings.ContainsAny(s, "|\n\x00")
+	if 2*len(t.names) > len(t.index)-1 {
+		t.rehash(max(64, 2*len(t.names)))
 		return id
 	}
 	t.place(k, id)
 	return id
 }
 
+// mask is the index's number of slots less one: a power of two of them,
+// and one more, always empty, after them, so that quickScan can read a
+// name's first two slots as one (the last slot's next is slot 0, which it
+// leaves to its loop).
+func (t *Table) mask() uint64 { return uint64(len(t.index) - 2) }
+
 func (t *Table) place(k nameKey, id int32) {
-	mask := uint64(len(t.index) - 1)
+	mask := t.mask()
 	i := k.hash & mask
 	for t.index[i].id != 0 {
 		i = (i + 1) & mask
@@ -117,7 +128,7 @@ func (t *Table) place(k nameKey, id int32) {
 
 // rehash rebuilds the index with n slots (a power of two) for all names.
 func (t *Table) rehash(n int) {
-	t.index = make([]hashSlot, 1<<bits.Len(uint(n-1)))
+	t.index = make([]hashSlot, 1<<bits.Len(uint(n-1))+1)
 	for id, s := range t.names {
 		t.place(keyOf([]byte(s)), int32(id))
 	}
@@ -126,7 +137,7 @@ func (t *Table) rehash(n int) {
 // short finds a short name (at most eight bytes) by its key alone, or -1:
 // the reader's quick path, which must not call.
 func (t *Table) short(k nameKey) int32 {
-	mask := uint64(len(t.index) - 1)
+	mask := t.mask()
 	for i := k.hash & mask; i < uint64(len(t.index)); i = (i + 1) & mask {
 		s := &t.index[i]
 		if s.meta == k.meta && s.key == k.key {
@@ -141,7 +152,7 @@ func (t *Table) short(k nameKey) int32 {
 
 // long finds a name of more than eight bytes by its key and bytes, or -1.
 func (t *Table) long(k nameKey, name []byte) int32 {
-	mask := uint64(len(t.index) - 1)
+	mask := t.mask()
 	for i := k.hash & mask; i < uint64(len(t.index)); i = (i + 1) & mask {
 		s := &t.index[i]
 		if s.id == 0 {
