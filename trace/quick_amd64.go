@@ -13,8 +13,7 @@ const quickAsm = true
 // fields, and those of Event, threadKey, hashSlot and opShape, through the
 // offsets the go tool writes to go_asm.h.
 type quickCtx struct {
-	p, stop  uintptr // the next line's address; a line at or past stop is left
-	end      uintptr // the data's end: newlines are looked for before it
+	p, stop  uintptr // the next line's address; a line ending at or past stop is left
 	evEnd    uintptr // the end of evs (quickScan sets it)
 	blk      uintptr // where the 64 bytes whose newlines quickScan has start
 	lineNo   int64   // lines decided so far (Stats.Lines)
@@ -73,7 +72,7 @@ func (r *Reader) quickNative(evs []Event) int {
 	}
 	b := uintptr(unsafe.Pointer(unsafe.SliceData(r.buf)))
 	c := quickCtx{
-		p: b + uintptr(r.start), stop: b + uintptr(r.end-quickWindow), end: b + uintptr(r.end), lineNo: r.stats.Lines,
+		p: b + uintptr(r.start), stop: b + uintptr(r.end-quickWindow), lineNo: r.stats.Lines,
 		threads: &r.threadKeys[0],
 		depth:   unsafe.Pointer(unsafe.SliceData(r.depth)), nDepth: uint64(len(r.depth)),
 		owner: unsafe.Pointer(unsafe.SliceData(r.owner)), count: unsafe.Pointer(unsafe.SliceData(r.count)),

@@ -99,11 +99,7 @@ TEXT ·quickScan(SB), NOSPLIT, $0-32
 	MOVQ AX, X4
 	PUNPCKLQDQ X4, X4
 
-line:
-	CMPQ DI, quickCtx_evEnd(R8)
-	JCC done
-	CMPQ SI, quickCtx_stop(R8)
-	JCC done
+line: // SI is before stop, as every newline R9 holds is (see refill)
 	TESTQ R9, R9
 	JEQ refill
 
@@ -438,13 +434,16 @@ emit:
 	LEAQ 1(DX), SI
 	LEAQ -1(R9), DX
 	ANDQ DX, R9
-	JMP line
+	CMPQ DI, quickCtx_evEnd(R8)
+	JCS line
+	JMP done
 
-refill: // the newlines of the next 64 bytes, all before the data's end
+refill: // the newlines of the next 64 bytes, all before stop: a line
+	// that ends there has all its loads inside the data (quickWindow)
 	MOVQ quickCtx_blk(R8), DX
 	ADDQ $64, DX
 	LEAQ 64(DX), AX
-	CMPQ AX, quickCtx_end(R8)
+	CMPQ AX, quickCtx_stop(R8)
 	JHI done
 	MOVQ DX, quickCtx_blk(R8)
 	MOVOU (DX), X0

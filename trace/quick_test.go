@@ -81,3 +81,36 @@ func tierLines(t *testing.T, src string, m tiers) (quick, fast, slow int) {
 	require.Equal(t, r.stats.Lines, int64(quick+fast+slow))
 	return quick, fast, slow
 }
+
+// Names that crowd the last slots of a small index: some sit two, three or
+// more slots from home, and some past the index's end, at its start. The
+// quick path finds each (its two-slot read, then its loop, which wraps)
+// as the byte-wise parser does; short and long names alike.
+func TestQuickIndexCrowded(t *testing.T) {
+	const slots = 64 // the index of a table of 16 to 32 names
+	var crowd []string
+	for i := 0; len(crowd) < 20; i++ {
+		for _, name := range []string{fmt.Sprintf("v%d", i), fmt.Sprintf("a.long.field.name%d", i)} {
+			if keyOf([]byte(name)).hash&(slots-1) >= slots-3 {
+				crowd = append(crowd, name)
+			}
+		}
+	}
+	var b strings.Builder
+	for round := range 6 {
+		for i, name := range crowd {
+			fmt.Fprintf(&b, "T%d|w(%s)\nT%[1]d|r(%s)\n", (i+round)%3, name)
+		}
+	}
+	src := b.String()
+	requireSamePaths(t, src)
+	r, err := NewReader(strings.NewReader(src), "t.std", Options{})
+	require.NoError(t, err)
+	_, err = r.Read(make([]Event, 1000))
+	require.NoError(t, err)
+	require.Equal(t, slots+1, len(r.vars.index), "the crowd fits the index this test means")
+	for _, m := range []tiers{portable, native} {
+		quick, _, _ := tierLines(t, src, m)
+		require.GreaterOrEqual(t, quick, strings.Count(src, "\n")-2*len(crowd), "the quick path takes all but first uses and the last lines")
+	}
+}

@@ -174,7 +174,14 @@ func FuzzScanner(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, src string) { requireSamePaths(t, src) })
+	f.Fuzz(func(t *testing.T, src string) {
+		requireSamePaths(t, src)
+		// Repeated, the input is long enough for quickLines, and its names
+		// and threads are known by the second copy.
+		if n := len(src); n > 0 && n < 512 {
+			requireSamePaths(t, strings.Repeat(src, 1+1024/n))
+		}
+	})
 }
 
 // A lock interned from outside has no owner slot until the trace names it:
