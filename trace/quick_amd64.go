@@ -32,11 +32,6 @@ type quickCtx struct {
 	locs     unsafe.Pointer // *int32: Locs' decimal array
 	nLocs    uint64
 	spill    uint64 // a register the long names need
-
-	// The pending read or write (see RESOLVE): its event (0: none), its
-	// name's home slot and key, its line's start and the lines before it.
-	pendEv, pendSlot, pendKey, pendStart uintptr
-	pendLine                             int64
 }
 
 // quickScan's addressing assumes these sizes: each line fails to compile

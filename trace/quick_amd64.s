@@ -71,48 +71,6 @@
 	MOVQ $const_seedXor, DX; XORQ DX, AX; \
 	MOVQ $const_mixMul, DX; MULQ DX; XORQ DX, AX
 
-// RESOLVE finishes the pending read or write, if any: the line before
-// this one, whose name's home slot was prefetched when it was parsed. It
-// writes the event's Target, or, if the name is not in the index, goes to
-// fail, which leaves that line (and so every line after it) undecided.
-// It keeps BX, R12 and R13. The labels are the caller's, one set a site.
-#define RESOLVE(none, loop, slot, found, back, fail) \
-	MOVQ quickCtx_pendEv(R8), AX; \
-	TESTQ AX, AX; \
-	JEQ none; \
-	MOVQ quickCtx_pendSlot(R8), DX; \
-	MOVQ quickCtx_pendKey(R8), R11; \
-	MOVL hashSlot_id(DX), R14; \
-	CMPQ R11, hashSlot_key(DX); \
-	CMOVLNE (hashSlot__size+hashSlot_id)(DX), R14; \
-	MOVQ (hashSlot__size+hashSlot_key)(DX), CX; \
-	CMOVQEQ R11, CX; \
-	CMPQ R11, CX; \
-	JNE loop; \
-back: \
-	DECL R14; \
-	MOVL R14, Event_Target(AX); \
-	MOVQ $0, quickCtx_pendEv(R8); \
-	JMP none; \
-loop: \
-	MOVQ quickCtx_vars(R8), R14; \
-	SUBQ R14, DX; \
-	SHRQ $4, DX; \
-slot: \
-	MOVQ DX, CX; \
-	SHLQ $4, CX; \
-	ADDQ R14, CX; \
-	CMPQ R11, hashSlot_key(CX); \
-	JEQ found; \
-	CMPL hashSlot_id(CX), $0; \
-	JEQ fail; \
-	INCQ DX; \
-	ANDQ quickCtx_varMask(R8), DX; \
-	JMP slot; \
-found: \
-	MOVL hashSlot_id(CX), R14; \
-	JMP back
-
 // lowMask[n] keeps the first n bytes of a word (low, for n < 8).
 DATA lowMask<>+0(SB)/8, $0
 DATA lowMask<>+8(SB)/8, $0xff
@@ -206,11 +164,6 @@ kind: // the op's kind, in BX
 	LEAL -const_opRead(BX), DX
 	CMPL DX, $1
 	JLS access
-
-	// The others change the Reader's state: the pending line first.
-	RESOLVE(others, otherloop, otherslot, otherfound, otherback, pendfail)
-
-others:
 	CMPL BX, $const_opBegin
 	JEQ begin
 	CMPL BX, $const_opEnd
@@ -226,24 +179,24 @@ access: // Table.short on Vars, or long for a name of more than eight bytes
 	JNE done
 
 vars: // a name under eight bytes: AX its hash, R11 its key
-	// Prefetch its home slot, and look it up only at the next line that
-	// changes the Reader's state or has a name to look up (RESOLVE): by
-	// then the slot is in the cache. The index is too big for L1, and the
-	// core's window too small to hide the wait on it.
-	MOVQ quickCtx_varMask(R8), R13
-	ANDQ AX, R13
-	SHLQ $4, R13 // hashSlot__size is 16 (quick_amd64.go checks)
-	ADDQ quickCtx_vars(R8), R13
-	PREFETCHT0 (R13)
-	MOVQ R11, R12
-	RESOLVE(pend, accessloop, accessslot, accessfound, accessback, pendfail)
+	MOVQ quickCtx_varMask(R8), DX
+	ANDQ AX, DX
+	SHLQ $4, DX // hashSlot__size is 16 (quick_amd64.go checks)
+	ADDQ quickCtx_vars(R8), DX
 
-pend:
-	MOVQ R13, quickCtx_pendSlot(R8)
-	MOVQ R12, quickCtx_pendKey(R8)
-	MOVQ DI, quickCtx_pendEv(R8)
-	MOVQ SI, quickCtx_pendStart(R8)
-	MOVQ R10, quickCtx_pendLine(R8)
+	// Its first two slots, without a branch on which of them holds it
+	// (whether a name sits in its home slot is a coin toss no predictor
+	// learns): R14 is the id+1 of the first if its key is R11, else of
+	// the second, and Z tells whether either is.
+	MOVL hashSlot_id(DX), R14
+	CMPQ R11, hashSlot_key(DX)
+	CMOVLNE (hashSlot__size+hashSlot_id)(DX), R14
+	MOVQ (hashSlot__size+hashSlot_key)(DX), R13
+	CMOVQEQ R11, R13
+	CMPQ R11, R13
+	JNE varslots
+	DECL R14
+	MOVL R14, Event_Target(DI)
 	JMP emit
 
 varslots: // neither of its first two slots: the loop, from the first
@@ -593,16 +546,7 @@ digits: // pad the digits with '0' to eight bytes; all eight must be digits
 	MOVL DX, Event_Loc(DI)
 	JMP kind
 
-pendfail: // the pending name is not in the index: stop at its line
-	MOVQ quickCtx_pendStart(R8), SI
-	MOVQ quickCtx_pendEv(R8), DI
-	MOVQ quickCtx_pendLine(R8), R10
-	MOVQ $0, quickCtx_pendEv(R8)
-
 done:
-	RESOLVE(exit, doneloop, doneslot, donefound, doneback, pendfail)
-
-exit:
 	MOVQ SI, quickCtx_p(R8)
 	MOVQ R10, quickCtx_lineNo(R8)
 	MOVQ DI, AX
