@@ -4,7 +4,9 @@
 // quickScan takes the lines quickGo (quick.go) takes, with the same
 // checks; read that first. It stops, leaving the line to fastLine,
 // wherever quickGo does ("break lines" there is JMP done here), and
-// besides at a lock name of eight bytes (quickGo takes those).
+// besides at a lock name of eight bytes (quickGo takes those) and at a
+// line that ends within quickWindow bytes of the data's end (quickGo
+// stops at one that starts there).
 //
 // Across lines:  R8 the quickCtx, SI the line, DI the next event,
 //                R10 the lines decided, R9 the newlines ahead (a bit for
@@ -12,19 +14,24 @@
 //                as lines are taken).
 // Within a line: R12 where the op must end (the newline, or the '|' of a
 //                location), R13 the argument's first byte, and after the
-//                argument: AX its hash, BX its meta, R11 its key, CX its
-//                size, R14 the byte after it. DX is scratch.
+//                argument AX its hash, R11 its key, CX its size, R14 the
+//                byte after it (and BX its meta, on the long path). DX is
+//                scratch.
 //
-// Why it is shaped so. The loop's speed is set by mispredicted branches
-// and by latency, not by the count of instructions:
+// Why it is shaped so, measured on BenchmarkReader (docs/traces.md):
+// - quickGo spent about 250 instructions a line, most of them the Go
+//   compiler's spills and bounds checks; this spends about 110.
 // - It finds the newlines first, sixteen bytes to an SSE2 compare, so the
 //   next line's start does not wait for this line's parse, and the core
-//   overlaps the parses of several lines.
-// - The one branch no predictor learns, on the op (traces mix them at
-//   random), is taken as soon as the op is known, before the argument:
-//   the sooner it resolves, the less work a mispredict throws away. So
-//   each kind parses its own argument (the ARG macro), and the location
-//   is looked at before, from the line's end.
+//   can overlap the parses of several lines.
+// - BSF leaves its destination as it was when the source is zero, so it
+//   depends on the destination's last value; every BSF here is preceded
+//   by zeroing its destination. Without that, each line's start waited
+//   for the last line's index probe, and the loop ran 20 % slower.
+// - The op's kind decides the rest of the line, and a trace mixes kinds at
+//   random: that branch mispredicts about once a line whatever its shape,
+//   so it comes as soon as the kind is known, and each kind scans its own
+//   argument (ARG).
 // - A name's first two index slots are compared without a branch on which
 //   of them holds it.
 // The thread and op are written to the event slot as soon as they are
@@ -253,6 +260,7 @@ longword: // R12 = h, R11 = o, AX = x: fold x in, load the next word
 	MOVQ (R11), AX
 	MARKS(AX, PARENS, DX, BX)
 	JZ longword
+	XORL CX, CX
 	BSFQ DX, CX
 	SHRQ $3, CX
 	LEAQ lowMask<>(SB), BX

@@ -114,3 +114,28 @@ func TestQuickIndexCrowded(t *testing.T) {
 		require.GreaterOrEqual(t, quick, strings.Count(src, "\n")-2*len(crowd), "the quick path takes all but first uses and the last lines")
 	}
 }
+
+// A name of up to seven bytes is keyed by its bytes and length alone,
+// which an eight-byte name with NULs in the right places shares: "v12" and
+// "v12\0\0\0\0\x03". A NUL makes the table odd, so the quick paths never
+// compare such keys. The test picks a name whose twin takes its home slot
+// first, where the key alone would find the twin.
+func TestQuickKeysWithNUL(t *testing.T) {
+	const slots = 64 // the index of a table of 16 to 32 names
+	var name, twin string
+	for i := 0; twin == ""; i++ {
+		n := fmt.Sprintf("v%d", i)
+		tw := n + strings.Repeat("\x00", 7-len(n)) + string(rune(len(n)))
+		if keyOf([]byte(n)).hash%slots == keyOf([]byte(tw)).hash%slots {
+			name, twin = n, tw
+		}
+	}
+	require.Equal(t, keyOf([]byte(name)).key, keyOf([]byte(twin)).key, "the keys this test is about collide")
+	src := "T|w(" + twin + ")\n" + strings.Repeat("T|w("+name+")\nT|r(y)\n", 100)
+	requireSamePaths(t, src)
+	got := readOutcome(t, src, Options{}, native)
+	require.Equal(t, []string{twin, name, "y"}, got.Vars)
+	for _, e := range got.Events[1:] {
+		require.Equal(t, e.Line%2 == 0, e.Target == 1, "line %d: %+v", e.Line, e)
+	}
+}
