@@ -1,3 +1,5 @@
+//lint:file-ignore U1000 the assembly uses these fields and constants (go_asm.h)
+
 package trace
 
 import (
@@ -34,13 +36,18 @@ type quickCtx struct {
 	spill    uint64 // a register the long names need
 }
 
-// quickScan's addressing assumes these sizes: each line fails to compile
-// unless its size is exactly so.
+// quickScan's addressing assumes these sizes, and its dispatch that a
+// read's and a write's kinds are adjacent, as are an acq's and a rel's:
+// each pair of lines fails to compile unless its difference is exactly so.
 var (
 	_ [unsafe.Sizeof(hashSlot{}) - 16]struct{}
 	_ [16 - unsafe.Sizeof(hashSlot{})]struct{}
 	_ [unsafe.Sizeof(opShape{}) - 32]struct{}
 	_ [32 - unsafe.Sizeof(opShape{})]struct{}
+	_ [opWrite - opRead - 1]struct{}
+	_ [1 - (opWrite - opRead)]struct{}
+	_ [opRelease - opAcquire - 1]struct{}
+	_ [1 - (opRelease - opAcquire)]struct{}
 )
 
 // The op kinds, for the assembly (go_asm.h has only this package's names).

@@ -57,6 +57,36 @@
 	MOVQ x, out; ANDQ tmp, out; ADDQ tmp, out; \
 	ORQ x, out; ORQ tmp, out; NOTQ out; TESTQ out, out
 
+// BEFORE finds the first byte of x equal to pat's, or goes to none: it
+// leaves that byte's index in CX and keeps the bytes before it in x.
+#define BEFORE(x, pat, tmp, none) \
+	MARKS(x, pat, DX, tmp); \
+	JZ none; \
+	XORL CX, CX; BSFQ DX, CX; SHRQ $3, CX; \
+	LEAQ lowMask<>(SB), tmp; ANDQ (tmp)(CX*8), x
+
+// MIX is mix (table_hash.go) on AX, with c for mixXor: the folded 128-bit
+// product of AX^c and mixMul. It uses DX.
+#define MIX(c) \
+	MOVQ c, DX; XORQ DX, AX; \
+	MOVQ $const_mixMul, DX; MULQ DX; XORQ DX, AX
+
+// DEPTH is the start of begin and end: the op must end the line, and the
+// thread must have a depth. R14 is the depths, DX the thread, BX its depth.
+#define DEPTH \
+	CMPQ R13, R12; JNE done; \
+	MOVL Event_Thread(DI), DX; \
+	CMPQ DX, quickCtx_nDepth(R8); JCC done; \
+	MOVQ quickCtx_depth(R8), R14; \
+	MOVL (R14)(DX*4), BX
+
+// NEXTLINE moves SI past the line's newline (R9's lowest bit), and clears
+// that bit.
+#define NEXTLINE \
+	XORL DX, DX; BSFQ R9, DX; ADDQ quickCtx_blk(R8), DX; \
+	LEAQ 1(DX), SI; \
+	LEAQ -1(R9), DX; ANDQ DX, R9
+
 #define BARS $0x7c7c7c7c7c7c7c7c
 #define PARENS $0x2929292929292929
 #define NEWLINES $0x0a0a0a0a0a0a0a0a
@@ -67,16 +97,12 @@
 // byte, is the hash's input). A name of eight bytes or more goes to long.
 #define ARG(long) \
 	MOVQ (R13), AX; \
-	MARKS(AX, PARENS, DX, CX); \
-	JZ long; \
-	XORL CX, CX; BSFQ DX, CX; SHRQ $3, CX; \
-	JZ done; \
-	LEAQ lowMask<>(SB), DX; ANDQ (DX)(CX*8), AX; \
+	BEFORE(AX, PARENS, R14, long); \
+	TESTQ CX, CX; JZ done; \
 	LEAQ 1(R13)(CX*1), R14; \
 	MOVQ CX, DX; SHLQ $56, DX; ORQ DX, AX; \
 	MOVQ AX, R11; \
-	MOVQ $const_seedXor, DX; XORQ DX, AX; \
-	MOVQ $const_mixMul, DX; MULQ DX; XORQ DX, AX
+	MIX($const_seedXor)
 
 // lowMask[n] keeps the first n bytes of a word (low, for n < 8).
 DATA lowMask<>+0(SB)/8, $0
@@ -118,13 +144,7 @@ newline:
 	// The thread: a name of one to seven bytes before the '|', found in
 	// the cache with its length and the live mark.
 	MOVQ (SI), AX
-	MARKS(AX, BARS, DX, BX)
-	JZ done
-	XORL CX, CX
-	BSFQ DX, CX
-	SHRQ $3, CX
-	LEAQ lowMask<>(SB), BX
-	ANDQ (BX)(CX*8), AX
+	BEFORE(AX, BARS, BX, done)
 	MOVQ CX, BX
 	SHLQ $56, BX
 	ORQ AX, BX // the name and its length: threadSlot's input
@@ -250,21 +270,11 @@ longword: // R12 = h, R11 = o, AX = x: fold x in, load the next word
 	CMPQ R11, BX
 	JCC done // longer than quickName
 	XORQ R12, AX
-	MOVQ $const_mixXor, DX
-	XORQ DX, AX
-	MOVQ $const_mixMul, DX
-	MULQ DX
-	XORQ DX, AX
+	MIX($const_mixXor)
 	MOVQ AX, R12
 	ADDQ $8, R11
 	MOVQ (R11), AX
-	MARKS(AX, PARENS, DX, BX)
-	JZ longword
-	XORL CX, CX
-	BSFQ DX, CX
-	SHRQ $3, CX
-	LEAQ lowMask<>(SB), BX
-	ANDQ (BX)(CX*8), AX
+	BEFORE(AX, PARENS, BX, longword)
 	XORQ R12, AX
 	ADDQ CX, R11
 	MOVQ R11, CX
@@ -272,11 +282,7 @@ longword: // R12 = h, R11 = o, AX = x: fold x in, load the next word
 	MOVQ CX, DX
 	SHLQ $56, DX
 	XORQ DX, AX
-	MOVQ $const_mixXor, DX
-	XORQ DX, AX
-	MOVQ $const_mixMul, DX
-	MULQ DX
-	XORQ DX, AX
+	MIX($const_mixXor)
 	MOVQ AX, BX
 	SHRQ $32, BX
 	ANDL $-256, BX
@@ -391,13 +397,7 @@ release:
 	JMP emit
 
 begin: // only a thread's outermost begin is an event
-	CMPQ R13, R12
-	JNE done
-	MOVL Event_Thread(DI), DX
-	CMPQ DX, quickCtx_nDepth(R8)
-	JCC done
-	MOVQ quickCtx_depth(R8), R14
-	MOVL (R14)(DX*4), BX
+	DEPTH
 	LEAL 1(BX), CX
 	MOVL CX, (R14)(DX*4)
 	MOVL $-1, Event_Target(DI)
@@ -407,13 +407,7 @@ begin: // only a thread's outermost begin is an event
 	JMP next
 
 end: // and its end that closes it
-	CMPQ R13, R12
-	JNE done
-	MOVL Event_Thread(DI), DX
-	CMPQ DX, quickCtx_nDepth(R8)
-	JCC done
-	MOVQ quickCtx_depth(R8), R14
-	MOVL (R14)(DX*4), BX
+	DEPTH
 	TESTL BX, BX
 	JEQ done // an end without begin: fastLine tells
 	LEAL -1(BX), CX
@@ -424,24 +418,14 @@ end: // and its end that closes it
 
 next: // a line decided without an event
 	INCQ R10
-	XORL DX, DX
-	BSFQ R9, DX
-	ADDQ quickCtx_blk(R8), DX
-	LEAQ 1(DX), SI
-	LEAQ -1(R9), DX
-	ANDQ DX, R9
+	NEXTLINE
 	JMP line
 
 emit:
 	INCQ R10
 	MOVQ R10, Event_Line(DI)
 	ADDQ $Event__size, DI
-	XORL DX, DX
-	BSFQ R9, DX
-	ADDQ quickCtx_blk(R8), DX
-	LEAQ 1(DX), SI
-	LEAQ -1(R9), DX
-	ANDQ DX, R9
+	NEXTLINE
 	CMPQ DI, quickCtx_evEnd(R8)
 	JCS line
 	JMP done
