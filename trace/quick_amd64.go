@@ -15,7 +15,7 @@ const quickAsm = true
 // fields, and those of Event, threadKey, hashSlot and opShape, through the
 // offsets the go tool writes to go_asm.h.
 type quickCtx struct {
-	p, stop  uintptr // the next line's address; a line ending at or past stop is left
+	p, stop  uintptr // the next line's address; a line in a 64-byte block reaching past stop is left
 	evEnd    uintptr // the end of evs (quickScan sets it)
 	blk      uintptr // where the 64 bytes whose newlines quickScan has start
 	lineNo   int64   // lines decided so far (Stats.Lines)
@@ -67,9 +67,10 @@ const (
 //go:noescape
 func quickScan(c *quickCtx, evs *Event, n int) int
 
-// emptyIndex is where an index with no slot yet points quickScan: one
-// empty slot, which every probe finds first.
-var emptyIndex [1]hashSlot
+// emptyIndex is where an index with no slot yet points quickScan: empty
+// slots, which every probe finds first; two, as quickScan reads a name's
+// first two slots at once.
+var emptyIndex [2]hashSlot
 
 // quickNative sets up quickScan's view of the Reader, runs it, and takes
 // back what it changed.

@@ -5,18 +5,21 @@
 // checks; read that first. It stops, leaving the line to fastLine,
 // wherever quickGo does ("break lines" there is JMP done here), and
 // besides at a lock name of eight bytes (quickGo takes those) and at a
-// line that ends within quickWindow bytes of the data's end (quickGo
-// stops at one that starts there).
+// line in the last 64-byte block that ends before stop (quickWindow bytes
+// before the data's end; quickGo stops at a line that starts past stop).
+// A line quickScan leaves is decided by fastLine or parse, so where it
+// stops changes no answer.
 //
 // Across lines:  R8 the quickCtx, SI the line, DI the next event,
 //                R10 the lines decided, R9 the newlines ahead (a bit for
 //                each newline in the 64 bytes from quickCtx.blk, cleared
 //                as lines are taken).
 // Within a line: R12 where the op must end (the newline, or the '|' of a
-//                location), R13 the argument's first byte, and after the
-//                argument AX its hash, R11 its key, CX its size, R14 the
-//                byte after it (and BX its meta, on the long path). DX is
-//                scratch.
+//                location), BX the op's kind up to the dispatch, R13 the
+//                argument's first byte, and after the argument AX its
+//                hash, R11 its key, CX its size, R14 the byte after it
+//                (and BX its meta, on the long path). DX is scratch, and
+//                the lookups reuse R13 and R14 once they are done with.
 //
 // Why it is shaped so, measured on BenchmarkReader (docs/traces.md):
 // - quickGo spent about 250 instructions a line, most of them the Go

@@ -3,6 +3,8 @@ package trace
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -116,26 +118,132 @@ func TestQuickIndexCrowded(t *testing.T) {
 }
 
 // A name of up to seven bytes is keyed by its bytes and length alone,
-// which an eight-byte name with NULs in the right places shares: "v12" and
-// "v12\0\0\0\0\x03". A NUL makes the table odd, so the quick paths never
-// compare such keys. The test picks a name whose twin takes its home slot
-// first, where the key alone would find the twin.
-func TestQuickKeysWithNUL(t *testing.T) {
+// which a longer name shares when its eighth byte is that length and the
+// bytes between are NULs: "v12" and "v12\0\0\0\0\x03", "v000006" and
+// "v000006\x07" (no NUL). Such a name makes the table odd, so the quick
+// paths never compare such keys. The test picks names whose twin, seen
+// first, takes their home slot, where the key alone would find the twin,
+// as a variable and as a lock.
+func TestQuickKeyTwins(t *testing.T) {
 	const slots = 64 // the index of a table of 16 to 32 names
-	var name, twin string
-	for i := 0; twin == ""; i++ {
-		n := fmt.Sprintf("v%d", i)
-		tw := n + strings.Repeat("\x00", 7-len(n)) + string(rune(len(n)))
-		if keyOf([]byte(n)).hash%slots == keyOf([]byte(tw)).hash%slots {
-			name, twin = n, tw
+	twinOf := func(short string, tail string) (string, string) {
+		for i := 0; ; i++ {
+			n := fmt.Sprintf(short, i)
+			tw := n + strings.Repeat("\x00", 7-len(n)) + string(rune(len(n))) + tail
+			if keyOf([]byte(n)).hash%slots == keyOf([]byte(tw)).hash%slots {
+				return n, tw
+			}
 		}
 	}
-	require.Equal(t, keyOf([]byte(name)).key, keyOf([]byte(twin)).key, "the keys this test is about collide")
-	src := "T|w(" + twin + ")\n" + strings.Repeat("T|w("+name+")\nT|r(y)\n", 100)
-	requireSamePaths(t, src)
-	got := readOutcome(t, src, Options{}, native)
-	require.Equal(t, []string{twin, name, "y"}, got.Vars)
-	for _, e := range got.Events[1:] {
-		require.Equal(t, e.Line%2 == 0, e.Target == 1, "line %d: %+v", e.Line, e)
+	for _, shape := range [][2]string{{"v%d", ""}, {"v%06d", ""}, {"v%06d", ".long"}} {
+		name, twin := twinOf(shape[0], shape[1])
+		require.Equal(t, keyOf([]byte(name)).key, keyOf([]byte(twin)).key, "the keys this test is about collide")
+		src := "T|w(" + twin + ")\n" + strings.Repeat("T|w("+name+")\nT|r(y)\n", 100)
+		requireSamePaths(t, src)
+		got := readOutcome(t, src, Options{}, native)
+		require.Equal(t, []string{twin, name, "y"}, got.Vars)
+		for _, e := range got.Events[1:] {
+			require.Equal(t, e.Line%2 == 0, e.Target == 1, "%q line %d: %+v", name, e.Line, e)
+		}
+		src = "T|acq(" + twin + ")\nT|rel(" + twin + ")\n" + strings.Repeat("T|acq("+name+")\nT|w(y)\nT|rel("+name+")\n", 100)
+		requireSamePaths(t, src)
+		got = readOutcome(t, src, Options{}, native)
+		require.Equal(t, []string{twin, name}, got.Locks)
+	}
+}
+
+// usualTrace is a trace of mostly usual lines, the ones quickLines
+// takes, of every shape it handles (threads of one to nine bytes, names of
+// one to seventy, locks held and released in turn, nested transactions,
+// locations of one to six digits), with now and then an odd line from
+// randomLine, and now and then a stray special byte.
+func usualTrace(rng *rand.Rand, lines int) string {
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	threads := []string{"T0", "T1", "7", "main", "Thread-9"}
+	names := []string{"x", "y1", "@A38[12]", "1234567", "12345678", "123456789", "v000006", "0", "42",
+		"@A39.montecarlo/ReturnPath.nPathValue_I", "null.sor/SOR.Gtotal_D", strings.Repeat("long", 17)}
+	locks := []string{"l", "@0B", "lock1234", "a-long-lock-name"}
+	held := map[string]string{} // lock: thread
+	depth := map[string]int{}
+	var b strings.Builder
+	for range lines {
+		t := threads[rng.IntN(len(threads))]
+		var op string
+		switch c := rng.IntN(10); {
+		case c < 5:
+			op = pick("r(", "w(") + names[rng.IntN(len(names))] + ")"
+		case c < 7:
+			l := locks[rng.IntN(len(locks))]
+			switch held[l] {
+			case "":
+				op, held[l] = "acq("+l+")", t
+			case t:
+				op, held[l] = "rel("+l+")", ""
+			default:
+				op = "r(x)"
+			}
+		case c < 9 || depth[t] == 0:
+			op = "begin"
+			depth[t]++
+		default:
+			op = "end"
+			depth[t]--
+		}
+		loc := ""
+		if rng.IntN(3) == 0 { // mostly a few, known after their first line
+			loc = "|" + strconv.Itoa(rng.IntN([]int{10, 10, 50, 50, 100000}[rng.IntN(5)]))
+		}
+		b.WriteString(t + "|" + op + loc + "\n")
+		if rng.IntN(40) == 0 {
+			b.WriteString(randomLine(rng))
+		}
+	}
+	src := []byte(b.String())
+	for range rng.IntN(3) {
+		src[rng.IntN(len(src))] = "|()\n\r0x"[rng.IntN(7)]
+	}
+	return string(src)
+}
+
+// On traces of mostly usual lines, quickLines (the Go loop and the
+// assembly) agrees with the byte-wise parser, strict and lenient. Read
+// leniently (strict stops at the first odd line), it takes more than a
+// third of the lines: the others are first uses, the shapes it leaves on
+// purpose (a thread name of eight bytes, a lock name of eight or more, a
+// name of over 64), lines near the data's end, and the odd lines.
+func TestQuickAgreesOnUsualLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	var quick, total [native + 1]int64
+	for range 300 {
+		src := usualTrace(rng, 100+rng.IntN(400))
+		requireSamePaths(t, src)
+		for _, m := range []tiers{portable, native} {
+			q, n := quickLinesTaken(t, src, m)
+			quick[m], total[m] = quick[m]+q, total[m]+n
+		}
+	}
+	for _, m := range []tiers{portable, native} {
+		t.Logf("tiers %d: quickLines took %d of %d lines", m, quick[m], total[m])
+		require.Greater(t, quick[m], total[m]/3)
+	}
+}
+
+// quickLinesTaken reads src leniently as Read does, and counts the lines
+// quickLines decides.
+func quickLinesTaken(t *testing.T, src string, m tiers) (quick, total int64) {
+	r, err := NewReader(strings.NewReader(src), "t.std", Options{Lenient: true})
+	require.NoError(t, err)
+	m.set(r)
+	evs := make([]Event, 64)
+	for {
+		before := r.stats.Lines
+		if r.quickLines(evs); r.stats.Lines > before {
+			quick += r.stats.Lines - before
+			continue
+		}
+		if err := r.next(&evs[0]); err != nil {
+			require.ErrorIs(t, err, io.EOF)
+			return quick, r.stats.Lines
+		}
 	}
 }

@@ -16,9 +16,11 @@ import (
 // at its first slot.
 //
 // A name of up to seven bytes has its length in its key's top byte (where
-// the name has none), so that its key alone tells it from every other
-// name without a NUL byte: quickScan compares only the key, and a table
-// with a NUL in a name is odd.
+// the name has none), so that its key alone tells it from every other name
+// of up to seven bytes. A longer name has the same key only if its eighth
+// byte is that length, 1 to 7, and the bytes between are NULs: quickScan
+// compares only the key, so a table with such a name (eighth byte 1 to 7,
+// a control character no trace uses) is odd.
 type hashSlot struct {
 	key  uint64 // a name's first eight bytes, little-endian (under eight: and its length in the top byte)
 	meta uint32 // the hash's upper bits, and the name's length (9: longer)
@@ -102,7 +104,7 @@ func (t *Table) find(b []byte, k nameKey) int32 {
 func (t *Table) add(s string, k nameKey) int32 {
 	id := int32(len(t.names))
 	t.names = append(t.names, s)
-	t.odd = t.odd || strings.ContainsAny(s, "|\n\x00")
+	t.odd = t.odd || strings.ContainsAny(s, "|\n") || len(s) >= 8 && s[7] >= 1 && s[7] <= 7
 	if 2*len(t.names) > len(t.index)-1 {
 		t.rehash(max(64, 2*len(t.names)))
 		return id
