@@ -8,9 +8,9 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// quickLines takes a line only when it starts (quickScan: ends)
-// quickWindow bytes or more before the end of the data and its argument
-// has at most quickName bytes: every load it makes then stays inside the
+// quickLines takes a line only when it starts (quickScan: ends, in a
+// 64-byte block that ends) quickWindow bytes or more before the end of the
+// data and its argument has at most quickName bytes: every load it makes then stays inside the
 // data, and it needs no bounds check (in the hot loop those checks, and
 // the registers they keep live, cost more than the scan).
 const (
@@ -30,14 +30,14 @@ const (
 //
 // These lines are nearly all of a trace, and the reader's speed is this
 // loop's. On amd64 it is written in assembly (quick_amd64.s): the Go
-// compiler kept spilling the loop's dozen live values, and spent about
-// 250 instructions a line where the assembly spends about 110. quickGo is
+// compiler keeps spilling the loop's dozen live values, and spends about
+// 230 instructions a line where the assembly spends about 110. quickGo is
 // the same loop in Go, for the other architectures, and the tests hold the
 // two, and the byte-wise parser, to the same answers.
 func (r *Reader) quickLines(evs []Event) int {
 	// An odd table has a name that quickLines's compares could mistake
 	// (Table.odd).
-	if r.vars.odd || r.locks.odd || r.end-r.start < quickWindow {
+	if len(evs) == 0 || r.vars.odd || r.locks.odd || r.end-r.start < quickWindow {
 		return 0
 	}
 	if quickAsm && !r.portable {
@@ -49,9 +49,6 @@ func (r *Reader) quickLines(evs []Event) int {
 // quickGo is quickLines in Go. It calls nothing: a Go call saves every
 // live register, which in this loop costs more than the scan.
 func (r *Reader) quickGo(evs []Event) int {
-	if len(evs) == 0 {
-		return 0
-	}
 	b := unsafe.Pointer(unsafe.SliceData(r.buf))
 	p, lineNo := r.start, r.stats.Lines
 	out := unsafe.Pointer(unsafe.SliceData(evs))

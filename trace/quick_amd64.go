@@ -24,7 +24,7 @@ type quickCtx struct {
 	depth    unsafe.Pointer // *int32, per thread
 	nDepth   uint64
 	vars     unsafe.Pointer // *hashSlot: Vars' index
-	varMask  uint64         // its length less one
+	varMask  uint64         // its slots less one (Table.mask)
 	varNames unsafe.Pointer // *string: Vars' names
 	locks    unsafe.Pointer // *hashSlot: Locks' index
 	lockMask uint64
@@ -75,9 +75,6 @@ var emptyIndex [2]hashSlot
 // quickNative sets up quickScan's view of the Reader, runs it, and takes
 // back what it changed.
 func (r *Reader) quickNative(evs []Event) int {
-	if len(evs) == 0 {
-		return 0
-	}
 	b := uintptr(unsafe.Pointer(unsafe.SliceData(r.buf)))
 	c := quickCtx{
 		p: b + uintptr(r.start), stop: b + uintptr(r.end-quickWindow), lineNo: r.stats.Lines,

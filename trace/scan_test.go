@@ -83,7 +83,7 @@ func randomLine(rng *rand.Rand) string {
 	if strings.HasSuffix(op, "(") {
 		name = pick("x", "x1", "@02[0]", "a)b", "a|b", "", "12345678", "123456789", "0", "1", "(", "T", "T1",
 			"null.sor/SOR.Gtotal_D", "l", "x\r", "1234567")
-		if rng.IntN(50) == 0 { // a NUL makes the table odd: rare, so the quick path still runs
+		if rng.IntN(50) == 0 { // NULs; the second makes the table odd (an eighth byte of 1 to 7): rare, so the quick path still runs
 			name = pick("x\x00", "ab\x00\x00\x00\x00\x00\x02", "T\x00")
 		}
 		name += pick(")", ")", ")", "", ")x")
