@@ -9,7 +9,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// Defaults of the brute-force engine's bounds (SPEC §4's --max-depth and
+// Defaults of the brute-force engine's bounds (docs/spec.md §4's --max-depth and
 // --max-stack). Twelve events per thread cover three iterations of a loop
 // body of one two-access transaction (begin, two accesses, end), which is
 // enough for the hand-sized programs brute is meant for; eight stack symbols
@@ -37,7 +37,7 @@ func init() {
 func bruteSupports(p *model.Program, _ Options) error { return bruteValidProgram(p) }
 
 // bruteCheck explores every lock-valid interleaving of prefixes of the
-// threads (SPEC §1) depth first, within the bounds, stopping at the first run
+// threads (docs/spec.md §1) depth first, within the bounds, stopping at the first run
 // whose conflict graph has a cycle (Lemma 1).
 func bruteCheck(ctx context.Context, p *model.Program, opts Options) (Result, error) {
 	start := time.Now()

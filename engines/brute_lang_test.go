@@ -8,7 +8,7 @@ import (
 	"github.com/conc-dev/conc/lang"
 )
 
-// TestBruteSpecExample runs brute on the .conc programs of SPEC §2: the
+// TestBruteSpecExample runs brute on the .conc programs of docs/spec.md §2: the
 // deposit whose read and write are separate critical sections is not
 // atomic; with one critical section it is, even with A looping (brute proves
 // it: the loop's configurations recur).

@@ -6,7 +6,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// enabled lists every move allowed in the current configuration (SPEC §1):
+// enabled lists every move allowed in the current configuration (docs/spec.md §1):
 // a thread moves only once forked; pops need their symbol on top; acquire
 // needs a free lock, release the holder; fork U only once; join U only when U
 // is terminal with an empty stack. It also lists the moves refused only by

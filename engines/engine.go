@@ -21,9 +21,9 @@ var verdictNames = [...]string{"serializable", "violation", "unknown"}
 
 func (v Verdict) String() string { return verdictNames[v] }
 
-// Options are the limits and switches of one check (SPEC §4).
+// Options are the limits and switches of one check (docs/spec.md §4).
 type Options struct {
-	LockEdges  bool // release→acquire and fork/join conflicts (SPEC §1)
+	LockEdges  bool // release→acquire and fork/join conflicts (docs/spec.md §1)
 	IgnoreSync bool // drop lock, fork and join events first (optimistic)
 	MaxStates  int  // 0: no limit
 	MaxDepth   int  // brute: events per thread explored; 0: the default

@@ -9,7 +9,7 @@ import (
 )
 
 // GlobalMaxStack is the default bound on a recursive thread's stack in the
-// global engine's bounded search (SPEC §4's --max-stack): the question is
+// global engine's bounded search (docs/spec.md §4's --max-stack): the question is
 // undecidable for recursive threads with locks (Theorem 5).
 const GlobalMaxStack = 8
 

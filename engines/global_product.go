@@ -74,7 +74,7 @@ func (s *globalSearch) avail(c *gconf, t int, e model.Edge) bool {
 	return true
 }
 
-// enabled reports whether an available edge may be taken now (SPEC §1):
+// enabled reports whether an available edge may be taken now (docs/spec.md §1):
 // the thread is started, an acquired lock is free, a fork happens once, a
 // joined thread has finished.
 func (s *globalSearch) enabled(c *gconf, t int, e model.Edge) bool {

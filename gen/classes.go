@@ -18,7 +18,7 @@ type Preset struct {
 //   - locks-regular: locks with loops and choose (Theorem 4).
 //
 // All presets allow unary and nested transactions, the constructs whose
-// semantics (SPEC §1) engines most easily get wrong.
+// semantics (docs/spec.md §1) engines most easily get wrong.
 func Classes() []Preset {
 	base := Params{Threads: 2, EventsPerThread: 3, Vars: 2, TxnLen: 2, Unary: true, Nested: true}
 	with := func(f func(*Params)) Params {

@@ -16,5 +16,5 @@
 // well-nested sync blocks or acquire/release pairs in one block, a held lock
 // is never taken again, procedures are called only where no lock is held, and
 // every block leaves the held locks and the transaction status as it found
-// them (SPEC §2's path-independence rule).
+// them (docs/spec.md §2's path-independence rule).
 package gen

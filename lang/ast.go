@@ -4,7 +4,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The syntax tree of SPEC §2, as participle grammar. Every node records the
+// The syntax tree of docs/spec.md §2, as participle grammar. Every node records the
 // position of its first token; blocks also record their closing brace, where
 // an atomic block's end event and a sync block's release are placed.
 

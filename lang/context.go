@@ -7,7 +7,7 @@ import (
 )
 
 // A context is what the paper's automata must know at every program point
-// and what SPEC §2 requires to be independent of the path: whether the point
+// and what docs/spec.md §2 requires to be independent of the path: whether the point
 // is inside a transaction, and which locks the thread holds. Contexts are
 // interned per thread, so a state stores one int32 and equal contexts share
 // one Held slice in the final automaton.

@@ -1,4 +1,4 @@
-// Package lang compiles .conc programs (SPEC §2) into the program model of
+// Package lang compiles .conc programs (docs/spec.md §2) into the program model of
 // Farzan and Madhusudan's Section 2: one finite automaton (A_T) per thread,
 // or a pushdown system (P_T) when procedures recurse, over the events begin,
 // end, read, write, acquire and release. Compile is the only entry point:

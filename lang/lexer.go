@@ -23,7 +23,7 @@ var tokenSymbols = map[string]lexer.TokenType{
 	"EOF": tokEOF, "Keyword": tokKeyword, "Ident": tokIdent, "Int": tokInt, "Punct": tokPunct, "Body": tokBody,
 }
 
-// keywords are reserved: they never lex as identifiers (SPEC §2).
+// keywords are reserved: they never lex as identifiers (docs/spec.md §2).
 var keywords = map[string]bool{}
 
 func init() {

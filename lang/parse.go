@@ -102,7 +102,7 @@ func resumeAt(src string, start, errPos lexer.Position) (lexer.Position, bool) {
 }
 
 // readable rewrites participle's "unexpected token "x" (expected EBNF)" in
-// the words of SPEC §2: what was found, and the first thing that would fit.
+// the words of docs/spec.md §2: what was found, and the first thing that would fit.
 func readable(msg string) string {
 	m := unexpectedRE.FindStringSubmatch(msg)
 	if m == nil {

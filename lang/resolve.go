@@ -3,7 +3,7 @@ package lang
 import "github.com/conc-dev/conc/model"
 
 // names resolves the program's variables, locks, procedures and threads:
-// the checks of SPEC §2 that do not depend on control flow (duplicates,
+// the checks of docs/spec.md §2 that do not depend on control flow (duplicates,
 // undeclared names, a name used both as variable and lock, unknown
 // procedures). Vars and locks are numbered in order of declaration, or of
 // first use in source order when the program declares none.
@@ -181,7 +181,7 @@ func (n *names) useAutomaton(a *Automaton) {
 	}
 }
 
-// maxRepeat bounds repeat counts (SPEC §2) and thread counts.
+// maxRepeat bounds repeat counts (docs/spec.md §2) and thread counts.
 const maxRepeat = 1_000_000
 
 // repeatCount checks a repeat count.

@@ -68,7 +68,7 @@ func (b *builder) access(s *Access, q int32) int32 {
 }
 
 // lockOp emits an acquire or release, checking that it is locally valid in
-// q's context (SPEC §1: no re-entrant acquire, no release of a lock not held).
+// q's context (docs/spec.md §1: no re-entrant acquire, no release of a lock not held).
 func (b *builder) lockOp(acquire bool, id *Ident, pos model.Pos, q int32) int32 {
 	op := model.OpRelease
 	if acquire {
@@ -90,7 +90,7 @@ func (b *builder) lockOp(acquire bool, id *Ident, pos model.Pos, q int32) int32 
 
 // atomic compiles the outermost atomic block to begin (at "atomic"), body,
 // end (at the closing brace); a nested one is flattened into its enclosing
-// transaction (SPEC §1).
+// transaction (docs/spec.md §1).
 func (b *builder) atomic(s *Atomic, q int32) int32 {
 	c := b.ctx[q]
 	if b.ctxs.get(c).inTxn {
@@ -172,7 +172,7 @@ func (b *builder) choose(s *Choose, q int32) int32 {
 }
 
 // sameContext reports a program point whose context depends on the path
-// (SPEC §2): x and y are about to become one state.
+// (docs/spec.md §2): x and y are about to become one state.
 func (b *builder) sameContext(x, y int32, pos model.Pos, where string) bool {
 	if b.ctx[x] == b.ctx[y] {
 		return true

@@ -1,6 +1,6 @@
 package model
 
-// Op is the kind of an event (SPEC §1).
+// Op is the kind of an event (docs/spec.md §1).
 type Op uint8
 
 const (
@@ -17,7 +17,7 @@ const (
 
 var opNames = [...]string{"skip", "begin", "end", "read", "write", "acquire", "release", "fork", "join"}
 
-// String is the op's name as SPEC §5's JSON writes it.
+// String is the op's name as docs/spec.md §5's JSON writes it.
 func (o Op) String() string {
 	if int(o) < len(opNames) {
 		return opNames[o]

@@ -81,7 +81,7 @@ func (p *Program) Uses(f func(Op) bool) bool {
 func (p *Program) HasSync() bool { return p.Uses(Op.IsSync) }
 
 // ForkedBy returns, for each thread, the index of the thread that forks it, or
-// -1: a forked thread may not move before its fork event (SPEC §1).
+// -1: a forked thread may not move before its fork event (docs/spec.md §1).
 func (p *Program) ForkedBy() []int {
 	by := make([]int, len(p.Threads))
 	for i := range by {

@@ -1,6 +1,6 @@
 package model
 
-// TxnCounter assigns a run's events their transactions (SPEC §1) one at a
+// TxnCounter assigns a run's events their transactions (docs/spec.md §1) one at a
 // time: a begin opens one and its thread's events up to the matching end
 // belong to it, nested pairs flattening to the outermost; an access outside
 // any transaction is a unary transaction of its own. A lock, fork or join

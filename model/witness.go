@@ -21,7 +21,7 @@ type Conflict struct {
 	From, To int
 }
 
-// Witness is a run that is not conflict-serializable, as data (SPEC §5):
+// Witness is a run that is not conflict-serializable, as data (docs/spec.md §5):
 //   - Run is a run of the program;
 //   - Paths[t] is the path thread t took in its automaton, from Init with the
 //     empty stack; its non-epsilon moves emit exactly thread t's events of
@@ -31,7 +31,7 @@ type Conflict struct {
 //     of the next are in the same transaction) and the last returns to the
 //     first's transaction.
 //
-// LockEdges records the conflict relation the cycle is stated in (SPEC §1's
+// LockEdges records the conflict relation the cycle is stated in (docs/spec.md §1's
 // --lock-edges).
 type Witness struct {
 	Run       []Step

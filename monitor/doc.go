@@ -4,7 +4,7 @@
 //
 // A Graph has one node per transaction of the run and an edge t1 -> t2 when an
 // event of t1 comes before a conflicting event of t2 (the paper's relation D,
-// SPEC §1): two events of one thread, or two accesses of one variable of
+// docs/spec.md §1): two events of one thread, or two accesses of one variable of
 // which one is a write; with lock edges also a release of l before a later
 // acquire of l, a fork of U before every event of U, and every event of U
 // before a join of U. Transactions are delimited by begin and end (nested

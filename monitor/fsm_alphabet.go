@@ -6,7 +6,7 @@ import (
 
 // Alphabet numbers the letters the finite-state monitor (FSM) remembers about
 // a transaction: the kinds of its events that a later event of another
-// transaction can conflict with (the paper's relation D, SPEC §1):
+// transaction can conflict with (the paper's relation D, docs/spec.md §1):
 //
 //   - read(x), write(x) for every tracked variable x;
 //   - thread(T) for every thread: every transaction of T carries it, so a later

@@ -30,7 +30,7 @@ func (r fsmRun) String() string {
 
 // randomFSMRun draws a run over 2-4 threads: transactions (sometimes nested),
 // unary accesses, lock-valid acquires and releases, and (sometimes) forks
-// and joins placed where SPEC §1 allows them, or anywhere.
+// and joins placed where docs/spec.md §1 allows them, or anywhere.
 func randomFSMRun(r *rand.Rand) fsmRun {
 	run := fsmRun{k: 2 + r.IntN(3), vars: 1 + r.IntN(3), locks: r.IntN(3)}
 	n := 4 + r.IntN(26)
@@ -75,7 +75,7 @@ func randomFSMRun(r *rand.Rand) fsmRun {
 }
 
 // naiveGraph is the textbook conflict graph of a whole run, recomputed from
-// the definitions of SPEC §1 with no cleverness: transactions by nesting,
+// the definitions of docs/spec.md §1 with no cleverness: transactions by nesting,
 // conflicts pair by pair, reachability closed edge by edge.
 type naiveGraph struct {
 	lockEdges bool
@@ -91,7 +91,7 @@ func newNaiveGraph(lockEdges bool) *naiveGraph {
 	return &naiveGraph{lockEdges: lockEdges, cur: map[int32]int{}, depth: map[int32]int{}}
 }
 
-// txnOf places event s in a transaction (SPEC §1, nested blocks flattened).
+// txnOf places event s in a transaction (docs/spec.md §1, nested blocks flattened).
 func (g *naiveGraph) txnOf(s model.Step) int {
 	t, op := s.Thread, s.Ev.Op
 	open := func() int { g.nTxn++; g.reach = append(g.reach, 0); return g.nTxn - 1 }

@@ -60,7 +60,7 @@ type Graph struct {
 }
 
 // New returns the empty graph. With lockEdges, release/acquire, fork and join
-// events conflict too (SPEC §1's --lock-edges).
+// events conflict too (docs/spec.md §1's --lock-edges).
 func New(lockEdges bool) *Graph { return &Graph{lockEdges: lockEdges} }
 
 // Len is the number of events stepped so far.

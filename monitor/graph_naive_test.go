@@ -11,7 +11,7 @@ import (
 )
 
 // The reference below recomputes the whole conflict graph of a run from the
-// definition (SPEC §1), with no incrementality and no garbage collection.
+// definition (docs/spec.md §1), with no incrementality and no garbage collection.
 
 // naiveTxns gives each event its transaction number, or -1.
 func naiveTxns(run []model.Step, lockEdges bool) []int {

@@ -11,7 +11,7 @@ import (
 
 // TraceOptions configure CheckTrace and TraceMonitor.
 type TraceOptions struct {
-	// LockEdges adds release→acquire and fork/join conflicts (SPEC §1), as
+	// LockEdges adds release→acquire and fork/join conflicts (docs/spec.md §1), as
 	// Velodrome and AeroDrome (and so RAPID) do.
 	LockEdges bool
 	// MaxCycle bounds the transactions listed in one violation's cycle; the

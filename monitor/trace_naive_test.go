@@ -19,7 +19,7 @@ type naiveTxn struct {
 }
 
 // naiveResult is the exact answer computed the slow way: the full conflict
-// graph of every prefix (SPEC §1, the AeroDrome paper's conflict relation),
+// graph of every prefix (docs/spec.md §1, the AeroDrome paper's conflict relation),
 // checked for a cycle after each event; the cyclic transactions are those
 // in a non-trivial strongly connected component of the whole graph.
 type naiveResult struct {
@@ -87,7 +87,7 @@ func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
 	return res
 }
 
-// traceNaiveConflict is the conflict relation of SPEC §1, symmetric: same
+// traceNaiveConflict is the conflict relation of docs/spec.md §1, symmetric: same
 // thread; same variable, one a write; with lock edges release/acquire of
 // one lock and a fork or join of a thread with the thread's events.
 func traceNaiveConflict(a, b trace.Event, lockEdges bool) bool {

@@ -1,5 +1,5 @@
 // Package predict decides whether a trace can be reordered into a run that
-// is not conflict-serializable (`conc predict`, SPEC §3): the trace's
+// is not conflict-serializable (`conc predict`, docs/spec.md §3): the trace's
 // per-thread projections form a straight-line program (Farzan and
 // Madhusudan's prediction model), and the question is whether that program
 // violates atomicity.

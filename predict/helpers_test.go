@@ -137,7 +137,7 @@ func enabled(scripts [][]step, next []int, owner map[string]int, t int) bool {
 	return true
 }
 
-// projectionOf is the test's own builder of the projection program (SPEC
+// projectionOf is the test's own builder of the projection program (docs/spec.md
 // §3), independent of the package's: one straight-line automaton per thread,
 // an access outside a transaction becoming begin; access; end.
 func projectionOf(t testing.TB, src string) *model.Program {

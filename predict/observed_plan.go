@@ -9,7 +9,7 @@ import (
 )
 
 // observedWalk is the second pass over the observed prefix: it numbers
-// transactions as SPEC §1 does, counts each thread's edges, and keeps the
+// transactions as docs/spec.md §1 does, counts each thread's edges, and keeps the
 // events the cycle names and those of X.
 type observedWalk struct {
 	lockEdges bool
@@ -147,7 +147,7 @@ func (w *observedWalk) xEvent(ok func(observedEvent) bool) (observedEvent, bool)
 
 func sameTxn(a, b observedEvent) bool { return a.at.t == b.at.t && a.txn == b.txn }
 
-// conflicts is SPEC §1's D for an event a before an event b.
+// conflicts is docs/spec.md §1's D for an event a before an event b.
 func conflicts(a, b observedEvent, lockEdges bool) bool {
 	switch {
 	case a.at.t == b.at.t:

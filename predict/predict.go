@@ -16,7 +16,7 @@ type Options struct {
 	// Engine is "auto" (or ""), "profile", or the name of a registered
 	// engine that decides programs ("global", "brute").
 	Engine string
-	// Check carries SPEC §4's switches and limits (--lock-edges,
+	// Check carries docs/spec.md §4's switches and limits (--lock-edges,
 	// --ignore-sync, --max-states, …).
 	Check engines.Options
 	// TempDir holds the spool ("" is the system's temporary directory).
@@ -57,7 +57,7 @@ func (e *UsageError) Error() string { return e.Msg }
 const optimistic = "optimistic: --ignore-sync dropped lock, fork and join events; a schedule that respects them may not produce this run"
 
 // Predict decides whether some reordering of the trace's per-thread
-// projections (SPEC §3) is not conflict-serializable. The trace is read
+// projections (docs/spec.md §3) is not conflict-serializable. The trace is read
 // once, into a spool on disk; without locks, fork and join (or with
 // IgnoreSync) the streaming profile check decides it (Lemma 3 over
 // first/last transactions, memory O(threads × variables)); with them the

@@ -5,7 +5,7 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// The projection program (SPEC §3): thread t of the trace becomes a
+// The projection program (docs/spec.md §3): thread t of the trace becomes a
 // straight-line automaton whose edges are t's events in trace order, an
 // access outside begin … end becoming begin; access; end (a unary
 // transaction). Edge q leaves state q, so a position in a thread's

@@ -10,7 +10,7 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// WriteSTD writes a witness run as an STD trace (SPEC §3, §5): one event a
+// WriteSTD writes a witness run as an STD trace (docs/spec.md §3, §5): one event a
 // line, THREAD|OP|LOC, where LOC is the event's line in the original trace.
 // The begin and end that make an access outside a transaction a unary one
 // carry the access's line and are left out, as in the original trace (a

@@ -26,7 +26,7 @@ type ProfileJSON struct {
 	Events []EventJSON `json:"events"`
 }
 
-// EventJSON is an access as SPEC §5's run entries write it.
+// EventJSON is an access as docs/spec.md §5's run entries write it.
 type EventJSON struct {
 	Op     string `json:"op"`
 	Target string `json:"target"`

@@ -58,7 +58,7 @@ func TestBuildRejectsBadWitness(t *testing.T) {
 	}
 }
 
-// TestTransactions checks SPEC §1's transactions: unary accesses, and lock
+// TestTransactions checks docs/spec.md §1's transactions: unary accesses, and lock
 // events outside transactions counting only with lock edges.
 func TestTransactions(t *testing.T) {
 	run := runOf(

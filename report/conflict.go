@@ -71,7 +71,7 @@ func cycleTxns(p *model.Program, w *model.Witness) ([]Txn, map[int]int) {
 	return out, at
 }
 
-// conflictKind is why two events conflict (SPEC §1's relation D, and the
+// conflictKind is why two events conflict (docs/spec.md §1's relation D, and the
 // lock, fork and join edges of --lock-edges).
 type conflictKind uint8
 
@@ -81,7 +81,7 @@ const (
 	lockOrder
 	forkOrder
 	joinOrder
-	unexplained // not a conflict of SPEC §1: printed plainly, never hidden
+	unexplained // not a conflict of docs/spec.md §1: printed plainly, never hidden
 )
 
 func kindOf(a, b model.Step) conflictKind {

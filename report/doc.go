@@ -1,7 +1,7 @@
 // Package report renders an engine's answer for a model.Program: the verdict,
 // the witness run (a run of the program that is not conflict-serializable,
 // Farzan and Madhusudan's Section 2) and the cycle of its conflict graph, as
-// text, as the JSON object of SPEC §5, and as a Graphviz digraph.
+// text, as the JSON object of docs/spec.md §5, and as a Graphviz digraph.
 //
 // Rendering is two steps. Build resolves an engines.Result against its program
 // into a Report: thread, variable and lock names, source positions as strings,

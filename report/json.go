@@ -11,7 +11,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// WriteJSON prints r as SPEC §5's JSON object, indented, with a final newline.
+// WriteJSON prints r as docs/spec.md §5's JSON object, indented, with a final newline.
 // The witness (for a violation), reason (for unknown, or a note), first and
 // violations (conc monitor) are left out when empty.
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // Report is one answer resolved to names and positions: the data every
-// renderer prints. Its JSON encoding is exactly SPEC §5's object; fields
+// renderer prints. Its JSON encoding is exactly docs/spec.md §5's object; fields
 // tagged "-" are for the text and DOT renderers only.
 type Report struct {
 	Verdict string `json:"verdict"`

@@ -15,7 +15,7 @@ type TextOptions struct {
 	Quiet bool
 }
 
-// WriteText prints r for a person (SPEC §5): the verdict line first, then any
+// WriteText prints r for a person (docs/spec.md §5): the verdict line first, then any
 // note, the witness run with the cycle's events starred, the cycle in words
 // and, unless quiet, a summary line.
 func WriteText(w io.Writer, r *Report, o TextOptions) error {

@@ -1,4 +1,4 @@
-// Package trace reads execution traces in RAPID's STD format (SPEC §3), the
+// Package trace reads execution traces in RAPID's STD format (docs/spec.md §3), the
 // observed runs that conc monitor checks and conc predict reorders.
 //
 // A trace is a sequence of events of Farzan and Madhusudan's Section 2 —
@@ -10,7 +10,7 @@
 //
 // The Reader also normalises the trace the way RAPID does before any
 // analysis: nested begin/end pairs are flattened (only the outermost
-// transaction is emitted, as SPEC §1 flattens nested atomic blocks), and a
+// transaction is emitted, as docs/spec.md §1 flattens nested atomic blocks), and a
 // re-entrant acq of a lock the thread already holds is dropped together with
 // its matching rel. Malformed lines are errors carrying the line number
 // ("trace.std:17: malformed op \"rd(x)\""), or, with Options.Lenient, are

@@ -158,14 +158,14 @@ func (r *Reader) grow() {
 	}
 }
 
-// Thread life bits: SPEC §1's fork and join order a thread's events, so a
+// Thread life bits: docs/spec.md §1's fork and join order a thread's events, so a
 // fork after the child has moved, or an event after its join, is bad input.
 const (
 	lifeStarted uint8 = 1 << iota
 	lifeJoined
 )
 
-// forkJoin interns the child of a fork or join and checks SPEC §1's order:
+// forkJoin interns the child of a fork or join and checks docs/spec.md §1's order:
 // a thread is forked before its first event and joined after its last.
 func (r *Reader) forkJoin(ev *Event, target []byte, k nameKey) string {
 	u := r.threads.internKey(target, k)

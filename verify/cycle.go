@@ -25,7 +25,7 @@ func transactionsAt(run []model.Step, lockEdges bool, threads int, at []int) map
 	return txn
 }
 
-// conflict is the relation D of SPEC §1 for run events i < j: the same
+// conflict is the relation D of docs/spec.md §1 for run events i < j: the same
 // thread; or the same variable with a write; or, with lock edges, a release
 // before an acquire of the same lock, a fork of U before an event of U, or an
 // event of U before a join of U.

@@ -12,7 +12,7 @@
 //     comes before its fork, and a join comes after every event of the joined
 //     thread, which has then finished (a terminal state, empty stack);
 //   - the cycle is a cycle of the run's conflict graph: the transactions and
-//     the conflict relation D (SPEC §1, with lock edges when the witness says
+//     the conflict relation D (docs/spec.md §1, with lock edges when the witness says
 //     so) are recomputed from the run, and every pair of the cycle is checked
 //     against them.
 //

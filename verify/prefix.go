@@ -7,7 +7,7 @@ import (
 )
 
 // Prefix checks a witness whose run the caller read off straight-line
-// threads (a trace's projections, SPEC §3): thread t's events of the run
+// threads (a trace's projections, docs/spec.md §3): thread t's events of the run
 // are its first len(w.Paths[t]) edges, epsilon moves left out, so replaying
 // the paths would only repeat how the run was made, and the threads'
 // automata (tens of bytes an edge, for a witness of millions of events) need

@@ -6,7 +6,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// locks checks lock validity of the whole run (SPEC §1): a lock is held by
+// locks checks lock validity of the whole run (docs/spec.md §1): a lock is held by
 // at most one thread, only its holder releases it, and a thread never
 // acquires a lock it holds.
 func (c *checker) locks() error {

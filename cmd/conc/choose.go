@@ -7,7 +7,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// specEngines are the values SPEC §4 gives --engine besides auto.
+// specEngines are the values docs/spec.md §4 gives --engine besides auto.
 var specEngines = []string{"profile", "global", "brute"}
 
 // chooseEngine resolves --engine for p, the program as it will be checked
@@ -25,7 +25,7 @@ var specEngines = []string{"profile", "global", "brute"}
 // An explicit --engine is taken as asked. Asking for profile on a program
 // with synchronisation is a usage error that names the flags, whatever
 // engines exist, so the CLI's contract does not depend on them; an explicit
-// engine of SPEC §4 that is not registered yet falls back to brute, with a
+// engine of docs/spec.md §4 that is not registered yet falls back to brute, with a
 // note on stderr.
 func chooseEngine(e *env, name string, p *model.Program, opts engines.Options) (*engines.Engine, error) {
 	if name == "auto" {

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Exit codes (SPEC §6).
+// Exit codes (docs/spec.md §6).
 const (
 	exitSerializable = 0
 	exitViolation    = 1
@@ -42,7 +42,7 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
 
-// planned are SPEC §4's subcommands in the order usage lists them, with the
+// planned are docs/spec.md §4's subcommands in the order usage lists them, with the
 // synopsis to show until their file is dropped in.
 var planned = []command{
 	{name: "check", args: "FILE.conc [flags]", summary: "is any run of the program non-serializable?"},
@@ -93,7 +93,7 @@ func dispatch(e *env, name string, args []string) int {
 	return e.errorf("unknown command %q; run 'conc --help'", name)
 }
 
-// usage lists the subcommands: SPEC §4's in its order, then any others.
+// usage lists the subcommands: docs/spec.md §4's in its order, then any others.
 func usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("conc decides whether a concurrent program can violate atomicity.\n\nUsage:\n")

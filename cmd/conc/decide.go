@@ -12,7 +12,7 @@ import (
 	"github.com/conc-dev/conc/report"
 )
 
-// optimisticNote is the note --ignore-sync puts on a violation (SPEC §4).
+// optimisticNote is the note --ignore-sync puts on a violation (docs/spec.md §4).
 const optimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
 	"a schedule that respects them may not produce this run"
 

@@ -19,7 +19,7 @@
 // itself in the command table (commands.go); the commands that decide a
 // program (check, predict) share decideFlags (flags.go) and decide (decide.go).
 //
-// Decisions where SPEC is silent:
+// Decisions where the spec is silent:
 //   - flags may come before, between or after the arguments; "--" ends them;
 //     "-" as the file reads standard input (named <stdin> in positions);
 //   - --engine auto takes, among profile, global, brute (without profile when

@@ -18,7 +18,7 @@ var wantLine = regexp.MustCompile(`(?m)^// want (violation|serializable|unknown)
 
 // TestExamples runs conc check on every example under its want lines, end to
 // end: the exit code is the verdict's, and a violation's JSON cycle chains
-// conflicting events of the run (SPEC §5).
+// conflicting events of the run (docs/spec.md §5).
 func TestExamples(t *testing.T) {
 	files, err := filepath.Glob("../../examples/*.conc")
 	require.NoError(t, err)
@@ -61,7 +61,7 @@ func unknownAllowed(t *testing.T, path string, src []byte, out string, flags []s
 	return expect.UnknownAllowed(p, got.Engine, w[0].Options)
 }
 
-// checkJSONWitness checks the shape SPEC §5 promises: a witness exactly for
+// checkJSONWitness checks the shape docs/spec.md §5 promises: a witness exactly for
 // violations, whose cycle pairs are ordered indices into the run.
 func checkJSONWitness(t *testing.T, out, verdict string) {
 	var got struct {

@@ -14,7 +14,7 @@ import (
 )
 
 // decideFlags are the flags of the commands that decide a program (check,
-// predict): SPEC §4's common flags.
+// predict): docs/spec.md §4's common flags.
 type decideFlags struct {
 	format     string
 	engine     string
@@ -135,7 +135,7 @@ func flagError(e *env, c *command, err error) int {
 }
 
 // dashDash rewrites package flag's "-name" as "--name", the spelling of
-// SPEC §4 and of our usage messages.
+// docs/spec.md §4 and of our usage messages.
 var dashDash = regexp.MustCompile(`(^|[: ])-([a-z])`)
 
 // countVar defines an integer flag that also records whether it was given,

@@ -37,7 +37,7 @@ func TestParseFlagsInterspersed(t *testing.T) {
 	}
 }
 
-// TestChooseEngine checks auto's choice against SPEC §4 whichever engines are
+// TestChooseEngine checks auto's choice against docs/spec.md §4 whichever engines are
 // registered: the paper's engine when it exists, else brute.
 func TestChooseEngine(t *testing.T) {
 	free := &model.Program{Threads: []*model.Thread{{Name: "A", Auto: &model.Automaton{Out: [][]model.Edge{

@@ -16,7 +16,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// Programs of SPEC §2, each with what SPEC §1 says of it.
+// Programs of docs/spec.md §2, each with what docs/spec.md §1 says of it.
 const (
 	// lostUpdate: B's write can fall between A's read and write.
 	lostUpdate = `vars balance

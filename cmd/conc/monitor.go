@@ -21,8 +21,8 @@ func init() {
 	})
 }
 
-// monitorFlags are conc monitor's flags: SPEC §4's that apply to one
-// observed trace, plus --lenient (SPEC §3) and --first.
+// monitorFlags are conc monitor's flags: docs/spec.md §4's that apply to one
+// observed trace, plus --lenient (docs/spec.md §3) and --first.
 type monitorFlags struct {
 	format    string
 	lockEdges bool
@@ -113,7 +113,7 @@ func verdictOf(res monitor.TraceResult) engines.Verdict {
 	return engines.Serializable
 }
 
-// traceReport resolves the monitor's answer to names (SPEC §5): a trace is
+// traceReport resolves the monitor's answer to names (docs/spec.md §5): a trace is
 // a straight-line program, one thread per trace thread.
 func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 	rep := &report.Report{

@@ -23,8 +23,8 @@ func init() {
 	})
 }
 
-// predictFlags are decideFlags plus what a trace needs: --lenient (SPEC §3)
-// and --witness-out (SPEC §5).
+// predictFlags are decideFlags plus what a trace needs: --lenient (docs/spec.md §3)
+// and --witness-out (docs/spec.md §5).
 type predictFlags struct {
 	decideFlags
 	lenient    bool

@@ -6,10 +6,10 @@
 //	// want VERDICT [FLAG...]
 //
 // where VERDICT is violation, serializable or unknown and the flags are the
-// command-line flags of conc check that change the question (SPEC §4):
+// command-line flags of conc check that change the question (docs/spec.md §4):
 // --lock-edges, --ignore-sync, --max-depth N, --max-stack N, --max-states N.
 // A file may carry several expectations, one per set of flags; the flags
-// select the conflict relation (the paper's D, with or without SPEC §1's
+// select the conflict relation (the paper's D, with or without docs/spec.md §1's
 // lock edges) and the model (with or without synchronisation). A comment
 // that starts with "want" but not with a verdict is prose and is ignored.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // Bounded is the name of the engine that enumerates runs up to a bound
-// (SPEC §4's --max-depth) and so cannot prove unbounded programs
+// (docs/spec.md §4's --max-depth) and so cannot prove unbounded programs
 // serializable.
 const Bounded = "brute"
 
