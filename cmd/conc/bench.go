@@ -4,13 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/bench"
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/outfile"
 )
 
 func init() {
@@ -146,13 +147,14 @@ func (f *benchFlags) writePlot(format string, points []bench.Point) error {
 	if title == "" {
 		title = fmt.Sprintf("conc bench --family %s", f.family)
 	}
-	out, err := os.Create(f.plot)
+	// --plot names a .svg or .png file, never "-" (spec checked it).
+	out, err := outfile.Create(f.plot, io.Discard)
 	if err != nil {
 		return err
 	}
-	err = bench.WritePlot(out, format, points, bench.PlotOptions{Title: title, Metric: f.metric})
-	if cerr := out.Close(); err == nil {
-		err = cerr
+	defer out.Discard()
+	if err := bench.WritePlot(out, format, points, bench.PlotOptions{Title: title, Metric: f.metric}); err != nil {
+		return err
 	}
-	return err
+	return out.Commit()
 }

@@ -38,7 +38,7 @@ func runCheck(e *env, args []string) int {
 	if p == nil {
 		return code
 	}
-	return decide(e, &f, p)
+	return decide(e, &f, p, inputFiles(e, files[0]))
 }
 
 // compileInput reads and compiles a .conc file ("-" is standard input); on

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
@@ -22,8 +23,9 @@ const timeoutGrace = time.Second
 
 // decide is the pipeline shared by the commands that decide a program (check,
 // predict): choose the engine, run it under the limits, render the answer and
-// map the verdict to an exit code.
-func decide(e *env, f *decideFlags, p *model.Program) int {
+// map the verdict to an exit code. inputs are the files p was read from,
+// which --dot refuses to overwrite.
+func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int {
 	opts := f.options()
 	if f.ignoreSync {
 		p = model.DropSync(p)
@@ -32,7 +34,7 @@ func decide(e *env, f *decideFlags, p *model.Program) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	dot, err := createDOT(f.dot)
+	dot, err := createDOT(e, f.dot, inputs)
 	if err != nil {
 		return e.errorf("--dot: %v", err)
 	}
@@ -48,7 +50,7 @@ func decide(e *env, f *decideFlags, p *model.Program) int {
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
-	if err := render(e.stdout, f, r); err != nil {
+	if err := render(reportWriter(e, f.dot), f, r); err != nil {
 		return e.errorf("%v", err)
 	}
 	if err := dot.write(r); err != nil {

@@ -66,16 +66,16 @@ func runMonitor(e *env, args []string) int {
 	case f.maxCycle < 1:
 		return e.errorf("monitor: --max-cycle %d: want at least 1", f.maxCycle)
 	}
-	dot, err := createDOT(f.dot)
-	if err != nil {
-		return e.errorf("--dot: %v", err)
-	}
-	defer dot.close()
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
 		return e.errorf("%v", err)
 	}
 	defer closeTrace()
+	dot, err := createDOT(e, f.dot, inputFiles(e, files[0]))
+	if err != nil {
+		return e.errorf("--dot: %v", err)
+	}
+	defer dot.close()
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if f.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
@@ -87,10 +87,10 @@ func runMonitor(e *env, args []string) int {
 		return exitUsage
 	}
 	rep := traceReport(r, res)
-	if f.format == "json" {
-		err = report.WriteJSON(e.stdout, rep)
+	if w := reportWriter(e, f.dot); f.format == "json" {
+		err = report.WriteJSON(w, rep)
 	} else {
-		err = report.WriteText(e.stdout, rep, report.TextOptions{Quiet: f.quiet})
+		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet})
 	}
 	if err != nil {
 		return e.errorf("%v", err)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict"
@@ -55,16 +53,16 @@ func runPredict(e *env, args []string) int {
 	if err := f.check(); err != nil {
 		return e.errorf("predict: %v", err)
 	}
-	outs, err := createOutputs(f.dot, f.witnessOut)
-	if err != nil {
-		return e.errorf("%v", err)
-	}
-	defer outs.close()
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
 		return e.errorf("%v", err)
 	}
 	defer closeTrace()
+	outs, err := createOutputs(e, f.dot, f.witnessOut, inputFiles(e, files[0]))
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer outs.close()
 	out, code := runPrediction(e, &f, r)
 	if out == nil {
 		return code
@@ -111,49 +109,15 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 			return e.errorf("--witness-out: %v", err)
 		}
 	}
+	if err := outs.commitWitness(); err != nil {
+		return e.errorf("--witness-out: %v", err)
+	}
 	out.Result.Witness = nil // its paths: the report keeps the run, not them
-	if err := render(e.stdout, &f.decideFlags, rep); err != nil {
+	if err := render(reportWriter(e, f.dot, f.witnessOut), &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
 	}
 	if err := outs.dot.write(rep); err != nil {
 		return e.errorf("--dot: %v", err)
 	}
-	if err := outs.close(); err != nil {
-		return e.errorf("%v", err)
-	}
 	return exitCode(out.Result.Verdict)
-}
-
-// outputs are the files --dot and --witness-out name, created before the
-// trace is read so that a bad path fails first. Without a violation they
-// are left empty.
-type outputs struct {
-	dot     *dotFile
-	witness io.WriteCloser
-}
-
-func createOutputs(dot, witness string) (*outputs, error) {
-	d, err := createDOT(dot)
-	if err != nil {
-		return nil, fmt.Errorf("--dot: %v", err)
-	}
-	o := &outputs{dot: d}
-	if witness != "" {
-		if o.witness, err = os.Create(witness); err != nil {
-			o.close()
-			return nil, fmt.Errorf("--witness-out: %v", err)
-		}
-	}
-	return o, nil
-}
-
-// close closes the files once; it reports the witness file's error.
-func (o *outputs) close() error {
-	o.dot.close()
-	if o.witness == nil {
-		return nil
-	}
-	err := o.witness.Close()
-	o.witness = nil
-	return err
 }
