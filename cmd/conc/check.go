@@ -16,6 +16,7 @@ func init() {
 		name:    "check",
 		args:    "FILE.conc [flags]",
 		summary: "is any run of the program non-serializable?",
+		help:    programHelp,
 		run:     runCheck,
 	})
 }

@@ -35,8 +35,16 @@ type command struct {
 	name    string
 	args    string // the synopsis after the name, e.g. "FILE.conc [flags]"
 	summary string
+	help    string // what the arguments are, for the command's --help
 	run     func(e *env, args []string) int
 }
+
+// The help paragraphs of the commands' arguments.
+const (
+	programHelp = "FILE.conc is a program in the .conc language; - reads it from standard input."
+	traceHelp   = "TRACE is a trace in RAPID's STD format; - reads it from standard input;\n" +
+		"gzip input (a .gz name or gzip data) is inflated."
+)
 
 var commands = map[string]*command{}
 

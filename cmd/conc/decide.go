@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -19,7 +20,8 @@ const optimisticNote = "optimistic: --ignore-sync dropped lock, fork and join ev
 
 // timeoutGrace is how long past its deadline an engine may run before the
 // CLI stops waiting for it: engines watch the context, this is a backstop.
-const timeoutGrace = time.Second
+// (A variable so that tests need not wait a second.)
+var timeoutGrace = time.Second
 
 // decide is the pipeline shared by the commands that decide a program (check,
 // predict): choose the engine, run it under the limits, render the answer and
@@ -89,17 +91,20 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 	select {
 	case a = <-done:
 	case <-backstop(ctx, timeout):
-		a.err = ctx.Err()
+		// The engine has not finished: whatever it may still say, the
+		// answer is unknown (never the zero Result, which reads serializable).
+		a = answer{err: context.DeadlineExceeded}
 	}
 	if a.err != nil && errors.Is(a.err, context.DeadlineExceeded) {
-		a = answer{res: engines.Result{Verdict: engines.Unknown, Stats: a.res.Stats}}
+		a = answer{res: engines.Result{Verdict: engines.Unknown, Stats: a.res.Stats,
+			Reason: timeoutReason(timeout)}}
 	}
 	if a.err != nil {
 		return a.res, a.err
 	}
 	res := a.res
 	if res.Verdict == engines.Unknown && res.Reason == "" && ctx.Err() != nil {
-		res.Reason = fmt.Sprintf("timeout: no answer within %v (--timeout)", timeout)
+		res.Reason = timeoutReason(timeout)
 	}
 	if res.Engine == "" {
 		res.Engine = eng.Name
@@ -110,13 +115,22 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 	return res, nil
 }
 
-// backstop fires timeoutGrace after ctx's deadline; never without a timeout.
+func timeoutReason(timeout time.Duration) string {
+	return fmt.Sprintf("timeout: no answer within %v (--timeout)", timeout)
+}
+
+// backstop fires timeoutGrace after ctx's deadline; never without a timeout,
+// nor when the wait would overflow a Duration (a deadline centuries away).
 func backstop(ctx context.Context, timeout time.Duration) <-chan time.Time {
-	if timeout <= 0 {
+	d, ok := ctx.Deadline()
+	if timeout <= 0 || !ok {
 		return nil
 	}
-	d, _ := ctx.Deadline()
-	return time.After(time.Until(d) + timeoutGrace)
+	wait := time.Until(d)
+	if wait > math.MaxInt64-timeoutGrace {
+		return nil
+	}
+	return time.After(wait + timeoutGrace)
 }
 
 func render(w io.Writer, f *decideFlags, r *report.Report) error {

@@ -36,26 +36,40 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engine, "engine", "auto", "`engine`: auto, profile, global or brute (auto: profile without locks, fork and join, else global)")
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome and AeroDrome)")
 	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
-	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE`")
-	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
-	countVar(fs, "max-states", "give up after `N` states with verdict unknown (0: no limit; predict without it or --timeout: a default budget)",
+	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE` "+dashHelp)
+	timeoutVar(fs, &f.timeout, timeoutHelp)
+	countVar(fs, "max-states", "give up after `N` states with verdict unknown (default 0: no limit)",
 		&f.maxStates, &f.maxStatesSet)
-	fs.IntVar(&f.maxDepth, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
-	fs.IntVar(&f.maxStack, "max-stack", 0, "call depth `N` of the bounded search for recursive threads with locks (0: the default)")
+	countVar(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth),
+		&f.maxDepth, nil)
+	countVar(fs, "max-stack", maxStackHelp(), &f.maxStack, nil)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 }
 
-// check rejects values no run could use.
+// Help texts shared by several commands.
+const (
+	timeoutHelp = "give up after `DURATION` (e.g. 30s, 5m) with verdict unknown (default: no timeout)"
+	dashHelp    = "(-: standard output, and the report goes to standard error)"
+)
+
+// maxStackHelp states --max-stack's real default: each engine with a
+// bounded stack search has its own constant.
+func maxStackHelp() string {
+	def := fmt.Sprint(engines.BruteMaxStack)
+	if engines.GlobalMaxStack != engines.BruteMaxStack {
+		def = fmt.Sprintf("brute %d, global %d", engines.BruteMaxStack, engines.GlobalMaxStack)
+	}
+	return "call depth `N` of the bounded search for recursive threads with locks (default " + def + ")"
+}
+
+// check rejects values no run could use (the counts and --timeout are
+// checked as they are parsed).
 func (f *decideFlags) check() error {
 	switch {
 	case f.format != "text" && f.format != "json":
 		return fmt.Errorf("--format %q: want text or json", f.format)
 	case f.engine != "auto" && !isSpecEngine(f.engine) && !isRegistered(f.engine):
 		return fmt.Errorf("--engine %q: want auto, profile, global or brute", f.engine)
-	case f.timeout < 0:
-		return fmt.Errorf("--timeout %v: want a positive duration", f.timeout)
-	case f.maxStates < 0 || f.maxDepth < 0 || f.maxStack < 0:
-		return errors.New("--max-states, --max-depth and --max-stack want a count of 0 or more")
 	}
 	return nil
 }
@@ -98,7 +112,11 @@ func parseFlags(e *env, c *command, fs *flag.FlagSet, args []string) ([]string, 
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Usage: conc %s %s\n\n%s\n\nFlags:\n", c.name, c.args, c.summary)
+	fmt.Fprintf(&b, "Usage: conc %s %s\n\n%s\n\n", c.name, c.args, c.summary)
+	if c.help != "" {
+		fmt.Fprintf(&b, "%s\n\n", c.help)
+	}
+	b.WriteString("Flags:\n")
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
@@ -130,7 +148,8 @@ func flagError(e *env, c *command, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	msg := dashDash.ReplaceAllString(err.Error(), "$1--$2")
+	msg := badValue.ReplaceAllString(err.Error(), `--$2 $1: $3`)
+	msg = dashDash.ReplaceAllString(msg, "$1--$2")
 	return e.errorf("%s: %s; run 'conc %s --help'", c.name, msg, c.name)
 }
 
@@ -138,15 +157,23 @@ func flagError(e *env, c *command, err error) int {
 // docs/spec.md §4 and of our usage messages.
 var dashDash = regexp.MustCompile(`(^|[: ])-([a-z])`)
 
-// countVar defines an integer flag that also records whether it was given,
-// for a flag whose absence means something other than any value.
+// badValue rewrites package flag's `invalid value "5" for flag -timeout:
+// why` as `--timeout "5": why`, the form of conc's own flag checks.
+var badValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -([a-z-]+): (.*)$`)
+
+// countVar defines a flag of a count of 0 or more. set, when not nil,
+// records whether it was given, for a flag whose absence means something
+// other than any value.
 func countVar(fs *flag.FlagSet, name, usage string, n *int, set *bool) {
 	fs.Func(name, usage, func(s string) error {
 		v, err := strconv.Atoi(s)
-		if err != nil {
-			return errors.New("want a count")
+		if err != nil || v < 0 {
+			return errors.New("want a count of 0 or more")
 		}
-		*n, *set = v, true
+		*n = v
+		if set != nil {
+			*set = true
+		}
 		return nil
 	})
 }

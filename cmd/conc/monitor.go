@@ -17,6 +17,7 @@ func init() {
 		name:    "monitor",
 		args:    "TRACE [flags]",
 		summary: "is the observed trace itself non-serializable?",
+		help:    traceHelp,
 		run:     runMonitor,
 	})
 }
@@ -40,9 +41,9 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
 	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
-	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE`")
+	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
-	fs.DurationVar(&f.timeout, "timeout", 0, "give up after `DURATION` with verdict unknown (0: never)")
+	timeoutVar(fs, &f.timeout, timeoutHelp)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", progressHelp)
 }
@@ -61,8 +62,6 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files))
 	case f.format != "text" && f.format != "json":
 		return e.errorf("monitor: --format %q: want text or json", f.format)
-	case f.timeout < 0:
-		return e.errorf("monitor: --timeout %v: want a positive duration", f.timeout)
 	case f.maxCycle < 1:
 		return e.errorf("monitor: --max-cycle %d: want at least 1", f.maxCycle)
 	}

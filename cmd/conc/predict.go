@@ -17,6 +17,7 @@ func init() {
 		name:    "predict",
 		args:    "TRACE [flags]",
 		summary: "is any reordering of the trace non-serializable?",
+		help:    traceHelp,
 		run:     runPredict,
 	})
 }
@@ -32,10 +33,16 @@ type predictFlags struct {
 
 func (f *predictFlags) register(fs *flag.FlagSet) {
 	f.decideFlags.register(fs)
+	fs.Lookup("max-states").Usage = predictMaxStatesHelp
 	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
 	fs.Var(&f.progress, "progress", progressHelp)
-	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line)")
+	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line) "+dashHelp)
 }
+
+// predictMaxStatesHelp states predict's default budget (docs/predict.md).
+var predictMaxStatesHelp = fmt.Sprintf("give up after `N` states with verdict unknown (0: no limit; default "+
+	"without --timeout: %d states of the lock-aware search, which is not tried on a projection of over %d states)",
+	predict.DefaultMaxStates, predict.DefaultMaxSize)
 
 // runPredict is conc predict: read one trace ("-" is standard input, .gz is
 // inflated) and decide whether a reordering of its per-thread projections

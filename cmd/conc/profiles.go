@@ -11,6 +11,7 @@ func init() {
 		name:    "profiles",
 		args:    "FILE.conc [--format text|json]",
 		summary: "the profiles of each thread (the paper's Def. 4)",
+		help:    programHelp,
 		run:     runProfiles,
 	})
 }

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"strconv"
+	"time"
+)
+
+// maxTimeout is the longest --timeout kept as given: a longer one (up to
+// Go's 2562047h47m16s) is practically no timeout, and clamping it keeps the
+// deadline arithmetic (the deadline plus the backstop's grace) from
+// overflowing into a deadline already past.
+const maxTimeout = 100 * 365 * 24 * time.Hour
+
+// timeoutVar defines --timeout: a positive duration with a unit; without
+// the flag there is no timeout.
+func timeoutVar(fs *flag.FlagSet, d *time.Duration, usage string) {
+	fs.Func("timeout", usage, func(s string) error {
+		v, err := parseTimeout(s)
+		if err == nil {
+			*d = v
+		}
+		return err
+	})
+}
+
+// parseTimeout reads a --timeout value. A bare number is refused with a
+// hint rather than read in some unit (Go reads only "0" without one), and
+// 0 is refused like -1s: leaving the flag out means no timeout.
+func parseTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return 0, errors.New("a duration needs a unit, e.g. 5s or 2m")
+		}
+		return 0, errors.New("want a duration such as 30s, 5m or 1h30m")
+	}
+	if d <= 0 {
+		return 0, errors.New("want a positive duration, e.g. 30s (leave the flag out for no timeout)")
+	}
+	return min(d, maxTimeout), nil
+}
