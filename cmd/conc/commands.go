@@ -133,12 +133,34 @@ func usage(w io.Writer) {
 	io.WriteString(w, b.String())
 }
 
-// versionLine names the module version when built from a tagged module, else
-// "devel", and the Go toolchain.
+// versionLine is --version: the module version, the VCS commit, and the Go
+// toolchain, from the build info Go embeds.
 func versionLine() string {
-	v := "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(bi, runtime.Version())
+}
+
+// versionOf spells bi: "conc VERSION (commit REV[, modified]; GO)". The
+// version is the module's (a tag, or Go's pseudo-version of the commit),
+// else "devel"; without VCS information (go run, -buildvcs=false, a build
+// outside a clone) the commit is "unknown".
+func versionOf(bi *debug.BuildInfo, goVersion string) string {
+	v, rev, modified := "devel", "unknown", false
+	if bi != nil {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
 	}
-	return fmt.Sprintf("conc %s (%s)", v, runtime.Version())
+	if modified {
+		rev += ", modified"
+	}
+	return fmt.Sprintf("conc %s (commit %s; %s)", v, rev, goVersion)
 }

@@ -47,5 +47,9 @@
 //     (leaving the flag out means no timeout); one longer than 100 years
 //     (up to Go's 2562047h47m16s) is clamped to 100 years, practically none;
 //   - a bad flag value is reported alone, as --flag "value": why, exit 2;
-//   - --ignore-sync puts its optimism note in "reason" (and a "note:" line).
+//   - --ignore-sync puts its optimism note in "reason" (and a "note:" line);
+//   - --version prints "conc VERSION (commit REV[, modified]; GO)" from Go's
+//     build info: the module version (a tag or Go's pseudo-version), else
+//     "devel"; the commit is "unknown" without VCS information (go run,
+//     -buildvcs=false, or a git worktree, which Go does not stamp).
 package main
