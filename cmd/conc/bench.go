@@ -49,7 +49,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.plot, "plot", "", "write a log-log plot to `FILE` (.svg or .png)")
 	fs.StringVar(&f.metric, "metric", "time", "what the plot's y axis shows: time or states")
 	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
-	fs.IntVar(&f.maxDep, "max-depth", 0, "brute: explore at most `N` events per thread (0: the default)")
+	fs.IntVar(&f.maxDep, "max-depth", 0, fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth))
 }
 
 // runBench is conc bench: sweep a family over sizes and thread counts,

@@ -62,3 +62,9 @@ func TestHelpStatesDefaults(t *testing.T) {
 	require.Contains(t, o.stdout, fmt.Sprintf("%d states of the lock-aware search", predict.DefaultMaxStates))
 	require.Contains(t, o.stdout, fmt.Sprintf("over %d states", predict.DefaultMaxSize))
 }
+
+func TestBenchHelpStatesMaxDepth(t *testing.T) {
+	o := conc("bench", "--help")
+	require.Equal(t, 0, o.code)
+	require.Contains(t, o.stdout, fmt.Sprintf("per thread (default %d)", engines.BruteMaxDepth))
+}
