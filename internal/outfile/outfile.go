@@ -1,9 +1,3 @@
-// Package outfile writes the files a command produces (conc's --dot,
-// --witness-out and --plot) so that they never destroy data: an output that
-// names an input is refused, "-" is standard output, and a regular file is
-// written beside its final name and renamed into place only when complete,
-// so that a failed run leaves no half-written file and any earlier file of
-// that name untouched.
 package outfile
 
 import (
@@ -63,6 +57,13 @@ func Create(path string, stdout io.Writer, inputs ...os.FileInfo) (*File, error)
 			return nil, fmt.Errorf("%s %w", path, ErrIsInput)
 		}
 	}
+	// Renaming needs only the directory's permission: a file the user may
+	// not write stays refused, as os.Create would refuse it.
+	probe, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	probe.Close()
 	// A symbolic link keeps pointing where it did: the file it names is
 	// replaced, not the link.
 	target, err := filepath.EvalSymlinks(path)

@@ -144,3 +144,22 @@ func TestDeviceMayBeInputAndOutput(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Commit())
 }
+
+// TestReadOnlyFile: a file the user may not write is refused exactly when
+// os.Create would refuse it (root may write it), and is never changed by
+// a refusal.
+func TestReadOnlyFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ro.dot")
+	write(t, out, "earlier")
+	require.NoError(t, os.Chmod(out, 0o444))
+	probe, oserr := os.OpenFile(out, os.O_WRONLY, 0)
+	if oserr == nil {
+		probe.Close()
+	}
+	f, err := Create(out, io.Discard)
+	require.Equal(t, oserr == nil, err == nil, "os: %v, Create: %v", oserr, err)
+	if f != nil {
+		f.Discard()
+	}
+	require.Equal(t, "earlier", read(t, out))
+}
