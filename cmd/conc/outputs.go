@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,13 +63,13 @@ func createOutputs(e *env, dot, witness string, inputs []os.FileInfo) (*outputs,
 	}
 	d, err := createDOT(e, dot, inputs)
 	if err != nil {
-		return nil, errors.New("--dot: " + err.Error())
+		return nil, fmt.Errorf("--dot: %w", err)
 	}
 	o := &outputs{dot: d}
 	if witness != "" {
 		if o.witness, err = outfile.Create(witness, e.stdout, inputs...); err != nil {
 			o.close()
-			return nil, errors.New("--witness-out: " + err.Error())
+			return nil, fmt.Errorf("--witness-out: %w", err)
 		}
 	}
 	return o, nil
