@@ -41,7 +41,7 @@ func TestNestedAtomicFlattened(t *testing.T) {
 }
 
 func TestSyncDesugared(t *testing.T) {
-	p := mustCompile(t, "locks l, m\nthread T { sync m { read x; sync l { atomic { write x } } } }")
+	p := mustCompile(t, "vars x; locks l, m\nthread T { sync m { read x; sync l { atomic { write x } } } }")
 	a := p.Threads[0].Auto
 	require.Equal(t, []string{
 		"0 -acquire m-> 1", "1 -begin-> 2", "2 -read x-> 3", "3 -end-> 4",
@@ -129,7 +129,7 @@ func TestInlinedProcedures(t *testing.T) {
 }
 
 func TestRecursionIsPushdown(t *testing.T) {
-	p := mustCompile(t, `locks l
+	p := mustCompile(t, `vars x; locks l
 proc r { choose { skip } or { write x; call r; read x } }
 thread T { sync l { call r } }`)
 	a := p.Threads[0].Auto

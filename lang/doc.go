@@ -22,7 +22,14 @@
 //	          | "begin" | "end" | "skip"
 //
 // Comments are // and /* */. Keywords are reserved. Columns count
-// characters (runes) from 1, as editors show them.
+// characters (runes) from 1, as editors show them. A UTF-8 byte-order mark
+// opening the file is skipped (line 1, column 1 is the character after it).
+//
+// Declarations are all or nothing: a file with no vars and no locks line
+// declares its variables and locks by use; a file with either must declare
+// every variable and every lock it uses (in statements and in automaton
+// labels), and each use of an undeclared name is an error at the use. The
+// whole language, by example, is docs/language.md.
 //
 // The grammar is participle's: the struct tags of ast.go. Declarations and
 // automaton blocks are parsed by participle. Statement blocks are parsed by
