@@ -97,7 +97,8 @@
 // treated as plain edges (a sound over-approximation of the reachable
 // pairs). begin inside a transaction, end outside one, invalid lock events,
 // a state reached in two contexts, a state unreachable from init, an init
-// state no edge mentions, and duplicate edges are errors. An access leaving
+// state no edge mentions (so an automaton needs an edge: the thread that
+// does nothing is "thread T { }"), and duplicate edges are errors. An access leaving
 // a state outside transactions becomes begin; access; end through two new
 // states, its stack operation on the begin edge so a pop still guards the
 // whole access. skip is an epsilon edge.
