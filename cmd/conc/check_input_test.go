@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// Input checks of conc check: programs without threads, undeclared names.
+
 // TestCheckNoThreads: an empty file, or one without threads, is
 // serializable (exit 0) and says it has no threads, in text and in JSON.
 func TestCheckNoThreads(t *testing.T) {
@@ -23,4 +25,16 @@ func TestCheckNoThreads(t *testing.T) {
 		require.Equal(t, "serializable", obj.Verdict)
 		require.Equal(t, "the program has no threads", obj.Reason)
 	}
+}
+
+// TestCheckUndeclaredLock: issue 14's file that declares its variables and
+// not its locks, with "sync mm" a typo for m, is exit 2 with each use's
+// file:line:col, not a program with a second lock and another verdict.
+func TestCheckUndeclaredLock(t *testing.T) {
+	path := file(t, "typo.conc", "vars x\nthread A { sync m { read x; write x } }\nthread B { sync mm { write x } }\n")
+	o := conc("check", path)
+	require.Equal(t, exitUsage, o.code, o.stdout)
+	require.Empty(t, o.stdout)
+	why := " (the file declares variables, so every lock must be declared)\n"
+	require.Equal(t, path+":2:17: undeclared lock m"+why+path+":3:17: undeclared lock mm"+why, o.stderr)
 }
