@@ -45,8 +45,13 @@ func (b *builder) automaton(a *Automaton) *model.Automaton {
 		q, _ := t.states.lookup(e.From.Name)
 		t.from[q] = append(t.from[q], e)
 	}
-	unknownInit := len(a.Edges) > 0 && len(t.from[0]) == 0 && !t.target(0)
-	if unknownInit {
+	unknownInit := len(t.from[0]) == 0 && !t.target(0)
+	switch {
+	case unknownInit && len(a.Edges) == 0:
+		// Most likely unfinished; the empty thread has its own spelling.
+		b.errs.add(toPos(a.Init.Pos), "unknown state %s: no edge mentions it (the automaton has no edges; a thread that does nothing is written thread %s { })",
+			a.Init.Name, b.thread.Name.Name)
+	case unknownInit:
 		b.errs.add(toPos(a.Init.Pos), "unknown state %s: no edge mentions it", a.Init.Name)
 	}
 	init := t.propagate()

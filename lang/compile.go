@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
@@ -8,7 +9,10 @@ import (
 
 // Compile parses and compiles a .conc source. filename is used in positions.
 // On bad input it returns a nil program and an ErrorList (never panics).
+// A UTF-8 byte-order mark at the very start is skipped, as editors on
+// some systems write one: positions count from the character after it.
 func Compile(filename string, src []byte) (*model.Program, error) {
+	src = bytes.TrimPrefix(src, byteOrderMark)
 	f, errs := parse(filename, src)
 	if len(errs) > 0 {
 		errs.Sort()
@@ -31,6 +35,10 @@ func Compile(filename string, src []byte) (*model.Program, error) {
 	prog.Vars, prog.Locks = n.vars.list, n.locks.list
 	return prog, nil
 }
+
+// byteOrderMark is U+FEFF in UTF-8. Anywhere but at the start it is an
+// unexpected character.
+var byteOrderMark = []byte("\ufeff")
 
 // threadCount is the n of "thread W[n]", or 1.
 func threadCount(t *ThreadDecl, errs *ErrorList) (int, bool) {

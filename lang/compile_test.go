@@ -41,7 +41,7 @@ func TestNestedAtomicFlattened(t *testing.T) {
 }
 
 func TestSyncDesugared(t *testing.T) {
-	p := mustCompile(t, "locks l, m\nthread T { sync m { read x; sync l { atomic { write x } } } }")
+	p := mustCompile(t, "vars x; locks l, m\nthread T { sync m { read x; sync l { atomic { write x } } } }")
 	a := p.Threads[0].Auto
 	require.Equal(t, []string{
 		"0 -acquire m-> 1", "1 -begin-> 2", "2 -read x-> 3", "3 -end-> 4",
@@ -129,7 +129,7 @@ func TestInlinedProcedures(t *testing.T) {
 }
 
 func TestRecursionIsPushdown(t *testing.T) {
-	p := mustCompile(t, `locks l
+	p := mustCompile(t, `vars x; locks l
 proc r { choose { skip } or { write x; call r; read x } }
 thread T { sync l { call r } }`)
 	a := p.Threads[0].Auto
@@ -211,13 +211,25 @@ func TestAutomatonThread(t *testing.T) {
 }
 
 func TestAutomatonSkipAndClasses(t *testing.T) {
-	p := mustCompile(t, "thread A automaton { init a  a -> b : skip  b -> c : read x }\nthread B automaton { init a  a -> b : begin b -> a : end }\nthread C automaton { init a }")
+	p := mustCompile(t, "thread A automaton { init a  a -> b : skip  b -> c : read x }\nthread B automaton { init a  a -> b : begin b -> a : end }\nthread C { }")
 	require.Equal(t, []string{"0 -skip-> 1", "1 -begin-> 3", "3 -read x-> 4", "4 -end-> 2"}, shape(p, p.Threads[0].Auto))
 	require.Equal(t, model.StraightLine, model.ClassOf(p.Threads[0].Auto))
 	require.Equal(t, model.Regular, model.ClassOf(p.Threads[1].Auto))
 	require.Equal(t, 1, p.Threads[2].Auto.NumStates())
 	require.Equal(t, model.StraightLine, model.ClassOf(p.Threads[2].Auto))
 	require.Contains(t, compileErrors(t, "thread B automaton { init a  a -> a : begin a -> a : end }")[0], "depend on the path")
+}
+
+// TestAutomatonInitMentioned: an init state that no edge mentions is an
+// error at the init state, also when the automaton has no edges at all
+// (lang's doc makes no exception; the thread that does nothing is "{ }").
+func TestAutomatonInitMentioned(t *testing.T) {
+	require.Equal(t, []string{"t.conc:1:27: unknown state s: no edge mentions it (the automaton has no edges; " +
+		"a thread that does nothing is written thread C { })"},
+		compileErrors(t, "thread C automaton { init s }"))
+	require.Equal(t, []string{"t.conc:1:27: unknown state s: no edge mentions it"},
+		compileErrors(t, "thread C automaton { init s  a -> b : read x  b -> a : write x }"))
+	mustCompile(t, "thread C automaton { init s  a -> s : read x  s -> a : write x }")
 }
 
 func TestProgramClass(t *testing.T) {

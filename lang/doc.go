@@ -22,7 +22,14 @@
 //	          | "begin" | "end" | "skip"
 //
 // Comments are // and /* */. Keywords are reserved. Columns count
-// characters (runes) from 1, as editors show them.
+// characters (runes) from 1, as editors show them. A UTF-8 byte-order mark
+// opening the file is skipped (line 1, column 1 is the character after it).
+//
+// Declarations are all or nothing: a file with no vars and no locks line
+// declares its variables and locks by use; a file with either must declare
+// every variable and every lock it uses (in statements and in automaton
+// labels), and each use of an undeclared name is an error at the use. The
+// whole language, by example, is docs/language.md.
 //
 // The grammar is participle's: the struct tags of ast.go. Declarations and
 // automaton blocks are parsed by participle. Statement blocks are parsed by
@@ -90,7 +97,8 @@
 // treated as plain edges (a sound over-approximation of the reachable
 // pairs). begin inside a transaction, end outside one, invalid lock events,
 // a state reached in two contexts, a state unreachable from init, an init
-// state no edge mentions, and duplicate edges are errors. An access leaving
+// state no edge mentions (so an automaton needs an edge: the thread that
+// does nothing is "thread T { }"), and duplicate edges are errors. An access leaving
 // a state outside transactions becomes begin; access; end through two new
 // states, its stack operation on the begin edge so a pop still guards the
 // whole access. skip is an epsilon edge.

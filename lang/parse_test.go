@@ -40,6 +40,18 @@ func TestColumnsCountCharacters(t *testing.T) {
 	require.Equal(t, int32(25), p.Threads[0].Auto.Out[0][0].Ev.Pos.Col)
 }
 
+// TestByteOrderMark: a UTF-8 byte-order mark opening the file is skipped,
+// and line 1 column 1 is the character after it; elsewhere it is a bad
+// character.
+func TestByteOrderMark(t *testing.T) {
+	p := mustCompile(t, "\ufeffvars x\nthread T { read x }")
+	require.Equal(t, []string{"x"}, p.Vars)
+	require.Equal(t, []string{`t.conc:1:1: unexpected "}", expected a declaration (vars, locks, proc or thread)`},
+		compileErrors(t, "\ufeff}"))
+	require.Equal(t, []string{"t.conc:1:14: unexpected character '\\ufeff'"},
+		compileErrors(t, "thread T { } \ufeff"))
+}
+
 func TestRecoveryReportsEveryDeclaration(t *testing.T) {
 	errs := compileErrors(t, "thread A { read }\nthread B { write }\nproc p { call }\nthread C { read x }")
 	require.Equal(t, []string{

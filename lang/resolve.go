@@ -7,6 +7,12 @@ import "github.com/conc-dev/conc/model"
 // undeclared names, a name used both as variable and lock, unknown
 // procedures). Vars and locks are numbered in order of declaration, or of
 // first use in source order when the program declares none.
+//
+// The declaration rule: a file that declares anything (a vars or a locks
+// line) must declare every variable and every lock it uses. Declaring is
+// all or nothing because a file with declarations reads as complete: were
+// locks still declared by use beside "vars x", a typo such as "sync mm" for
+// "sync m" would silently make a second lock and change the verdict.
 type names struct {
 	errs          *ErrorList
 	vars, locks   symtab
@@ -121,15 +127,22 @@ func (n *names) useLock(id *Ident) {
 	n.use(id, &n.locks, &n.vars, n.declaredLocks, "lock", "variable")
 }
 
-func (n *names) use(id *Ident, own, other *symtab, declared bool, kind, otherKind string) {
+// use resolves one use of a name of the given kind; ownDeclared tells
+// whether the file has a declaration line of that kind. Every use of an
+// undeclared name is reported, each at the use.
+func (n *names) use(id *Ident, own, other *symtab, ownDeclared bool, kind, otherKind string) {
 	if n.has(own, id.Name) {
 		return
 	}
 	switch {
 	case n.has(other, id.Name):
 		n.errs.add(toPos(id.Pos), "%s is used both as a %s and as a %s", id.Name, otherKind, kind)
-	case declared:
+	case ownDeclared:
 		n.errs.add(toPos(id.Pos), "undeclared %s %s", kind, id.Name)
+	case n.declaredVars || n.declaredLocks:
+		// Only the other kind is declared: say why this one must be too.
+		n.errs.add(toPos(id.Pos), "undeclared %s %s (the file declares %ss, so every %s must be declared)",
+			kind, id.Name, otherKind, kind)
 	default:
 		own.add(id.Name)
 	}

@@ -102,6 +102,12 @@ type TraceStep struct {
 	Line   int    `json:"line"`
 }
 
+// NoThreadsNote is the note on the answer for a program without threads (an
+// empty file, or one of declarations and procedures only): its one run is
+// the empty run, so it is serializable, which is rarely what was meant. It
+// is the report's Reason, which on a verdict other than unknown is a note.
+const NoThreadsNote = "the program has no threads"
+
 // Build resolves res against p, spelling out every event of the witness
 // run (Witness.Run). It fails, rather than panics, when the witness does
 // not fit the program (an index out of range), which would be an engine
@@ -130,6 +136,9 @@ func BuildLean(p *model.Program, res engines.Result) (*Report, error) {
 		Vars:    len(p.Vars),
 		Locks:   len(p.Locks),
 		Stats:   res.Stats,
+	}
+	if res.Verdict == engines.Serializable && len(p.Threads) == 0 && r.Reason == "" {
+		r.Reason = NoThreadsNote
 	}
 	if res.Verdict == engines.Violation && res.Witness != nil {
 		w, err := buildWitness(p, res.Witness)
