@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/verify"
@@ -99,11 +100,13 @@ func exhaustive(p *model.Program, lockEdges bool) bool {
 }
 
 // TestBruteAgainstExhaustive compares brute with plain enumeration on random
-// straight-line programs with locks, and verifies every witness.
+// straight-line programs with locks (140 in the quick suite, 700 with
+// CONC_LONG=1), and verifies every witness.
 func TestBruteAgainstExhaustive(t *testing.T) {
+	size := testflag.N(140, 700)
 	r := rand.New(rand.NewSource(3))
 	var violations, serializable int
-	for n := 0; n < 700; n++ {
+	for n := 0; n < size; n++ {
 		specs := randomStraight(r, 2, 3, 7)
 		if n%3 == 1 {
 			specs = randomStraight(r, 3, 3, 4)
@@ -122,20 +125,18 @@ func TestBruteAgainstExhaustive(t *testing.T) {
 			serializable++
 		}
 	}
-	require.Greater(t, violations, 150)
-	require.Greater(t, serializable, 150)
+	require.Greater(t, violations, size*3/14) // 150 of 700
+	require.Greater(t, serializable, size*3/14)
 }
 
 // TestBruteRandomSpeed runs brute on thousands of random programs of 2-5
 // threads with 4-8 events each, as the differential tests of the other
-// engines will; each must take milliseconds.
+// engines will; each must take milliseconds. 500 programs in the quick
+// suite, 2,000 with CONC_LONG=1.
 func TestBruteRandomSpeed(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	var states int64
-	n := 2000
-	if testing.Short() {
-		n = 200
-	}
+	n := testflag.N(500, 2000)
 	for i := 0; i < n; i++ {
 		specs := randomStraight(r, 2+r.Intn(4), 4, 8)
 		res := runBrute(t, buildProg(t, specs...), Options{LockEdges: i%2 == 0})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 )
@@ -166,10 +167,12 @@ func boundedViolates(p *model.Program, depth, eps, stack int, lockEdges bool) bo
 // words within the same bounds: a violation the enumeration finds must be
 // found by brute, and a witness brute finds must respect the bounds (runBrute
 // verifies it). Serializable from brute means the enumeration found nothing.
+// 800 programs with CONC_LONG=1, 400 in the quick suite.
 func TestBruteRegularAgainstEnumeration(t *testing.T) {
+	size := testflag.N(400, 800)
 	r := rand.New(rand.NewSource(6))
 	counts := map[Verdict]int{}
-	for n := 0; n < 800; n++ {
+	for n := 0; n < size; n++ {
 		p := buildProg(t, randomAutomaton(r), randomAutomaton(r))
 		lockEdges := n%2 == 1
 		const depth, stack = 3, 2
@@ -198,7 +201,7 @@ func TestBruteRegularAgainstEnumeration(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, counts[Violation], 40)
+	require.Greater(t, counts[Violation], size/20)
 	require.Positive(t, counts[Unknown])
 	t.Logf("verdicts: %v", counts)
 }

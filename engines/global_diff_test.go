@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
@@ -72,12 +73,12 @@ func globalDisagrees(src string, lockEdges bool, cfg globalConfig) string {
 
 // TestGlobalAgreesWithBrute is the engine's correctness claim: on 3,000
 // random programs with locks (straight-line and regular, 2 to 4 threads,
-// with and without lock edges) every reduction on gives brute's verdict
-// whenever brute decides, and every witness replays. A failure prints the
-// seed and a shrunk program.
+// with and without lock edges; 300 in the quick suite) every reduction on
+// gives brute's verdict whenever brute decides, and every witness replays.
+// A failure prints the seed and a shrunk program.
 func TestGlobalAgreesWithBrute(t *testing.T) {
 	t.Parallel()
-	n := 3000
+	n := testflag.N(300, 3000)
 	var tally [3][2]int // global verdict x brute decided
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		c := globalCaseOf(t, seed)
@@ -114,9 +115,10 @@ func btoi(b bool) int {
 // all the others on) with it off (the plain product, and all the others
 // without it) on random programs with locks: verdicts agree, witnesses
 // replay, and a full exploration stores no more states than the plain one.
+// 250 programs with CONC_LONG=1, 50 in the quick suite.
 func TestGlobalReductionsKeepVerdicts(t *testing.T) {
 	t.Parallel()
-	configs := map[string]globalConfig{"plain": {}, "all": globalAll}
+	configs := map[string]globalConfig{"all": globalAll} // each compared with plain, run once a program
 	for name, on := range map[string]func(*globalConfig, bool){
 		"prefilter": func(c *globalConfig, b bool) { c.prefilter = b },
 		"subsets":   func(c *globalConfig, b bool) { c.subsets = b },
@@ -129,7 +131,8 @@ func TestGlobalReductionsKeepVerdicts(t *testing.T) {
 		on(&others, false)
 		configs[name+" alone"], configs["all but "+name] = alone, others
 	}
-	for seed := uint64(10_000); seed < 10_250; seed++ {
+	n := testflag.N(50, 250)
+	for seed := uint64(10_000); seed < uint64(10_000+n); seed++ {
 		c := globalCaseOfN(t, seed, 3)
 		opts := Options{LockEdges: c.lockEdges}
 		plain := checkGlobal(t, c.p, opts, globalConfig{})
@@ -185,11 +188,13 @@ func globalForkJoinSpecs(r *rand.Rand) []string {
 
 // TestGlobalForkJoinAgreesWithBrute: fork and join restrict interleavings
 // (and with lock edges add conflicts); 600 random straight-line programs
-// with them, all reductions on and off, against brute.
+// with them (300 in the quick suite), all reductions on and off, against
+// brute.
 func TestGlobalForkJoinAgreesWithBrute(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 43))
+	n := testflag.N(300, 600)
 	var violations int
-	for i := range 600 {
+	for i := range n {
 		specs := globalForkJoinSpecs(r)
 		p := buildProg(t, specs...)
 		opts := Options{LockEdges: i%2 == 1, MaxDepth: 30}
@@ -202,16 +207,18 @@ func TestGlobalForkJoinAgreesWithBrute(t *testing.T) {
 		}
 		violations += btoi(want.Verdict == Violation)
 	}
-	require.Greater(t, violations, 60)
-	require.Less(t, violations, 540)
+	require.Greater(t, violations, n/10)
+	require.Less(t, violations, n*9/10)
 }
 
 // TestGlobalRecursiveAgreesWithBrute: recursive programs with locks are
 // searched within --max-stack; a violation brute finds within the same
-// stack bound is found, and every verdict is consistent with brute's.
+// stack bound is found, and every verdict is consistent with brute's. 150
+// programs with CONC_LONG=1, 60 in the quick suite.
 func TestGlobalRecursiveAgreesWithBrute(t *testing.T) {
+	n := testflag.N(60, 150)
 	var found int
-	for seed := uint64(0); seed < 150; seed++ {
+	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 7))
 		pr := globalParams(r, false, 3)
 		pr.Recursion = true
@@ -233,5 +240,5 @@ func TestGlobalRecursiveAgreesWithBrute(t *testing.T) {
 		}
 		found += btoi(got.Verdict == Violation)
 	}
-	require.Greater(t, found, 15)
+	require.Greater(t, found, n/10)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
@@ -100,12 +101,10 @@ func pfGenRun(ctx context.Context, seed uint64) pfGenCase {
 // lock-free programs from gen.Random (half straight-line, half regular, 2-5
 // threads), each decided by the chain search, the paper's product
 // construction and brute, on all cores. A failure prints the seed, the
-// program and a shrunk program that still fails.
+// program and a shrunk program that still fails. 500 programs in the quick
+// suite.
 func TestProfileGenerated(t *testing.T) {
-	n := 5000
-	if testing.Short() {
-		n = 500
-	}
+	n := testflag.N(500, 5000)
 	cases := make([]pfGenCase, n)
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)

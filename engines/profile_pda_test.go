@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
@@ -27,12 +28,10 @@ func pdaGenParams(r *rand.Rand) gen.Params {
 // TestProfileRecursiveGenerated is the cross-check: on 2,000 random
 // recursive programs the profile engine (pushdown profiles, Lemma 4) and the
 // product construction agree, find a violation whenever bounded brute does,
-// agree with brute whenever it is definite, and every witness replays.
+// agree with brute whenever it is definite, and every witness replays. 300
+// programs in the quick suite.
 func TestProfileRecursiveGenerated(t *testing.T) {
-	n := 2000
-	if testing.Short() {
-		n = 300
-	}
+	n := testflag.N(300, 2000)
 	counts := map[string]int{}
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 5))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 )
@@ -31,12 +32,10 @@ const combos = 1 << 7
 
 // seeds is how many seeds TestRandomCompiles draws, spread evenly over the
 // switch combinations (seed s runs combination s mod 128), so that each
-// combination sees about 78 programs of random sizes.
+// combination sees about 78 programs of random sizes with CONC_LONG=1, and
+// about 15 in the quick suite.
 func seeds() int {
-	if testing.Short() {
-		return 1000
-	}
-	return 10000
+	return testflag.N(2000, 10000)
 }
 
 // TestRandomCompiles checks the package's promise: every program Random

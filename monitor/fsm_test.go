@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/stretchr/testify/require"
 )
@@ -172,12 +173,13 @@ func newRunFSM(run fsmRun, lockEdges bool) *FSM {
 }
 
 // TestFSMAgreesWithConflictGraph is the monitor's correctness claim: on every
-// prefix of 100,000 random runs (nested and unary transactions, locks, forks
-// and joins, with and without lock edges) the monitor is violated exactly
-// when the naive conflict graph, and the exact Graph, have a cycle.
+// prefix of 100,000 random runs (15,000 in the quick suite; nested and unary
+// transactions, locks, forks and joins, with and without lock edges) the
+// monitor is violated exactly when the naive conflict graph, and the exact
+// Graph, have a cycle.
 func TestFSMAgreesWithConflictGraph(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 2009))
-	for i := range 100_000 {
+	for i := range testflag.N(15_000, 100_000) {
 		run := randomFSMRun(r)
 		lockEdges := i%2 == 1
 		m, ng, g := newRunFSM(run, lockEdges), newNaiveGraph(lockEdges), New(lockEdges)
@@ -338,10 +340,11 @@ func TestFSMManyLetters(t *testing.T) {
 // current transaction makes no further access (nor, with lock edges, lock,
 // fork or join event) before its end; the verdict on every prefix stays the
 // naive graph's. Runs where a thread is forked after it started (which no
-// program produces) keep their reach.
+// program produces) keep their reach. 50,000 runs with CONC_LONG=1, 10,000
+// in the quick suite.
 func TestFSMForgetReachKeepsVerdicts(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 17))
-	for i := range 50_000 {
+	for i := range testflag.N(10_000, 50_000) {
 		run := randomFSMRun(r)
 		lockEdges := i%2 == 1
 		live := fsmLiveAfter(run, lockEdges)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 )
 
@@ -153,11 +154,13 @@ func randomEvent(r *rand.Rand, k int) model.Event {
 
 // TestAgainstNaive checks, on random runs, that the graph closes its first
 // cycle exactly when the full conflict graph first becomes cyclic, and that
-// the cycle it reports is real.
+// the cycle it reports is real. 3,000 runs with CONC_LONG=1, 1,200 in the
+// quick suite.
 func TestAgainstNaive(t *testing.T) {
+	size := testflag.N(1200, 3000)
 	r := rand.New(rand.NewSource(1))
 	cycles := 0
-	for n := 0; n < 3000; n++ {
+	for n := 0; n < size; n++ {
 		run := randomRun(r)
 		lockEdges := n%2 == 1
 		g := New(lockEdges)
@@ -173,7 +176,7 @@ func TestAgainstNaive(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, cycles, 500, "the random runs should exercise cycles")
+	require.Greater(t, cycles, size/6, "the random runs should exercise cycles")
 }
 
 func fmtRun(run []model.Step) string {
@@ -190,12 +193,14 @@ func fmtRun(run []model.Step) string {
 
 // TestKeyDeterminesFuture checks AppendKey's promise on random runs: prefixes
 // with equal keys close their first cycle at the same step of any common
-// continuation.
+// continuation. Prefixes of 1,500 runs with CONC_LONG=1, 300 in the quick
+// suite.
 func TestKeyDeterminesFuture(t *testing.T) {
+	size := testflag.N(300, 1500)
 	r := rand.New(rand.NewSource(2))
 	type prefix struct{ run []model.Step }
 	buckets := map[string][]prefix{}
-	for n := 0; n < 1500; n++ {
+	for n := 0; n < size; n++ {
 		lockEdges := n%2 == 1
 		run := randomRun(r)
 		g := New(lockEdges)
@@ -223,7 +228,7 @@ func TestKeyDeterminesFuture(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, compared, 1000)
+	require.Greater(t, compared, size*2/3)
 }
 
 // firstCycle feeds prefix then cont and returns the index in cont of the

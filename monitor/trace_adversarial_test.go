@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -262,9 +263,10 @@ func adversarialShrink(evs []trace.Event, lockEdges bool, cfg naiveConfig) []tra
 // TestTraceMonitorAdversarial: adversarial random traces (more open
 // transactions than slots, few slots anywhere among the 64, long
 // transactions, forks, joins, locks, nesting) under random collector and
-// slot settings agree with the naive full conflict graph.
+// slot settings agree with the naive full conflict graph. 1,500 traces with
+// CONC_LONG=1, 300 in the quick suite.
 func TestTraceMonitorAdversarial(t *testing.T) {
-	n, seed := adversarialRuns(1500)
+	n, seed := adversarialRuns(300, 1500)
 	rng := rand.New(rand.NewPCG(seed, 99))
 	violations := 0
 	for i := range n {
@@ -296,9 +298,10 @@ func TestTraceMonitorAdversarial(t *testing.T) {
 }
 
 // TestTraceMonitorManyOpen: more open transactions than the 64 slots
-// (every slot free), so the garbage rule switches off and on again.
+// (every slot free), so the garbage rule switches off and on again. 150
+// traces with CONC_LONG=1, 30 in the quick suite.
 func TestTraceMonitorManyOpen(t *testing.T) {
-	n, seed := adversarialRuns(150)
+	n, seed := adversarialRuns(30, 150)
 	rng := rand.New(rand.NewPCG(seed, 101))
 	for i := range n {
 		sh := randomShape(rng)
@@ -323,9 +326,10 @@ func TestTraceMonitorManyOpen(t *testing.T) {
 
 // TestTraceMonitorGenFewSlots: the generator's traces, with more threads
 // than slots (one to three slots, high bits included) and collection
-// after almost every transaction.
+// after almost every transaction. 200 traces with CONC_LONG=1, 50 in the
+// quick suite.
 func TestTraceMonitorGenFewSlots(t *testing.T) {
-	n, seed := adversarialRuns(200)
+	n, seed := adversarialRuns(50, 200)
 	rng := rand.New(rand.NewPCG(seed, 103))
 	configs := []naiveConfig{{1, 1}, {1, 1 << 63}, {2, 0b11 << 40}, {1 << 20, 0b111}, {1, 1<<5 | 1<<33 | 1<<62}}
 	for range n {
@@ -348,9 +352,11 @@ func TestTraceMonitorForkBeforeAnyAccess(t *testing.T) {
 	}
 }
 
-// adversarialRuns is how many traces to draw (n unless MONITOR_N says)
-// and the seed (1 unless MONITOR_SEED says): longer hunts need no edit.
-func adversarialRuns(n int) (int, uint64) {
+// adversarialRuns is how many traces to draw (quick, or long with
+// CONC_LONG=1, unless MONITOR_N says) and the seed (1 unless MONITOR_SEED
+// says): longer hunts need no edit.
+func adversarialRuns(quick, long int) (int, uint64) {
+	n := testflag.N(quick, long)
 	if v, err := strconv.Atoi(os.Getenv("MONITOR_N")); err == nil {
 		n = v
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -211,34 +212,30 @@ func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) Tr
 	return m.Finish()
 }
 
-// TestTraceMonitorAgainstNaive: on thousands of random small traces (fork
-// and join, locks in and out of transactions, nested and unary
+// TestTraceMonitorAgainstNaive: on thousands of random small traces (3,000
+// with CONC_LONG=1, 500 in the quick suite; fork and join, locks in and out of transactions, nested and unary
 // transactions), with and without lock edges, with the graph collected
 // after almost every transaction or never, and with reachability bits for
 // every open transaction, none, or two, the monitor's verdict, first violating
 // line and cyclic transactions equal the naive computation's, and every
 // reported cycle is a real cycle of conflicts.
 func TestTraceMonitorAgainstNaive(t *testing.T) {
-	crossCheckNaive(t, 7, 3000, 500, smallGen)
+	crossCheckNaive(t, 7, testflag.N(500, 3000), smallGen)
 }
 
-// TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces of a
-// few hundred events, with up to 8 threads and 40 variables and
+// TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces (300,
+// 60 in the quick suite) of a few hundred events, with up to 8 threads and 40 variables and
 // transactions long enough that recycled nodes leave many stale records
 // behind (trace_garbage.go).
 func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
-	crossCheckNaive(t, 8, 300, 60, genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36},
+	crossCheckNaive(t, 8, testflag.N(60, 300), genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36},
 		txnLen: [2]int{1, 24}, locks: 5, hot: 4, unprotected: 0.3, nested: 0.3})
 }
 
-// crossCheckNaive checks n traces drawn from g (short under -short) in
-// every collector configuration; the generator must exercise both answers
-// often.
-func crossCheckNaive(t *testing.T, seed uint64, n, short int, g genRange) {
+// crossCheckNaive checks n traces drawn from g in every collector
+// configuration; the generator must exercise both answers often.
+func crossCheckNaive(t *testing.T, seed uint64, n int, g genRange) {
 	rng := rand.New(rand.NewPCG(seed, seed))
-	if testing.Short() {
-		n = short
-	}
 	violations := 0
 	for i := range n {
 		violations += checkAgainstNaive(t, g.draw(rng, uint64(i)), naiveConfigs)

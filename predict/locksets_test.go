@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -16,11 +17,9 @@ import (
 // some accesses ignore it), brute finds the projection serializable, and
 // auto gives brute's verdict. The proof must apply often, and often where
 // the lock-free check alone sees a violation (where it saves the search).
+// 150 traces in the quick suite, 600 with CONC_LONG=1.
 func TestLocksProtectAgreesWithBrute(t *testing.T) {
-	n := 600
-	if testing.Short() {
-		n = 150
-	}
+	n := testflag.N(150, 600)
 	brute, err := engines.Lookup("brute")
 	require.NoError(t, err)
 	applied, needed := 0, 0

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/trace"
@@ -31,26 +32,33 @@ var predictConfigs = []struct {
 
 // TestPredictAgreesWithBrute is predict's correctness claim: on thousands of
 // random traces (2 to 4 threads, locks, fork and join, unary and nested
-// transactions) every configuration gives brute's verdict on the projection
-// program, and every witness replays on it.
+// transactions; 200 in the quick suite, 2,000 with CONC_LONG=1) every
+// configuration gives brute's verdict on the projection program, and every
+// witness replays on it.
 func TestPredictAgreesWithBrute(t *testing.T) {
-	n := 2000
-	if testing.Short() {
-		n = 300
-	}
+	n := testflag.N(200, 2000)
+	brute, err := engines.Lookup("brute")
+	require.NoError(t, err)
 	var tally [2]int
 	paths := map[string]int{} // which way each violation was found
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 7))
 		src := randomTrace(r, randomShape(r))
 		full := projectionOf(t, src)
+		// Brute's answer depends only on the conflict relation and the
+		// model, which several configurations share: ask it once for each.
+		type question struct{ lockEdges, ignoreSync bool }
+		bruteOf := map[question]engines.Result{}
 		for _, c := range predictConfigs {
 			opts := c.o.Check
 			opts.MaxDepth = 1000
-			want, err := engines.Lookup("brute")
-			require.NoError(t, err)
-			wres, err := want.Check(context.Background(), full, opts)
-			require.NoError(t, err)
+			q := question{opts.LockEdges, opts.IgnoreSync}
+			wres, asked := bruteOf[q]
+			if !asked {
+				wres, err = brute.Check(context.Background(), full, opts)
+				require.NoError(t, err)
+				bruteOf[q] = wres
+			}
 			require.NotEqual(t, engines.Unknown, wres.Verdict, "brute unknown: %s", wres.Reason)
 			got := predictString(t, src, c.o)
 			require.Equal(t, wres.Verdict, got.Result.Verdict, "seed %d, %s, engine %s\n%s", seed, c.name, got.Result.Engine, src)

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/internal/testflag"
 )
 
 // The agreement tests hold the three tiers to the same answers, which they
@@ -210,11 +212,12 @@ func usualTrace(rng *rand.Rand, lines int) string {
 // leniently (strict stops at the first odd line), it takes more than a
 // third of the lines: the others are first uses, the shapes it leaves on
 // purpose (a thread name of eight bytes, a lock name of eight or more, a
-// name of over 64), lines near the data's end, and the odd lines.
+// name of over 64), lines near the data's end, and the odd lines. 300
+// traces with CONC_LONG=1, 60 in the quick suite.
 func TestQuickAgreesOnUsualLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	var quick, total [native + 1]int64
-	for range 300 {
+	for range testflag.N(60, 300) {
 		src := usualTrace(rng, 100+rng.IntN(400))
 		requireSamePaths(t, src)
 		for _, m := range []tiers{portable, native} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 )
 
@@ -96,9 +97,11 @@ func randomLine(rng *rand.Rand) string {
 	return thread + "|" + op + name + loc + end
 }
 
+// Random lines, odd ones included: 1,500 traces with CONC_LONG=1, 300 in
+// the quick suite.
 func TestScannerAgreesWithParser(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for range 1500 {
+	for range testflag.N(300, 1500) {
 		var b strings.Builder
 		for range 1 + rng.IntN(12) {
 			b.WriteString(randomLine(rng))
