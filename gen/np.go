@@ -9,11 +9,17 @@ import (
 func init() {
 	register(Family{
 		Name: "np",
-		Doc: "Theorem 2's hardness: a random 3-CNF formula (Vars variables, Clauses clauses) as a " +
-			"lock-free straight-line program that violates atomicity iff the formula is satisfiable",
+		Doc: "a random 3-CNF formula of --clauses clauses (default 8) over --vars variables " +
+			"(default a quarter of the clauses, at least 3), or the DIMACS file --cnf, as a lock-free " +
+			"straight-line program that violates atomicity exactly when the formula is satisfiable (Theorem 2)",
+		Reads: Reads{Knobs: []Knob{at("vars", 3), at("clauses", 1)}},
 		Gen: func(rng *rand.Rand, p Params) string {
 			vars, clauses := npSizes(p)
 			return NP(RandomCNF(rng, vars, clauses))
+		},
+		Bytes: func(p Params) float64 {
+			vars, clauses := npSizes(p)
+			return npBytes(vars, clauses, clauses*min(3, vars))
 		},
 	})
 }
