@@ -23,11 +23,11 @@ func CheckBytes(estimate float64, flags string) error {
 }
 
 func humanBytes(b float64) string {
-	for _, u := range []string{"B", "KB", "MB", "GB", "TB"} {
-		if b < 1000 || u == "TB" {
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if b < 1024 || u == "TiB" {
 			return strconv.FormatFloat(b, 'g', 3, 64) + " " + u
 		}
-		b /= 1000
+		b /= 1024
 	}
 	panic("unreachable")
 }

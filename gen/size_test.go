@@ -45,7 +45,7 @@ func TestBytesEstimates(t *testing.T) {
 func TestBytesRefused(t *testing.T) {
 	fam, _ := Lookup("random")
 	err := CheckBytes(fam.Bytes(Params{Threads: 100_000, EventsPerThread: 1000}), "--threads or --n")
-	require.EqualError(t, err, "the program would be about 4.1 GB, over the cap of 67.1 MB: lower --threads or --n")
+	require.EqualError(t, err, "the program would be about 3.82 GiB, over the cap of 64 MiB: lower --threads or --n")
 	require.NoError(t, CheckBytes(fam.Bytes(Params{Threads: 100, EventsPerThread: 1000}), "--n"))
 }
 
