@@ -9,7 +9,7 @@ func init() {
 	register(Family{
 		Name: "locked",
 		Doc: "--threads threads (default 2) of --n transactions each (default 1), each a critical " +
-			"section of one of --locks locks (default 1): serializable, yet an exact search visits about n^k states",
+			"section of one of --locks locks (default 1): serializable, yet an exact search visits about n^k states (n transactions, k threads)",
 		Reads: Reads{Knobs: []Knob{at("threads", 2), at("n", 1), at("locks", 1)}},
 		Gen: func(_ *rand.Rand, p Params) string {
 			return Locked(max(p.Threads, 2), max(p.EventsPerThread, 1), max(p.Locks, 1))

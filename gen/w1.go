@@ -139,7 +139,7 @@ func init() {
 	register(Family{
 		Name: "w1-counters",
 		Doc: "the w1 program of --threads counting automata (default 2) of twice --states states " +
-			"(default 1) that accept no common word: serializable, and a product search visits all n^k combinations",
+			"(default 1) that accept no common word: serializable, and a product search visits all n^k combinations of the k counters",
 		Reads: Reads{Knobs: []Knob{at("threads", 2), at("states", 1)}},
 		Gen: func(_ *rand.Rand, p Params) string {
 			return W1(dfa.Counters(max(p.Threads, 2), max(p.States, 1)), 0)

@@ -36,6 +36,8 @@ type command struct {
 	args    string // the synopsis after the name, e.g. "FILE.conc [flags]"
 	summary string
 	run     func(e *env, args []string) int
+	// more, if set, is printed by --help after the flags (gen's families).
+	more func() string
 }
 
 var commands = map[string]*command{}

@@ -19,6 +19,7 @@ func init() {
 		args:    "FAMILY [flags]",
 		summary: "write a generated program (scaling and reduction families)",
 		run:     runGen,
+		more:    familyList,
 	})
 }
 
@@ -73,7 +74,7 @@ func runGen(e *env, args []string) int {
 		return code
 	}
 	if len(pos) == 0 {
-		listFamilies(e.stdout)
+		io.WriteString(e.stdout, familyList())
 		return 0
 	}
 	if len(pos) > 1 {
@@ -236,13 +237,33 @@ func (f *genFlags) randomTrace(w io.Writer) error {
 	return err
 }
 
-// listFamilies prints each family with its documentation.
-func listFamilies(w io.Writer) {
+// familyList lists the families, each with its sentence, wrapped to the
+// terminal's usual width under its name.
+func familyList() string {
 	var b strings.Builder
-	b.WriteString("Families (conc gen FAMILY [flags]; run 'conc gen --help' for the flags):\n")
+	b.WriteString("Families (conc gen FAMILY [flags]):\n")
 	for _, n := range gen.Families() {
 		fam, _ := gen.Lookup(n)
-		fmt.Fprintf(&b, "  %-8s %s\n", n, fam.Doc)
+		fmt.Fprintf(&b, "  %s\n", n)
+		for _, l := range wrap(fam.Doc+".", 72) {
+			fmt.Fprintf(&b, "        %s\n", l)
+		}
 	}
-	io.WriteString(w, b.String())
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width bytes at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines, line = append(lines, line), ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -87,7 +88,34 @@ func TestGenList(t *testing.T) {
 	g := conc("gen")
 	require.Equal(t, 0, g.code)
 	for _, f := range gen.Families() {
-		require.Contains(t, g.stdout, "  "+f+" ")
+		require.Contains(t, g.stdout, "\n  "+f+"\n")
+	}
+}
+
+// TestGenHelpListsFamilies: conc gen --help ends with every family and one
+// plain sentence for it, with no Go identifiers (Params, Threads=k,
+// dfa.Counters) in it.
+func TestGenHelpListsFamilies(t *testing.T) {
+	h := conc("gen", "--help")
+	require.Equal(t, 0, h.code)
+	_, list, ok := strings.Cut(h.stdout, "\nFamilies")
+	require.True(t, ok, h.stdout)
+	goIdent := regexp.MustCompile(`[A-Za-z]\.[A-Za-z]|[a-z][A-Z]|\w=\w|Params`)
+	for _, f := range gen.Families() {
+		_, rest, ok := strings.Cut(list, "\n  "+f+"\n")
+		require.True(t, ok, "%s is not listed:\n%s", f, list)
+		var sentence []string
+		for _, l := range strings.Split(rest, "\n") {
+			if !strings.HasPrefix(l, "        ") {
+				break
+			}
+			sentence = append(sentence, strings.TrimSpace(l))
+		}
+		s := strings.Join(sentence, " ")
+		require.NotEmpty(t, s, f)
+		require.True(t, strings.HasSuffix(s, "."), "%s: %q", f, s)
+		require.Equal(t, 1, strings.Count(s+" ", ". "), "%s: one sentence: %q", f, s)
+		require.NotRegexp(t, goIdent, s, f)
 	}
 }
 
