@@ -23,6 +23,8 @@ type Knob struct {
 type Reads struct {
 	Knobs    []Knob
 	Switches []string // loops, choice, recursion, nested, unary, sync, identical, twin
+	// Requires names, for a flag read only under a switch, that switch.
+	Requires map[string]string
 }
 
 // at is a knob from min to MaxSize.
@@ -47,6 +49,10 @@ func (r Reads) Check(what string, p Params, given []string) error {
 			errs = append(errs, fmt.Errorf("--%s does not apply to %s (%s)", name, what, r.describe()))
 		case i >= 0 && (v < r.Knobs[i].Min || v > r.Knobs[i].Max):
 			errs = append(errs, fmt.Errorf("--%s %d: %s wants %d to %d", name, v, what, r.Knobs[i].Min, r.Knobs[i].Max))
+		case r.Requires[name] != "":
+			if on, _ := p.switchOn(r.Requires[name]); !on {
+				errs = append(errs, fmt.Errorf("--%s goes with --%s in %s", name, r.Requires[name], what))
+			}
 		}
 	}
 	return errors.Join(errs...)

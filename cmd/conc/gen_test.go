@@ -192,6 +192,7 @@ func TestGenSizesChecked(t *testing.T) {
 		{[]string{"w1-counters", "--threads", "1"}, []string{"--threads 1: w1-counters wants 2"}},
 		{[]string{"random", "--trace", "--threads", "0"}, []string{"--threads 0: random --trace wants 1"}},
 		{[]string{"random", "--trace", "--events", "0"}, []string{"--events 0: --trace wants 1 or more"}},
+		{[]string{"random", "--locks", "2"}, []string{"--locks goes with --sync in random"}},
 		{[]string{"chain", "--depth", "3"}, []string{"--depth does not apply to chain (it reads --threads, --n, --twin)"}},
 		{[]string{"np", "--cnf", "x.cnf", "--clauses", "3"}, []string{"--clauses does not apply to np --cnf"}},
 		{[]string{"chain", "--threads", "2000000"}, []string{"--threads 2000000: chain wants 2 to 1000000"}},
