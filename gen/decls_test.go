@@ -54,7 +54,7 @@ func TestFamiliesDeclareWhatTheyUse(t *testing.T) {
 	var outputs []string
 	for _, name := range Families() {
 		fam, _ := Lookup(name)
-		for i := range 12 {
+		for i := range 8 {
 			p := Params{Threads: 2 + i%3, EventsPerThread: 1 + i, Vars: 1 + i%4, Locks: 1 + i%3, TxnLen: 1 + i%3,
 				Depth: 1 + i, States: 1 + i%3, Letters: 1 + i%3, M: i % 3, Clauses: 1 + i, Twin: i%2 == 0,
 				Loops: i%2 == 0, Choice: i%3 == 0, Recursion: i%4 == 0, Nested: i%2 == 1, Unary: i%3 == 1,
