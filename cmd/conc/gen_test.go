@@ -222,7 +222,7 @@ func TestGenRefusesHuge(t *testing.T) {
 		o := conc(append([]string{"gen"}, args...)...)
 		require.Equal(t, exitUsage, o.code, "%v", args)
 		require.Regexp(t, `^conc: gen: the program would be about [\d.]+ [GMT]iB, over the cap of 64 MiB: lower --`, o.stderr)
-		require.Less(t, time.Since(start), time.Second, "%v", args)
+		require.Less(t, time.Since(start), 5*time.Second, "%v: nothing is drawn", args)
 	}
 	big := file(t, "big.cnf", "p cnf 3 400000\n"+strings.Repeat("1 -2 3 0\n", 400000))
 	o := conc("gen", "np", "--cnf", big)
