@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 )
@@ -61,6 +62,9 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 		}
 		engs = append(engs, e)
 	}
+	if err := axis.CheckThreads(s.Family, s.Threads); err != nil {
+		return nil, err
+	}
 	ks := s.Threads
 	if len(ks) == 0 {
 		ks = []int{axis.DefaultK}
@@ -71,8 +75,12 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 	for _, k := range ks {
 		stopped := map[string]string{}
 		for _, n := range sizes {
+			params := axis.Params(n, k)
+			if err := gen.CheckBytes(fam.Bytes(params), "--sizes or --threads"); err != nil {
+				return out, fmt.Errorf("bench: %s at n=%d k=%d: %v", s.Family, n, k, err)
+			}
 			rng := rand.New(rand.NewPCG(s.Seed, uint64(n)<<16|uint64(k)))
-			src := fam.Gen(rng, axis.Params(n, k))
+			src := fam.Gen(rng, params)
 			p, err := lang.Compile(fmt.Sprintf("%s-n%d-k%d.conc", s.Family, n, k), []byte(src))
 			if err != nil {
 				return out, fmt.Errorf("bench: %s at n=%d k=%d does not compile: %v", s.Family, n, k, err)

@@ -118,3 +118,16 @@ func TestNPFitsWithoutK(t *testing.T) {
 	require.NoError(t, WriteFits(&b, Fits(pts)))
 	require.Contains(t, b.String(), "(3 points")
 }
+
+// TestRunChecksThreads: a thread count below the family's least, or any
+// for a family without one, is an error, not a silently different sweep.
+func TestRunChecksThreads(t *testing.T) {
+	for _, s := range []Spec{
+		{Family: "chain", Engines: []string{"global"}, Sizes: []int{1}, Threads: []int{1}},
+		{Family: "np", Engines: []string{"global"}, Sizes: []int{1}, Threads: []int{2}},
+		{Family: "deep", Engines: []string{"global"}, Sizes: []int{1}, Threads: []int{3}},
+	} {
+		_, err := Run(context.Background(), s, nil)
+		require.ErrorContains(t, err, "--threads", "%+v", s)
+	}
+}

@@ -8,10 +8,15 @@ import (
 func init() {
 	register(Family{
 		Name: "chain",
-		Doc: "a violation whose conflict cycle passes through all k threads (Threads=k, " +
-			"EventsPerThread=n unary writes of a shared z before it; Twin: the serializable twin)",
+		Doc: "a violation whose cycle of conflicts passes through all --threads threads " +
+			"(default 2), each first making --n unary writes (default 0); --twin writes its serializable twin",
+		Reads: Reads{Knobs: []Knob{at("threads", 2), at("n", 0)}, Switches: []string{"twin"}},
 		Gen: func(_ *rand.Rand, p Params) string {
 			return Chain(max(p.Threads, 2), max(p.EventsPerThread, 0), p.Twin)
+		},
+		Bytes: func(p Params) float64 {
+			k := max(p.Threads, 2)
+			return 100 + float64(k)*(90+4*digits(k)) + digits(p.EventsPerThread)
 		},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -30,23 +31,35 @@ func (f CNF) String() string {
 
 // RandomCNF draws a formula of the given numbers of variables and clauses,
 // each clause over three distinct variables (fewer when vars < 3) with
-// random signs.
+// random signs. A clause costs O(1) whatever vars is, so a formula of a
+// million variables is drawn as fast as one of three.
 func RandomCNF(rng *rand.Rand, vars, clauses int) CNF {
 	vars = max(vars, 1)
 	f := CNF{Vars: vars}
 	for range clauses {
-		perm := rng.Perm(vars)
-		c := make([]int, 0, 3)
-		for _, v := range perm[:min(3, vars)] {
-			l := v + 1
+		c := distinctVars(rng, vars, min(3, vars))
+		for i := range c {
 			if rng.IntN(2) == 0 {
-				l = -l
+				c[i] = -c[i]
 			}
-			c = append(c, l)
 		}
 		f.Clauses = append(f.Clauses, c)
 	}
 	return f
+}
+
+// distinctVars draws k distinct variables of 1..n uniformly (Floyd's
+// sampling: k draws, none wasted, nothing of size n allocated).
+func distinctVars(rng *rand.Rand, n, k int) []int {
+	c := make([]int, 0, k)
+	for j := n - k + 1; j <= n; j++ {
+		v := 1 + rng.IntN(j)
+		if slices.Contains(c, v) {
+			v = j
+		}
+		c = append(c, v)
+	}
+	return c
 }
 
 // ParseDIMACS reads a formula in DIMACS CNF: comment lines start with c,

@@ -8,10 +8,15 @@ import (
 func init() {
 	register(Family{
 		Name: "deep",
-		Doc: "a recursive thread whose violation needs call depth d (Depth=d; Sync: the other " +
-			"thread's transaction under a lock, so that only a stack-bounded product search decides it)",
+		Doc: "a recursive thread whose violation needs --depth nested calls (default 1); --sync " +
+			"puts the other thread's transaction under a lock, so that only a search with a bounded stack decides it",
+		Reads: Reads{Knobs: []Knob{at("depth", 1)}, Switches: []string{"sync"}},
 		Gen: func(_ *rand.Rand, p Params) string {
 			return Deep(max(p.Depth, 1), p.Sync)
+		},
+		Bytes: func(p Params) float64 {
+			d := max(p.Depth, 1)
+			return 300 + float64(d)*(70+2*digits(d))
 		},
 	})
 }

@@ -4,6 +4,11 @@
 // n^k product of Theorem 4), deep (a violation at call depth d), np (3-SAT,
 // Theorem 2's hardness) and w1 (DFA intersection, Theorem 6's).
 //
+// Each family says which sizes and switches it reads, with their ranges
+// (Reads), and estimates its text before drawing it (Bytes), so that conc
+// gen rejects a size out of range instead of rounding it, and refuses an
+// instance over MaxBytes instead of growing until the machine kills it.
+//
 // Generators write text, not models, so that a failing case prints as a
 // program a person can read and run with conc check. Every family lives in a
 // file of its own and registers a Family; Random covers the paper's three

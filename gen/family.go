@@ -7,12 +7,16 @@ import (
 )
 
 // Family is one generator of programs, by name, as conc gen lists them.
-// Every family reads the sizes it needs from Params (a family documents
-// which) and draws any randomness from rng, so a seed reproduces a program.
+// Every family reads the sizes it needs from Params (Reads says which, with
+// their ranges; a zero size takes the family's default) and draws any
+// randomness from rng, so a seed reproduces a program.
 type Family struct {
-	Name string
-	Doc  string
-	Gen  func(rng *rand.Rand, p Params) string
+	Name  string
+	Doc   string // one plain sentence for conc gen's list, naming the flags
+	Reads Reads
+	Gen   func(rng *rand.Rand, p Params) string
+	// Bytes estimates the length of Gen's text under p, before drawing it.
+	Bytes func(p Params) float64
 }
 
 var families = map[string]Family{}
@@ -46,7 +50,16 @@ func Families() []string {
 func init() {
 	register(Family{
 		Name: "random",
-		Doc:  "random programs under Params' sizes and switches (the differential tests' family)",
-		Gen:  Random,
+		Doc: "a random program of --threads threads making --n accesses each to --vars variables, " +
+			"in transactions of up to --txn accesses; the switches add loops, choices, recursion, " +
+			"nesting, accesses outside transactions, --locks locks (--sync) and a shared thread " +
+			"declaration (--identical), and --trace writes a random trace instead",
+		Reads: Reads{
+			Knobs:    []Knob{at("threads", 1), at("n", 1), at("vars", 1), at("locks", 1), at("txn", 1)},
+			Switches: []string{"loops", "choice", "recursion", "nested", "unary", "sync", "identical"},
+			Requires: map[string]string{"locks": "sync"},
+		},
+		Gen:   Random,
+		Bytes: randomBytes,
 	})
 }

@@ -8,10 +8,15 @@ import (
 func init() {
 	register(Family{
 		Name: "locked",
-		Doc: "k threads of n lock-protected transactions: serializable, but the product of " +
-			"the threads and the lock owners has about n^k states (Threads=k, EventsPerThread=n, Locks)",
+		Doc: "--threads threads (default 2) of --n transactions each (default 1), each a critical " +
+			"section of one of --locks locks (default 1): serializable, yet an exact search visits about n^k states (n transactions, k threads)",
+		Reads: Reads{Knobs: []Knob{at("threads", 2), at("n", 1), at("locks", 1)}},
 		Gen: func(_ *rand.Rand, p Params) string {
 			return Locked(max(p.Threads, 2), max(p.EventsPerThread, 1), max(p.Locks, 1))
+		},
+		Bytes: func(p Params) float64 {
+			k, n, l := max(p.Threads, 2), max(p.EventsPerThread, 1), max(p.Locks, 1)
+			return 100 + float64(k)*(20+float64(n)*(70+3*digits(l))) + 2*float64(l)*(3+digits(l))
 		},
 	})
 }

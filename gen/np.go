@@ -9,12 +9,35 @@ import (
 func init() {
 	register(Family{
 		Name: "np",
-		Doc: "Theorem 2's hardness: a random 3-CNF formula (Vars variables, Clauses clauses) as a " +
-			"lock-free straight-line program that violates atomicity iff the formula is satisfiable",
+		Doc: "a random 3-CNF formula of --clauses clauses (default 8) over --vars variables " +
+			"(default a quarter of the clauses, at least 3), or the DIMACS file --cnf, as a lock-free " +
+			"straight-line program that violates atomicity exactly when the formula is satisfiable (Theorem 2)",
+		Reads: Reads{Knobs: []Knob{at("vars", 3), at("clauses", 1)}},
 		Gen: func(rng *rand.Rand, p Params) string {
-			return NP(RandomCNF(rng, max(p.Vars, 1), max(p.Clauses, 1)))
+			vars, clauses := npSizes(p)
+			return NP(RandomCNF(rng, vars, clauses))
+		},
+		Bytes: func(p Params) float64 {
+			vars, clauses := npSizes(p)
+			return npBytes(vars, clauses, clauses*min(3, vars))
 		},
 	})
+}
+
+// npSizes are the np family's formula sizes: 8 clauses unless Clauses says
+// otherwise, over Vars variables, by default a quarter of the clauses but
+// at least 3 (so that each clause has three distinct variables; about four
+// clauses a variable is where random 3-CNF formulas turn unsatisfiable).
+func npSizes(p Params) (vars, clauses int) {
+	clauses = p.Clauses
+	if clauses <= 0 {
+		clauses = 8
+	}
+	vars = p.Vars
+	if vars <= 0 {
+		vars = max(3, clauses/4)
+	}
+	return vars, clauses
 }
 
 // NP reduces 3-SAT to non-serializability of lock-free straight-line
@@ -50,7 +73,7 @@ func init() {
 // clause pass that uses, for each clause, an occurrence thread not used
 // before, that is, a true literal. Conversely a satisfying assignment gives
 // such a path. The program has 1 + (occurrences) + (at most 2 Vars) threads,
-// each of at most four events.
+// each of at most four events (2 threads for the empty formula).
 func NP(f CNF) string {
 	b := npBuilder{f: f, threads: map[string][]string{}}
 	b.build()
@@ -119,7 +142,17 @@ func (b *npBuilder) build() {
 	for j := 1; j <= m; j++ {
 		b.junction(b.h(j))
 	}
-	b.thread("S", "write "+b.g(0), "read "+b.h(m))
+	last := b.h(m)
+	if n == 0 && m == 0 {
+		// The empty formula is satisfied, but with both phases empty g0 is
+		// also hm and no path leaves S: a bridge to a junction of its own
+		// is the path of the empty assignment.
+		last = b.junction(b.h(1))
+	}
+	b.thread("S", "write "+b.g(0), "read "+last)
+	if last != b.h(m) {
+		b.thread("B_empty", "read "+b.g(0), "write "+last)
+	}
 	// Clause steps first: they come first in each occurrence thread.
 	for j, c := range b.f.Clauses {
 		for p := range c {

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -74,4 +75,98 @@ func TestSatisfiable(t *testing.T) {
 	require.False(t, CNF{Vars: 1, Clauses: [][]int{{1}, {-1}}}.Satisfiable())
 	require.False(t, CNF{Vars: 2, Clauses: [][]int{{1, 2}, {1, -2}, {-1, 2}, {-1, -2}}}.Satisfiable())
 	require.True(t, CNF{Vars: 3}.Satisfiable())
+}
+
+// formulaOf reads back the formula an np program states in its header
+// comment.
+func formulaOf(t *testing.T, src string) CNF {
+	t.Helper()
+	var dimacs strings.Builder
+	for _, l := range strings.Split(src, "\n")[1:] {
+		if !strings.HasPrefix(l, "// ") {
+			break
+		}
+		dimacs.WriteString(strings.TrimPrefix(l, "// ") + "\n")
+	}
+	f, err := ParseDIMACS(dimacs.String())
+	require.NoError(t, err, src)
+	return f
+}
+
+// TestNPFamilyIs3CNF draws the np family as conc gen does: by default and
+// with the clause count alone, the formula is a real 3-CNF (at least three
+// variables, the clauses asked for, three distinct variables each), and the
+// program's verdict is the formula's satisfiability.
+func TestNPFamilyIs3CNF(t *testing.T) {
+	fam, err := Lookup("np")
+	require.NoError(t, err)
+	count := map[bool]int{}
+	for seed := range 40 {
+		p := Params{Clauses: 1 + seed%16}
+		if seed%5 == 0 {
+			p = Params{}
+		}
+		src := fam.Gen(rand.New(rand.NewPCG(uint64(seed), 0)), p)
+		f := formulaOf(t, src)
+		require.GreaterOrEqual(t, f.Vars, 3, src)
+		if p.Clauses > 0 {
+			require.Len(t, f.Clauses, p.Clauses)
+		}
+		for _, c := range f.Clauses {
+			require.Len(t, c, 3, "clause %v", c)
+			abs := map[int]bool{}
+			for _, l := range c {
+				abs[max(l, -l)] = true
+			}
+			require.Len(t, abs, 3, "clause %v repeats a variable", c)
+		}
+		sat := f.Satisfiable()
+		count[sat]++
+		want := engines.Serializable
+		if sat {
+			want = engines.Violation
+		}
+		require.Equal(t, want, decide(t, "profile", compile(t, src), engines.Options{}).Verdict, "seed %d\n%s", seed, f)
+	}
+	require.Positive(t, count[false], "no unsatisfiable formula among the clause counts up to 16")
+	require.Positive(t, count[true])
+}
+
+// TestNPDegenerateFormulas: the empty formula and a formula without
+// clauses are satisfied (a violation); an empty clause is not.
+func TestNPDegenerateFormulas(t *testing.T) {
+	for _, tc := range []struct {
+		f    CNF
+		want engines.Verdict
+	}{
+		{CNF{}, engines.Violation},
+		{CNF{Vars: 2}, engines.Violation},
+		{CNF{Clauses: [][]int{{}}}, engines.Serializable},
+		{CNF{Vars: 1, Clauses: [][]int{{1}, {}}}, engines.Serializable},
+	} {
+		p := compile(t, NP(tc.f))
+		require.Equal(t, tc.f.Satisfiable(), tc.want == engines.Violation, "%v", tc.f)
+		for _, e := range []string{"profile", "brute"} {
+			require.Equal(t, tc.want, decide(t, e, p, engines.Options{}).Verdict, "%s on\n%s", e, NP(tc.f))
+		}
+	}
+}
+
+// TestRandomCNFDistinct: every clause has min(3, vars) distinct variables,
+// for small and huge variable counts alike.
+func TestRandomCNFDistinct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, vars := range []int{1, 2, 3, 4, 7, 1_000_000} {
+		f := RandomCNF(rng, vars, 200)
+		require.Len(t, f.Clauses, 200)
+		for _, c := range f.Clauses {
+			seen := map[int]bool{}
+			for _, l := range c {
+				v := max(l, -l)
+				require.True(t, v >= 1 && v <= vars, "%v", c)
+				seen[v] = true
+			}
+			require.Len(t, seen, min(3, vars), "%v", c)
+		}
+	}
 }

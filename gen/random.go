@@ -81,15 +81,15 @@ const maxNest = 3
 func Random(rng *rand.Rand, p Params) string {
 	p = p.withDefaults()
 	g := &randGen{rng: rng, p: p}
-	var top []*node
-	top = append(top, leaf("vars "+names("x", p.Vars)))
+	pr := newPrinter("gen random: " + p.String())
+	pr.add(leaf("vars " + names("x", p.Vars)))
 	if p.Sync {
-		top = append(top, leaf("locks "+names("m", p.Locks)))
+		pr.add(leaf("locks " + names("m", p.Locks)))
 	}
 	if p.Recursion {
 		g.procs = 1 + rng.IntN(2)
 		for i := 0; i < g.procs; i++ {
-			top = append(top, block(fmt.Sprintf("proc P%d", i), g.procBody(i)))
+			pr.add(block(fmt.Sprintf("proc P%d", i), g.procBody(i)))
 		}
 	}
 	decls := p.Threads
@@ -105,9 +105,9 @@ func Random(rng *rand.Rand, p Params) string {
 		if decls < p.Threads && t == decls-1 {
 			name = "thread W[2]"
 		}
-		top = append(top, block(name, body))
+		pr.add(block(name, body)) // printed now: one thread's nodes at a time
 	}
-	return render("gen random: "+p.String(), top)
+	return pr.sb.String()
 }
 
 // names lists prefix0, prefix1, ... as a declaration's name list.

@@ -49,19 +49,36 @@ func cloneList(l []*node) []*node {
 // render prints a program: top-level nodes separated by blank lines when
 // they are blocks, bodies indented by two spaces.
 func render(comment string, top []*node) string {
-	var sb strings.Builder
+	pr := newPrinter(comment)
+	for _, n := range top {
+		pr.add(n)
+	}
+	return pr.sb.String()
+}
+
+// printer renders top-level nodes as they come, so that a generator can
+// drop each thread's nodes once printed: the text is then all it holds.
+type printer struct {
+	sb   strings.Builder
+	last *node
+}
+
+func newPrinter(comment string) *printer {
+	pr := &printer{}
 	if comment != "" {
 		for _, l := range strings.Split(strings.TrimRight(comment, "\n"), "\n") {
-			sb.WriteString("// " + l + "\n")
+			pr.sb.WriteString("// " + l + "\n")
 		}
 	}
-	for i, n := range top {
-		if i > 0 && (n.isBlock() || top[i-1].isBlock()) {
-			sb.WriteString("\n")
-		}
-		n.write(&sb, "")
+	return pr
+}
+
+func (pr *printer) add(n *node) {
+	if pr.last != nil && (n.isBlock() || pr.last.isBlock()) {
+		pr.sb.WriteString("\n")
 	}
-	return sb.String()
+	n.write(&pr.sb, "")
+	pr.last = n
 }
 
 func (n *node) write(sb *strings.Builder, indent string) {

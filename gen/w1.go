@@ -12,11 +12,16 @@ import (
 func init() {
 	register(Family{
 		Name: "w1",
-		Doc: "Theorem 6's W[1]-hardness: k random DFAs (Threads=k, States, Letters) and M as a " +
-			"regular program with locks that violates atomicity iff they accept a common word of length >= M",
+		Doc: "--threads random automata (default 2) of --states states over --letters letters " +
+			"(default 2 each), or the automata of the file --dfa, as a program with locks that violates " +
+			"atomicity exactly when they accept a common word of length --m or more (Theorem 6)",
+		Reads: Reads{Knobs: []Knob{at("threads", 2), at("states", 1), at("letters", 1), at("m", 0)}},
 		Gen: func(rng *rand.Rand, p Params) string {
-			s := dfa.Random(rng, max(p.Threads, 2), max(p.States, 2), max(p.Letters, 2))
+			s := dfa.Random(rng, max(p.Threads, 2), orDefault(p.States, 2), orDefault(p.Letters, 2))
 			return W1(s, max(p.M, 0))
+		},
+		Bytes: func(p Params) float64 {
+			return w1Bytes(max(p.Threads, 2), orDefault(p.States, 2), orDefault(p.Letters, 2), max(p.M, 0))
 		},
 	})
 }
@@ -80,6 +85,15 @@ func W1(s *dfa.Set, m int) string {
 	return render(strings.TrimRight(head.String(), "\n"), top)
 }
 
+// W1Bytes estimates the text of W1(s, m) before writing it.
+func W1Bytes(s *dfa.Set, m int) float64 {
+	states := 1
+	for _, d := range s.DFAs {
+		states = max(states, len(d.States))
+	}
+	return w1Bytes(max(len(s.DFAs), 2), states, len(s.Alphabet), m)
+}
+
 type w1Writer struct {
 	set  *dfa.Set
 	k, m int
@@ -124,10 +138,15 @@ func (w *w1Writer) locks() []string {
 func init() {
 	register(Family{
 		Name: "w1-counters",
-		Doc: "w1 on dfa.Counters(k, n): k counter automata of 2n states (Threads=k, States=n) with no " +
-			"common word; a product search visits all n^k combinations (conc bench's hard case)",
+		Doc: "the w1 program of --threads counting automata (default 2) of twice --states states " +
+			"(default 1) that accept no common word: serializable, and a product search visits all n^k combinations of the k counters",
+		Reads: Reads{Knobs: []Knob{at("threads", 2), at("states", 1)}},
 		Gen: func(_ *rand.Rand, p Params) string {
 			return W1(dfa.Counters(max(p.Threads, 2), max(p.States, 1)), 0)
+		},
+		Bytes: func(p Params) float64 {
+			k := max(p.Threads, 2)
+			return w1Bytes(k, 2*max(p.States, 1), k, 0)
 		},
 	})
 }

@@ -20,6 +20,7 @@ func init() {
 		args:    "[flags]",
 		summary: "measure how the engines scale; table and plot",
 		run:     runBench,
+		more:    benchFamilies,
 	})
 }
 
@@ -39,7 +40,7 @@ type benchFlags struct {
 }
 
 func (f *benchFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.family, "family", "chain", "the gen `family` to sweep: "+strings.Join(bench.AxisNames(), ", "))
+	fs.StringVar(&f.family, "family", "chain", "the `family` to sweep, one of those listed below")
 	fs.StringVar(&f.engines, "engines", "profile,global", "comma-separated `engines` to run (have "+strings.Join(engines.Names(), ", ")+")")
 	fs.StringVar(&f.sizes, "sizes", "", "comma-separated sizes `n` (default: the family's)")
 	fs.StringVar(&f.threads, "threads", "", "comma-separated thread counts `k` (default: the family's)")
@@ -110,12 +111,19 @@ func (f *benchFlags) spec() (bench.Spec, string, error) {
 	if s.Threads, err = intList("--threads", f.threads, nil); err != nil {
 		return s, "", err
 	}
+	if err := axis.CheckThreads(f.family, s.Threads); err != nil {
+		return s, "", err
+	}
 	format := ""
 	switch {
 	case len(s.Engines) == 0:
 		return s, "", fmt.Errorf("--engines: want at least one engine")
-	case f.timeout < 0 || f.repeat < 1 || f.maxDep < 0:
-		return s, "", fmt.Errorf("--timeout, --repeat and --max-depth want positive values")
+	case f.timeout <= 0:
+		return s, "", fmt.Errorf("--timeout %v: want a positive duration such as 10s", f.timeout)
+	case f.repeat < 1:
+		return s, "", fmt.Errorf("--repeat %d: want 1 or more", f.repeat)
+	case f.maxDep < 0:
+		return s, "", fmt.Errorf("--max-depth %d: want 0 (the default) or more", f.maxDep)
 	case f.metric != "time" && f.metric != "states":
 		return s, "", fmt.Errorf("--metric %q: want time or states", f.metric)
 	case f.plot != "":
@@ -157,4 +165,20 @@ func (f *benchFlags) writePlot(format string, points []bench.Point) error {
 		return err
 	}
 	return out.Commit()
+}
+
+// benchFamilies lists the families --family accepts, with what the size n
+// and the thread count k of each are, for conc bench --help.
+func benchFamilies() string {
+	var b strings.Builder
+	b.WriteString("Families (--family):\n")
+	for _, name := range bench.AxisNames() {
+		a, _, _ := bench.LookupAxis(name)
+		k := fmt.Sprintf("k = %s (%d or more, default %d)", a.K, a.MinK, a.DefaultK)
+		if a.MinK == 0 {
+			k = "k = " + a.K
+		}
+		fmt.Fprintf(&b, "  %-12s n = %s; %s\n", name, a.N, k)
+	}
+	return b.String()
 }

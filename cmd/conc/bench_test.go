@@ -3,10 +3,13 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/gen"
 )
 
 // TestBenchTableAndPlot runs a tiny sweep: the table has a row per engine
@@ -47,10 +50,44 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--metric", "joules"}, "--metric"},
 		{[]string{"--plot", "out.pdf", "--sizes", "1"}, ".svg or .png"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--family", "np", "--threads", "2"}, "conc: bench: --threads does not apply to np (it has no thread count)\n"},
+		{[]string{"--family", "chain", "--threads", "3,1"}, "conc: bench: --threads 1: chain wants 2 or more\n"},
+		{[]string{"--timeout", "0s"}, "conc: bench: --timeout 0s: want a positive duration"},
+		{[]string{"--repeat", "0"}, "conc: bench: --repeat 0: want 1 or more\n"},
+		{[]string{"--max-depth", "-1"}, "conc: bench: --max-depth -1: want 0"},
+		{[]string{"--family", "random", "--threads", "1000", "--sizes", "1000000"}, "over the cap of 64 MiB"},
 	} {
 		o := conc(append([]string{"bench"}, tc.args...)...)
 		require.Equal(t, exitUsage, o.code, "%v", tc.args)
 		require.Contains(t, o.stderr, tc.msg, "%v", tc.args)
 		require.True(t, strings.HasPrefix(o.stderr, "conc: "), o.stderr)
+	}
+}
+
+// TestBenchFamiliesDocumented: conc bench --help lists the families
+// --family takes, and it takes exactly those: each listed one sweeps, and
+// a gen family's name that is not listed (none today) or a made-up one is
+// refused.
+func TestBenchFamiliesDocumented(t *testing.T) {
+	h := conc("bench", "--help")
+	require.Equal(t, 0, h.code)
+	_, list, ok := strings.Cut(h.stdout, "\nFamilies (--family):\n")
+	require.True(t, ok, h.stdout)
+	var listed []string
+	for _, l := range strings.Split(strings.TrimSpace(list), "\n") {
+		listed = append(listed, strings.Fields(l)[0])
+	}
+	require.NotEmpty(t, listed)
+	for _, f := range listed {
+		o := conc("bench", "--family", f, "--sizes", "1", "--engines", "global", "--timeout", "5s")
+		require.Equal(t, 0, o.code, "%s: %s", f, o.stderr)
+		require.Contains(t, o.stdout, "family "+f+": n = ")
+	}
+	for _, f := range append(gen.Families(), "chain2") {
+		if !slices.Contains(listed, f) {
+			o := conc("bench", "--family", f)
+			require.Equal(t, exitUsage, o.code, f)
+			require.Contains(t, o.stderr, "cannot be swept")
+		}
 	}
 }

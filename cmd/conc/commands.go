@@ -37,6 +37,8 @@ type command struct {
 	summary string
 	help    string // what the arguments are, for the command's --help
 	run     func(e *env, args []string) int
+	// more, if set, is printed by --help after the flags (gen's families).
+	more func() string
 }
 
 // The help paragraphs of the commands' arguments.

@@ -120,6 +120,9 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+	if c.more != nil {
+		b.WriteString("\n" + c.more())
+	}
 	io.WriteString(w, b.String())
 }
 

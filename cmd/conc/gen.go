@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/conc-dev/conc/dfa"
@@ -18,6 +19,7 @@ func init() {
 		args:    "FAMILY [flags]",
 		summary: "write a generated program (scaling and reduction families)",
 		run:     runGen,
+		more:    familyList,
 	})
 }
 
@@ -33,9 +35,11 @@ type genFlags struct {
 	// explicit 0 is none).
 	locksSet bool
 	events   int64
+	fs       *flag.FlagSet // to tell the flags given from the defaults
 }
 
 func (f *genFlags) register(fs *flag.FlagSet) {
+	f.fs = fs
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random choices: the same seed writes the same output")
 	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
@@ -70,7 +74,7 @@ func runGen(e *env, args []string) int {
 		return code
 	}
 	if len(pos) == 0 {
-		listFamilies(e.stdout)
+		io.WriteString(e.stdout, familyList())
 		return 0
 	}
 	if len(pos) > 1 {
@@ -78,6 +82,12 @@ func runGen(e *env, args []string) int {
 	}
 	if err := f.inputsFit(pos[0]); err != nil {
 		return e.errorf("gen: %v", err)
+	}
+	if err := f.reads(pos[0]).Check(f.what(pos[0]), f.p, f.given()); err != nil {
+		for _, line := range strings.Split(err.Error(), "\n") {
+			e.errorf("gen: %s", line)
+		}
+		return exitUsage
 	}
 	if f.trace {
 		if err := f.randomTrace(e.stdout); err != nil {
@@ -105,8 +115,66 @@ func (f *genFlags) inputsFit(family string) error {
 		return fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
 	case f.trace && family != "random":
 		return fmt.Errorf("--trace goes with the random family, not %s", family)
+	case !f.trace && slices.Contains(f.given(), "events"):
+		return fmt.Errorf("--events goes with --trace")
+	case f.trace && f.events < 1:
+		return fmt.Errorf("--events %d: --trace wants 1 or more", f.events)
 	}
 	return nil
+}
+
+// traceReads are the sizes of a random trace: no switch, and --locks 0
+// means a trace without locks.
+var traceReads = gen.Reads{Knobs: []gen.Knob{
+	{Name: "threads", Min: 1, Max: gen.MaxSize}, {Name: "vars", Min: 1, Max: gen.MaxSize},
+	{Name: "locks", Min: 0, Max: gen.MaxSize}, {Name: "txn", Min: 1, Max: gen.MaxSize},
+}}
+
+// reads is what the family reads in the mode the flags choose: a formula
+// or automata read from a file leave only --m (w1's word length).
+func (f *genFlags) reads(family string) gen.Reads {
+	fam, _ := gen.Lookup(family)
+	switch {
+	case f.trace:
+		return traceReads
+	case f.cnfFile != "":
+		return gen.Reads{}
+	case f.dfaFile != "":
+		return gen.Reads{Knobs: []gen.Knob{{Name: "m", Min: 0, Max: gen.MaxSize}}}
+	}
+	return fam.Reads
+}
+
+// what names the family and mode in messages.
+func (f *genFlags) what(family string) string {
+	switch {
+	case f.trace:
+		return family + " --trace"
+	case f.cnfFile != "":
+		return family + " --cnf"
+	case f.dfaFile != "":
+		return family + " --dfa"
+	}
+	return family
+}
+
+// given lists the flags set on the command line.
+func (f *genFlags) given() []string {
+	var names []string
+	f.fs.Visit(func(fl *flag.Flag) { names = append(names, fl.Name) })
+	return names
+}
+
+// sizeFlags lists the family's size flags, for the cap's message.
+func sizeFlags(r gen.Reads) string {
+	var fs []string
+	for _, k := range r.Knobs {
+		fs = append(fs, "--"+k.Name)
+	}
+	if len(fs) < 2 {
+		return strings.Join(fs, "")
+	}
+	return strings.Join(fs[:len(fs)-1], ", ") + " or " + fs[len(fs)-1]
 }
 
 // generate writes the family's instance: from the input file for w1 and
@@ -126,6 +194,9 @@ func (f *genFlags) generate(e *env, family string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %v", f.dfaFile, err)
 		}
+		if err := gen.CheckBytes(gen.W1Bytes(s, f.p.M), "--m or the automata's sizes"); err != nil {
+			return "", err
+		}
 		return gen.W1(s, max(f.p.M, 0)), nil
 	case f.cnfFile != "":
 		_, text, err := readInput(e, f.cnfFile)
@@ -136,27 +207,15 @@ func (f *genFlags) generate(e *env, family string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: %v", f.cnfFile, err)
 		}
+		if err := gen.CheckBytes(gen.NPBytes(cnf), "the formula's size"); err != nil {
+			return "", err
+		}
 		return gen.NP(cnf), nil
 	}
-	if err := f.checkSizes(); err != nil {
+	if err := gen.CheckBytes(fam.Bytes(f.p), sizeFlags(fam.Reads)); err != nil {
 		return "", err
 	}
 	return fam.Gen(rand.New(rand.NewPCG(f.seed, 0)), f.p), nil
-}
-
-// checkSizes rejects negative sizes and sizes that would write huge text.
-func (f *genFlags) checkSizes() error {
-	p := f.p
-	for _, v := range []struct {
-		name string
-		val  int
-	}{{"threads", p.Threads}, {"n", p.EventsPerThread}, {"vars", p.Vars}, {"locks", p.Locks}, {"txn", p.TxnLen},
-		{"depth", p.Depth}, {"m", p.M}, {"states", p.States}, {"letters", p.Letters}, {"clauses", p.Clauses}} {
-		if v.val < 0 || v.val > 1_000_000 {
-			return fmt.Errorf("--%s %d: want 0 (the family's default) to 1000000", v.name, v.val)
-		}
-	}
-	return nil
 }
 
 // randomTrace writes a random STD trace with trace.Gen to w as it is
@@ -165,12 +224,6 @@ func (f *genFlags) checkSizes() error {
 // which is how violations get in; without locks every access is
 // unprotected.
 func (f *genFlags) randomTrace(w io.Writer) error {
-	if f.events < 0 {
-		return fmt.Errorf("--events %d: want a count", f.events)
-	}
-	if err := f.checkSizes(); err != nil {
-		return err
-	}
 	p := f.p
 	locks := p.Locks
 	if !f.locksSet {
@@ -184,13 +237,33 @@ func (f *genFlags) randomTrace(w io.Writer) error {
 	return err
 }
 
-// listFamilies prints each family with its documentation.
-func listFamilies(w io.Writer) {
+// familyList lists the families, each with its sentence, wrapped to the
+// terminal's usual width under its name.
+func familyList() string {
 	var b strings.Builder
-	b.WriteString("Families (conc gen FAMILY [flags]; run 'conc gen --help' for the flags):\n")
+	b.WriteString("Families (conc gen FAMILY [flags]):\n")
 	for _, n := range gen.Families() {
 		fam, _ := gen.Lookup(n)
-		fmt.Fprintf(&b, "  %-8s %s\n", n, fam.Doc)
+		fmt.Fprintf(&b, "  %s\n", n)
+		for _, l := range wrap(fam.Doc+".", 72) {
+			fmt.Fprintf(&b, "        %s\n", l)
+		}
 	}
-	io.WriteString(w, b.String())
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width bytes at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines, line = append(lines, line), ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
