@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -81,9 +80,10 @@ func Open(path string, opts Options) (*Reader, error) {
 }
 
 // NewReader reads a trace from src; name is used in error messages. Gzip
-// input is recognised by its magic bytes.
+// input is recognised by its magic bytes, or by a name ending in ".gz":
+// such a file whose magic is damaged is a corrupt gzip stream, not text.
 func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
-	return newReader(src, name, opts, false)
+	return newReader(src, name, opts, strings.HasSuffix(name, ".gz"))
 }
 
 func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, error) {
@@ -101,11 +101,11 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 		return nil, err
 	}
 	if gz || (n == 2 && r.buf[0] == 0x1f && r.buf[1] == 0x8b) {
-		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
+		zr, err := newInflater(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s:1: %w", name, err)
 		}
-		a := newAsyncReader(zr)
+		a := newAsyncReader(zr, size)
 		r.src, r.closers = a, append(r.closers, a)
 		r.start, r.end, r.eof = 0, 0, false
 		return r, nil

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// gzipFile writes src gzip'd to a fresh file and returns its path and
+// the compressed bytes.
+func gzipFile(t *testing.T, name, src string) (string, []byte) {
+	t.Helper()
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	_, err := zw.Write([]byte(src))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, z.Bytes(), 0o644))
+	return p, z.Bytes()
+}
+
+// A violating trace, gzip'd and cut at any byte, is bad input for monitor
+// and predict (exit 2, a message saying so and where reading stopped),
+// never a verdict: cut in its last bytes it used to read as a shorter
+// trace and answer serializable.
+func TestTraceGzipCutIsBadInput(t *testing.T) {
+	_, gz := gzipFile(t, "lost.std.gz", lostUpdateTrace)
+	cut := filepath.Join(t.TempDir(), "cut.std.gz")
+	for n := 2; n < len(gz); n++ {
+		require.NoError(t, os.WriteFile(cut, gz[:n], 0o644))
+		for _, cmd := range []string{"monitor", "predict"} {
+			o := conc(cmd, cut)
+			require.Equal(t, exitUsage, o.code, "%s, cut at %d: %s%s", cmd, n, o.stdout, o.stderr)
+			require.Empty(t, o.stdout, "%s, cut at %d", cmd, n)
+			require.Regexp(t, `cut\.std\.gz:\d+: reading stopped: gzip data truncated or corrupt`, o.stderr, "%s, cut at %d", cmd, n)
+		}
+	}
+}
