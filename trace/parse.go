@@ -10,9 +10,6 @@ import (
 // a non-empty message for a bad line, and emit=false for a line that yields
 // no event (blank, an inner begin/end, a re-entrant acq/rel).
 func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		line = line[:n-1]
-	}
 	bar := indexBar(line)
 	if bar < 0 {
 		if blank(line) {
@@ -30,6 +27,9 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 	kind, target, ok := parseOp(op)
 	if !ok {
 		return fmt.Sprintf("malformed op %q", clip(op)), false
+	}
+	if !validLoc(loc) {
+		return fmt.Sprintf("malformed location %q: want THREAD|OP|LOC, LOC without '|' or control characters", clip(loc)), false
 	}
 	ev.Thread = r.thread(line[:bar])
 	ev.Op = kind
@@ -270,6 +270,19 @@ func (r *Reader) release(ev *Event, target []byte, k nameKey) (string, bool) {
 	}
 	r.owner[l] = -1
 	return "", true
+}
+
+// validLoc is docs/spec.md §3's rule for a location: any bytes but '|'
+// (a line has three fields) and control characters other than a tab
+// (which no source position holds; a stray '\0' or escape sequence is
+// damage, not a place in the code).
+func validLoc(loc []byte) bool {
+	for _, c := range loc {
+		if c == '|' || c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func blank(b []byte) bool {

@@ -226,15 +226,21 @@ func (r *Reader) bad(msg string) error {
 	return r.err
 }
 
-// nextLine returns the next line without its newline.
+// nextLine returns the next line without its line end: "\n", "\r\n", or
+// a lone "\r" (old Mac files; docs/spec.md §3).
 func (r *Reader) nextLine() ([]byte, bool, error) {
 	for {
-		if i := bytes.IndexByte(r.buf[r.start:r.end], '\n'); i >= 0 {
-			line := r.buf[r.start : r.start+i]
+		b := r.buf[r.start:r.end]
+		if i := lineEnd(b); i >= 0 && (b[i] == '\n' || i+1 < len(b) || r.eof) {
+			line := b[:i]
 			r.start += i + 1
+			if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+				r.start++
+			}
 			r.stats.Lines++
 			return line, true, nil
 		}
+		// No line end yet, or a '\r' whose '\n' may come with the next read.
 		if r.eof {
 			if r.start == r.end {
 				return nil, false, nil
@@ -248,6 +254,19 @@ func (r *Reader) nextLine() ([]byte, bool, error) {
 			return nil, false, err
 		}
 	}
+}
+
+// lineEnd is the index of the first '\n' or '\r' in b, or -1. A plain
+// loop, linear in the line: searching for '\n' first would cross the
+// whole buffer for each line of a file with only '\r's. Only the lines
+// the fast tiers leave come here.
+func lineEnd(b []byte) int {
+	for i, c := range b {
+		if c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return -1
 }
 
 // fill moves the partial line to the front and reads more, growing the
