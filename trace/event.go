@@ -32,7 +32,7 @@ type Table struct {
 	names []string
 	index []hashSlot // open addressing over names (table_hash.go)
 	small []int32    // small[n] = id+1 of the decimal name n (no leading zero)
-	odd   bool       // a name has a '|' or a newline (only Intern can add those), or its key is a short name's (hashSlot)
+	odd   bool       // a name has a '|', a newline or a '\r' (only Intern can add those), or its key is a short name's (hashSlot)
 }
 
 // Len is the number of names interned so far.

@@ -215,6 +215,17 @@ func TestScannerOddNames(t *testing.T) {
 	}
 }
 
+// Likewise a name with a '\r', which ends a line: "r(a\rb)" is two bad
+// lines, not a read of that name.
+func TestScannerOddNamesCR(t *testing.T) {
+	src := strings.Repeat("T|w(b)\nT|r(a\rb)\n", 20)
+	for _, m := range allTiers {
+		r, evs := readInterned(t, src, Options{Lenient: true}, m, func(r *Reader) { r.Vars().Intern("a\rb") })
+		require.Len(t, evs, 20, "tiers %d", m)
+		require.Equal(t, int64(40), r.Stats().Malformed)
+	}
+}
+
 // readInterned reads src in one batch with the tiers m, after intern has
 // put names into the reader's tables.
 func readInterned(t *testing.T, src string, opts Options, m tiers, intern func(*Reader)) (*Reader, []Event) {
