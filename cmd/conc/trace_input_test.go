@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -39,5 +40,26 @@ func TestTraceGzipCutIsBadInput(t *testing.T) {
 			require.Empty(t, o.stdout, "%s, cut at %d", cmd, n)
 			require.Regexp(t, `cut\.std\.gz:\d+: reading stopped: gzip data truncated or corrupt`, o.stderr, "%s, cut at %d", cmd, n)
 		}
+	}
+}
+
+// A trace with old Mac line ends (a lone '\r') reads as the same trace: a
+// violation, at the same line. It used to be one line and serializable.
+func TestTraceCarriageReturnLines(t *testing.T) {
+	cr := file(t, "lost.std", strings.ReplaceAll(lostUpdateTrace, "\n", "\r"))
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, cr)
+		require.Equal(t, exitViolation, o.code, "%s: %s%s", cmd, o.stdout, o.stderr)
+	}
+	require.Contains(t, conc("monitor", cr).stdout, "trace line 4")
+}
+
+// A LOC with a '|' (a fourth field) is a malformed line with its number.
+func TestTraceLocationWithBar(t *testing.T) {
+	bad := file(t, "bad.std", strings.Replace(lostUpdateTrace, "b.java:7", "b.java|7", 1))
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, bad)
+		require.Equal(t, exitUsage, o.code, cmd)
+		require.Equal(t, bad+`:3: malformed location "b.java|7": want THREAD|OP|LOC, LOC without '|' or control characters`+"\n", o.stderr)
 	}
 }
