@@ -118,7 +118,11 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line,
 type Stats struct {
 	Lines     int64 // lines read, blank ones included
 	Events    int64 // events handed out
-	Malformed int64 // bad lines skipped (Options.Lenient)
-	Reentrant int64 // re-entrant acq/rel pairs dropped
-	Nested    int64 // inner begin/end pairs dropped
+	Malformed int64 // bad lines skipped (Options.Lenient), of every kind
+	// Skipped counts the skipped lines by kind (Malformed is their sum),
+	// and FirstSkipped is the first one's line (0: none).
+	Skipped      [NumSkips]int64
+	FirstSkipped int64
+	Reentrant    int64 // re-entrant acq/rel pairs dropped
+	Nested       int64 // inner begin/end pairs dropped
 }

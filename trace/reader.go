@@ -14,7 +14,7 @@ import (
 type Options struct {
 	// Lenient skips malformed lines (and lock or transaction events that do
 	// not match, such as a rel of a lock not held) and counts them in
-	// Stats.Malformed instead of failing.
+	// Stats.Malformed, by kind in Stats.Skipped, instead of failing.
 	Lenient bool
 	// BufSize is the initial buffer size; 0 means 1 MiB. Lines longer than
 	// the buffer grow it up to MaxLine.
@@ -45,6 +45,7 @@ type Reader struct {
 	count []int32 // per lock: re-entrance count of the holder
 
 	stats Stats
+	why   Skip // the kind of the bad line at hand (impossible), else SkipMalformed
 	// bytewise turns fastLine off, and portable quickLines's assembly
 	// (tests compare the paths).
 	bytewise, portable bool
@@ -215,11 +216,17 @@ func (r *Reader) next(ev *Event) error {
 	}
 }
 
-// bad handles a bad line: counted and skipped when lenient, else the
-// Reader's final error, with the line number.
+// bad handles a bad line: counted by kind and skipped when lenient, else
+// the Reader's final error, with the line number.
 func (r *Reader) bad(msg string) error {
+	why := r.why
+	r.why = SkipMalformed
 	if r.opts.Lenient {
 		r.stats.Malformed++
+		r.stats.Skipped[why]++
+		if r.stats.FirstSkipped == 0 {
+			r.stats.FirstSkipped = r.stats.Lines
+		}
 		return nil
 	}
 	r.err = &Error{File: r.name, Line: r.stats.Lines, Msg: msg}

@@ -87,6 +87,7 @@ func runMonitor(e *env, args []string) int {
 		return exitUsage
 	}
 	rep := traceReport(r, res)
+	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
 	if f.format == "json" {
 		err = report.WriteJSON(e.stdout, rep)
 	} else {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,44 @@ func TestTraceLocationWithBar(t *testing.T) {
 		o := conc(cmd, bad)
 		require.Equal(t, exitUsage, o.code, cmd)
 		require.Equal(t, bad+`:3: malformed location "b.java|7": want THREAD|OP|LOC, LOC without '|' or control characters`+"\n", o.stderr)
+	}
+}
+
+// lenientTrace has a malformed op (line 2), a rel of a lock not held
+// (line 4) and an end without begin (line 7); what is left is a violation.
+const lenientTrace = "T|begin\nT|rd(x)\nT|r(x)\nU|rel(m)\nU|w(x)\nT|w(x)\nU|end\nT|end\n"
+
+// --lenient says what it skipped: a line on standard error in text, and
+// "skipped" with "skipped_kinds" in the JSON, for monitor and predict.
+// Without --lenient the output has neither; with nothing skipped, the
+// JSON says "skipped": 0 and standard error stays empty.
+func TestTraceLenientReportsSkipped(t *testing.T) {
+	path := file(t, "len.std", lenientTrace)
+	clean := file(t, "clean.std", lostUpdateTrace)
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, path, "--lenient")
+		require.Equal(t, exitViolation, o.code, o.stderr)
+		require.Equal(t, "conc: --lenient skipped 3 lines (first at line 2): 1 malformed, 1 rel of a lock not held, 1 end without begin\n", o.stderr, cmd)
+
+		o = conc(cmd, path, "--lenient", "--format", "json")
+		require.Equal(t, exitViolation, o.code, o.stderr)
+		require.Empty(t, o.stderr)
+		var js struct {
+			Skipped      *int64           `json:"skipped"`
+			SkippedKinds map[string]int64 `json:"skipped_kinds"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(o.stdout), &js), o.stdout)
+		require.NotNil(t, js.Skipped, cmd)
+		require.Equal(t, int64(3), *js.Skipped)
+		require.Equal(t, map[string]int64{"malformed": 1, "release_not_held": 1, "end_without_begin": 1}, js.SkippedKinds)
+
+		o = conc(cmd, clean, "--lenient", "--format", "json")
+		require.Empty(t, o.stderr)
+		require.Contains(t, o.stdout, "\n  \"skipped\": 0,\n", cmd)
+		require.NotContains(t, o.stdout, "skipped_kinds")
+		require.Empty(t, conc(cmd, clean, "--lenient").stderr)
+
+		o = conc(cmd, clean, "--format", "json")
+		require.NotContains(t, o.stdout, "skipped", cmd)
 	}
 }
