@@ -67,3 +67,23 @@ func shiftLine(msg string, n int64) string {
 	}
 	return "t.std:" + itoa(line+n) + rest[i:]
 }
+
+// The last line may lack its line end: taken if it parses, else an error
+// with its number (an uncompressed trace cut short cannot be told from one
+// written without a final newline, but a half line is still bad input).
+func TestLastLineWithoutLineEnd(t *testing.T) {
+	lead := strings.Repeat("T|w(x)|1\n", 30)
+	for _, size := range []int{0, 7} {
+		for _, m := range allTiers {
+			o := readOutcome(t, lead+"T|r(x)|2", Options{BufSize: size}, m)
+			require.Empty(t, o.Err)
+			require.Len(t, o.Events, 31)
+			require.Equal(t, int64(31), o.Events[30].Line)
+			o = readOutcome(t, lead+"T|r(x", Options{BufSize: size}, m)
+			require.Equal(t, `t.std:31: malformed op "r(x"`, o.Err, "tiers %d", m)
+			o = readOutcome(t, lead+"T|r(x)|2\r", Options{BufSize: size}, m)
+			require.Empty(t, o.Err)
+			require.Len(t, o.Events, 31)
+		}
+	}
+}
