@@ -18,7 +18,7 @@ func TestLineEndsAgree(t *testing.T) {
 	want := ""
 	for _, end := range []string{"\n", "\r\n", "\r"} {
 		src := strings.ReplaceAll(lostUpdate, "\n", end)
-		for _, size := range []int{0, 2, 3, 5, 7, 11, 16} {
+		for _, size := range []int{0, 1, 2, 3, 5, 7, 11, 16} {
 			for _, m := range allTiers {
 				r, err := NewReader(strings.NewReader(src), "t.std", Options{BufSize: size})
 				require.NoError(t, err)

@@ -92,6 +92,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	if size <= 0 {
 		size = 1 << 20
 	}
+	size = max(size, 2) // the gzip sniff below reads two bytes
 	r := &Reader{name: name, opts: opts, buf: newBuf(size)}
 	// Sniff the first bytes for gzip's magic number.
 	n, err := io.ReadFull(src, r.buf[:2])
