@@ -19,6 +19,12 @@ type Report struct {
 	Vars    int    `json:"vars"`
 	Locks   int    `json:"locks"`
 
+	// Skipped is how many trace lines --lenient skipped, and SkippedKinds
+	// how many of each kind (docs/spec.md §3): Skipped is left out without
+	// --lenient, SkippedKinds when nothing was skipped.
+	Skipped      *int64           `json:"skipped,omitempty"`
+	SkippedKinds map[string]int64 `json:"skipped_kinds,omitempty"`
+
 	Witness *Witness `json:"witness,omitempty"`
 
 	// First and Violations are filled by conc monitor for traces: the trace

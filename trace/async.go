@@ -3,7 +3,7 @@ package trace
 import "io"
 
 const (
-	asyncChunk = 1 << 20 // bytes a chunk
+	asyncChunk = 1 << 20 // bytes a chunk, at most (Options.BufSize when smaller)
 	asyncDepth = 4       // chunks that may wait for the Reader
 )
 
@@ -12,14 +12,25 @@ const (
 // previous chunk.
 type asyncReader struct{ *Ahead[byte] }
 
-func newAsyncReader(src io.Reader) asyncReader {
-	return asyncReader{readAhead(asyncDepth, asyncChunk, func(b []byte) (int, error) {
-		n, err := io.ReadFull(src, b)
-		if err == io.ErrUnexpectedEOF {
-			err = io.EOF
-		}
-		return n, err
+func newAsyncReader(src io.Reader, chunk int) asyncReader {
+	return asyncReader{readAhead(asyncDepth, min(chunk, asyncChunk), func(b []byte) (int, error) {
+		return fillFrom(src, b)
 	})}
+}
+
+// fillFrom reads src until b is full or src fails, and returns src's own
+// error: io.ReadFull's io.ErrUnexpectedEOF would be ambiguous here, as
+// gzip reports a truncated stream with that very error.
+func fillFrom(src io.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		k, err := src.Read(b[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // Close stops the pump without waiting for it, which may be blocked

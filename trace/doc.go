@@ -3,7 +3,9 @@
 //
 // A trace is a sequence of events of Farzan and Madhusudan's Section 2 —
 // begin (▷), end (◁), read, write, acquire, release — plus fork and join,
-// one a line as THREAD|OP|LOC. The Reader is a streaming, allocation-free
+// one a line as THREAD|OP|LOC (a line ends with "\n", "\r\n" or a lone "\r";
+// LOC may be absent or empty, and holds no '|' and no control character
+// but a tab). The Reader is a streaming, allocation-free
 // scanner: it interns thread, variable, lock and location names into dense
 // int32 ids (Table) and hands out small Event values, so memory depends on
 // the number of distinct names, never on the length of the trace.

@@ -32,7 +32,7 @@ type Table struct {
 	names []string
 	index []hashSlot // open addressing over names (table_hash.go)
 	small []int32    // small[n] = id+1 of the decimal name n (no leading zero)
-	odd   bool       // a name has a '|' or a newline (only Intern can add those), or its key is a short name's (hashSlot)
+	odd   bool       // a name has a '|', a newline or a '\r' (only Intern can add those), or its key is a short name's (hashSlot)
 }
 
 // Len is the number of names interned so far.
@@ -118,7 +118,11 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line,
 type Stats struct {
 	Lines     int64 // lines read, blank ones included
 	Events    int64 // events handed out
-	Malformed int64 // bad lines skipped (Options.Lenient)
-	Reentrant int64 // re-entrant acq/rel pairs dropped
-	Nested    int64 // inner begin/end pairs dropped
+	Malformed int64 // bad lines skipped (Options.Lenient), of every kind
+	// Skipped counts the skipped lines by kind (Malformed is their sum),
+	// and FirstSkipped is the first one's line (0: none).
+	Skipped      [NumSkips]int64
+	FirstSkipped int64
+	Reentrant    int64 // re-entrant acq/rel pairs dropped
+	Nested       int64 // inner begin/end pairs dropped
 }

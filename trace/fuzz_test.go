@@ -14,7 +14,7 @@ func FuzzReader(f *testing.F) {
 	for _, s := range []string{
 		"T|begin\nT|r(x)|1\nT|end\n",
 		"0|fork(1)\n1|acq(@0B)|18\n1|acq(@0B)\n1|rel(@0B)\n1|rel(@0B)\n0|join(1)\n",
-		"T|rd(x)\n", "|", "T|r(\n", "T|w()|\r\n", "T|end\n", "a|b|c|d\n\n\n",
+		"T|rd(x)\n", "|", "T|r(\n", "T|w()|\r\n", "T|end\n", "a|b|c|d\n\n\n", "T|r(x)\rT|w(x)\r",
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -24,7 +24,8 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			return // e.g. a gzip header that does not parse
 		}
-		lines := int64(strings.Count(src, "\n") + 1)
+		// Line ends are "\n", "\r\n" and a lone "\r".
+		lines := int64(strings.Count(src, "\n") + strings.Count(src, "\r") - strings.Count(src, "\r\n") + 1)
 		for {
 			e, err := r.Next()
 			if err == io.EOF {

@@ -10,9 +10,6 @@ import (
 // a non-empty message for a bad line, and emit=false for a line that yields
 // no event (blank, an inner begin/end, a re-entrant acq/rel).
 func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		line = line[:n-1]
-	}
 	bar := indexBar(line)
 	if bar < 0 {
 		if blank(line) {
@@ -30,6 +27,9 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 	kind, target, ok := parseOp(op)
 	if !ok {
 		return fmt.Sprintf("malformed op %q", clip(op)), false
+	}
+	if !validLoc(loc) {
+		return fmt.Sprintf("malformed location %q: want THREAD|OP|LOC, LOC without '|' or control characters", clip(loc)), false
 	}
 	ev.Thread = r.thread(line[:bar])
 	ev.Op = kind
@@ -173,9 +173,9 @@ func (r *Reader) forkJoin(ev *Event, target []byte, k nameKey) string {
 	ev.Target = u
 	switch {
 	case u == ev.Thread:
-		return fmt.Sprintf("thread %s cannot %s itself", target, ev.Op)
+		return r.impossible(SkipForkJoin, fmt.Sprintf("thread %s cannot %s itself", target, ev.Op))
 	case ev.Op == model.OpFork && r.life[u]&lifeStarted != 0:
-		return fmt.Sprintf("fork(%s) after thread %s has started", target, target)
+		return r.impossible(SkipForkJoin, fmt.Sprintf("fork(%s) after thread %s has started", target, target))
 	case ev.Op == model.OpJoin:
 		r.life[u] |= lifeJoined
 		r.lifeChanged(u)
@@ -190,7 +190,7 @@ func (r *Reader) normalise(ev *Event, target []byte, k nameKey) (string, bool) {
 	t := ev.Thread
 	ev.Target = -1
 	if r.life[t]&lifeJoined != 0 {
-		return fmt.Sprintf("event of thread %s after its join", r.threads.Name(t)), false
+		return r.impossible(SkipAfterJoin, fmt.Sprintf("event of thread %s after its join", r.threads.Name(t))), false
 	}
 	if r.life[t]&lifeStarted == 0 {
 		r.life[t] |= lifeStarted
@@ -228,7 +228,7 @@ func (r *Reader) beginTxn(t int32) (string, bool) {
 // endTxn keeps only the end that closes a thread's outermost begin.
 func (r *Reader) endTxn(t int32) (string, bool) {
 	if r.depth[t] == 0 {
-		return "end without begin", false
+		return r.impossible(SkipEnd, "end without begin"), false
 	}
 	r.depth[t]--
 	return "", r.depth[t] == 0
@@ -255,14 +255,14 @@ func (r *Reader) acquire(ev *Event, target []byte, k nameKey) (string, bool) {
 		r.owner[l], r.count[l] = ev.Thread, 1
 		return "", true
 	}
-	return fmt.Sprintf("acq(%s) of a lock held by thread %s", target, r.threads.Name(r.owner[l])), false
+	return r.impossible(SkipAcquire, fmt.Sprintf("acq(%s) of a lock held by thread %s", target, r.threads.Name(r.owner[l]))), false
 }
 
 func (r *Reader) release(ev *Event, target []byte, k nameKey) (string, bool) {
 	l := r.lock(target, k)
 	ev.Target = l
 	if r.owner[l] != ev.Thread {
-		return fmt.Sprintf("rel(%s) of a lock thread %s does not hold", target, r.threads.Name(ev.Thread)), false
+		return r.impossible(SkipRelease, fmt.Sprintf("rel(%s) of a lock thread %s does not hold", target, r.threads.Name(ev.Thread))), false
 	}
 	r.count[l]--
 	if r.count[l] > 0 {
@@ -270,6 +270,19 @@ func (r *Reader) release(ev *Event, target []byte, k nameKey) (string, bool) {
 	}
 	r.owner[l] = -1
 	return "", true
+}
+
+// validLoc is docs/spec.md §3's rule for a location: any bytes but '|'
+// (a line has three fields) and control characters other than a tab
+// (which no source position holds; a stray '\0' or escape sequence is
+// damage, not a place in the code).
+func validLoc(loc []byte) bool {
+	for _, c := range loc {
+		if c == '|' || c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 func blank(b []byte) bool {

@@ -195,14 +195,18 @@ func usualTrace(rng *rand.Rand, lines int) string {
 		if rng.IntN(3) == 0 { // mostly a few, known after their first line
 			loc = "|" + strconv.Itoa(rng.IntN([]int{10, 10, 50, 50, 100000}[rng.IntN(5)]))
 		}
-		b.WriteString(t + "|" + op + loc + "\n")
+		end := "\n"
+		if rng.IntN(30) == 0 { // the other line ends: fastLine or parse takes these
+			end = pick("\r", "\r\n")
+		}
+		b.WriteString(t + "|" + op + loc + end)
 		if rng.IntN(40) == 0 {
 			b.WriteString(randomLine(rng))
 		}
 	}
 	src := []byte(b.String())
 	for range rng.IntN(3) {
-		src[rng.IntN(len(src))] = "|()\n\r0x"[rng.IntN(7)]
+		src[rng.IntN(len(src))] = strayBytes[rng.IntN(len(strayBytes))]
 	}
 	return string(src)
 }

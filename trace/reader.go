@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,7 @@ import (
 type Options struct {
 	// Lenient skips malformed lines (and lock or transaction events that do
 	// not match, such as a rel of a lock not held) and counts them in
-	// Stats.Malformed instead of failing.
+	// Stats.Malformed, by kind in Stats.Skipped, instead of failing.
 	Lenient bool
 	// BufSize is the initial buffer size; 0 means 1 MiB. Lines longer than
 	// the buffer grow it up to MaxLine.
@@ -46,6 +45,7 @@ type Reader struct {
 	count []int32 // per lock: re-entrance count of the holder
 
 	stats Stats
+	why   Skip // the kind of the bad line at hand (impossible), else SkipMalformed
 	// bytewise turns fastLine off, and portable quickLines's assembly
 	// (tests compare the paths).
 	bytewise, portable bool
@@ -81,9 +81,10 @@ func Open(path string, opts Options) (*Reader, error) {
 }
 
 // NewReader reads a trace from src; name is used in error messages. Gzip
-// input is recognised by its magic bytes.
+// input is recognised by its magic bytes, or by a name ending in ".gz":
+// such a file whose magic is damaged is a corrupt gzip stream, not text.
 func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
-	return newReader(src, name, opts, false)
+	return newReader(src, name, opts, strings.HasSuffix(name, ".gz"))
 }
 
 func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, error) {
@@ -91,6 +92,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	if size <= 0 {
 		size = 1 << 20
 	}
+	size = max(size, 2) // the gzip sniff below reads two bytes
 	r := &Reader{name: name, opts: opts, buf: newBuf(size)}
 	// Sniff the first bytes for gzip's magic number.
 	n, err := io.ReadFull(src, r.buf[:2])
@@ -101,11 +103,11 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 		return nil, err
 	}
 	if gz || (n == 2 && r.buf[0] == 0x1f && r.buf[1] == 0x8b) {
-		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
+		zr, err := newInflater(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s:1: %w", name, err)
 		}
-		a := newAsyncReader(zr)
+		a := newAsyncReader(zr, size)
 		r.src, r.closers = a, append(r.closers, a)
 		r.start, r.end, r.eof = 0, 0, false
 		return r, nil
@@ -215,26 +217,38 @@ func (r *Reader) next(ev *Event) error {
 	}
 }
 
-// bad handles a bad line: counted and skipped when lenient, else the
-// Reader's final error, with the line number.
+// bad handles a bad line: counted by kind and skipped when lenient, else
+// the Reader's final error, with the line number.
 func (r *Reader) bad(msg string) error {
+	why := r.why
+	r.why = SkipMalformed
 	if r.opts.Lenient {
 		r.stats.Malformed++
+		r.stats.Skipped[why]++
+		if r.stats.FirstSkipped == 0 {
+			r.stats.FirstSkipped = r.stats.Lines
+		}
 		return nil
 	}
 	r.err = &Error{File: r.name, Line: r.stats.Lines, Msg: msg}
 	return r.err
 }
 
-// nextLine returns the next line without its newline.
+// nextLine returns the next line without its line end: "\n", "\r\n", or
+// a lone "\r" (old Mac files; docs/spec.md §3).
 func (r *Reader) nextLine() ([]byte, bool, error) {
 	for {
-		if i := bytes.IndexByte(r.buf[r.start:r.end], '\n'); i >= 0 {
-			line := r.buf[r.start : r.start+i]
+		b := r.buf[r.start:r.end]
+		if i := lineEnd(b); i >= 0 && (b[i] == '\n' || i+1 < len(b) || r.eof) {
+			line := b[:i]
 			r.start += i + 1
+			if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+				r.start++
+			}
 			r.stats.Lines++
 			return line, true, nil
 		}
+		// No line end yet, or a '\r' whose '\n' may come with the next read.
 		if r.eof {
 			if r.start == r.end {
 				return nil, false, nil
@@ -248,6 +262,19 @@ func (r *Reader) nextLine() ([]byte, bool, error) {
 			return nil, false, err
 		}
 	}
+}
+
+// lineEnd is the index of the first '\n' or '\r' in b, or -1. A plain
+// loop, linear in the line: searching for '\n' first would cross the
+// whole buffer for each line of a file with only '\r's. Only the lines
+// the fast tiers leave come here.
+func lineEnd(b []byte) int {
+	for i, c := range b {
+		if c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return -1
 }
 
 // fill moves the partial line to the front and reads more, growing the

@@ -21,6 +21,8 @@ const (
 	highs = 0x8080808080808080
 	bars  = ones * '|'
 	nls   = ones * '\n'
+	crs   = ones * '\r'
+	dels  = ones * 0x7f
 	paren = ones * ')'
 )
 
@@ -101,7 +103,7 @@ func opIndex(w uint64) uint64 { return (w & 0xFFFF * 0xe4b06ce60741c7a9) >> 60 }
 func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	b, p, lim := r.buf, r.start, r.end
 	tw := word(b, p)
-	bar := p + firstMark(zeroBytes(tw^bars)|zeroBytes(tw^nls))
+	bar := p + firstMark(zeroBytes(tw^bars)|zeroBytes(tw^nls)|zeroBytes(tw^crs))
 	if bar == p+8 {
 		if bar, ok = scanThread(b, p, lim); !ok {
 			return "", false, false
@@ -116,12 +118,12 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 		return "", false, false
 	}
 	// The argument (or, after begin and end, nothing) up to ')', '|' or
-	// the newline, hashed as keyOf does.
+	// a line end, hashed as keyOf does.
 	a := bar + 1 + op.size
 	x := word(b, a)
 	var e int
 	var k nameKey
-	if m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls); m != 0 {
+	if m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls) | zeroBytes(x^crs); m != 0 {
 		// finishKey for a name of j < 8 bytes, by hand, as in quickLines.
 		j := firstMark(m)
 		tail := low(x, j)
@@ -188,18 +190,19 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	return msg, emit, true
 }
 
-// scanThread finds the '|' ending a thread name of eight bytes or more.
+// scanThread finds the '|' ending a thread name of eight bytes or more
+// (or a line end, which parse then decides).
 func scanThread(b []byte, p, lim int) (bar int, ok bool) {
 	for o := p + 8; o < lim; o += 8 {
 		x := word(b, o)
-		if m := zeroBytes(x^bars) | zeroBytes(x^nls); m != 0 {
+		if m := zeroBytes(x^bars) | zeroBytes(x^nls) | zeroBytes(x^crs); m != 0 {
 			return o + firstMark(m), true
 		}
 	}
 	return 0, false
 }
 
-// scanName finds the first ')', '|' or newline at or after b[a:] and
+// scanName finds the first ')', '|' or line end at or after b[a:] and
 // hashes the bytes before it (the same key as keyOf). A ')' there closes an
 // argument; parse decides the other cases. e may be lim or beyond when the
 // data ends first.
@@ -207,7 +210,7 @@ func scanName(b []byte, a, lim int) (e int, k nameKey) {
 	h, first := uint64(hashSeed), word(b, a)
 	o, x := a, first
 	for {
-		m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls)
+		m := zeroBytes(x^paren) | zeroBytes(x^bars) | zeroBytes(x^nls) | zeroBytes(x^crs)
 		if m != 0 {
 			j := firstMark(m)
 			return o + j, finishKey(h, low(x, j), o+j-a, first)
@@ -221,8 +224,10 @@ func scanName(b []byte, a, lim int) (e int, k nameKey) {
 }
 
 // scanLoc reads what follows the op, from b[i:]: nothing, or '|' and a
-// location up to the newline. It returns the location without a trailing
-// '\r' and the newline's index; a line cut by lim is left to parse.
+// location up to the line end, "\n" or "\r\n". It returns the location
+// and the newline's index. A location with a '|' or a control character
+// (a tab, or a lone '\r' that ends the line, included) and a line cut by
+// lim are left to parse, which decides them (validLoc, nextLine).
 func scanLoc(b []byte, i, lim int) (loc []byte, nl int, ok bool) {
 	if i >= lim {
 		return nil, 0, false
@@ -240,17 +245,22 @@ func scanLoc(b []byte, i, lim int) (loc []byte, nl int, ok bool) {
 		return nil, 0, false
 	}
 	for o := i + 1; o < lim; o += 8 {
-		if m := zeroBytes(word(b, o) ^ nls); m != 0 {
-			nl = o + firstMark(m)
-			if nl >= lim {
+		x := word(b, o)
+		if m := lessThanSpace(x) | zeroBytes(x^bars) | zeroBytes(x^dels); m != 0 {
+			end := o + firstMark(m)
+			nl = end
+			if end < lim && b[end] == '\r' {
+				nl = end + 1
+			}
+			if nl >= lim || b[nl] != '\n' {
 				return nil, 0, false
 			}
-			loc = b[i+1 : nl]
-			if n := len(loc); n > 0 && loc[n-1] == '\r' {
-				loc = loc[:n-1]
-			}
-			return loc, nl, true
+			return b[i+1 : end], nl, true
 		}
 	}
 	return nil, 0, false
 }
+
+// lessThanSpace marks the bytes of x below ' ' (control characters), as
+// zeroBytes does: only the lowest mark is exact.
+func lessThanSpace(x uint64) uint64 { return (x - ones*' ') & ^x & highs }

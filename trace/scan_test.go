@@ -89,13 +89,18 @@ func randomLine(rng *rand.Rand) string {
 		}
 		name += pick(")", ")", ")", "", ")x")
 	}
-	loc := pick("", "", "|", "|12", "|0", "|a|b", "|\r", "|Foo.java:1:2", "|123456789012")
-	end := pick("\n", "\n", "\n", "\r\n", "\r\r\n", "\n\n", " \t\n")
+	loc := pick("", "", "|", "|12", "|0", "|a|b", "|\r", "|Foo.java:1:2", "|123456789012",
+		"|a\tb", "|\x01", "|12\x7f", "|12345678\x1b", "|1\r2")
+	end := pick("\n", "\n", "\n", "\r\n", "\r\r\n", "\n\n", " \t\n", "\r", "\n\r")
 	if rng.IntN(20) == 0 {
 		return pick("|", "\n", "a|b|c|d", "T|", "T|r(x") + end
 	}
 	return thread + "|" + op + name + loc + end
 }
+
+// strayBytes are the bytes the random tests drop anywhere in a trace: the
+// separators, line ends and control characters the tiers must agree on.
+const strayBytes = "|()\n\r0x\t\x01\x7f"
 
 // Random lines, odd ones included: 1,500 traces with CONC_LONG=1, 300 in
 // the quick suite.
@@ -110,7 +115,7 @@ func TestScannerAgreesWithParser(t *testing.T) {
 		// long enough for quickLines too.
 		src := []byte(strings.Repeat(b.String(), 4))
 		for range rng.IntN(3) { // a stray special byte anywhere
-			src[rng.IntN(len(src))] = "|()\n\r0x"[rng.IntN(7)]
+			src[rng.IntN(len(src))] = strayBytes[rng.IntN(len(strayBytes))]
 		}
 		if rng.IntN(3) == 0 {
 			src = bytes.TrimSuffix(src, []byte("\n"))
@@ -172,6 +177,7 @@ func FuzzScanner(f *testing.F) {
 	for _, s := range []string{
 		"T|begin\nT|r(x)|1\nT|end\n", "0|fork(1)\n1|acq(@0B)|18\n1|rel(@0B)\n0|join(1)\n",
 		"T|r(a)b)\n", "T|r(a|b)\n", "T|begin\r\n", "T|w(x)|\r\n", "a-long-thread-name|w(12345678)|a|b\n",
+		"T|r(x)\rT|w(x)|1\r", "T|r(x)|a\x01\n", "T|r(x)|1|2\n",
 		// Inner begins and ends, one end too many, in lines long enough for quickLines.
 		strings.Repeat("T|begin\nT|begin|2\nT|w(x)\nT|end|2\nT|end\nT|end\nU|begin|2\n", 8),
 	} {
@@ -209,6 +215,17 @@ func TestScannerOddNames(t *testing.T) {
 		require.Len(t, evs, 20)
 		require.Equal(t, int64(20), r.Stats().Malformed)
 		require.Equal(t, []string{"a|b", "b"}, r.Vars().Names())
+	}
+}
+
+// Likewise a name with a '\r', which ends a line: "r(a\rb)" is two bad
+// lines, not a read of that name.
+func TestScannerOddNamesCR(t *testing.T) {
+	src := strings.Repeat("T|w(b)\nT|r(a\rb)\n", 20)
+	for _, m := range allTiers {
+		r, evs := readInterned(t, src, Options{Lenient: true}, m, func(r *Reader) { r.Vars().Intern("a\rb") })
+		require.Len(t, evs, 20, "tiers %d", m)
+		require.Equal(t, int64(40), r.Stats().Malformed)
 	}
 }
 

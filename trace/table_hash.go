@@ -20,7 +20,8 @@ import (
 // of up to seven bytes. A longer name has the same key only if its eighth
 // byte is that length, 1 to 7, and the bytes between are NULs: quickScan
 // compares only the key, so a table with such a name (eighth byte 1 to 7,
-// a control character no trace uses) is odd.
+// a control character no trace uses) is odd, as is one with a line end or
+// a '|' (only Intern can add those).
 type hashSlot struct {
 	key  uint64 // a name's first eight bytes, little-endian (under eight: and its length in the top byte)
 	meta uint32 // the hash's upper bits, and the name's length (9: longer)
@@ -104,7 +105,7 @@ func (t *Table) find(b []byte, k nameKey) int32 {
 func (t *Table) add(s string, k nameKey) int32 {
 	id := int32(len(t.names))
 	t.names = append(t.names, s)
-	t.odd = t.odd || strings.ContainsAny(s, "|\n") || len(s) >= 8 && s[7] >= 1 && s[7] <= 7
+	t.odd = t.odd || strings.ContainsAny(s, "|\n\r") || len(s) >= 8 && s[7] >= 1 && s[7] <= 7
 	if 2*len(t.names) > len(t.index)-1 {
 		t.rehash(max(64, 2*len(t.names)))
 		return id

@@ -86,6 +86,7 @@ func runMonitor(e *env, args []string) int {
 		return exitUsage
 	}
 	rep := traceReport(r, res)
+	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
 	if w := reportWriter(e, f.dot); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {

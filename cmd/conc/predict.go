@@ -74,7 +74,7 @@ func runPredict(e *env, args []string) int {
 	if out == nil {
 		return code
 	}
-	return finishPredict(e, &f, out, outs)
+	return finishPredict(e, &f, out, outs, r.Stats())
 }
 
 // runPrediction runs predict under --timeout; a nil outcome comes with the
@@ -101,9 +101,9 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 	return out, 0
 }
 
-// finishPredict renders the answer, writes --dot and --witness-out, and maps
-// the verdict to the exit code.
-func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs) int {
+// finishPredict renders the answer (with st, what --lenient skipped), writes
+// --dot and --witness-out, and maps the verdict to the exit code.
+func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs, st trace.Stats) int {
 	// The report shares the witness's run (millions of steps, for a long
 	// trace) and spells each event as it is written; the paths are let go
 	// before it is rendered.
@@ -111,6 +111,7 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
+	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {
 		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
 			return e.errorf("--witness-out: %v", err)

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// gzipFile writes src gzip'd to a fresh file and returns its path and
+// the compressed bytes.
+func gzipFile(t *testing.T, name, src string) (string, []byte) {
+	t.Helper()
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	_, err := zw.Write([]byte(src))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, z.Bytes(), 0o644))
+	return p, z.Bytes()
+}
+
+// A violating trace, gzip'd and cut at any byte, is bad input for monitor
+// and predict (exit 2, a message saying so and where reading stopped),
+// never a verdict: cut in its last bytes it used to read as a shorter
+// trace and answer serializable.
+func TestTraceGzipCutIsBadInput(t *testing.T) {
+	_, gz := gzipFile(t, "lost.std.gz", lostUpdateTrace)
+	cut := filepath.Join(t.TempDir(), "cut.std.gz")
+	for n := 2; n < len(gz); n++ {
+		require.NoError(t, os.WriteFile(cut, gz[:n], 0o644))
+		for _, cmd := range []string{"monitor", "predict"} {
+			o := conc(cmd, cut)
+			require.Equal(t, exitUsage, o.code, "%s, cut at %d: %s%s", cmd, n, o.stdout, o.stderr)
+			require.Empty(t, o.stdout, "%s, cut at %d", cmd, n)
+			require.Regexp(t, `cut\.std\.gz:\d+: reading stopped: gzip data truncated or corrupt`, o.stderr, "%s, cut at %d", cmd, n)
+		}
+	}
+}
+
+// A trace with old Mac line ends (a lone '\r') reads as the same trace: a
+// violation, at the same line. It used to be one line and serializable.
+func TestTraceCarriageReturnLines(t *testing.T) {
+	cr := file(t, "lost.std", strings.ReplaceAll(lostUpdateTrace, "\n", "\r"))
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, cr)
+		require.Equal(t, exitViolation, o.code, "%s: %s%s", cmd, o.stdout, o.stderr)
+	}
+	require.Contains(t, conc("monitor", cr).stdout, "trace line 4")
+}
+
+// A LOC with a '|' (a fourth field) is a malformed line with its number.
+func TestTraceLocationWithBar(t *testing.T) {
+	bad := file(t, "bad.std", strings.Replace(lostUpdateTrace, "b.java:7", "b.java|7", 1))
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, bad)
+		require.Equal(t, exitUsage, o.code, cmd)
+		require.Equal(t, bad+`:3: malformed location "b.java|7": want THREAD|OP|LOC, LOC without '|' or control characters`+"\n", o.stderr)
+	}
+}
+
+// lenientTrace has a malformed op (line 2), a rel of a lock not held
+// (line 4) and an end without begin (line 7); what is left is a violation.
+const lenientTrace = "T|begin\nT|rd(x)\nT|r(x)\nU|rel(m)\nU|w(x)\nT|w(x)\nU|end\nT|end\n"
+
+// --lenient says what it skipped: a line on standard error in text, and
+// "skipped" with "skipped_kinds" in the JSON, for monitor and predict.
+// Without --lenient the output has neither; with nothing skipped, the
+// JSON says "skipped": 0 and standard error stays empty.
+func TestTraceLenientReportsSkipped(t *testing.T) {
+	path := file(t, "len.std", lenientTrace)
+	clean := file(t, "clean.std", lostUpdateTrace)
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, path, "--lenient")
+		require.Equal(t, exitViolation, o.code, o.stderr)
+		require.Equal(t, "conc: --lenient skipped 3 lines (first at line 2): 1 malformed, 1 rel of a lock not held, 1 end without begin\n", o.stderr, cmd)
+
+		o = conc(cmd, path, "--lenient", "--format", "json")
+		require.Equal(t, exitViolation, o.code, o.stderr)
+		require.Empty(t, o.stderr)
+		var js struct {
+			Skipped      *int64           `json:"skipped"`
+			SkippedKinds map[string]int64 `json:"skipped_kinds"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(o.stdout), &js), o.stdout)
+		require.NotNil(t, js.Skipped, cmd)
+		require.Equal(t, int64(3), *js.Skipped)
+		require.Equal(t, map[string]int64{"malformed": 1, "release_not_held": 1, "end_without_begin": 1}, js.SkippedKinds)
+
+		o = conc(cmd, clean, "--lenient", "--format", "json")
+		require.Empty(t, o.stderr)
+		require.Contains(t, o.stdout, "\n  \"skipped\": 0,\n", cmd)
+		require.NotContains(t, o.stdout, "skipped_kinds")
+		require.Empty(t, conc(cmd, clean, "--lenient").stderr)
+
+		o = conc(cmd, clean, "--format", "json")
+		require.NotContains(t, o.stdout, "skipped", cmd)
+	}
+}
