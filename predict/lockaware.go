@@ -174,7 +174,7 @@ func (s *summary) forksFirst(w *model.Witness) bool {
 }
 
 // Without --max-states or --timeout the lock-aware search gets a budget, so
-// that predict always ends (docs/spec.md: a limit is unknown, exit 3): a reduced
+// that predict always ends (docs/spec.md §7: a limit is unknown, exit 3): a reduced
 // projection of more than DefaultMaxSize states (its events, and one final
 // state a thread) is not searched, and the
 // search stops after DefaultMaxStates states (and 64 chained moves per
