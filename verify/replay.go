@@ -147,15 +147,8 @@ func (c *checker) replay(t int) error {
 		if stack, err = stackMove(stack, e); err != nil {
 			return fmt.Errorf("thread %s move %d: %v", th.Name, i, err)
 		}
-		for _, ev := range c.emits(e.Ev, depth) {
-			if proj.done() {
-				return fmt.Errorf("thread %s move %d emits %s, but the run has only %d events of %s", th.Name, i, c.evName(ev), k, th.Name)
-			}
-			if got := c.w.Run[proj.at].Ev; got.Op != ev.Op || got.Target != ev.Target {
-				return fmt.Errorf("thread %s move %d emits %s%s, but the thread's next run event is %s", th.Name, i, c.evName(ev), c.unaryNote(e.Ev, depth), c.describe(proj.at))
-			}
-			proj.advance()
-			k++
+		if err := c.match(th.Name, i, e.Ev, depth, proj, &k); err != nil {
+			return err
 		}
 		depth = txnDepth(depth, e.Ev.Op)
 		if e.To < 0 || int(e.To) >= a.NumStates() {
@@ -171,6 +164,25 @@ func (c *checker) replay(t int) error {
 		return fmt.Errorf("thread %s's path emits %d events, but the run has %d (first unmatched: %s)", th.Name, k, all, c.describe(first))
 	}
 	c.final[t] = threadEnd{state: q, emptyStack: len(stack) == 0, finished: a.Terminal(q) && len(stack) == 0}
+	return nil
+}
+
+// match checks that what move i of thread name emits (its edge's event ev,
+// at transaction depth depth) is the thread's next events of the run, and
+// moves past them; k counts the thread's events matched so far.
+func (c *checker) match(name string, i int, ev model.Event, depth int, proj *threadEvents, k *int) error {
+	evs, n := c.emits(ev, depth)
+	for _, want := range evs[:n] {
+		if proj.done() {
+			return fmt.Errorf("thread %s move %d emits %s, but the run has only %d events of %s", name, i, c.evName(want), *k, name)
+		}
+		if got := c.w.Run[proj.at].Ev; got.Op != want.Op || got.Target != want.Target {
+			return fmt.Errorf("thread %s move %d emits %s%s, but the thread's next run event is %s",
+				name, i, c.evName(want), c.unaryNote(ev, depth), c.describe(proj.at))
+		}
+		proj.advance()
+		*k++
+	}
 	return nil
 }
 

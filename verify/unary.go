@@ -19,21 +19,23 @@ var (
 )
 
 // emits is what a move along an edge labelled ev emits when its thread is
-// depth transactions deep: nothing for an epsilon move, begin, ev, end for
-// a sync event outside a transaction under lock edges, else ev.
-func (c *checker) emits(ev model.Event, depth int) []model.Event {
+// depth transactions deep (the first n events of the array, which keeps a
+// replay of millions of moves from allocating): nothing for an epsilon
+// move, begin, ev, end for a sync event outside a transaction under lock
+// edges, else ev.
+func (c *checker) emits(ev model.Event, depth int) (evs [3]model.Event, n int) {
 	switch {
 	case ev.Op == model.OpSkip:
-		return nil
+		return evs, 0
 	case c.w.LockEdges && ev.Op.IsSync() && depth == 0:
-		return []model.Event{beginEvent, ev, endEvent}
+		return [3]model.Event{beginEvent, ev, endEvent}, 3
 	}
-	return []model.Event{ev}
+	return [3]model.Event{ev}, 1
 }
 
 // unaryNote explains, in an error, why a move emits a begin.
 func (c *checker) unaryNote(ev model.Event, depth int) string {
-	if len(c.emits(ev, depth)) < 3 {
+	if _, n := c.emits(ev, depth); n < 3 {
 		return ""
 	}
 	return fmt.Sprintf(" (the unary transaction of its %s outside a transaction: lock edges)", c.evName(ev))
