@@ -64,7 +64,7 @@ type materialised struct {
 // run, the paths and the cycle (as run indices). With lock edges, a lock,
 // fork or join event outside a transaction is then written as its unary
 // transaction, begin, event, end (model.WrapUnarySync): two more steps for
-// each such event, added in place.
+// each such event, which costs one copy of the run when there are any.
 func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
 	need := pl.need(len(s.threads))
 	w := &model.Witness{Paths: straightPaths(need), LockEdges: lockEdges}
