@@ -13,7 +13,9 @@ import (
 // --max-stack). Twelve events per thread cover three iterations of a loop
 // body of one two-access transaction (begin, two accesses, end), which is
 // enough for the hand-sized programs brute is meant for; eight stack symbols
-// cover eight nested calls of a recursive thread.
+// cover eight nested calls of a recursive thread. The depth bound applies
+// only to programs with loops or recursion: a loop-free program
+// (model.Program.LoopFree) is explored whole unless --max-depth is given.
 const (
 	BruteMaxDepth = 12
 	BruteMaxStack = 8
@@ -26,7 +28,7 @@ func init() {
 	Register(&Engine{
 		Name: "brute",
 		Doc: "enumerate lock-valid interleavings with the exact conflict graph " +
-			"(bounded by --max-depth events per thread and --max-stack; the oracle for the others)",
+			"(loops bounded by --max-depth events per thread, recursion by --max-stack; the oracle for the others)",
 		Supports: bruteSupports,
 		Check:    bruteCheck,
 	})

@@ -191,12 +191,14 @@ func (s *bruteSearch) applySync(t int, ev model.Event, do bool) {
 	}
 }
 
-// makeWitness copies the current run and paths into a witness for cycle cyc.
+// makeWitness copies the current run and paths into a witness for cycle
+// cyc, in the documented form (lock events outside transactions wrapped
+// under lock edges).
 func (s *bruteSearch) makeWitness(cyc []model.Conflict) *model.Witness {
 	w := &model.Witness{Run: slices.Clone(s.run), Cycle: cyc, LockEdges: s.lockEdge}
 	w.Paths = make([][]model.Move, len(s.paths))
 	for t, p := range s.paths {
 		w.Paths[t] = slices.Clone(p)
 	}
-	return w
+	return model.WrapUnarySync(w)
 }

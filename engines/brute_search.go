@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
@@ -60,7 +61,7 @@ func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteS
 		paths: make([][]model.Move, k), seen: map[string][]*bruteEntry{}, cutTo: map[string]struct{}{},
 	}
 	if s.maxDepth <= 0 {
-		s.maxDepth = BruteMaxDepth
+		s.maxDepth = bruteDefaultDepth(p)
 	}
 	if s.maxStack <= 0 {
 		s.maxStack = BruteMaxStack
@@ -74,6 +75,16 @@ func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteS
 	}
 	s.readShared, s.writeShared = bruteSharing(p)
 	return s
+}
+
+// bruteDefaultDepth is the event bound when the user sets none: none at all
+// for a program without loops or recursion, whose runs are finitely many and
+// short, so that brute's answer there is exact; BruteMaxDepth otherwise.
+func bruteDefaultDepth(p *model.Program) int {
+	if p.LoopFree() {
+		return math.MaxInt
+	}
+	return BruteMaxDepth
 }
 
 // bruteSharing computes which accesses of each thread another thread can

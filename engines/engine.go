@@ -26,8 +26,8 @@ type Options struct {
 	LockEdges  bool // release→acquire and fork/join conflicts (docs/spec.md §1)
 	IgnoreSync bool // drop lock, fork and join events first (optimistic)
 	MaxStates  int  // 0: no limit
-	MaxDepth   int  // brute: events per thread explored; 0: the default
-	MaxStack   int  // bounded search for recursive threads; 0: the default
+	MaxDepth   int  // brute: events per thread explored; 0: BruteMaxDepth, or no bound for a loop-free program
+	MaxStack   int  // bounded search for recursive threads; 0: BruteMaxStack (brute), GlobalMaxStack (global)
 }
 
 // Stats are the engine's counters, reported in JSON.

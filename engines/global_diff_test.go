@@ -86,6 +86,9 @@ func TestGlobalAgreesWithBrute(t *testing.T) {
 		got := checkGlobal(t, c.p, opts, globalAll)
 		want, err := bruteCheck(context.Background(), c.p, opts)
 		require.NoError(t, err)
+		if c.p.LoopFree() {
+			require.NotEqual(t, Unknown, want.Verdict, "seed %d: brute on a loop-free program: %s\n%s", seed, want.Reason, c.src)
+		}
 		if got.Verdict == Unknown || want.Verdict != Unknown && want.Verdict != got.Verdict {
 			small := gen.Shrink(c.src, func(s string) bool { return globalDisagrees(s, c.lockEdges, globalAll) != "" })
 			t.Fatalf("seed %d (lock edges %v): global %v (%s), brute %v\nprogram:\n%s\nshrunk:\n%s",
@@ -197,7 +200,7 @@ func TestGlobalForkJoinAgreesWithBrute(t *testing.T) {
 	for i := range n {
 		specs := globalForkJoinSpecs(r)
 		p := buildProg(t, specs...)
-		opts := Options{LockEdges: i%2 == 1, MaxDepth: 30}
+		opts := Options{LockEdges: i%2 == 1} // straight-line: brute explores them whole
 		want, err := bruteCheck(context.Background(), p, opts)
 		require.NoError(t, err)
 		require.NotEqual(t, Unknown, want.Verdict, "%q", specs)

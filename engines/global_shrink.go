@@ -16,8 +16,19 @@ import (
 // between kept events is still there, so the cycle survives; it is
 // recomputed by the exact conflict graph. The search's path contains every
 // thread's private work up to the violation, which is noise to a reader.
-// When anything does not fit, w is returned unchanged.
+// When anything does not fit, w is returned unchanged. The work is done on
+// the run without the begin and end that wrap lock events under lock edges
+// (one event a move); the result is in the documented form, wrapped.
 func shrinkWitness(p *model.Program, w *model.Witness) *model.Witness {
+	raw, err := model.UnwrapUnarySync(p, w)
+	if err != nil {
+		return w
+	}
+	return model.WrapUnarySync(shrinkRaw(p, raw))
+}
+
+// shrinkRaw is shrinkWitness on a witness whose moves emit one event each.
+func shrinkRaw(p *model.Program, w *model.Witness) *model.Witness {
 	k := len(p.Threads)
 	idx := make([][]int, k) // per thread: the run indices of its events
 	for i, st := range w.Run {

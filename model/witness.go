@@ -25,7 +25,10 @@ type Conflict struct {
 //   - Run is a run of the program;
 //   - Paths[t] is the path thread t took in its automaton, from Init with the
 //     empty stack; its non-epsilon moves emit exactly thread t's events of
-//     Run, in order (a thread may also take trailing epsilon moves);
+//     Run, in order (a thread may also take trailing epsilon moves). A move
+//     emits its edge's event, except that with LockEdges a lock, fork or
+//     join edge taken outside a transaction emits the unary transaction
+//     begin, the event, end (docs/spec.md §1; WrapUnarySync);
 //   - Cycle is a cycle of the run's conflict graph: consecutive conflicts
 //     chain through one transaction (the To event of one and the From event
 //     of the next are in the same transaction) and the last returns to the

@@ -13,6 +13,12 @@ import (
 // conflict with no other thread, and their locks are private, so the run
 // stays lock-valid and its cycle is still a cycle.
 func (rd *reduced) expand(w *model.Witness) (plan, error) {
+	// One run step a move: without the begin and end that wrap a lock,
+	// fork or join event under lock edges (materialise puts them back).
+	w, err := model.UnwrapUnarySync(rd.p, w)
+	if err != nil {
+		return plan{}, fmt.Errorf("predict: internal error: %v", err)
+	}
 	k := len(rd.orig)
 	edge := make([][]int64, k) // per thread: the reduced edges its run steps took
 	for t, path := range w.Paths {

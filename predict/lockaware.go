@@ -160,15 +160,23 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 
 // forksFirst checks what verify cannot see in the prefixes: a thread's
 // first event in the run comes after its fork, wherever the fork is in the
-// trace.
+// trace. The fork is the forking thread's fork of it (a trace forks a
+// thread once); the run's steps are not counted as edges, since with lock
+// edges a bare fork is three steps (begin, fork, end).
 func (s *summary) forksFirst(w *model.Witness) bool {
-	done := make([]int64, len(s.threads)) // per thread: edges taken so far
+	moved := make([]bool, len(s.threads))
+	forked := make([]bool, len(s.threads))
 	for _, st := range w.Run {
 		u := st.Thread
-		if f, ok := s.forker[u]; ok && done[u] == 0 && done[f.t] <= f.pos {
+		if st.Ev.Op == model.OpFork {
+			if f, ok := s.forker[st.Ev.Target]; ok && int32(f.t) == u {
+				forked[st.Ev.Target] = true
+			}
+		}
+		if _, ok := s.forker[u]; ok && !moved[u] && !forked[u] {
 			return false
 		}
-		done[u]++
+		moved[u] = true
 	}
 	return true
 }

@@ -14,8 +14,9 @@ import (
 // line, THREAD|OP|LOC, where LOC is the event's line in the original trace.
 // The begin and end that make an access outside a transaction a unary one
 // carry the access's line and are left out, as in the original trace (a
-// bare access is a unary transaction); conc monitor reads the file back and
-// finds the same cycle.
+// bare access is a unary transaction), and so are those of a lock, fork or
+// join event under lock edges; conc monitor reads the file back and finds
+// the same cycle.
 func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	unary := unaryWrappers(wit.Run, len(p.Threads))
@@ -69,9 +70,10 @@ func stdOp(p *model.Program, e model.Event) (string, string, error) {
 	return trace.OpName[e.Op], p.TargetName(e), nil
 }
 
-// unaryWrappers marks the begin and end events that wrap one access on the
-// same trace line: no trace has two events on a line, so they were made for
-// a unary transaction. A begin that ends its thread's part of the run goes
+// unaryWrappers marks the begin and end events that wrap one access (or,
+// under lock edges, one lock, fork or join event) on the same trace line:
+// no trace has two events on a line, so they were made for a unary
+// transaction. A begin that ends its thread's part of the run goes
 // too: an empty open transaction changes no conflict. Events of threads out
 // of range (WriteSTD rejects them) are passed over.
 func unaryWrappers(run []model.Step, threads int) []bool {
@@ -80,6 +82,7 @@ func unaryWrappers(run []model.Step, threads int) []bool {
 	for t := range last {
 		last[t] = -1
 	}
+	unary := func(op model.Op) bool { return op.IsAccess() || op.IsSync() }
 	for i, st := range run {
 		if st.Thread < 0 || int(st.Thread) >= threads {
 			continue
@@ -91,9 +94,9 @@ func unaryWrappers(run []model.Step, threads int) []bool {
 		}
 		pe := run[prev].Ev
 		switch {
-		case pe.Op == model.OpBegin && st.Ev.Op.IsAccess() && pe.Pos == st.Ev.Pos:
+		case pe.Op == model.OpBegin && unary(st.Ev.Op) && pe.Pos == st.Ev.Pos:
 			mark[prev] = true
-		case pe.Op.IsAccess() && st.Ev.Op == model.OpEnd && pe.Pos == st.Ev.Pos:
+		case unary(pe.Op) && st.Ev.Op == model.OpEnd && pe.Pos == st.Ev.Pos:
 			mark[i] = true
 		}
 	}

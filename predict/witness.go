@@ -61,7 +61,10 @@ type materialised struct {
 }
 
 // materialise reads the edges the plan needs from the spool and builds the
-// run, the paths and the cycle (as run indices).
+// run, the paths and the cycle (as run indices). With lock edges, a lock,
+// fork or join event outside a transaction is then written as its unary
+// transaction, begin, event, end (model.WrapUnarySync): two more steps for
+// each such event, which costs one copy of the run when there are any.
 func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
 	need := pl.need(len(s.threads))
 	w := &model.Witness{Paths: straightPaths(need), LockEdges: lockEdges}
@@ -85,7 +88,7 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 		}
 		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
 	}
-	m := &materialised{w: w, names: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
+	m := &materialised{w: model.WrapUnarySync(w), names: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
 	m.forkedBy, m.finished = s.prefixEnds(need)
 	return m, nil
 }

@@ -5,9 +5,11 @@
 // the run is not serializable. Witness checks both halves of that claim from
 // the data alone:
 //
-//   - the run is a run of the program: every thread's path replays in its
-//     automaton from Init with the empty stack and emits exactly that
-//     thread's events of the run, in order; locks are held by one thread at a
+//   - the run is a run of the program in the documented form: every
+//     thread's path replays in its automaton from Init with the empty stack
+//     and emits exactly that thread's events of the run, in order (with lock
+//     edges a lock, fork or join move outside a transaction emits its unary
+//     transaction begin, event, end, and no such event may stand bare); locks are held by one thread at a
 //     time and released only by their holder; no event of a forked thread
 //     comes before its fork, and a join comes after every event of the joined
 //     thread, which has then finished (a terminal state, empty stack);

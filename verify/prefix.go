@@ -13,7 +13,9 @@ import (
 // automata (tens of bytes an edge, for a witness of millions of events) need
 // not exist: p supplies the names only. What the making does not guarantee
 // is checked as Witness checks it: events and targets in range, lock
-// validity, fork and join order and the cycle. forkedBy[u] is the thread
+// validity, fork and join order, the cycle, and with lock edges that every
+// lock, fork and join event lies in a transaction (a bare one written as
+// begin, event, end at its position). forkedBy[u] is the thread
 // that forks u in the threads' prefixes (-1 if none) and finished[u] reports
 // that u's path runs to the end of its thread, as a join needs.
 func Prefix(p *model.Program, w *model.Witness, forkedBy []int, finished []bool) error {
@@ -28,13 +30,17 @@ func Prefix(p *model.Program, w *model.Witness, forkedBy []int, finished []bool)
 	for u, done := range finished { // a straight-line path ends in the state it counts
 		c.final[u] = threadEnd{state: int32(len(w.Paths[u])), emptyStack: true, finished: done}
 	}
-	return c.run(c.steps, c.pathLengths, c.locks, c.forkJoin, c.cycle)
+	return c.run(c.steps, c.unarySync, c.pathLengths, c.locks, c.forkJoin, c.cycle)
 }
 
 // pathLengths checks that every thread's path is long enough for its
-// events of the run (each event is one move).
+// events of the run (each event is one move, but for the begin and end of
+// a lock, fork or join event's unary transaction under lock edges).
 func (c *checker) pathLengths() error {
-	events := make([]int, len(c.p.Threads))
+	events := c.unaryWrappers()
+	for t := range events {
+		events[t] = -events[t]
+	}
 	for _, s := range c.w.Run {
 		events[s.Thread]++
 	}

@@ -29,9 +29,10 @@ func TestPrefixAgreesWithWitness(t *testing.T) {
 	require.NoError(t, Prefix(namesOnly(p), w, none, both))
 
 	p = straight(t, "b acq:l rel:l acq:l rel:l e", "acq:l rel:l")
-	w = schedule(p, []int{1, 1, 1, 2, 2, 1, 1, 1}, []model.Conflict{{From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}}, true)
+	order := []int{1, 1, 1, 2, 2, 1, 1, 1}
+	w = schedule(p, order, []model.Conflict{{From: 2, To: 4}, {From: 4, To: 7}, {From: 7, To: 9}}, true)
 	require.NoError(t, Prefix(namesOnly(p), w, none, both))
-	w.LockEdges = false
+	w = schedule(p, order, []model.Conflict{{From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}}, false)
 	require.ErrorContains(t, Prefix(namesOnly(p), w, none, both), "belongs to no transaction")
 
 	// T2 acquires the lock T1 holds.

@@ -14,7 +14,7 @@ func Witness(p *model.Program, w *model.Witness) error {
 		return fmt.Errorf("verify: missing program or witness")
 	}
 	c := &checker{p: p, w: w, forkedBy: p.ForkedBy()}
-	return c.run(c.steps, c.replayAll, c.locks, c.forkJoin, c.cycle)
+	return c.run(c.steps, c.unarySync, c.replayAll, c.locks, c.forkJoin, c.cycle)
 }
 
 // run runs the checks in order and returns the first error.
@@ -134,7 +134,7 @@ func (c *checker) replay(t int) error {
 		return fmt.Errorf("thread %s has no valid automaton", th.Name)
 	}
 	proj := newThreadEvents(c.w.Run, t)
-	q, stack, k := a.Init, []int32(nil), 0
+	q, stack, k, depth := a.Init, []int32(nil), 0, 0
 	for i, mv := range c.w.Paths[t] {
 		if mv.From != q {
 			return fmt.Errorf("thread %s move %d: starts at state %d, but the thread is in state %d", th.Name, i, mv.From, q)
@@ -147,16 +147,10 @@ func (c *checker) replay(t int) error {
 		if stack, err = stackMove(stack, e); err != nil {
 			return fmt.Errorf("thread %s move %d: %v", th.Name, i, err)
 		}
-		if e.Ev.Op != model.OpSkip {
-			if proj.done() {
-				return fmt.Errorf("thread %s move %d emits %s, but the run has only %d events of %s", th.Name, i, c.evName(e.Ev), k, th.Name)
-			}
-			if got := c.w.Run[proj.at].Ev; got.Op != e.Ev.Op || got.Target != e.Ev.Target {
-				return fmt.Errorf("thread %s move %d emits %s, but the thread's next run event is %s", th.Name, i, c.evName(e.Ev), c.describe(proj.at))
-			}
-			proj.advance()
-			k++
+		if err := c.match(th.Name, i, e.Ev, depth, proj, &k); err != nil {
+			return err
 		}
+		depth = txnDepth(depth, e.Ev.Op)
 		if e.To < 0 || int(e.To) >= a.NumStates() {
 			return fmt.Errorf("thread %s move %d: target state %d out of range", th.Name, i, e.To)
 		}
@@ -170,6 +164,25 @@ func (c *checker) replay(t int) error {
 		return fmt.Errorf("thread %s's path emits %d events, but the run has %d (first unmatched: %s)", th.Name, k, all, c.describe(first))
 	}
 	c.final[t] = threadEnd{state: q, emptyStack: len(stack) == 0, finished: a.Terminal(q) && len(stack) == 0}
+	return nil
+}
+
+// match checks that what move i of thread name emits (its edge's event ev,
+// at transaction depth depth) is the thread's next events of the run, and
+// moves past them; k counts the thread's events matched so far.
+func (c *checker) match(name string, i int, ev model.Event, depth int, proj *threadEvents, k *int) error {
+	evs, n := c.emits(ev, depth)
+	for _, want := range evs[:n] {
+		if proj.done() {
+			return fmt.Errorf("thread %s move %d emits %s, but the run has only %d events of %s", name, i, c.evName(want), *k, name)
+		}
+		if got := c.w.Run[proj.at].Ev; got.Op != want.Op || got.Target != want.Target {
+			return fmt.Errorf("thread %s move %d emits %s%s, but the thread's next run event is %s",
+				name, i, c.evName(want), c.unaryNote(ev, depth), c.describe(proj.at))
+		}
+		proj.advance()
+		*k++
+	}
 	return nil
 }
 

@@ -25,11 +25,13 @@ func TestValidWitnesses(t *testing.T) {
 	w = schedule(p, []int{1, 1, 2, 2, 2, 1}, []model.Conflict{{From: 1, To: 3}, {From: 3, To: 5}}, false)
 	require.NoError(t, Witness(p, w))
 
-	// Lock edges: release -> acquire both ways around T2's critical section.
+	// Lock edges: release -> acquire both ways around T2's critical section,
+	// whose acquire and release are unary transactions (begin, event, end).
 	p = straight(t, "b acq:l rel:l acq:l rel:l e", "acq:l rel:l")
-	w = schedule(p, []int{1, 1, 1, 2, 2, 1, 1, 1}, []model.Conflict{{From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}}, true)
+	order := []int{1, 1, 1, 2, 2, 1, 1, 1}
+	w = schedule(p, order, []model.Conflict{{From: 2, To: 4}, {From: 4, To: 7}, {From: 7, To: 9}}, true)
 	require.NoError(t, Witness(p, w))
-	w.LockEdges = false
+	w = schedule(p, order, []model.Conflict{{From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}}, false)
 	require.ErrorContains(t, Witness(p, w), "belongs to no transaction", "the same cycle without lock edges")
 
 	// Fork and join with lock edges.

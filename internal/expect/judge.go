@@ -19,8 +19,9 @@ const Bounded = "brute"
 var boundWords = []string{"depth", "bound", "limit", "stack", "states", "undecidable"}
 
 // Decides reports whether engine is a decision procedure for p (after any
-// --ignore-sync), by the paper's results: brute only for finite runs
-// (straight-line programs); profile for every lock-free class, recursive
+// --ignore-sync), by the paper's results: brute only for finitely many
+// finite runs (loop-free programs, explored whole unless --max-depth is
+// given); profile for every lock-free class, recursive
 // included (Lemma 3, Theorems 1 and 2); global for finite-state programs
 // with locks (Theorem 4), its search of recursive threads being bounded by
 // --max-stack. No engine decides recursive threads with locks (undecidable,
@@ -29,7 +30,7 @@ func Decides(p *model.Program, engine string) bool {
 	class := p.Class()
 	switch engine {
 	case Bounded:
-		return class == model.StraightLine
+		return p.LoopFree()
 	case "profile":
 		return true
 	case "global":
@@ -45,6 +46,9 @@ func Decides(p *model.Program, engine string) bool {
 func UnknownAllowed(p *model.Program, engine string, opts engines.Options) (bool, string) {
 	if opts.MaxStates > 0 {
 		return true, "a state limit is set"
+	}
+	if opts.MaxDepth > 0 && engine == Bounded {
+		return true, "--max-depth bounds " + Bounded + "'s search"
 	}
 	if opts.IgnoreSync {
 		p = model.DropSync(p)

@@ -89,6 +89,10 @@ func TestJudgeUnknown(t *testing.T) {
 	require.ErrorContains(t, Judge(regular, "brute", ser, unknown("gave up")), "names no bound")
 	// never on straight-line programs, nor instead of a violation.
 	require.ErrorContains(t, Judge(straight, "brute", ser, unknown("max depth 8 reached")), "got unknown")
+	// unless the want line bounds the depth itself.
+	bounded := Want{Verdict: engines.Serializable, Options: engines.Options{MaxDepth: 3}}
+	require.NoError(t, Judge(straight, "brute", bounded, unknown("no violation within --max-depth 3 events per thread")))
+	require.ErrorContains(t, Judge(straight, "global", bounded, unknown("--max-depth 3")), "got unknown")
 	require.ErrorContains(t, Judge(regular, "brute", Want{Verdict: engines.Violation}, unknown("max depth")),
 		"want violation, got unknown")
 	// decision procedures only on recursive threads with locks.
@@ -120,12 +124,15 @@ func TestDecides(t *testing.T) {
 	locked.Locks = []string{"m"}
 	locked.Threads = append(locked.Threads, recursive.Threads[2],
 		&model.Thread{Name: "L", Auto: line(false, ev(model.OpAcquire, 0), ev(model.OpRelease, 0))})
+	// A branch that does not loop leaves the program loop-free.
+	branching := fig1(false)
+	branching.Threads[0].Auto.Out[0] = append(branching.Threads[0].Auto.Out[0], model.Edge{To: 4, Ev: ev(model.OpSkip, -1)})
 	for _, c := range []struct {
 		p       *model.Program
 		engine  string
 		decides bool
 	}{
-		{straight, "brute", true}, {regular, "brute", false}, {recursive, "brute", false},
+		{straight, "brute", true}, {branching, "brute", true}, {regular, "brute", false}, {recursive, "brute", false},
 		{regular, "global", true}, {recursive, "global", false},
 		{recursive, "profile", true},
 		{recursive, "future", true}, {locked, "future", false},
