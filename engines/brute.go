@@ -86,10 +86,11 @@ func (s *bruteSearch) unknownReason() string {
 
 // bruteValidProgram reports the first structural error of p: automata whose
 // states, edges, event targets or stack symbols are out of range. Engines
-// must return errors, not panic, on such programs.
+// must return errors, not panic, on such programs. A program without threads
+// is valid: it has one run, the empty one, which is serializable.
 func bruteValidProgram(p *model.Program) error {
-	if p == nil || len(p.Threads) == 0 {
-		return fmt.Errorf("program has no threads")
+	if p == nil {
+		return fmt.Errorf("no program")
 	}
 	for ti, t := range p.Threads {
 		if t == nil || t.Auto == nil || t.Auto.NumStates() == 0 {

@@ -156,5 +156,11 @@ func TestBruteBadProgram(t *testing.T) {
 	p.Threads[0].Auto.Out[1][0].Ev.Target = 7
 	_, err := bruteCheck(context.Background(), p, Options{})
 	require.ErrorContains(t, err, "read target 7 out of range")
-	require.Error(t, bruteSupports(&model.Program{}, Options{}))
+	require.Error(t, bruteSupports(nil, Options{}))
+	// A program without threads is not malformed: its one run is empty
+	// (docs/spec.md §5: serializable, with a note).
+	require.NoError(t, bruteSupports(&model.Program{}, Options{}))
+	res, err := bruteCheck(context.Background(), &model.Program{}, Options{})
+	require.NoError(t, err)
+	require.Equal(t, Serializable, res.Verdict)
 }

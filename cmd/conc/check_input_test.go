@@ -27,6 +27,20 @@ func TestCheckNoThreads(t *testing.T) {
 	}
 }
 
+// TestNoThreadsEveryEngine: every engine, asked by name, answers the same for
+// a program without threads (brute and global used to call it invalid input).
+func TestNoThreadsEveryEngine(t *testing.T) {
+	path := file(t, "empty.conc", "vars x\n")
+	for _, eng := range []string{"auto", "profile", "global", "brute"} {
+		for _, le := range [][]string{nil, {"--lock-edges"}} {
+			args := append([]string{"check", path, "--quiet", "--engine", eng}, le...)
+			o := conc(args...)
+			require.Equal(t, exitSerializable, o.code, "%v: %s", args, o.stderr)
+			require.Equal(t, "serializable\nnote: the program has no threads\n", o.stdout, "%v", args)
+		}
+	}
+}
+
 // TestCheckUndeclaredLock: issue 14's file that declares its variables and
 // not its locks, with "sync mm" a typo for m, is exit 2 with each use's
 // file:line:col, not a program with a second lock and another verdict.
