@@ -110,8 +110,9 @@ func TestGlobalLimits(t *testing.T) {
 func TestGlobalBadProgram(t *testing.T) {
 	e, err := Lookup("global")
 	require.NoError(t, err)
-	_, err = e.Check(context.Background(), &model.Program{}, Options{})
-	require.Error(t, err)
+	res, err := e.Check(context.Background(), &model.Program{}, Options{})
+	require.NoError(t, err, "a program without threads is valid (docs/spec.md §5)")
+	require.Equal(t, Serializable, res.Verdict)
 	bad := buildProg(t, "b r:x e")
 	bad.Threads[0].Auto.Out[0][0].To = 99
 	require.Error(t, e.Supports(bad, Options{}))
