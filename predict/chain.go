@@ -48,6 +48,8 @@ type chainer struct {
 	// that the bound kept a chain from growing (deepen.go).
 	depth int
 	cut   bool
+	users [][]userOf    // per letter, its users (chain_short.go)
+	short *shortScratch // reachShort's scratch
 }
 
 func newChainer(ctx context.Context, s *summary, limit int) *chainer {

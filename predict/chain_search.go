@@ -199,7 +199,11 @@ func (c *chainer) reach(i int, a profiles.Letter) []int32 {
 		return f
 	}
 	var f []int32
-	if !none {
+	switch {
+	case none:
+	case c.depth == shortDepth:
+		f, _ = c.reachShort(i, a)
+	default:
 		s := c.newSearch(i)
 		s.run(a)
 		f = s.f
@@ -212,6 +216,9 @@ func (c *chainer) reach(i int, a profiles.Letter) []int32 {
 
 // chainTo finds the chain from a of thread i that closes on b.
 func (c *chainer) chainTo(i int, a, b profiles.Letter) ([]hop, bool) {
+	if c.depth == shortDepth {
+		return c.shortChain(i, a, b)
+	}
 	s := c.newSearch(i)
 	s.goal = func(j int, t int32) bool { return t <= c.close(j, b) }
 	if !s.run(a) {

@@ -38,10 +38,10 @@ func (c *chainer) firstDepth(always bool) int {
 	return c.deeper(0)
 }
 
-// deeper is the bound after d: double it, none once it spans every other
-// thread.
+// deeper is the bound after d: 2 first (chain_short.go's linear pass),
+// then double it, none once it spans every other thread.
 func (c *chainer) deeper(d int) int {
-	d = max(2*d, 1)
+	d = max(2*d, shortDepth)
 	if d >= c.k-1 {
 		return 0
 	}

@@ -12,29 +12,31 @@ import (
 )
 
 // TestDeepeningAgreesWithBrute: the short-chains-first scan (deepen.go),
-// forced on whatever the thread count, gives brute's verdict on random
-// lock-free traces of 2 to 5 threads, and its witnesses replay. The
-// exhaustive first pass (the default up to exhaustiveThreads threads)
-// must agree with it too.
+// forced on whatever the thread count, gives the exhaustive scan's verdict
+// (the default up to exhaustiveThreads threads) on random lock-free traces
+// of 2 to 8 threads, which is brute's up to 4 threads, and its witnesses
+// replay.
 func TestDeepeningAgreesWithBrute(t *testing.T) {
-	n := 600
+	n := 250
 	if testing.Short() {
-		n = 150
+		n = 80
 	}
 	brute, err := engines.Lookup("brute")
 	require.NoError(t, err)
 	var tally [2]int
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 19))
-		s := traceShape{threads: 2 + r.IntN(4), vars: 1 + r.IntN(3), items: 1 + r.IntN(3)}
+		s := traceShape{threads: 2 + r.IntN(7), vars: 2 + r.IntN(6), items: 1 + r.IntN(3)}
 		src := randomTrace(r, s)
 		full := projectionOf(t, src)
-		want, err := brute.Check(context.Background(), full, engines.Options{MaxDepth: 1000})
-		require.NoError(t, err)
-		require.NotEqual(t, engines.Unknown, want.Verdict, want.Reason)
+		want := predictString(t, src, Options{}).Result // exhaustive up to exhaustiveThreads
+		if s.threads <= 4 {
+			b, err := brute.Check(context.Background(), full, engines.Options{MaxDepth: 1000})
+			require.NoError(t, err)
+			require.Equal(t, b.Verdict, want.Verdict, "seed %d\n%s", seed, src)
+		}
 		deep := predictString(t, src, Options{deepen: true})
 		require.Equal(t, want.Verdict, deep.Result.Verdict, "seed %d\n%s", seed, src)
-		require.Equal(t, want.Verdict, predictString(t, src, Options{}).Result.Verdict, "seed %d\n%s", seed, src)
 		if deep.Result.Verdict == engines.Violation {
 			require.NoError(t, verify.Witness(full, deep.Result.Witness), "seed %d\n%s", seed, src)
 		}

@@ -65,6 +65,12 @@ func BenchmarkPredictManyWriters(b *testing.B) {
 	benchPredict(b, []byte(writersTrace(16_000)))
 }
 
+// BenchmarkPredictThreeThreads: 4,001 threads, a violation that needs
+// two of them besides the interrupted one.
+func BenchmarkPredictThreeThreads(b *testing.B) {
+	benchPredict(b, []byte(threeTrace(2000)))
+}
+
 // BenchmarkChainStates: 30 threads that chain every way and never close,
 // cut at 2·10^5 states: the cost of a chain state beyond 16 threads.
 func BenchmarkChainStates(b *testing.B) {

@@ -37,6 +37,19 @@ func writersTrace(n int) string {
 	return b.String()
 }
 
+// threeTrace needs a chain of two threads: T0's r(x) … w(y) is
+// interrupted by one of n writers of x and z and one of n readers of z and
+// y, and by nothing shorter.
+func threeTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("T0|begin\nT0|r(x)\nT0|w(y)\nT0|end\n")
+	for t := 1; t <= n; t++ {
+		fmt.Fprintf(&b, "W%d|begin\nW%d|w(x)\nW%d|w(z)\nW%d|end\n", t, t, t, t)
+		fmt.Fprintf(&b, "R%d|begin\nR%d|r(z)\nR%d|r(y)\nR%d|end\n", t, t, t, t)
+	}
+	return b.String()
+}
+
 // stuckTrace is n-1 threads of one write to x, which chain into each other
 // every way, and a transaction whose second access no chain reaches: no
 // violation, and only the budget ends the search.
@@ -118,4 +131,14 @@ func TestManyWritersLinear(t *testing.T) {
 	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("allocated %d KiB", alloc>>10)
 	require.Less(t, alloc, uint64(32<<20))
+}
+
+// TestManyThreadsThreeThreads: 4,001 threads, a three-thread violation,
+// found by the linear two-thread pass (chain_short.go) in a few thousand
+// steps; a search over (set, thread) states needed 4,000² of them.
+func TestManyThreadsThreeThreads(t *testing.T) {
+	out := predictWithin(t, threeTrace(2000), Options{Check: engines.Options{MaxStates: 100_000}})
+	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+	require.Len(t, out.Result.Witness.Cycle, 3)
+	require.Less(t, out.Result.Stats.States, int64(10_000))
 }
