@@ -39,7 +39,7 @@ func ExtractPushdown(a *model.Automaton, nvars int) (*Profiles, error) {
 	for _, q := range s.entries[0].reached {
 		c.edges += len(a.Out[q])
 	}
-	return c.profiles(nvars), nil
+	return c.profiles(), nil
 }
 
 // saturation is Lemma 4's saturation for one automaton. Its facts are pairs
@@ -81,8 +81,9 @@ type satCaller struct{ entry, state, edge, slot int32 }
 type satFact struct{ entry, slot, state int32 }
 
 func newSaturation(a *model.Automaton, nvars int) *saturation {
-	w := Words(nvars)
-	s := &saturation{a: a, c: newCollector(nvars), w: w, byState: map[int32]int32{},
+	c := newCollector(a, nvars) // summaries range over a's letters (alphabet.go)
+	w := c.w
+	s := &saturation{a: a, c: c, w: w, byState: map[int32]int32{},
 		t1: newSummary(w), t2: newSummary(w), cur: make([]uint64, w)}
 	s.work.rank = make([]int32, a.NumStates())
 	for i := range s.work.rank {
@@ -191,7 +192,7 @@ func (s *saturation) step(e, slot int32, ed model.Edge) {
 		s.record(src, ed.Ev)
 	}
 	to := s.fact(e, ed.To)
-	if orStep(s.sums[to], s.sums[slot], ed.Ev) {
+	if s.orStep(s.sums[to], s.sums[slot], ed.Ev) {
 		s.enqueue(e, to, ed.To)
 	}
 }
@@ -207,7 +208,7 @@ func (s *saturation) call(c satCaller) {
 		ce.callers = append(ce.callers, c)
 	}
 	s.t1.clear()
-	orStep(s.t1, s.sums[c.slot], push.Ev)
+	s.orStep(s.t1, s.sums[c.slot], push.Ev)
 	for _, x := range ce.exits {
 		for _, pop := range s.a.Out[x.state] {
 			if pop.Stack == model.StackPop && pop.Sym == push.Sym {
@@ -226,7 +227,7 @@ func (s *saturation) ret(e, exit int32, pop model.Edge) {
 	for _, c := range s.entries[e].callers {
 		if push := s.a.Out[c.state][c.edge]; push.Sym == pop.Sym {
 			s.t1.clear()
-			orStep(s.t1, s.sums[c.slot], push.Ev)
+			s.orStep(s.t1, s.sums[c.slot], push.Ev)
 			s.complete(c.entry, s.t1, exit, pop)
 		}
 	}
@@ -242,7 +243,7 @@ func (s *saturation) complete(e int32, called *summary, exit int32, pop model.Ed
 		s.record(s.t2, pop.Ev)
 	}
 	to := s.fact(e, pop.To)
-	if orStep(s.sums[to], s.t2, pop.Ev) {
+	if s.orStep(s.sums[to], s.t2, pop.Ev) {
 		s.enqueue(e, to, pop.To)
 	}
 }
@@ -257,7 +258,12 @@ func (s *saturation) record(src *summary, ev model.Event) {
 	for i := range s.cur {
 		s.cur[i] = src.flat[i] | src.last[i]
 	}
-	s.c.access(LetterOf(ev), s.cur, src.pre)
+	s.c.access(s.c.al.letterOf(ev), s.cur, src.pre)
+}
+
+// orStep is orStep over the automaton's local letters.
+func (s *saturation) orStep(dst, src *summary, ev model.Event) bool {
+	return orStep(dst, src, ev, s.c.al.letterOf(ev))
 }
 
 // slotIndex maps the states an entry has reached to their slots: a dense
