@@ -65,6 +65,27 @@ func TestCallSitesLinear(t *testing.T) {
 	require.Less(t, big, 30*max(small, time.Millisecond), "quadratic in the call sites")
 }
 
+// pathCPU is the thread CPU time of one PushdownPath for ▷ r ◁ ▷ w ◁ in
+// a, which is not a profile: the search saturates everything.
+func pathCPU(t *testing.T, a *model.Automaton) time.Duration {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := cputime.Thread()
+	_, _, _, ok, err := PushdownPath(a, Profile{KindDiff, 0, 1})
+	require.NoError(t, err)
+	require.False(t, ok)
+	return cputime.Thread() - start
+}
+
+// TestCallSitesLinearPath: the witness search (PushdownPath) has the call
+// rule too, and the same index (on the old loops the ratio was 93).
+func TestCallSitesLinearPath(t *testing.T) {
+	pathCPU(t, callSites(100)) // warm up
+	small, big := pathCPU(t, callSites(2_000)), pathCPU(t, callSites(20_000))
+	t.Logf("2,000 sites: %v; 20,000 sites: %v", small, big)
+	require.Less(t, big, 30*max(small, time.Millisecond), "quadratic in the call sites")
+}
+
 // BenchmarkPushdownCallSites: 30,000 call sites of one recursive
 // procedure (8.6 s before the index).
 func BenchmarkPushdownCallSites(b *testing.B) {
