@@ -137,6 +137,9 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 	var cur, bef, single uint64
 	same, diff, local := c.samePred, c.diffPred, c.al.local
+	if c.al.identity {
+		local = nil // no lookup: this loop is the hot one
+	}
 	L := Letter(2 * c.nvars)
 	q, n := a.Init, int32(len(a.Out))
 	for steps := int32(0); ; steps++ {
@@ -153,7 +156,10 @@ func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 			if uint32(g) >= uint32(L) {
 				return false, checkEdge(q, e, n, L)
 			}
-			l := local[g]
+			l := g
+			if local != nil {
+				l = Letter(local[g])
+			}
 			same[l] |= cur
 			diff[l] |= bef
 			bit := uint64(1) << uint(l)
