@@ -1,10 +1,13 @@
 package profiles
 
 import (
+	"math/rand"
 	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/model"
 )
 
 // allocated is the bytes f allocates.
@@ -52,5 +55,50 @@ func BenchmarkExtractManyVariables(b *testing.B) {
 		if _, err := Extract(a, 10_000); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// spread renames variable x of a to x·97+13, so that a program of many
+// variables uses a few scattered ones.
+func spread(a *model.Automaton) *model.Automaton {
+	b := &model.Automaton{Init: a.Init, InTxn: a.InTxn, Held: a.Held, Out: make([][]model.Edge, len(a.Out))}
+	for q, es := range a.Out {
+		b.Out[q] = append([]model.Edge(nil), es...)
+		for i := range b.Out[q] {
+			if b.Out[q][i].Ev.Op.IsAccess() {
+				b.Out[q][i].Ev.Target = b.Out[q][i].Ev.Target*97 + 13
+			}
+		}
+	}
+	return b
+}
+
+// spreadLetter is spread on letters.
+func spreadLetter(l Letter) Letter { return Letter(2*(l.Var()*97+13)) + l&1 }
+
+// TestLocalAlphabetAgrees: over 400 declared variables (beyond
+// identityLetters, so the extraction works on local letters) the profiles
+// of random finite and pushdown automata over three scattered variables are
+// those over three variables, renamed.
+func TestLocalAlphabetAgrees(t *testing.T) {
+	r := rand.New(rand.NewSource(19))
+	for i := 0; i < 300; i++ {
+		var a *model.Automaton
+		if i%2 == 0 {
+			a = randomAuto(r, 2+r.Intn(8), r.Intn(16), 3)
+		} else {
+			a = randomPDA(r, 2+r.Intn(8), r.Intn(16), 3, 1+r.Intn(2))
+		}
+		small, err := Extract(a, 3)
+		require.NoError(t, err)
+		big, err := Extract(spread(a), 400)
+		require.NoError(t, err)
+		var want []Profile
+		for _, p := range small.List() {
+			want = append(want, Profile{p.Kind, spreadLetter(p.A), spreadLetter(p.B)})
+		}
+		require.Equal(t, want, big.List(), "automaton %d", i)
+		require.Equal(t, small.Edges, big.Edges)
+		require.Equal(t, small.Sync, big.Sync)
 	}
 }
