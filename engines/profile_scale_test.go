@@ -52,3 +52,30 @@ func TestProfileManyVariables(t *testing.T) {
 	t.Logf("allocated %d KiB", alloc>>10)
 	require.Less(t, alloc, uint64(16<<20))
 }
+
+// TestProfileManyDistinctThreads: the shapes that made predict's chain
+// search exponential (deepen.go in package predict), as 30 distinct .conc
+// threads. The profile engine's search closes a chain before lengthening
+// it and prunes by relevance, so each takes a handful of states; this
+// keeps it so.
+func TestProfileManyDistinctThreads(t *testing.T) {
+	pairs, stuck, three := "vars x\n", "vars x, z\nthread T0 { atomic { write x; write z } }\nthread Tz { read z }\n",
+		"vars x, y, z\nthread T0 { atomic { read x; write y } }\n"
+	for k := 1; k < 30; k++ {
+		pairs += fmt.Sprintf("thread T%d { atomic { read x; write x } }\n", k)
+		stuck += fmt.Sprintf("thread T%d { write x }\n", k)
+		three += fmt.Sprintf("thread W%d { atomic { write x; write z } }\nthread R%d { atomic { read z; read y } }\n", k, k)
+	}
+	eng, err := Lookup("profile")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		src  string
+		want Verdict
+	}{{pairs, Violation}, {stuck, Serializable}, {three, Violation}} {
+		p, err := lang.Compile("many.conc", []byte(c.src))
+		require.NoError(t, err)
+		res, err := eng.Check(context.Background(), p, Options{MaxStates: 1000})
+		require.NoError(t, err)
+		require.Equal(t, c.want, res.Verdict, "%s\n%s", res.Reason, c.src)
+	}
+}
