@@ -46,10 +46,10 @@ type chainer struct {
 	stop   string // why the search gave up, "" if it did not
 	// depth bounds the threads of a chain (0: no bound), and cut records
 	// that the bound kept a chain from growing (deepen.go).
-	depth int
-	cut   bool
-	users [][]userOf    // per letter, its users (chain_short.go)
-	short *shortScratch // reachShort's scratch
+	depth       int
+	cut         bool
+	letterUsers [][]userOf    // per letter, its users (chain_short.go)
+	short       *shortScratch // reachShort's scratch
 }
 
 func newChainer(ctx context.Context, s *summary, limit int) *chainer {

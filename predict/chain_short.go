@@ -43,24 +43,24 @@ type shortVia struct {
 
 // usersOf is the index of each letter's users, built on first use.
 func (c *chainer) usersOf(l profiles.Letter) []userOf {
-	if c.users == nil {
+	if c.letterUsers == nil {
 		n := 0
 		for _, th := range c.th {
 			n = max(n, len(th.span))
 		}
-		c.users = make([][]userOf, n)
+		c.letterUsers = make([][]userOf, n)
 		for j, th := range c.th {
 			for l, sp := range th.span {
 				if sp.first != 0 {
-					c.users[l] = append(c.users[l], userOf{int32(j), sp.first})
+					c.letterUsers[l] = append(c.letterUsers[l], userOf{int32(j), sp.first})
 				}
 			}
 		}
 	}
-	if l < 0 || int(l) >= len(c.users) {
+	if l < 0 || int(l) >= len(c.letterUsers) {
 		return nil
 	}
-	return c.users[l]
+	return c.letterUsers[l]
 }
 
 // reachShort is F_a for letter a of thread i over chains of at most two
@@ -139,7 +139,7 @@ func (c *chainer) exits(f []int32, from []int32) {
 func (c *chainer) scratch() *shortScratch {
 	if c.short == nil {
 		c.usersOf(0)
-		sc := &shortScratch{exit: make([][2]int32, len(c.users)), via: make([]shortVia, c.k)}
+		sc := &shortScratch{exit: make([][2]int32, len(c.letterUsers)), via: make([]shortVia, c.k)}
 		for l := range sc.exit {
 			sc.exit[l] = [2]int32{-1, -1}
 		}

@@ -104,14 +104,25 @@ func TestManyThreadsLongChain(t *testing.T) {
 // TestChainBudget: without --max-states or --timeout the lock-free search
 // has a default budget, and says so (the search used to run for ever).
 func TestChainBudget(t *testing.T) {
-	done := make(chan *Outcome, 1)
-	go func() { done <- predictString(t, stuckTrace(30), Options{chainBudget: 20_000}) }()
-	var out *Outcome
+	r, err := trace.NewReader(strings.NewReader(stuckTrace(30)), "t.std", trace.Options{})
+	require.NoError(t, err)
+	type answer struct {
+		out *Outcome
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		out, err := Predict(context.Background(), r, Options{chainBudget: 20_000})
+		done <- answer{out, err}
+	}()
+	var a answer
 	select {
-	case out = <-done:
+	case a = <-done:
 	case <-time.After(20 * time.Second): // a deadline of its own would turn the default budget off
 		t.Fatal("no answer in 20 s")
 	}
+	require.NoError(t, a.err)
+	out := a.out
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "default budget of 20000 chain states")
 	require.Contains(t, out.Result.Reason, "--max-states")
