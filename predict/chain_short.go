@@ -96,10 +96,7 @@ func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 				if int(k) == i || u.first >= f[k] {
 					continue
 				}
-				if j := sc.exit[e][0]; j != k || sc.exit[e][1] >= 0 {
-					if j == k {
-						j = sc.exit[e][1]
-					}
+				if j := sc.other(e, k); j >= 0 {
 					c.states++
 					f[k], sc.via[k] = u.first, shortVia{j, e}
 				}
@@ -133,6 +130,15 @@ func (c *chainer) exits(f []int32, from []int32) {
 			}
 		}
 	}
+}
+
+// other is a thread other than k that can be left by letter e, or -1.
+func (sc *shortScratch) other(e profiles.Letter, k int32) int32 {
+	x := sc.exit[e]
+	if x[0] != k {
+		return x[0]
+	}
+	return x[1] // distinct from x[0], or -1
 }
 
 // scratch is the chainer's shortScratch, sized on first use.

@@ -6,7 +6,8 @@ package predict
 // of them, yet the exhaustive search for F over chains of every length took
 // 2^29 states. So the scan is iterative deepening on the chain's length:
 // pass n bounds a chain to depth(n) threads besides the interrupted one
-// (1, 2, 4, 8, …), and a violation a pass finds is one (F over fewer chains
+// (2, 4, 8, …; the first pass is linear, chain_short.go), and a violation
+// a pass finds is one (F over fewer chains
 // is larger, never smaller, than the true F: every pair it reports has a
 // chain). A pass that finds none is final unless the bound kept some chain
 // from growing (chainer.cut); then the next pass doubles it, and once the
