@@ -36,28 +36,40 @@ import (
 // linkTable is, for one thread class, reach[e] (the letters a thread can be
 // left by after being entered by e: e itself, ▷e y◁, ▷e◁▷y◁ and ▷y e◁) and
 // next[l] (the union of reach[e] over the entries e that conflict with l).
+// Only the letters the class uses, and those that conflict with them, get
+// a set of their own; the others share one empty set, so a program with
+// many variables and threads that touch few costs O(used · v) bits, not
+// O(v²) (10,000 declared variables: 217 MB before).
 func linkTable(pr *profiles.Profiles) (reach, next []profiles.Set) {
 	L := pr.Letters()
 	w := len(pr.Single)
-	reach = make([]profiles.Set, L)
-	for e := 0; e < L; e++ {
-		reach[e] = profiles.NewSet(w)
-		if !pr.Single.Has(profiles.Letter(e)) {
-			continue // never entered by e
-		}
-		reach[e].Add(profiles.Letter(e))
-		reach[e].Or(pr.Same[e])
-		reach[e].Or(pr.Diff[e])
+	empty := profiles.NewSet(w)
+	reach, next = make([]profiles.Set, L), make([]profiles.Set, L)
+	for e := range reach {
+		reach[e], next[e] = empty, empty
 	}
-	for x := 0; x < L; x++ { // ▷ x e ◁ lets e enter and x leave
+	own := make([]bool, L)
+	set := func(e profiles.Letter) profiles.Set {
+		if !own[e] {
+			own[e], reach[e] = true, profiles.NewSet(w)
+		}
+		return reach[e]
+	}
+	used := pr.Single.Letters()
+	for _, e := range used { // entered by e
+		r := set(e)
+		r.Add(e)
+		r.Or(pr.Same[e])
+		r.Or(pr.Diff[e])
+	}
+	for _, x := range used { // ▷ x e ◁ lets e enter and x leave
 		for _, e := range pr.Same[x].Letters() {
-			reach[e].Add(profiles.Letter(x))
+			set(e).Add(x)
 		}
 	}
-	next = make([]profiles.Set, L)
-	for l := 0; l < L; l++ {
+	for _, l := range pr.Single.Conflicting().Letters() {
 		next[l] = profiles.NewSet(w)
-		ins, n := entries(profiles.Letter(l))
+		ins, n := entries(l)
 		for _, e := range ins[:n] {
 			next[l].Or(reach[e])
 		}
@@ -107,8 +119,8 @@ func DecideProfiles(ctx context.Context, p *model.Program, tps []ThreadProfiles,
 		s.reach, s.next = append(s.reach, reach), append(s.next, next)
 	}
 	for ci, c := range cs {
-		for a := 0; a < c.prof.Letters(); a++ {
-			ch, found := s.search(cs, ci, profiles.Letter(a))
+		for _, a := range c.prof.Single.Letters() { // a letter it never uses starts no chain
+			ch, found := s.search(cs, ci, a)
 			if done, err := s.settle(&res, found, func() (*model.Witness, error) {
 				return buildWitness(p, tps, ch, opts.LockEdges)
 			}); done {

@@ -44,6 +44,12 @@ type chainer struct {
 	states int64
 	limit  int64
 	stop   string // why the search gave up, "" if it did not
+	// depth bounds the threads of a chain (0: no bound), and cut records
+	// that the bound kept a chain from growing (deepen.go).
+	depth       int
+	cut         bool
+	letterUsers [][]userOf    // per letter, its users (chain_short.go)
+	short       *shortScratch // reachShort's scratch
 }
 
 func newChainer(ctx context.Context, s *summary, limit int) *chainer {

@@ -19,14 +19,15 @@ type hop struct {
 // state (set, j); a state is expanded again only when it is reached with a
 // smaller one.
 type chainSearch struct {
-	c    *chainer
-	i    int
-	set  []uint64
-	best map[string]int32
-	key  []byte
-	f    []int32                   // F_a: least entry per final thread
-	goal func(j int, t int32) bool // nil: explore everything (for F)
-	path []hop
+	c     *chainer
+	i     int
+	set   []uint64
+	best  map[string]int32   // beyond 64 threads
+	small map[smallKey]int32 // 17 to 64 threads
+	key   []byte
+	f     []int32                   // F_a: least entry per final thread
+	goal  func(j int, t int32) bool // nil: explore everything (for F)
+	path  []hop
 }
 
 func (c *chainer) newSearch(i int) *chainSearch {
@@ -44,6 +45,8 @@ func (c *chainer) newSearch(i int) *chainSearch {
 			clear(c.dense.gen)
 			c.dense.cur = 1
 		}
+	} else if c.k <= 64 {
+		s.small = map[smallKey]int32{}
 	} else {
 		s.best = map[string]int32{}
 	}
@@ -77,7 +80,10 @@ func (s *chainSearch) enterThread(j int, t int32) bool {
 	return false
 }
 
-// dfs explores from thread j entered at transaction t.
+// dfs explores from thread j entered at transaction t, the len(s.path)-th
+// thread of the chain. A state (set, j) is always at depth |set|, so the
+// least-t table stays exact under the chainer's depth bound: the bounded
+// search finds F over exactly the chains of at most depth threads.
 func (s *chainSearch) dfs(j int, t int32) bool {
 	if !s.visit(j, t) {
 		return false
@@ -85,6 +91,10 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 	s.f[j] = min(s.f[j], t)
 	if s.goal != nil && s.goal(j, t) {
 		return true
+	}
+	if s.c.depth > 0 && len(s.path) >= s.c.depth {
+		s.c.cut = true // a longer chain may exist: the next pass looks (deepen.go)
+		return false
 	}
 	for k := 0; k < s.c.k; k++ {
 		if k == s.i || s.set[k/64]&(1<<(k%64)) != 0 {
@@ -122,7 +132,8 @@ func (s *chainSearch) visit(j int, t int32) bool {
 // better records t as the best entry of state (set, j) if it beats the
 // one recorded. Up to denseThreads threads the states index a table shared
 // by every search (stamped with the search's generation, so nothing is
-// cleared between searches); beyond, a map keyed by the set's words.
+// cleared between searches); up to 64, a map keyed by the set's word and j
+// (a string key cost twice as much); beyond, a map keyed by the set's words.
 func (s *chainSearch) better(j int, t int32) bool {
 	if d := s.c.dense; d != nil {
 		x := int(s.set[0])*s.c.k + j
@@ -130,6 +141,14 @@ func (s *chainSearch) better(j int, t int32) bool {
 			return false
 		}
 		d.gen[x], d.best[x] = d.cur, t
+		return true
+	}
+	if s.small != nil { // up to 64 threads: one word of set, no string key
+		x := smallKey{s.set[0], int32(j)}
+		if old, ok := s.small[x]; ok && old <= t {
+			return false
+		}
+		s.small[x] = t
 		return true
 	}
 	s.key = s.key[:0]
@@ -147,6 +166,12 @@ func (s *chainSearch) better(j int, t int32) bool {
 // denseThreads bounds the threads for which the chain states are a table
 // (2^k · k entries of 8 bytes: 8 MiB at 16 threads).
 const denseThreads = 16
+
+// smallKey is a state (set, j) when the set is one word.
+type smallKey struct {
+	set uint64
+	j   int32
+}
 
 // denseBest is the table of better.
 type denseBest struct {
@@ -174,7 +199,11 @@ func (c *chainer) reach(i int, a profiles.Letter) []int32 {
 		return f
 	}
 	var f []int32
-	if !none {
+	switch {
+	case none:
+	case c.depth == shortDepth:
+		f, _ = c.reachShort(i, a)
+	default:
 		s := c.newSearch(i)
 		s.run(a)
 		f = s.f
@@ -187,6 +216,9 @@ func (c *chainer) reach(i int, a profiles.Letter) []int32 {
 
 // chainTo finds the chain from a of thread i that closes on b.
 func (c *chainer) chainTo(i int, a, b profiles.Letter) ([]hop, bool) {
+	if c.depth == shortDepth {
+		return c.shortChain(i, a, b)
+	}
 	s := c.newSearch(i)
 	s.goal = func(j int, t int32) bool { return t <= c.close(j, b) }
 	if !s.run(a) {

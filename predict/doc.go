@@ -14,7 +14,11 @@
 // and letter and spools the events compactly (to memory, then to a
 // temporary file); a second pass over the spool looks for the interrupted
 // transaction. Memory is O(threads × variables), never O(events). Only
-// letters that conflict with another thread's are looked at.
+// letters that conflict with another thread's are looked at. The chain
+// search behind that pass is exponential in the threads (Theorem 2), so it
+// looks at short chains first (deepen.go): chains of one or two threads in
+// time linear in the letters involved (chain_short.go), then longer ones
+// under a state budget.
 //
 // With locks, fork or join the projection program goes to the lock-aware
 // engine (Theorem 4, package engines' "global"), after an exact reduction
@@ -31,7 +35,8 @@
 // run is read off the projection, so what is checked is lock validity,
 // fork and join order and the cycle). Without --max-states
 // or --timeout the product search gets a default size guard and state
-// budget, so that predict always ends (unknown, exit 3, with the reason).
+// budget, and the lock-free chain search a state budget of its own, so
+// that predict always ends (unknown, exit 3, with the reason).
 //
 // Every witness is a run of the projection program (model.Witness), written
 // into its slots by one more pass over the spool, with nothing else kept per

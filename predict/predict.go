@@ -32,6 +32,11 @@ type Options struct {
 	// budget is the state limit the lock-aware search gets by default
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.
 	budget int64
+	// deepen makes the lock-free scan search short chains first whatever
+	// the thread count (deepen.go), so that small random traces test it.
+	deepen bool
+	// chainBudget replaces DefaultChainStates (0: it applies).
+	chainBudget int64
 }
 
 // Outcome is a prediction: the engine's result, with its witness over the
@@ -152,7 +157,14 @@ func (p *predictor) streaming() (*Outcome, error) {
 // plans Lemma 2's normal run for it (over the projection without sync).
 func (p *predictor) lockFree() (plan, bool, *chainer, error) {
 	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
-	pr, found, err := c.scan(p.sp, p.u)
+	if p.defaultBudget() {
+		c.limit = p.chainBudget()
+	}
+	pr, found, err := c.deepScan(p.sp, p.u, p.o.deepen)
+	if c.stop != "" && p.defaultBudget() {
+		c.stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
+			"(docs/predict.md): --max-states or --timeout to search further", c.limit)
+	}
 	if err != nil || !found || c.stop != "" {
 		return plan{}, false, c, err
 	}

@@ -52,3 +52,35 @@ func BenchmarkPredictLockFree(b *testing.B) {
 func BenchmarkPredictLockFreeScanAll(b *testing.B) {
 	benchPredict(b, benchTrace(b, 1_000_000, 1, 0))
 }
+
+// BenchmarkPredictManyThreads: 30 threads of `begin r(x) w(x) end`; the
+// short-chain pass finds the violation (deepen.go).
+func BenchmarkPredictManyThreads(b *testing.B) {
+	benchPredict(b, []byte(pairsTrace(30)))
+}
+
+// BenchmarkPredictManyWriters: one two-access transaction and 15,999
+// threads of one write (scan.go's pooled minima).
+func BenchmarkPredictManyWriters(b *testing.B) {
+	benchPredict(b, []byte(writersTrace(16_000)))
+}
+
+// BenchmarkPredictThreeThreads: 4,001 threads, a violation that needs
+// two of them besides the interrupted one.
+func BenchmarkPredictThreeThreads(b *testing.B) {
+	benchPredict(b, []byte(threeTrace(2000)))
+}
+
+// BenchmarkChainStates: 30 threads that chain every way and never close,
+// cut at 2·10^5 states: the cost of a chain state beyond 16 threads.
+func BenchmarkChainStates(b *testing.B) {
+	src := []byte(stuckTrace(30))
+	for b.Loop() {
+		r, err := trace.NewReader(bytes.NewReader(src), "bench.std", trace.Options{})
+		require.NoError(b, err)
+		out, err := Predict(context.Background(), r, Options{Check: engines.Options{MaxStates: 200_000}})
+		require.NoError(b, err)
+		require.Equal(b, engines.Unknown, out.Result.Verdict)
+	}
+	b.ReportMetric(200_000*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+}

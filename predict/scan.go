@@ -39,13 +39,17 @@ type scanThread struct {
 // scan is the second pass (Lemma 3 over the spool): in every transaction of
 // every thread i, is there an access b after an access a with F_a[j] <=
 // M_j(b) for some j? It keeps, per open transaction, the least F so far, so
-// it costs O(threads) per relevant access and O(threads²) memory.
+// it costs O(threads) per relevant access. The minima (O(threads) each) are
+// held only by transactions that have folded an F, and go back to a pool
+// at their end: memory is O(threads × transactions open at once with two
+// relevant accesses), not O(threads²) (16,000 one-write threads and one
+// two-access transaction took 4 GB).
 func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
-	ts := make([]*scanThread, c.k)
+	ts := make([]scanThread, c.k)
 	for i := range ts {
-		ts[i] = &scanThread{cur: make([]int32, c.k), curL: make([]profiles.Letter, c.k),
-			curP: make([]int64, c.k), fIdx: make([]int32, len(c.th[i].span))}
+		ts[i].fIdx = make([]int32, len(c.th[i].span))
 	}
+	var pool minima
 	var ftab [][]int32
 	r := trace.ReadAhead(sp.reader().read) // decoding costs about as much as the scan
 	defer r.Close()
@@ -57,12 +61,13 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 			return pair{}, false, err
 		}
 		i := int(ev.Thread)
-		st := ts[i]
+		st := &ts[i]
 		switch ev.Op {
 		case model.OpBegin:
 			st.open, st.any, st.pending = true, false, false
 		case model.OpEnd:
 			st.open, st.pending = false, false
+			pool.put(st)
 		case model.OpRead, model.OpWrite:
 			if !st.open {
 				st.pos += 3
@@ -74,7 +79,7 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 					if c.stop != "" {
 						return pair{}, false, nil
 					}
-					st.lower(f, st.pendL, st.pendPos)
+					st.lower(f, st.pendL, st.pendPos, &pool)
 				}
 				if j := c.closes(st, l); j >= 0 {
 					return pair{i: i, a: st.curL[j], b: l, p: st.curP[j], q: st.pos}, true, nil
@@ -104,12 +109,16 @@ func (c *chainer) closes(st *scanThread, b profiles.Letter) int {
 	return -1
 }
 
-// lower folds F_l (l at edge pos) into the open transaction's minima.
-func (st *scanThread) lower(f []int32, l profiles.Letter, pos int64) {
+// lower folds F_l (l at edge pos) into the open transaction's minima,
+// taking them from the pool at the transaction's first F.
+func (st *scanThread) lower(f []int32, l profiles.Letter, pos int64, pool *minima) {
 	if f == nil {
 		return
 	}
 	if !st.any {
+		if st.cur == nil {
+			pool.get(st, len(f))
+		}
 		for j := range st.cur {
 			st.cur[j] = inf
 		}
@@ -141,4 +150,28 @@ func (c *chainer) cachedReach(st *scanThread, i int, l profiles.Letter, ftab *[]
 	*ftab = append(*ftab, f)
 	st.fIdx[l] = int32(len(*ftab))
 	return f
+}
+
+// minima is the pool of the open transactions' minima (cur, curL, curP).
+type minima struct {
+	free []scanThread
+}
+
+// get gives st minima over k threads.
+func (m *minima) get(st *scanThread, k int) {
+	if n := len(m.free); n > 0 {
+		f := m.free[n-1]
+		m.free = m.free[:n-1]
+		st.cur, st.curL, st.curP = f.cur, f.curL, f.curP
+		return
+	}
+	st.cur, st.curL, st.curP = make([]int32, k), make([]profiles.Letter, k), make([]int64, k)
+}
+
+// put takes st's minima back, if it has any.
+func (m *minima) put(st *scanThread) {
+	if st.cur != nil {
+		m.free = append(m.free, scanThread{cur: st.cur, curL: st.curL, curP: st.curP})
+		st.cur, st.curL, st.curP, st.any = nil, nil, nil, false
+	}
 }

@@ -22,13 +22,17 @@ import (
 // cur and bef are unions over paths, "x in cur[q]" means exactly "some path
 // to q has x in its open transaction", so the result is exact, not an
 // approximation. The relations are built transposed (samePred[l] |= cur[q],
-// one OR of Words(v) words per edge) and flipped at the end, so the cost is
-// O(edges · words) plus O(v²).
+// one OR of a set's words per edge) and flipped at the end, so the cost is
+// O(edges · words) plus O(u²) for the u letters the automaton uses (sets
+// range over those, alphabet.go).
 
-// collector accumulates the transposed relations of one extraction.
+// collector accumulates the transposed relations of one extraction, over
+// the automaton's local letters (alphabet.go).
 type collector struct {
-	w        int
-	letters  int
+	al       *alphabet
+	nvars    int
+	w        int // words of a set of local letters
+	letters  int // local letters
 	single   Set
 	samePred []uint64 // row l: the x with ▷ x l ◁
 	diffPred []uint64 // row l: the x with ▷ x ◁ ▷ l ◁
@@ -36,19 +40,25 @@ type collector struct {
 	sync     bool     // some reachable edge is a lock, fork or join event
 }
 
-func newCollector(nvars int) *collector {
-	w := Words(nvars)
+// newCollector sizes the tables by the letters a uses: O(u²) bits for u
+// used letters, whatever the program's variables.
+func newCollector(a *model.Automaton, nvars int) *collector {
+	al := newAlphabet(a, nvars)
+	u := al.size()
+	w := max(1, (u+63)/64)
 	return &collector{
+		al:       al,
+		nvars:    nvars,
 		w:        w,
-		letters:  2 * nvars,
+		letters:  u,
 		single:   NewSet(w),
-		samePred: make([]uint64, 2*nvars*w),
-		diffPred: make([]uint64, 2*nvars*w),
+		samePred: make([]uint64, u*w),
+		diffPred: make([]uint64, u*w),
 	}
 }
 
 // access records the profiles ending with an l-event made with the given
-// open-transaction and closed-transaction letters.
+// open-transaction and closed-transaction letters (all local).
 func (c *collector) access(l Letter, cur, bef []uint64) {
 	c.single.Add(l)
 	sp := c.samePred[int(l)*c.w : int(l+1)*c.w]
@@ -59,20 +69,24 @@ func (c *collector) access(l Letter, cur, bef []uint64) {
 	}
 }
 
-// profiles flips the transposed relations into a Profiles.
-func (c *collector) profiles(nvars int) *Profiles {
-	p := newProfiles(nvars)
+// profiles flips the transposed relations into a Profiles over the global
+// letters.
+func (c *collector) profiles() *Profiles {
+	g := c.al.global
+	var used []Letter
+	for _, l := range c.single.Letters() {
+		used = append(used, g[l])
+	}
+	p := newProfilesOver(c.nvars, used)
 	p.Edges, p.Sync = c.edges, c.sync
-	copy(p.Single, c.single)
-	n := 2 * nvars
-	for l := 0; l < n; l++ {
+	for l := 0; l < c.letters; l++ {
 		sp := Set(c.samePred[l*c.w : (l+1)*c.w])
 		dp := Set(c.diffPred[l*c.w : (l+1)*c.w])
 		for _, x := range sp.Letters() {
-			p.Same[x].Add(Letter(l))
+			p.Same[g[x]].Add(g[l])
 		}
 		for _, x := range dp.Letters() {
-			p.Diff[x].Add(Letter(l))
+			p.Diff[g[x]].Add(g[l])
 		}
 	}
 	return p
@@ -83,13 +97,14 @@ func (c *collector) profiles(nvars int) *Profiles {
 // reports false (having done partial work the caller discards) when it meets
 // a branch, a stack operation, or walks longer than the automaton has states,
 // which means a cycle. This is the straight-line case, so it is the hot loop
-// of `conc predict` on long traces: one word per set when v <= 32.
+// of `conc predict` on long traces: one word per set when the automaton
+// uses at most 64 letters.
 func extractLine(a *model.Automaton, c *collector) (bool, error) {
 	if c.w == 1 {
 		return extractLine1(a, c)
 	}
 	cur, bef := make([]uint64, c.w), make([]uint64, c.w)
-	L := Letter(c.letters)
+	L := Letter(2 * c.nvars)
 	q, n := a.Init, int32(len(a.Out))
 	for steps := int32(0); ; steps++ {
 		es := a.Out[q]
@@ -102,7 +117,7 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 		}
 		switch e.Ev.Op {
 		case model.OpRead, model.OpWrite:
-			l := LetterOf(e.Ev)
+			l := c.al.of(LetterOf(e.Ev))
 			c.access(l, cur, bef)
 			cur[l>>6] |= 1 << (uint(l) & 63)
 		case model.OpBegin, model.OpEnd:
@@ -121,8 +136,11 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 // extractLine1 is extractLine with sets of one word.
 func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 	var cur, bef, single uint64
-	same, diff := c.samePred, c.diffPred
-	L := Letter(len(same))
+	same, diff, local := c.samePred, c.diffPred, c.al.local
+	if c.al.identity {
+		local = nil // no lookup: this loop is the hot one
+	}
+	L := Letter(2 * c.nvars)
 	q, n := a.Init, int32(len(a.Out))
 	for steps := int32(0); ; steps++ {
 		es := a.Out[q]
@@ -134,9 +152,13 @@ func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 		e := &es[0]
 		switch e.Ev.Op {
 		case model.OpRead, model.OpWrite:
-			l := LetterOf(e.Ev)
-			if uint32(l) >= uint32(L) {
+			g := LetterOf(e.Ev)
+			if uint32(g) >= uint32(L) {
 				return false, checkEdge(q, e, n, L)
+			}
+			l := g
+			if local != nil {
+				l = Letter(local[g])
 			}
 			same[l] |= cur
 			diff[l] |= bef

@@ -104,14 +104,14 @@ func TestLineMatchesRegular(t *testing.T) {
 			spec += " e"
 		}
 		a := line(spec)
-		c1, c2 := newCollector(3), newCollector(3)
+		c1, c2 := newCollector(a, 3), newCollector(a, 3)
 		ok, err := extractLine(a, c1)
 		require.NoError(t, err)
 		require.True(t, ok)
 		extractRegular(a, c2)
-		require.Equal(t, c2.profiles(3), c1.profiles(3), spec)
+		require.Equal(t, c2.profiles(), c1.profiles(), spec)
 		require.Equal(t, len(strings.Fields(spec)), c1.edges)
-		require.Equal(t, oracle(a, 3), rel(c1.profiles(3)), spec)
+		require.Equal(t, oracle(a, 3), rel(c1.profiles()), spec)
 	}
 }
 

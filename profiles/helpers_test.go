@@ -98,3 +98,13 @@ func oracle(a *model.Automaton, nvars int) *Profiles {
 	}
 	return p
 }
+
+// newProfiles returns the empty profile set over nvars variables, every
+// row its own (the oracles write them).
+func newProfiles(nvars int) *Profiles {
+	w := Words(nvars)
+	p := &Profiles{Vars: nvars, Single: NewSet(w)}
+	p.Same = rows(2*nvars, w)
+	p.Diff = rows(2*nvars, w)
+	return p
+}

@@ -39,7 +39,7 @@ func ExtractPushdown(a *model.Automaton, nvars int) (*Profiles, error) {
 	for _, q := range s.entries[0].reached {
 		c.edges += len(a.Out[q])
 	}
-	return c.profiles(nvars), nil
+	return c.profiles(), nil
 }
 
 // saturation is Lemma 4's saturation for one automaton. Its facts are pairs
@@ -55,6 +55,7 @@ type saturation struct {
 	w       int
 	entries []*satEntry
 	byState map[int32]int32 // push target -> entry
+	pops    *popIndex       // pop edges by state and symbol (pda_index.go)
 	sums    []*summary      // by slot
 	queued  []bool          // by slot
 	work    satQueue
@@ -64,13 +65,13 @@ type saturation struct {
 
 // satEntry is one entry's facts: the slot of each reached state, the states
 // in order of discovery, those with a pop edge (exits), and the call sites
-// that push into the entry (callers).
+// that push into the entry (callers), by the symbol they push.
 type satEntry struct {
 	state   int32
 	index   slotIndex
 	reached []int32
 	exits   []satFact
-	callers []satCaller
+	callers map[int32][]satCaller
 	seen    map[satCaller]bool
 }
 
@@ -81,8 +82,9 @@ type satCaller struct{ entry, state, edge, slot int32 }
 type satFact struct{ entry, slot, state int32 }
 
 func newSaturation(a *model.Automaton, nvars int) *saturation {
-	w := Words(nvars)
-	s := &saturation{a: a, c: newCollector(nvars), w: w, byState: map[int32]int32{},
+	c := newCollector(a, nvars) // summaries range over a's letters (alphabet.go)
+	w := c.w
+	s := &saturation{a: a, c: c, w: w, byState: map[int32]int32{}, pops: newPopIndex(a),
 		t1: newSummary(w), t2: newSummary(w), cur: make([]uint64, w)}
 	s.work.rank = make([]int32, a.NumStates())
 	for i := range s.work.rank {
@@ -98,7 +100,8 @@ func newSaturation(a *model.Automaton, nvars int) *saturation {
 // newEntry adds an entry at state q, seeded with the empty path.
 func (s *saturation) newEntry(q int32) int32 {
 	e := int32(len(s.entries))
-	s.entries = append(s.entries, &satEntry{state: q, index: newSlotIndex(len(s.entries), s.a.NumStates()), seen: map[satCaller]bool{}})
+	s.entries = append(s.entries, &satEntry{state: q, index: newSlotIndex(len(s.entries), s.a.NumStates()),
+		callers: map[int32][]satCaller{}, seen: map[satCaller]bool{}})
 	slot := s.fact(e, q)
 	s.sums[slot].epsilon()
 	s.enqueue(e, slot, q)
@@ -191,44 +194,42 @@ func (s *saturation) step(e, slot int32, ed model.Edge) {
 		s.record(src, ed.Ev)
 	}
 	to := s.fact(e, ed.To)
-	if orStep(s.sums[to], s.sums[slot], ed.Ev) {
+	if s.orStep(s.sums[to], s.sums[slot], ed.Ev) {
 		s.enqueue(e, to, ed.To)
 	}
 }
 
 // call registers a call site with its callee and returns through every exit
-// the callee has reached so far.
+// the callee has reached so far, by the pops of the symbol it pushes (only
+// those: pda_index.go).
 func (s *saturation) call(c satCaller) {
 	push := s.a.Out[c.state][c.edge]
 	callee := s.entryAt(push.To)
 	ce := s.entries[callee]
 	if !ce.seen[c] {
 		ce.seen[c] = true
-		ce.callers = append(ce.callers, c)
+		ce.callers[push.Sym] = append(ce.callers[push.Sym], c)
 	}
 	s.t1.clear()
-	orStep(s.t1, s.sums[c.slot], push.Ev)
+	s.orStep(s.t1, s.sums[c.slot], push.Ev)
 	for _, x := range ce.exits {
-		for _, pop := range s.a.Out[x.state] {
-			if pop.Stack == model.StackPop && pop.Sym == push.Sym {
-				s.complete(c.entry, s.t1, x.slot, pop)
-			}
+		for _, j := range s.pops.of(x.state, push.Sym) {
+			s.complete(c.entry, s.t1, x.slot, s.a.Out[x.state][j])
 		}
 	}
 }
 
-// ret returns from fact (e, x), in slot exit, by pop edge pop to every caller of e that
-// pushed pop's symbol.
+// ret returns from fact (e, x), in slot exit, by pop edge pop to every
+// caller of e that pushed pop's symbol (only those).
 func (s *saturation) ret(e, exit int32, pop model.Edge) {
 	if e == 0 {
 		return // the top level has nothing to pop
 	}
-	for _, c := range s.entries[e].callers {
-		if push := s.a.Out[c.state][c.edge]; push.Sym == pop.Sym {
-			s.t1.clear()
-			orStep(s.t1, s.sums[c.slot], push.Ev)
-			s.complete(c.entry, s.t1, exit, pop)
-		}
+	for _, c := range s.entries[e].callers[pop.Sym] {
+		push := s.a.Out[c.state][c.edge]
+		s.t1.clear()
+		s.orStep(s.t1, s.sums[c.slot], push.Ev)
+		s.complete(c.entry, s.t1, exit, pop)
 	}
 }
 
@@ -242,7 +243,7 @@ func (s *saturation) complete(e int32, called *summary, exit int32, pop model.Ed
 		s.record(s.t2, pop.Ev)
 	}
 	to := s.fact(e, pop.To)
-	if orStep(s.sums[to], s.t2, pop.Ev) {
+	if s.orStep(s.sums[to], s.t2, pop.Ev) {
 		s.enqueue(e, to, pop.To)
 	}
 }
@@ -257,7 +258,12 @@ func (s *saturation) record(src *summary, ev model.Event) {
 	for i := range s.cur {
 		s.cur[i] = src.flat[i] | src.last[i]
 	}
-	s.c.access(LetterOf(ev), s.cur, src.pre)
+	s.c.access(s.c.al.letterOf(ev), s.cur, src.pre)
+}
+
+// orStep is orStep over the automaton's local letters.
+func (s *saturation) orStep(dst, src *summary, ev model.Event) bool {
+	return orStep(dst, src, ev, s.c.al.letterOf(ev))
 }
 
 // slotIndex maps the states an entry has reached to their slots: a dense

@@ -44,6 +44,7 @@ type pathSearch struct {
 	m       *matcher
 	entries []*pathEntry
 	byNode  map[int32]int32 // product push target -> entry
+	pops    *popIndex       // pop edges by state and symbol (pda_index.go)
 	work    []satFact       // slot unused: facts are (entry, node)
 	final   *pathDeriv      // the derivation of the B move, once found
 	finalAt int32           // the root node final leaves from
@@ -53,7 +54,7 @@ type pathEntry struct {
 	node    int32
 	derived map[int32]pathDeriv
 	exits   []int32
-	callers []pathCaller
+	callers map[int32][]pathCaller // by the symbol they push
 	seen    map[pathCaller]bool
 }
 
@@ -69,14 +70,15 @@ type pathDeriv struct {
 }
 
 func newPathSearch(a *model.Automaton, pr Profile) *pathSearch {
-	s := &pathSearch{a: a, m: &matcher{a: a, pr: pr}, byNode: map[int32]int32{}}
+	s := &pathSearch{a: a, m: &matcher{a: a, pr: pr}, byNode: map[int32]int32{}, pops: newPopIndex(a)}
 	s.newEntry(3 * a.Init)
 	return s
 }
 
 func (s *pathSearch) newEntry(node int32) int32 {
 	e := int32(len(s.entries))
-	s.entries = append(s.entries, &pathEntry{node: node, derived: map[int32]pathDeriv{}, seen: map[pathCaller]bool{}})
+	s.entries = append(s.entries, &pathEntry{node: node, derived: map[int32]pathDeriv{},
+		callers: map[int32][]pathCaller{}, seen: map[pathCaller]bool{}})
 	s.derive(e, node, pathDeriv{prev: -1, callee: -1})
 	return e
 }
@@ -146,16 +148,14 @@ func (s *pathSearch) call(c pathCaller, target int32) {
 		s.byNode[target] = callee
 	}
 	ce := s.entries[callee]
+	sym := s.a.Out[c.node/3][c.edge].Sym
 	if !ce.seen[c] {
 		ce.seen[c] = true
-		ce.callers = append(ce.callers, c)
+		ce.callers[sym] = append(ce.callers[sym], c)
 	}
-	sym := s.a.Out[c.node/3][c.edge].Sym
 	for _, x := range ce.exits {
-		for j, pop := range s.a.Out[x/3] {
-			if pop.Stack == model.StackPop && pop.Sym == sym {
-				s.complete(c, callee, x, int32(j))
-			}
+		for _, j := range s.pops.of(x/3, sym) {
+			s.complete(c, callee, x, j)
 		}
 	}
 }
@@ -165,11 +165,8 @@ func (s *pathSearch) ret(e, x, j int32) {
 	if e == 0 {
 		return
 	}
-	sym := s.a.Out[x/3][j].Sym
-	for _, c := range s.entries[e].callers {
-		if s.a.Out[c.node/3][c.edge].Sym == sym {
-			s.complete(c, e, x, j)
-		}
+	for _, c := range s.entries[e].callers[s.a.Out[x/3][j].Sym] {
+		s.complete(c, e, x, j)
 	}
 }
 

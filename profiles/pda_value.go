@@ -60,13 +60,13 @@ func (s *summary) orFlags(f uint8) bool {
 	return grew
 }
 
-// orStep adds to dst the paths of src extended by one event ev and reports
-// whether dst grew. dst may be src (a self-loop).
-func orStep(dst, src *summary, ev model.Event) bool {
+// orStep adds to dst the paths of src extended by one event ev (of letter
+// l in the summaries' numbering, if an access) and reports whether dst
+// grew. dst may be src (a self-loop).
+func orStep(dst, src *summary, ev model.Event, l Letter) bool {
 	grew := false
 	switch {
 	case ev.Op.IsAccess():
-		l := LetterOf(ev)
 		if src.flags&flagFlat != 0 {
 			grew = dst.orFlags(flagFlat)
 			grew = dst.flat.Or(src.flat) || grew

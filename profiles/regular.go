@@ -50,7 +50,7 @@ func transfer(c *collector, ev model.Event, qc, qb, tc, tb []uint64) bool {
 	grew := false
 	switch ev.Op {
 	case model.OpRead, model.OpWrite:
-		l := LetterOf(ev)
+		l := c.al.letterOf(ev)
 		c.access(l, qc, qb)
 		for i := range qc {
 			x := qc[i]

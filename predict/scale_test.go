@@ -1,0 +1,155 @@
+package predict
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/trace"
+)
+
+// Inputs of a few kilobytes that used to hang or crash predict (issue 19).
+
+// pairsTrace is n threads, each one transaction `begin r(x) w(x) end`: any
+// two violate, and the exhaustive chain search took 2^(n-1) states.
+func pairsTrace(n int) string {
+	var b strings.Builder
+	for t := range n {
+		fmt.Fprintf(&b, "T%d|begin\nT%d|r(x)\nT%d|w(x)\nT%d|end\n", t, t, t, t)
+	}
+	return b.String()
+}
+
+// writersTrace is one two-access transaction and n-1 threads of one write
+// each: the scan held threads² minima.
+func writersTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("T0|begin\nT0|r(x)\nT0|w(x)\nT0|end\n")
+	for t := 1; t < n; t++ {
+		fmt.Fprintf(&b, "T%d|w(x)\n", t)
+	}
+	return b.String()
+}
+
+// threeTrace needs a chain of two threads: T0's r(x) … w(y) is
+// interrupted by one of n writers of x and z and one of n readers of z and
+// y, and by nothing shorter.
+func threeTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("T0|begin\nT0|r(x)\nT0|w(y)\nT0|end\n")
+	for t := 1; t <= n; t++ {
+		fmt.Fprintf(&b, "W%d|begin\nW%d|w(x)\nW%d|w(z)\nW%d|end\n", t, t, t, t)
+		fmt.Fprintf(&b, "R%d|begin\nR%d|r(z)\nR%d|r(y)\nR%d|end\n", t, t, t, t)
+	}
+	return b.String()
+}
+
+// stuckTrace is n-1 threads of one write to x, which chain into each other
+// every way, and a transaction whose second access no chain reaches: no
+// violation, and only the budget ends the search.
+func stuckTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("T0|begin\nT0|w(x)\nT0|w(z)\nT0|end\nTz|r(z)\n")
+	for t := 1; t < n; t++ {
+		fmt.Fprintf(&b, "T%d|w(x)\n", t)
+	}
+	return b.String()
+}
+
+// ringTrace is n threads in a ring, thread t reading x_t and writing
+// x_t+1 in one transaction: the only chain takes every thread.
+func ringTrace(n int) string {
+	var b strings.Builder
+	for t := range n {
+		fmt.Fprintf(&b, "T%d|begin\nT%d|r(x%d)\nT%d|w(x%d)\nT%d|end\n", t, t, t, t, (t+1)%n, t)
+	}
+	return b.String()
+}
+
+// predictWithin predicts src under a deadline that only a hang reaches.
+func predictWithin(t *testing.T, src string, o Options) *Outcome {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
+	require.NoError(t, err)
+	out, err := Predict(ctx, r, o)
+	require.NoError(t, err)
+	return out
+}
+
+// TestManyThreadsShortChain: 30 threads, a two-thread violation, found
+// in a handful of chain states (the exhaustive search needed 2^29; under
+// --max-states 10^5 it answered unknown).
+func TestManyThreadsShortChain(t *testing.T) {
+	out := predictWithin(t, pairsTrace(30), Options{Check: engines.Options{MaxStates: 100_000}})
+	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+	require.Less(t, out.Result.Stats.States, int64(100))
+}
+
+// TestManyThreadsLongChain: deepening goes on until the bound spans every
+// thread: the ring of 30 needs a chain of 29 (passes of 1, 2, 4, 8, 16,
+// then unbounded).
+func TestManyThreadsLongChain(t *testing.T) {
+	out := predictWithin(t, ringTrace(30), Options{})
+	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+	require.Len(t, out.Result.Witness.Cycle, 30)
+}
+
+// TestChainBudget: without --max-states or --timeout the lock-free search
+// has a default budget, and says so (the search used to run for ever).
+func TestChainBudget(t *testing.T) {
+	r, err := trace.NewReader(strings.NewReader(stuckTrace(30)), "t.std", trace.Options{})
+	require.NoError(t, err)
+	type answer struct {
+		out *Outcome
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		out, err := Predict(context.Background(), r, Options{chainBudget: 20_000})
+		done <- answer{out, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-time.After(20 * time.Second): // a deadline of its own would turn the default budget off
+		t.Fatal("no answer in 20 s")
+	}
+	require.NoError(t, a.err)
+	out := a.out
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "default budget of 20000 chain states")
+	require.Contains(t, out.Result.Reason, "--max-states")
+}
+
+// TestManyWritersLinear: 4,000 threads, one of them with a two-access
+// transaction. The scan's minima are held by that transaction alone: the
+// whole prediction allocates a few MB (it allocated threads² × 16 bytes,
+// 256 MB, before; 16,000 threads crashed).
+func TestManyWritersLinear(t *testing.T) {
+	src := writersTrace(4000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	out := predictWithin(t, src, Options{})
+	runtime.ReadMemStats(&after)
+	require.Equal(t, engines.Violation, out.Result.Verdict)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("allocated %d KiB", alloc>>10)
+	require.Less(t, alloc, uint64(32<<20))
+}
+
+// TestManyThreadsThreeThreads: 4,001 threads, a three-thread violation,
+// found by the linear two-thread pass (chain_short.go) in a few thousand
+// steps; a search over (set, thread) states needed 4,000² of them.
+func TestManyThreadsThreeThreads(t *testing.T) {
+	out := predictWithin(t, threeTrace(2000), Options{Check: engines.Options{MaxStates: 100_000}})
+	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+	require.Len(t, out.Result.Witness.Cycle, 3)
+	require.Less(t, out.Result.Stats.States, int64(10_000))
+}
