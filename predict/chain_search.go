@@ -101,7 +101,8 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 }
 
 // visit records state (set, j) at t and reports whether it is worth
-// expanding; it also enforces --max-states and the deadline.
+// expanding; it also enforces --max-states, the deadline and the memory
+// budget.
 func (s *chainSearch) visit(j int, t int32) bool {
 	if !s.better(j, t) {
 		return false
@@ -114,6 +115,10 @@ func (s *chainSearch) visit(j int, t int32) bool {
 	}
 	if c.states&1023 == 0 && c.ctx.Err() != nil {
 		c.stop = "deadline reached (--timeout)"
+		return false
+	}
+	if c.states&1023 == 0 && c.mem != nil && c.mem.Over() {
+		c.stop = c.mem.Reached(c.states)
 		return false
 	}
 	return true

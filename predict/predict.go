@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -152,6 +153,7 @@ func (p *predictor) streaming() (*Outcome, error) {
 // plans Lemma 2's normal run for it (over the projection without sync).
 func (p *predictor) lockFree() (plan, bool, *chainer, error) {
 	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
+	c.mem = budget.New(p.o.Check.MaxMemory)
 	pr, found, err := c.scan(p.sp, p.u)
 	if err != nil || !found || c.stop != "" {
 		return plan{}, false, c, err

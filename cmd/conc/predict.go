@@ -85,6 +85,7 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 	}
 	defer cancel()
+	defer withMemoryLimit(f.maxMemory)()
 	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
 		Unbounded: f.maxStatesSet && f.maxStates == 0})
 	var ue *predict.UsageError

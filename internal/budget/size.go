@@ -25,10 +25,10 @@ var units = []struct {
 // count of bytes meant as MiB), as no run fits in it.
 func Parse(s string) (int64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
-	mult := int64(1)
+	mult, unit := int64(1), false
 	for _, u := range units {
 		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.bytes
+			t, mult, unit = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.bytes, true
 			break
 		}
 	}
@@ -40,6 +40,8 @@ func Parse(s string) (int64, error) {
 	switch {
 	case n >= math.MaxInt64:
 		return math.MaxInt64, nil
+	case n < 1<<20 && !unit:
+		return 0, fmt.Errorf("want at least 1MiB; a size needs a unit, e.g. 512MiB or 4GiB")
 	case n < 1<<20:
 		return 0, fmt.Errorf("want at least 1MiB")
 	}
