@@ -1,8 +1,10 @@
 package budget
 
 import (
+	"context"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -66,4 +68,23 @@ func TestSetLimit(t *testing.T) {
 	require.Equal(t, min(before, 300<<20), debug.SetMemoryLimit(-1))
 	restore()
 	require.Equal(t, before, debug.SetMemoryLimit(-1))
+}
+
+// TestWatch: the watch ends its context with cause Exceeded once the heap
+// holds more than the budget, and not before.
+func TestWatch(t *testing.T) {
+	ctx, stop := Watch(context.Background(), New(0).Heap()+64<<20)
+	defer stop()
+	time.Sleep(3 * watchEvery)
+	require.NoError(t, ctx.Err())
+	sink = make([]byte, 80<<20)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watch did not see the heap reach its budget")
+	}
+	var ex *Exceeded
+	require.ErrorAs(t, context.Cause(ctx), &ex)
+	require.Contains(t, ex.Error(), "reached (--max-memory raises it)")
+	sink = nil
 }
