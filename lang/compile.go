@@ -7,14 +7,15 @@ import (
 )
 
 // Compile parses and compiles a .conc source. filename is used in positions.
-// On bad input it returns a nil program and an ErrorList (never panics).
+// On bad input it returns a nil program and an ErrorList (never panics); a
+// program too large for the default memory budget is a *TooLarge
+// (CompileWithin).
 func Compile(filename string, src []byte) (*model.Program, error) {
-	f, errs := parse(filename, src)
-	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
-	}
-	n := resolve(f, &errs)
+	return CompileWithin(filename, src, 0)
+}
+
+// compileResolved builds the automata of a resolved program.
+func compileResolved(filename string, n *names, errs ErrorList) (*model.Program, error) {
 	prog := &model.Program{File: filename}
 	for _, t := range n.threads {
 		count, ok := threadCount(t, &errs)

@@ -4,7 +4,11 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/report"
 )
 
 // memoryVar defines --max-memory, the memory budget (internal/budget):
@@ -26,3 +30,18 @@ func memoryVar(fs *flag.FlagSet, n *int64) {
 // collector's soft limit while a command decides; the deferred call
 // restores the previous one (tests run many commands in one process).
 func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
+
+// refused answers unknown (exit 3) for a program the memory budget did not
+// let compile: the report has no threads, and the engine the user asked
+// for (auto when none), since none ran.
+func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
+	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
+	r, err := report.BuildLean(&model.Program{}, res)
+	if err != nil {
+		return e.errorf("internal error (please report): %v", err)
+	}
+	if err := render(reportWriter(e, f.dot), f, r); err != nil {
+		return e.errorf("%v", err)
+	}
+	return exitUnknown
+}
