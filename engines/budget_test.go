@@ -11,30 +11,40 @@ import (
 	"github.com/conc-dev/conc/lang"
 )
 
-// manySites is a lock-free recursive program (issue 19) whose product the
-// global engine and brute --lock-edges search for minutes, growing their
-// visited sets by gigabytes, while the profile engine (Lemma 4's
-// saturation) answers at once: p has seven call sites, so a stack of eight
-// frames has millions of contents per thread.
-const manySites = `vars x, y, z
-proc p {
-  choose { read x } or { call p } or { call p } or { call p } or { call p } or { write y }
-    or { atomic { read z; call p; write z } }
-}
-thread A { call p }
-thread B { call p }
-thread C { call p }
+// deepSites is a 1 KB lock-free recursive program (issue 19) whose product
+// the global engine and brute --lock-edges used to search until the runtime
+// died of "out of memory", while the profile engine (Lemma 4's saturation)
+// answers violation at once: the violating transaction is ten procedures
+// deep, out of --max-stack 8's reach, and each procedure has three
+// recursive call sites, so the bounded search's stacks are millions.
+const deepSites = `vars x, y, z
+proc p0 { choose { call p0 } or { call p0 } or { call p0 } or { read x } or { write y } or { call p1 } }
+proc p1 { choose { call p1 } or { call p1 } or { call p1 } or { read x } or { write y } or { call p2 } }
+proc p2 { choose { call p2 } or { call p2 } or { call p2 } or { read x } or { write y } or { call p3 } }
+proc p3 { choose { call p3 } or { call p3 } or { call p3 } or { read x } or { write y } or { call p4 } }
+proc p4 { choose { call p4 } or { call p4 } or { call p4 } or { read x } or { write y } or { call p5 } }
+proc p5 { choose { call p5 } or { call p5 } or { call p5 } or { read x } or { write y } or { call p6 } }
+proc p6 { choose { call p6 } or { call p6 } or { call p6 } or { read x } or { write y } or { call p7 } }
+proc p7 { choose { call p7 } or { call p7 } or { call p7 } or { read x } or { write y } or { call p8 } }
+proc p8 { choose { call p8 } or { call p8 } or { call p8 } or { read x } or { write y } or { call p9 } }
+proc p9 { choose { call p9 } or { call p9 } or { call p9 } or { read x } or { write y } or { atomic { read z; write z } } }
+thread A { call p0 }
+thread B { call p0 }
+thread C { write z }
 `
 
 // smallBudget is a memory budget a few MiB above what the heap holds now.
 func smallBudget(mib int64) int64 { return budget.New(0).Heap() + mib<<20 }
 
-// TestSearchesStopAtTheMemoryBudget: on manySites the global engine and
+// TestSearchesStopAtTheMemoryBudget: on deepSites the global engine and
 // brute with lock edges end in unknown, naming the budget and the flag,
 // where they used to grow until the runtime crashed.
 func TestSearchesStopAtTheMemoryBudget(t *testing.T) {
-	p, err := lang.Compile("sites.conc", []byte(manySites))
+	p, err := lang.Compile("deep.conc", []byte(deepSites))
 	require.NoError(t, err)
+	res, err := checkProfile(context.Background(), p, Options{})
+	require.NoError(t, err)
+	require.Equal(t, Violation, res.Verdict, "the default engine answers at once")
 	for _, tc := range []struct {
 		engine string
 		opts   Options
