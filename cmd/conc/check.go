@@ -35,6 +35,7 @@ func runCheck(e *env, args []string) int {
 	if err := f.check(); err != nil {
 		return e.errorf("check: %v", err)
 	}
+	defer withMemoryLimit(f.maxMemory)() // compiling is part of the run
 	p, big, code := compileInput(e, files[0], f.maxMemory)
 	if big != nil {
 		return refused(e, &f, big)

@@ -70,7 +70,6 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
-	defer withMemoryLimit(opts.MaxMemory)()
 	type answer struct {
 		res engines.Result
 		err error
