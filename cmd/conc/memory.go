@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
@@ -44,4 +47,39 @@ func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
 		return e.errorf("%v", err)
 	}
 	return exitUnknown
+}
+
+// engineWatch is runEngine's backstop for the memory budget: engines poll
+// the heap as they search, but some passes (profile extraction, saturation,
+// building tables) count no states. It returns the context the engine runs
+// under, a channel closed when the heap reached the budget of limit bytes
+// (0: the default), and the function that ends the watch.
+func engineWatch(ctx context.Context, limit int64) (context.Context, <-chan struct{}, func()) {
+	wctx, stop := budget.Watch(ctx, limit)
+	over := make(chan struct{})
+	go func() {
+		<-wctx.Done()
+		var ex *budget.Exceeded
+		if errors.As(context.Cause(wctx), &ex) {
+			close(over)
+		}
+	}()
+	return wctx, over, stop
+}
+
+// overBudget is the answer when the watch ended the engine's context: a
+// verdict the engine reached stands, and so does its own memory reason
+// (which counts its states); an engine that answered unknown for the
+// context's end, failed, or was abandoned (err is the context's cause) is
+// unknown with the budget's reason. ok reports that the watch decided.
+func overBudget(ctx context.Context, res engines.Result, err error) (engines.Result, bool) {
+	var ex *budget.Exceeded
+	switch {
+	case !errors.As(context.Cause(ctx), &ex):
+		return res, false
+	case err == nil && res.Verdict != engines.Unknown,
+		err == nil && strings.Contains(res.Reason, "memory budget"):
+		return res, false
+	}
+	return engines.Result{Verdict: engines.Unknown, Reason: ex.Error(), Stats: res.Stats}, true
 }

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"context"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/model"
 )
 
 // TestMaxMemoryFlag: check, predict and monitor take --max-memory SIZE;
@@ -37,4 +45,45 @@ func TestCheckTooLargeForBudget(t *testing.T) {
 	require.Equal(t, exitUnknown, o.code, o.stderr)
 	require.Contains(t, o.stdout, `"verdict": "unknown"`)
 	require.Contains(t, o.stdout, `(--max-memory raises it)"`)
+}
+
+// hog is an engine that allocates 64 MiB, as a pass that counts no states
+// would, and then never answers until released: only the watch can stop
+// it. It is not registered: runEngine takes it as it is.
+func hog(release <-chan struct{}) *engines.Engine {
+	return &engines.Engine{Name: "hog", Doc: "a pass that ignores the memory budget",
+		Check: func(ctx context.Context, _ *model.Program, _ engines.Options) (engines.Result, error) {
+			var held [][]byte
+			for range 64 {
+				held = append(held, make([]byte, 1<<20))
+			}
+			<-release
+			runtime.KeepAlive(held)
+			return engines.Result{Verdict: engines.Serializable}, nil
+		}}
+}
+
+// TestEngineWatch: an engine that does not poll the memory budget is
+// abandoned once the heap reaches it, and the answer is unknown naming the
+// budget and the flag (not serializable, not a crash).
+func TestEngineWatch(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	e := hog(release)
+	p, err := lang.Compile("p.conc", []byte(lostUpdate))
+	require.NoError(t, err)
+	limit := budget.New(0).Heap() + 16<<20
+	done := make(chan engines.Result, 1)
+	go func() {
+		res, err := runEngine(e, p, engines.Options{MaxMemory: limit}, 0)
+		require.NoError(t, err)
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		require.Equal(t, engines.Unknown, res.Verdict)
+		require.Regexp(t, `^memory budget of [0-9.]+ MiB reached \(--max-memory raises it\)$`, res.Reason)
+	case <-time.After(20 * time.Second):
+		t.Fatal("runEngine waited for an engine over its memory budget")
+	}
 }
