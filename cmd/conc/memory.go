@@ -81,5 +81,5 @@ func overBudget(ctx context.Context, res engines.Result, err error) (engines.Res
 		err == nil && strings.Contains(res.Reason, "memory budget"):
 		return res, false
 	}
-	return engines.Result{Verdict: engines.Unknown, Reason: ex.Error(), Stats: res.Stats}, true
+	return engines.Result{Verdict: engines.Unknown, Reason: ex.Error(), Engine: res.Engine, Stats: res.Stats}, true
 }

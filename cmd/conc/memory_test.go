@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,4 +88,19 @@ func TestEngineWatch(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("runEngine waited for an engine over its memory budget")
 	}
+}
+
+// TestPredictMemoryBudget: predict's lock-free chain search over 30
+// threads of one two-access transaction (issue 19; minutes without a
+// budget on the code before it) ends in unknown at a budget the heap
+// already exceeds, naming the budget and the flag.
+func TestPredictMemoryBudget(t *testing.T) {
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, "T%d|begin|1\nT%d|r(x)|2\nT%d|w(x)|3\nT%d|end|4\n", i, i, i, i)
+	}
+	trace := file(t, "chain.std", b.String())
+	o := conc("predict", trace, "--max-memory", "1MiB")
+	require.Equal(t, exitUnknown, o.code, o.stdout+o.stderr)
+	require.Regexp(t, `(?m)^unknown: memory budget of 1 MiB reached .*\(--max-memory raises it\)$`, o.stdout)
 }
