@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 )
@@ -21,6 +22,7 @@ type bruteSearch struct {
 	maxDepth int
 	maxStack int
 	maxState int64
+	mem      *budget.Meter
 	forkedBy []int
 	// readShared[t][x]: another thread writes x; writeShared[t][x]: another
 	// thread reads or writes x. Accesses that are not shared are invisible.
@@ -55,6 +57,7 @@ func newBruteSearch(ctx context.Context, p *model.Program, opts Options) *bruteS
 	s := &bruteSearch{
 		ctx: ctx, p: p, lockEdge: opts.LockEdges,
 		maxDepth: opts.MaxDepth, maxStack: opts.MaxStack, maxState: int64(opts.MaxStates),
+		mem:      budget.New(opts.MaxMemory),
 		forkedBy: p.ForkedBy(),
 		q:        make([]int32, k), stacks: make([][]int32, k), depth: make([]int, k),
 		owner: make([]int32, len(p.Locks)), started: make([]bool, k),
@@ -223,6 +226,10 @@ func (s *bruteSearch) visit(g *monitor.Graph) (*bruteEntry, bool) {
 	}
 	if s.states%bruteCheckEvery == 1 && s.ctx.Err() != nil {
 		s.stopped = "no violation before the timeout"
+		return nil, false
+	}
+	if s.states%bruteCheckEvery == 1 && s.mem.Over() {
+		s.stopped = s.mem.Reached(s.states)
 		return nil, false
 	}
 	e := &bruteEntry{depth: make([]int32, len(s.depth))}

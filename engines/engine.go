@@ -28,6 +28,10 @@ type Options struct {
 	MaxStates  int  // 0: no limit
 	MaxDepth   int  // brute: events per thread explored; 0: BruteMaxDepth, or no bound for a loop-free program
 	MaxStack   int  // bounded search for recursive threads; 0: BruteMaxStack (brute), GlobalMaxStack (global)
+	// MaxMemory is the memory budget in bytes (--max-memory); 0: the
+	// default, budget.Default(). It is always on: every search's states
+	// cost memory, so it also ends every search.
+	MaxMemory int64
 }
 
 // Stats are the engine's counters, reported in JSON.

@@ -62,7 +62,7 @@ func globalRun(ctx context.Context, p *model.Program, opts Options, cfg globalCo
 		p = model.DropSync(p)
 	}
 	if cfg.prefilter && !opts.LockEdges {
-		if ok, states := globalPrefilter(ctx, p); ok {
+		if ok, states := globalPrefilter(ctx, p, opts.MaxMemory); ok {
 			res.Verdict, res.Stats.States = Serializable, states
 			res.Stats.Millis = time.Since(start).Milliseconds()
 			return res, nil
@@ -71,6 +71,9 @@ func globalRun(ctx context.Context, p *model.Program, opts Options, cfg globalCo
 	s := newGlobalSearch(ctx, p, opts, cfg)
 	found := false
 	for _, active := range s.subsetOrder() {
+		if s.stopped != "" { // the tables did not fit the memory budget
+			break
+		}
 		if found = s.search(active); found || s.stopped != "" {
 			break
 		}
@@ -110,7 +113,7 @@ func (s *globalSearch) stackReason(p *model.Program) string {
 // join events. Dropping them only adds runs and (without lock edges) changes
 // no conflict, so no violation there means none in p. It reports whether
 // that settled the question, and the states the profile engine counted.
-func globalPrefilter(ctx context.Context, p *model.Program) (bool, int64) {
+func globalPrefilter(ctx context.Context, p *model.Program, maxMemory int64) (bool, int64) {
 	e, err := Lookup("profile")
 	if err != nil {
 		return false, 0
@@ -119,7 +122,7 @@ func globalPrefilter(ctx context.Context, p *model.Program) (bool, int64) {
 	if e.Supports != nil && e.Supports(q, Options{}) != nil {
 		return false, 0
 	}
-	res, err := e.Check(ctx, q, Options{})
+	res, err := e.Check(ctx, q, Options{MaxMemory: maxMemory})
 	if err != nil || res.Verdict != Serializable {
 		return false, 0
 	}

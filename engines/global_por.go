@@ -172,8 +172,10 @@ func (s *globalSearch) futureHas(c *gconf, z int, x int32) bool {
 // prefer is tried first (the one that just moved is likely in a run of
 // private moves).
 func (s *globalSearch) localMove(c *gconf, prefer int) (gmove, bool) {
-	if prefer >= 0 && s.isLocal(c, prefer) >= 0 {
-		return gmove{int32(prefer), int32(s.isLocal(c, prefer))}, true
+	if prefer >= 0 {
+		if e := s.isLocal(c, prefer); e >= 0 {
+			return gmove{int32(prefer), int32(e)}, true
+		}
 	}
 	for t := 0; t < s.k; t++ {
 		if t == prefer {

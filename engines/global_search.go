@@ -3,7 +3,9 @@ package engines
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 )
@@ -19,6 +21,7 @@ type globalSearch struct {
 	k         int
 	maxStack  int
 	maxStates int64
+	mem       *budget.Meter
 	forkedBy  []int
 	pushdown  []bool
 	fsm       *monitor.FSM
@@ -37,6 +40,7 @@ type globalSearch struct {
 	stack   []gframe
 	found   []gstep
 	keyBuf  []byte
+	viaBuf  []gstep // the moves to a child, kept only if it is stored
 	scratch gconf
 
 	states, events int64
@@ -65,6 +69,7 @@ func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg gl
 	s := &globalSearch{
 		ctx: ctx, p: p, cfg: cfg, lockEdges: opts.LockEdges, k: k,
 		maxStack: opts.MaxStack, maxStates: int64(opts.MaxStates), forkedBy: p.ForkedBy(),
+		mem:    budget.New(opts.MaxMemory),
 		nLocks: len(p.Locks), monOff: 2*k + len(p.Locks),
 	}
 	if s.maxStack <= 0 {
@@ -77,6 +82,11 @@ func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg gl
 	}
 	s.fsm = monitor.NewFSM(monitor.NewAlphabet(ac))
 	s.fa = newFutAlphabet(p, sharedVars, sharedLocks)
+	if need := s.tableBytes(); !s.mem.Fits(need) {
+		s.stopped = s.mem.TooLarge(fmt.Sprintf("the global engine's tables for %s automaton states",
+			budget.Count(threadStates(p))), need)
+		return s
+	}
 	tables := map[*model.Automaton]futTable{}
 	s.chainCap = 1
 	for t, th := range p.Threads {
@@ -168,8 +178,12 @@ func (s *globalSearch) search(active []bool) bool {
 		top.next++
 		child := &s.scratch
 		child.copyFrom(&top.conf)
-		via := []gstep{{mv.t, s.q(child, int(mv.t)), mv.e}}
-		if s.apply(child, mv) || s.chain(child, &via) {
+		// Most children are seen already: their moves go to a reused
+		// buffer, copied (at their length) only when the child is stored.
+		via := append(s.viaBuf[:0], gstep{mv.t, s.q(child, int(mv.t)), mv.e})
+		closed := s.apply(child, mv) || s.chain(child, &via)
+		s.viaBuf = via
+		if closed {
 			s.found = s.pathTo(via)
 			return true
 		}
@@ -185,7 +199,7 @@ func (s *globalSearch) search(active []bool) bool {
 			}
 			continue
 		}
-		if !s.push(child.clone(), via, sl) {
+		if !s.push(child.clone(), slices.Clone(via), sl) {
 			return false
 		}
 	}
@@ -203,6 +217,10 @@ func (s *globalSearch) push(c gconf, via []gstep, sl *gslot) bool {
 	}
 	if s.states%globalCheckEvery == 1 && s.ctx.Err() != nil {
 		s.stopped = "no violation before the timeout"
+		return false
+	}
+	if s.states%globalCheckEvery == 1 && s.mem.Over() {
+		s.stopped = s.mem.Reached(s.states)
 		return false
 	}
 	off := len(s.visited.arena)
@@ -277,7 +295,8 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 
 // chainLimit reports (and records) a limit reached inside a chain: a chain
 // may run for millions of moves between stored states (a long trace's
-// projection), so the deadline and the state budget are checked here too;
+// projection), so the deadline and the state budget are checked here too
+// (and, more rarely, the memory budget: chained states are not stored);
 // --max-states N also bounds the chained moves, to globalStepsPerState·N.
 func (s *globalSearch) chainLimit() bool {
 	switch {
@@ -286,6 +305,8 @@ func (s *globalSearch) chainLimit() bool {
 	case s.maxStates > 0 && s.steps > globalStepsPerState*s.maxStates:
 		s.stopped = fmt.Sprintf("no violation within --max-states %d states (%d chained local moves)",
 			s.maxStates, globalStepsPerState*s.maxStates)
+	case s.steps%(16*globalCheckEvery) == 0 && s.mem.Over():
+		s.stopped = s.mem.Reached(s.states)
 	}
 	return s.stopped != ""
 }

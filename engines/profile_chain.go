@@ -113,7 +113,7 @@ type chainSearch struct {
 func DecideProfiles(ctx context.Context, p *model.Program, tps []ThreadProfiles, opts Options) (Result, error) {
 	res := Result{Engine: "profile", Verdict: Serializable}
 	cs := classesOf(tps)
-	s := &chainSearch{visitSet: newVisitSet(ctx, opts.MaxStates)}
+	s := &chainSearch{visitSet: newVisitSet(ctx, opts)}
 	for _, c := range cs {
 		reach, next := linkTable(c.prof)
 		s.reach, s.next = append(s.reach, reach), append(s.next, next)

@@ -60,7 +60,7 @@ func decideProduct(ctx context.Context, p *model.Program, tps []ThreadProfiles, 
 		a := profiles.ProfileAutomaton(c.prof)
 		cs = append(cs, &pClass{threadClass: c, auto: a, runs: maximalRuns(a)})
 	}
-	s := &productSearch{visitSet: newVisitSet(ctx, opts.MaxStates), cs: cs}
+	s := &productSearch{visitSet: newVisitSet(ctx, opts), cs: cs}
 	for ci, c := range cs {
 		for _, pre := range interruptions(c.auto) {
 			ch, found := s.explore(ci, pre)

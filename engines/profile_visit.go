@@ -3,6 +3,7 @@ package engines
 import (
 	"context"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 )
 
@@ -14,16 +15,17 @@ type visitSet struct {
 	visited map[string]struct{}
 	states  int64
 	limit   int64
+	mem     *budget.Meter
 	stop    string // why the search gave up (limit, deadline); "" if not
 }
 
-func newVisitSet(ctx context.Context, maxStates int) visitSet {
-	return visitSet{ctx: ctx, limit: int64(maxStates), visited: map[string]struct{}{}}
+func newVisitSet(ctx context.Context, opts Options) visitSet {
+	return visitSet{ctx: ctx, limit: int64(opts.MaxStates), mem: budget.New(opts.MaxMemory), visited: map[string]struct{}{}}
 }
 
 // admit records the state key and reports whether it is new. It also
-// enforces the state limit and, every 4096 states, the deadline; either
-// sets stop and refuses the state.
+// enforces the state limit and, every 4096 states, the deadline and the
+// memory budget; each sets stop and refuses the state.
 func (v *visitSet) admit(key []byte) bool {
 	if _, ok := v.visited[string(key)]; ok {
 		return false
@@ -36,6 +38,10 @@ func (v *visitSet) admit(key []byte) bool {
 	}
 	if v.states&4095 == 0 && v.ctx.Err() != nil {
 		v.stop = "deadline reached (--timeout)"
+		return false
+	}
+	if v.states&4095 == 0 && v.mem.Over() {
+		v.stop = v.mem.Reached(v.states)
 		return false
 	}
 	return true

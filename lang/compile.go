@@ -1,24 +1,23 @@
 package lang
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
 )
 
 // Compile parses and compiles a .conc source. filename is used in positions.
-// On bad input it returns a nil program and an ErrorList (never panics).
-// A UTF-8 byte-order mark at the very start is skipped, as editors on
-// some systems write one: positions count from the character after it.
+// On bad input it returns a nil program and an ErrorList (never panics); a
+// program too large for the default memory budget is a *TooLarge
+// (CompileWithin). A UTF-8 byte-order mark at the very start is skipped, as
+// editors on some systems write one: positions count from the character
+// after it.
 func Compile(filename string, src []byte) (*model.Program, error) {
-	src = bytes.TrimPrefix(src, byteOrderMark)
-	f, errs := parse(filename, src)
-	if len(errs) > 0 {
-		errs.Sort()
-		return nil, errs
-	}
-	n := resolve(f, &errs)
+	return CompileWithin(filename, src, 0)
+}
+
+// compileResolved builds the automata of a resolved program.
+func compileResolved(filename string, n *names, errs ErrorList) (*model.Program, error) {
 	prog := &model.Program{File: filename}
 	for _, t := range n.threads {
 		count, ok := threadCount(t, &errs)

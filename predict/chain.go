@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -43,7 +44,8 @@ type chainer struct {
 	sorted [][]int32  // per thread: its letters by last use, built lazily (byLast)
 	states int64
 	limit  int64
-	stop   string // why the search gave up, "" if it did not
+	mem    *budget.Meter // the memory budget (--max-memory); nil: none
+	stop   string        // why the search gave up, "" if it did not
 	// depth bounds the threads of a chain (0: no bound), and cut records
 	// that the bound kept a chain from growing (deepen.go).
 	depth       int

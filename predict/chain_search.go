@@ -110,8 +110,13 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 	return false
 }
 
+// stateLimitReached is the chain search's reason for stopping at
+// --max-states (predict.go names the default budget instead when it applied).
+const stateLimitReached = "state limit reached (--max-states)"
+
 // visit records state (set, j) at t and reports whether it is worth
-// expanding; it also enforces --max-states and the deadline.
+// expanding; it also enforces --max-states, the deadline and the memory
+// budget.
 func (s *chainSearch) visit(j int, t int32) bool {
 	if !s.better(j, t) {
 		return false
@@ -119,11 +124,15 @@ func (s *chainSearch) visit(j int, t int32) bool {
 	c := s.c
 	c.states++
 	if c.limit > 0 && c.states > c.limit {
-		c.stop = "state limit reached (--max-states)"
+		c.stop = stateLimitReached
 		return false
 	}
 	if c.states&1023 == 0 && c.ctx.Err() != nil {
 		c.stop = "deadline reached (--timeout)"
+		return false
+	}
+	if c.states&1023 == 0 && c.mem != nil && c.mem.Over() {
+		c.stop = c.mem.Reached(c.states)
 		return false
 	}
 	return true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
 )
@@ -105,6 +106,12 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
 			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20)}
+		return &Outcome{Result: res}, nil
+	}
+	if mem := budget.New(p.o.Check.MaxMemory); !mem.Fits(tableBytes(size, len(p.s.threads))) {
+		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: mem.TooLarge(fmt.Sprintf(
+			"the %s engine's tables for the reduced projection (%d states over %d shared variables)",
+			eng.Name, size.states, size.vars), tableBytes(size, len(p.s.threads)))}
 		return &Outcome{Result: res}, nil
 	}
 	budget := p.defaultBudget()

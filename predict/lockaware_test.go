@@ -35,6 +35,16 @@ func TestTableGuard(t *testing.T) {
 	require.Len(t, out.Program.Threads, 2)
 }
 
+// TestTableMemoryBudget: tables that would not fit beside the heap in the
+// memory budget (--max-memory; here one byte, which nothing fits) are not
+// built: the answer is unknown and names the flag.
+func TestTableMemoryBudget(t *testing.T) {
+	out := predictString(t, guarded, Options{Engine: "global", Check: engines.Options{MaxMemory: 1}})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Regexp(t, `^the global engine's tables for the reduced projection \(\d+ states over 1 shared variables\) `+
+		`would need about \d+ bytes, more than the memory budget of 1 bytes leaves \(--max-memory raises it\)$`, out.Result.Reason)
+}
+
 // TestReducedDrops: private variables, private locks and transactions left
 // empty are not in the reduced projection; the shared ones are.
 func TestReducedDrops(t *testing.T) {

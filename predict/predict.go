@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -157,11 +158,12 @@ func (p *predictor) streaming() (*Outcome, error) {
 // plans Lemma 2's normal run for it (over the projection without sync).
 func (p *predictor) lockFree() (plan, bool, *chainer, error) {
 	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
+	c.mem = budget.New(p.o.Check.MaxMemory)
 	if p.defaultBudget() {
 		c.limit = p.chainBudget()
 	}
 	pr, found, err := c.deepScan(p.sp, p.u, p.o.deepen)
-	if c.stop != "" && p.defaultBudget() {
+	if c.stop == stateLimitReached && p.defaultBudget() {
 		c.stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
 			"(docs/predict.md): --max-states or --timeout to search further", c.limit)
 	}

@@ -35,27 +35,37 @@ func runCheck(e *env, args []string) int {
 	if err := f.check(); err != nil {
 		return e.errorf("check: %v", err)
 	}
-	p, code := compileInput(e, files[0])
+	defer withMemoryLimit(f.maxMemory)() // compiling is part of the run
+	p, big, code := compileInput(e, files[0], f.maxMemory)
+	if big != nil {
+		return refused(e, &f, big)
+	}
 	if p == nil {
 		return code
 	}
 	return decide(e, &f, p, inputFiles(e, files[0]))
 }
 
-// compileInput reads and compiles a .conc file ("-" is standard input); on
-// an error it has reported it and returns the exit code with a nil program.
-func compileInput(e *env, path string) (*model.Program, int) {
+// compileInput reads and compiles a .conc file ("-" is standard input)
+// under a memory budget of maxMemory bytes (0: the default); on an error it
+// has reported it and returns the exit code with a nil program. A program
+// too large for the budget is returned as big, unreported: it is an answer
+// (unknown), not an error.
+func compileInput(e *env, path string, maxMemory int64) (p *model.Program, big *lang.TooLarge, code int) {
 	name, src, err := readInput(e, path)
 	if err != nil {
-		return nil, e.errorf("%v", err)
+		return nil, nil, e.errorf("%v", err)
 	}
-	p, err := lang.Compile(name, src)
+	p, err = lang.CompileWithin(name, src, maxMemory)
+	if errors.As(err, &big) {
+		return nil, big, exitUnknown
+	}
 	if err != nil {
 		// lang's ErrorList: one "file:line:col: reason" a line.
 		fmt.Fprintln(e.stderr, err)
-		return nil, exitUsage
+		return nil, nil, exitUsage
 	}
-	return p, 0
+	return p, nil, 0
 }
 
 // readInput reads a named file, or standard input for "-" (named <stdin>).

@@ -70,6 +70,8 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
 	defer cancel()
+	ctx, over, unwatch := engineWatch(ctx, opts.MaxMemory)
+	defer unwatch()
 	type answer struct {
 		res engines.Result
 		err error
@@ -94,6 +96,11 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 		// The engine has not finished: whatever it may still say, the
 		// answer is unknown (never the zero Result, which reads serializable).
 		a = answer{err: context.DeadlineExceeded}
+	case <-over: // the engine has not noticed the memory budget: abandoned
+		a = answer{err: context.Cause(ctx)}
+	}
+	if res, ok := overBudget(ctx, a.res, a.err); ok {
+		a = answer{res: res}
 	}
 	if a.err != nil && errors.Is(a.err, context.DeadlineExceeded) {
 		a = answer{res: engines.Result{Verdict: engines.Unknown, Stats: a.res.Stats,

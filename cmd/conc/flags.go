@@ -28,6 +28,7 @@ type decideFlags struct {
 	maxStatesSet bool
 	maxDepth     int
 	maxStack     int
+	maxMemory    int64 // bytes; 0: budget.Default()
 	quiet        bool
 }
 
@@ -43,6 +44,7 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	countVar(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth),
 		&f.maxDepth, nil)
 	countVar(fs, "max-stack", maxStackHelp(), &f.maxStack, nil)
+	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 }
 
@@ -81,6 +83,7 @@ func (f *decideFlags) options() engines.Options {
 		MaxStates:  f.maxStates,
 		MaxDepth:   f.maxDepth,
 		MaxStack:   f.maxStack,
+		MaxMemory:  f.maxMemory,
 	}
 }
 

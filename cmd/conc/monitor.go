@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -32,6 +34,7 @@ type monitorFlags struct {
 	dot       string
 	maxCycle  int
 	timeout   time.Duration
+	maxMemory int64 // bytes; 0: budget.Default()
 	quiet     bool
 	progress  progressMode
 }
@@ -44,6 +47,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
 	timeoutVar(fs, &f.timeout, timeoutHelp)
+	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", progressHelp)
 }
@@ -80,6 +84,9 @@ func runMonitor(e *env, args []string) int {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 	}
 	defer cancel()
+	defer withMemoryLimit(f.maxMemory)()
+	ctx, unwatch := budget.Watch(ctx, f.maxMemory)
+	defer unwatch()
 	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle})
 	if err != nil {
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
@@ -87,6 +94,10 @@ func runMonitor(e *env, args []string) int {
 	}
 	rep := traceReport(r, res)
 	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
+	var ex *budget.Exceeded
+	if rep.Reason != "" && errors.As(context.Cause(ctx), &ex) {
+		rep.Reason = ex.Error() + ": the trace was not read to its end"
+	}
 	if w := reportWriter(e, f.dot); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {

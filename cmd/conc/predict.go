@@ -85,6 +85,9 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
 	}
 	defer cancel()
+	defer withMemoryLimit(f.maxMemory)()
+	ctx, _, unwatch := engineWatch(ctx, f.maxMemory)
+	defer unwatch()
 	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
 		Unbounded: f.maxStatesSet && f.maxStates == 0})
 	var ue *predict.UsageError
@@ -94,6 +97,9 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 	case err != nil:
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return nil, exitUsage
+	}
+	if res, ok := overBudget(ctx, out.Result, nil); ok {
+		out.Result = res // a pass that ended for the context named the timeout
 	}
 	if out.Result.Verdict == engines.Unknown && out.Result.Reason == "" && ctx.Err() != nil {
 		out.Result.Reason = fmt.Sprintf("timeout: no answer within %v (--timeout)", f.timeout)

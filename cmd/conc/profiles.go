@@ -33,7 +33,11 @@ func runProfiles(e *env, args []string) int {
 	if *format != "text" && *format != "json" {
 		return e.errorf("profiles: --format %q: want text or json", *format)
 	}
-	p, code := compileInput(e, files[0])
+	p, big, code := compileInput(e, files[0], 0)
+	if big != nil {
+		e.errorf("unknown: %v", big)
+		return code // exit 3: a limit, not bad input
+	}
 	if p == nil {
 		return code
 	}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/report"
+)
+
+// memoryVar defines --max-memory, the memory budget (internal/budget):
+// a size such as 512MiB or 4GiB; without the flag, three quarters of the
+// machine's memory.
+func memoryVar(fs *flag.FlagSet, n *int64) {
+	usage := fmt.Sprintf("give up with verdict unknown when the search would take more than `SIZE` of memory "+
+		"(e.g. 512MiB, 4GiB; default: 3/4 of this machine's memory, %s)", budget.Format(budget.Default()))
+	fs.Func("max-memory", usage, func(s string) error {
+		v, err := budget.Parse(s)
+		if err == nil {
+			*n = v
+		}
+		return err
+	})
+}
+
+// withMemoryLimit makes the budget (0: the default) the garbage
+// collector's soft limit while a command decides; the deferred call
+// restores the previous one (tests run many commands in one process).
+func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
+
+// refused answers unknown (exit 3) for a program the memory budget did not
+// let compile: the report has no threads, and the engine the user asked
+// for (auto when none), since none ran.
+func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
+	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
+	r, err := report.BuildLean(&model.Program{}, res)
+	if err != nil {
+		return e.errorf("internal error (please report): %v", err)
+	}
+	if err := render(reportWriter(e, f.dot), f, r); err != nil {
+		return e.errorf("%v", err)
+	}
+	return exitUnknown
+}
+
+// engineWatch is runEngine's backstop for the memory budget: engines poll
+// the heap as they search, but some passes (profile extraction, saturation,
+// building tables) count no states. It returns the context the engine runs
+// under, a channel closed when the heap reached the budget of limit bytes
+// (0: the default), and the function that ends the watch.
+func engineWatch(ctx context.Context, limit int64) (context.Context, <-chan struct{}, func()) {
+	wctx, stop := budget.Watch(ctx, limit)
+	over := make(chan struct{})
+	go func() {
+		<-wctx.Done()
+		var ex *budget.Exceeded
+		if errors.As(context.Cause(wctx), &ex) {
+			close(over)
+		}
+	}()
+	return wctx, over, stop
+}
+
+// overBudget is the answer when the watch ended the engine's context: a
+// verdict the engine reached stands, and so does its own memory reason
+// (which counts its states); an engine that answered unknown for the
+// context's end, failed, or was abandoned (err is the context's cause) is
+// unknown with the budget's reason. ok reports that the watch decided.
+func overBudget(ctx context.Context, res engines.Result, err error) (engines.Result, bool) {
+	var ex *budget.Exceeded
+	switch {
+	case !errors.As(context.Cause(ctx), &ex):
+		return res, false
+	case err == nil && res.Verdict != engines.Unknown,
+		err == nil && strings.Contains(res.Reason, "memory budget"):
+		return res, false
+	}
+	return engines.Result{Verdict: engines.Unknown, Reason: ex.Error(), Engine: res.Engine, Stats: res.Stats}, true
+}

@@ -1,0 +1,50 @@
+package engines
+
+import "github.com/conc-dev/conc/model"
+
+// Bytes per automaton state of the tables newGlobalSearch builds before
+// the search (global_edges.go, global_future.go), for the memory budget's
+// estimate: a program of millions of states (bank.conc with repeat 1000000)
+// would otherwise crash while building them, before any state is searched.
+const (
+	gEdgeRowBytes  = 24 + 8 // a state's []*gedge header, and one pointer an edge
+	gRunBytes      = 8      // grun
+	gDeadBytes     = 1      // dead row
+	gPostOrder     = 1 + 4 + 16
+	gLineFutBytes  = 4 + 4 // lineFut: the position, and an occurrence
+	gFutWordsBytes = 8     // denseFut: one word of letters, per table
+)
+
+// tableBytes estimates what the tables of s's program take: per thread,
+// each state's edge facts, silent run and dead row; per distinct automaton
+// its future table; and the transient post orders that build them.
+func (s *globalSearch) tableBytes() int64 {
+	var need int64
+	seen := map[*model.Automaton]bool{}
+	for _, th := range s.p.Threads {
+		a := th.Auto
+		n, e := int64(a.NumStates()), int64(a.NumEdges())
+		need += n*(gEdgeRowBytes-8+gRunBytes+gDeadBytes) + 8*e
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		need += n * gPostOrder
+		if model.ClassOf(a) == model.StraightLine {
+			need += n * gLineFutBytes
+		} else {
+			need += n * gFutWordsBytes * int64(s.fa.words) * int64(1+len(s.fa.refined))
+		}
+	}
+	return need
+}
+
+// threadStates is the number of automaton states over p's threads (a
+// shared automaton counted once per thread, as its tables are).
+func threadStates(p *model.Program) int64 {
+	var n int64
+	for _, th := range p.Threads {
+		n += int64(th.Auto.NumStates())
+	}
+	return n
+}

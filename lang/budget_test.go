@@ -1,0 +1,41 @@
+package lang
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCompileWithinBudget: issue 19's 90-byte file of 29 M events needs
+// about 100 bytes a state while compiling; under a budget that cannot hold
+// them it is refused before anything is allocated, with the states, the
+// bytes and the flag that raises the budget, and the same budget still
+// compiles a small program.
+func TestCompileWithinBudget(t *testing.T) {
+	src := "vars x\nthread A { atomic { repeat 1000000 { repeat 29 { read x } } } }\nthread B { write x }\n"
+	p, err := CompileWithin("big.conc", []byte(src), 256<<20)
+	require.Nil(t, p)
+	var big *TooLarge
+	require.True(t, errors.As(err, &big), "want *TooLarge, got %v", err)
+	require.EqualValues(t, 29_000_005, big.States)
+	require.Equal(t, big.States*bytesPerState, big.Need)
+	require.Equal(t, "compiling the program's automata (29,000,005 states) would need about 2.7 GiB, "+
+		"more than the memory budget of 256 MiB leaves (--max-memory raises it)", err.Error())
+
+	p, err = CompileWithin("small.conc", []byte("vars x\nthread A { repeat 1000 { read x } }\n"), 256<<20)
+	require.NoError(t, err)
+	require.Len(t, p.Threads, 1)
+}
+
+// TestCompileWithinKeepsStaticErrors: a program with errors reports them
+// (exit 2), not the budget; one beyond maxStates keeps its message.
+func TestCompileWithinKeepsStaticErrors(t *testing.T) {
+	_, err := CompileWithin("bad.conc", []byte("vars x\nthread A { read y; repeat 1000000 { repeat 1000 { read x } } }\n"), 256<<20)
+	var errs ErrorList
+	require.True(t, errors.As(err, &errs), "want an ErrorList, got %v", err)
+	require.Contains(t, err.Error(), "undeclared")
+	_, err = CompileWithin("huge.conc", []byte("vars x\nthread A { atomic { repeat 1000000 { repeat 31 { read x } } } }\n"), 1<<50)
+	require.ErrorAs(t, err, &errs)
+	require.Contains(t, err.Error(), "is too large: more than 30000000 states")
+}
