@@ -81,6 +81,9 @@ func runMonitor(e *env, args []string) int {
 	}
 	defer cancel()
 	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle})
+	if err == nil && res.Violation {
+		err = r.VerifyRest(ctx) // --first stopped early: no verdict on a corrupt .gz
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return exitUsage
