@@ -129,8 +129,11 @@ func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 		First:   int(res.First),
 		Stats:   engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
 	}
-	if res.Stopped != "" && !res.Violation {
+	switch {
+	case res.Stopped != "" && !res.Violation:
 		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
+	case rep.Threads == 0:
+		rep.Reason = report.NoThreadsNote // an empty trace, or all of it skipped
 	}
 	// A trace can have a million violations: the ends share one array, and
 	// each monitor violation is let go once converted.
