@@ -21,12 +21,19 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	cmd            string // the subcommand running, for usagef
 }
 
 // errorf prints a "conc: ..." message and returns exitUsage.
 func (e *env) errorf(format string, args ...any) int {
 	fmt.Fprintf(e.stderr, "conc: "+format+"\n", args...)
 	return exitUsage
+}
+
+// usagef prints a usage error of the running command, "conc: CMD: ..."
+// (docs/spec.md §4), and returns exitUsage.
+func (e *env) usagef(format string, args ...any) int {
+	return e.errorf("%s: "+format, append([]any{e.cmd}, args...)...)
 }
 
 // command is one subcommand. Each lives in its own file and registers itself
@@ -93,6 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 
 func dispatch(e *env, name string, args []string) int {
 	if c, ok := commands[name]; ok {
+		e.cmd = name
 		return c.run(e, args)
 	}
 	for _, p := range planned {

@@ -72,7 +72,7 @@ func runMonitor(e *env, args []string) int {
 	defer closeTrace()
 	dot, err := createDOT(e, f.dot, inputFiles(e, files[0]))
 	if err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	defer dot.close()
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
@@ -99,7 +99,7 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	if err := dot.write(rep); err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	return exitCode(verdictOf(res))
 }

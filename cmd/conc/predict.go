@@ -67,7 +67,7 @@ func runPredict(e *env, args []string) int {
 	defer closeTrace()
 	outs, err := createOutputs(e, f.dot, f.witnessOut, inputFiles(e, files[0]))
 	if err != nil {
-		return e.errorf("%v", err)
+		return e.usagef("%v", err)
 	}
 	defer outs.close()
 	out, code := runPrediction(e, &f, r)
@@ -114,18 +114,18 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {
 		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
-			return e.errorf("--witness-out: %v", err)
+			return e.usagef("--witness-out: %v", err)
 		}
 	}
 	if err := outs.commitWitness(); err != nil {
-		return e.errorf("--witness-out: %v", err)
+		return e.usagef("--witness-out: %v", err)
 	}
 	out.Result.Witness = nil // its paths: the report keeps the run, not them
 	if err := render(reportWriter(e, f.dot, f.witnessOut), &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
 	}
 	if err := outs.dot.write(rep); err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	return exitCode(out.Result.Verdict)
 }
