@@ -106,7 +106,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	if gz || (n == 2 && r.buf[0] == 0x1f && r.buf[1] == 0x8b) {
 		zr, err := newInflater(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
 		if err != nil {
-			return nil, fmt.Errorf("%s:1: %w", name, err)
+			return nil, &Error{File: name, Line: 1, Msg: err.Error(), cause: err}
 		}
 		a := newAsyncReader(zr, size)
 		r.src, r.closers, r.gz = a, append(r.closers, a), true

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/conc-dev/conc/lang"
@@ -65,9 +63,5 @@ func readInput(e *env, path string) (name string, src []byte, err error) {
 		return "<stdin>", src, err
 	}
 	src, err = os.ReadFile(path)
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err)
-	}
-	return path, src, err
+	return path, src, cannotRead(err)
 }

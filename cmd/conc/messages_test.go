@@ -40,3 +40,28 @@ func requireOneLine(t *testing.T, stderr string, args []string) {
 	t.Helper()
 	require.Regexp(t, regexp.MustCompile(`^conc: `+args[0]+`: [^\n]+\n$`), stderr, "%v", args)
 }
+
+// A file that cannot be read is one message for every command, "conc:
+// cannot read NAME: why", the name once; and a damaged gzip trace is a
+// trace error, "FILE:LINE: ...", whether the cut is in its header or later.
+func TestInputErrorsOneForm(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nonexist")
+	for _, cmd := range []string{"check", "profiles", "predict", "monitor"} {
+		o := conc(cmd, missing)
+		require.Equal(t, exitUsage, o.code, cmd)
+		require.Equal(t, "conc: cannot read "+missing+": no such file or directory\n", o.stderr, cmd)
+		o = conc(cmd, dir)
+		require.Equal(t, exitUsage, o.code, cmd)
+		require.Equal(t, "conc: cannot read "+dir+": is a directory\n", o.stderr, cmd)
+	}
+	_, gz := gzipFile(t, "lost.std.gz", lostUpdateTrace)
+	for _, cut := range []int{5, len(gz) - 4} {
+		p := file(t, "cut.std.gz", string(gz[:cut]))
+		for _, cmd := range []string{"predict", "monitor"} {
+			o := conc(cmd, p)
+			require.Equal(t, exitUsage, o.code, cmd)
+			require.Regexp(t, `^`+regexp.QuoteMeta(p)+`:\d+: reading stopped: gzip data truncated or corrupt \([^\n]*\)\n$`, o.stderr, "%s, cut at %d", cmd, cut)
+		}
+	}
+}

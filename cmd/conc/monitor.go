@@ -67,7 +67,7 @@ func runMonitor(e *env, args []string) int {
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
-		return e.errorf("%v", err)
+		return inputError(e, err)
 	}
 	defer closeTrace()
 	dot, err := createDOT(e, f.dot, inputFiles(e, files[0]))

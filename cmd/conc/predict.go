@@ -62,7 +62,7 @@ func runPredict(e *env, args []string) int {
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
-		return e.errorf("%v", err)
+		return inputError(e, err)
 	}
 	defer closeTrace()
 	outs, err := createOutputs(e, f.dot, f.witnessOut, inputFiles(e, files[0]))

@@ -68,9 +68,14 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 	var file *os.File
 	if path != "-" {
 		if file, err = os.Open(path); err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %v", path, err)
+			return nil, nil, cannotRead(err)
 		}
-		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
+		st, err := file.Stat()
+		switch {
+		case err == nil && st.IsDir():
+			file.Close()
+			return nil, nil, fmt.Errorf("cannot read %s: is a directory", path)
+		case err == nil && st.Mode().IsRegular():
 			total = st.Size()
 		}
 		src, name = file, path
