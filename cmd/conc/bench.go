@@ -72,7 +72,7 @@ func runBench(e *env, args []string) int {
 	}
 	spec, format, err := f.spec()
 	if err != nil {
-		return e.errorf("bench: %v", err)
+		return e.usagef("%v", err)
 	}
 	points, err := bench.Run(context.Background(), spec, nil)
 	if err != nil {
@@ -124,11 +124,11 @@ func (f *benchFlags) spec() (bench.Spec, string, error) {
 	case len(s.Engines) == 0:
 		return s, "", fmt.Errorf("--engines: want at least one engine")
 	case f.repeat < 1:
-		return s, "", fmt.Errorf("--repeat %d: want 1 or more", f.repeat)
+		return s, "", fmt.Errorf("--repeat \"%d\": want 1 or more%s", f.repeat, benchHint)
 	case f.maxDep < 0:
-		return s, "", fmt.Errorf("--max-depth %d: want 0 (the default) or more", f.maxDep)
+		return s, "", fmt.Errorf("--max-depth \"%d\": want 0 (the default) or more%s", f.maxDep, benchHint)
 	case f.metric != "time" && f.metric != "states":
-		return s, "", fmt.Errorf("--metric %q: want time or states", f.metric)
+		return s, "", fmt.Errorf("--metric %q: want time or states%s", f.metric, benchHint)
 	case f.plot != "":
 		if format, err = bench.PlotFormat(f.plot); err != nil {
 			return s, "", err
@@ -136,6 +136,9 @@ func (f *benchFlags) spec() (bench.Spec, string, error) {
 	}
 	return s, format, nil
 }
+
+// benchHint ends the messages of a bad flag value (docs/spec.md §4).
+const benchHint = "; run 'conc bench --help'"
 
 // intList parses a comma-separated list of positive counts; empty gives def.
 func intList(flagName, s string, def []int) ([]int, error) {

@@ -55,8 +55,8 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--timeout", "0s"}, `conc: bench: --timeout "0s": want a positive duration, e.g. 30s`},
 		{[]string{"--timeout", "5"}, `conc: bench: --timeout "5": a duration needs a unit, e.g. 5s or 2m; run 'conc bench --help'`},
 		{[]string{"--timeout", "5x"}, `conc: bench: --timeout "5x": want a duration such as 30s`},
-		{[]string{"--repeat", "0"}, "conc: bench: --repeat 0: want 1 or more\n"},
-		{[]string{"--max-depth", "-1"}, "conc: bench: --max-depth -1: want 0"},
+		{[]string{"--repeat", "0"}, "conc: bench: --repeat \"0\": want 1 or more; run 'conc bench --help'\n"},
+		{[]string{"--max-depth", "-1"}, "conc: bench: --max-depth \"-1\": want 0"},
 		{[]string{"--family", "random", "--threads", "1000", "--sizes", "1000000"}, "over the cap of 64 MiB"},
 	} {
 		o := conc(append([]string{"bench"}, tc.args...)...)

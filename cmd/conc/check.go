@@ -31,7 +31,7 @@ func runCheck(e *env, args []string) int {
 		return e.errorf("check: want one FILE.conc argument, got %d; run 'conc check --help'", len(files))
 	}
 	if err := f.check(); err != nil {
-		return e.errorf("check: %v", err)
+		return e.usagef("%v; run 'conc check --help'", err)
 	}
 	p, code := compileInput(e, files[0])
 	if p == nil {

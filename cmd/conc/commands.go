@@ -36,6 +36,13 @@ func (e *env) usagef(format string, args ...any) int {
 	return e.errorf("%s: "+format, append([]any{e.cmd}, args...)...)
 }
 
+// badFlag reports a bad flag value found after parsing in the form of
+// package flag's (flagError): "conc: CMD: --FLAG "VALUE": why; run 'conc
+// CMD --help'".
+func (e *env) badFlag(name string, value any, why string) int {
+	return e.usagef("--%s %q: %s; run 'conc %s --help'", name, fmt.Sprint(value), why, e.cmd)
+}
+
 // command is one subcommand. Each lives in its own file and registers itself
 // in init, so a new one drops in without touching the others.
 type command struct {

@@ -65,3 +65,34 @@ func TestInputErrorsOneForm(t *testing.T) {
 		}
 	}
 }
+
+// Every bad flag value is "conc: CMD: --FLAG "VALUE": why; run 'conc CMD
+// --help'", never package flag's bare "parse error" nor strconv's text.
+func TestBadFlagValuesSayWhy(t *testing.T) {
+	prog := file(t, "a.conc", lostUpdate)
+	tr := file(t, "a.std", lostUpdateTrace)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"monitor", tr, "--max-cycle", "x"}, `--max-cycle "x": want a whole number`},
+		{[]string{"monitor", tr, "--max-cycle", "0"}, `--max-cycle "0": want 1 or more`},
+		{[]string{"monitor", tr, "--format", "xml"}, `--format "xml": want text or json`},
+		{[]string{"gen", "random", "--threads", "x"}, `--threads "x": want a whole number`},
+		{[]string{"gen", "random", "--seed", "-1"}, `--seed "-1": want a whole number, 0 or more`},
+		{[]string{"check", prog, "--quiet=maybe"}, `--quiet "maybe": want true or false`},
+		{[]string{"check", prog, "--format", "xml"}, `--format "xml": want text or json`},
+		{[]string{"predict", tr, "--progress=2"}, `--progress "2": want true or false`},
+		{[]string{"predict", tr, "--engine", "magic"}, `--engine "magic": want auto, profile, global or brute`},
+		{[]string{"profiles", prog, "--format", "xml"}, `--format "xml": want text or json`},
+		{[]string{"bench", "--repeat", "x"}, `--repeat "x": want a whole number`},
+		{[]string{"bench", "--repeat", "0"}, `--repeat "0": want 1 or more`},
+		{[]string{"bench", "--metric", "joules"}, `--metric "joules": want time or states`},
+	} {
+		o := conc(tc.args...)
+		require.Equal(t, exitUsage, o.code, "%v: %s", tc.args, o.stdout)
+		requireOneLine(t, o.stderr, tc.args)
+		want := "conc: " + tc.args[0] + ": " + tc.want + "; run 'conc " + tc.args[0] + " --help'\n"
+		require.Equal(t, want, o.stderr, "%v", tc.args)
+	}
+}

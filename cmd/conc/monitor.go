@@ -61,9 +61,9 @@ func runMonitor(e *env, args []string) int {
 	case len(files) != 1:
 		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files))
 	case f.format != "text" && f.format != "json":
-		return e.errorf("monitor: --format %q: want text or json", f.format)
+		return e.badFlag("format", f.format, "want text or json")
 	case f.maxCycle < 1:
-		return e.errorf("monitor: --max-cycle %d: want at least 1", f.maxCycle)
+		return e.badFlag("max-cycle", f.maxCycle, "want 1 or more")
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {

@@ -58,7 +58,7 @@ func runPredict(e *env, args []string) int {
 		return e.errorf("predict: want one TRACE argument, got %d; run 'conc predict --help'", len(files))
 	}
 	if err := f.check(); err != nil {
-		return e.errorf("predict: %v", err)
+		return e.usagef("%v; run 'conc predict --help'", err)
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {

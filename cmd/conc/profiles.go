@@ -31,7 +31,7 @@ func runProfiles(e *env, args []string) int {
 		return e.errorf("profiles: want one FILE.conc argument, got %d; run 'conc profiles --help'", len(files))
 	}
 	if *format != "text" && *format != "json" {
-		return e.errorf("profiles: --format %q: want text or json", *format)
+		return e.badFlag("format", *format, "want text or json")
 	}
 	p, code := compileInput(e, files[0])
 	if p == nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +26,11 @@ func (p *progressMode) String() string {
 
 func (p *progressMode) Set(s string) error {
 	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
 	p.set, p.on = true, b
-	return err
+	return nil
 }
 
 // IsBoolFlag lets "--progress" stand alone, like a bool flag.
