@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 )
 
 // Family is one generator of programs, by name, as conc gen lists them.
@@ -34,7 +35,7 @@ func Lookup(name string) (Family, error) {
 	if f, ok := families[name]; ok {
 		return f, nil
 	}
-	return Family{}, fmt.Errorf("unknown family %q (have %v)", name, Families())
+	return Family{}, fmt.Errorf("unknown family %q (have %s)", name, strings.Join(Families(), ", "))
 }
 
 // Families lists the family names, sorted.

@@ -96,3 +96,14 @@ func TestBadFlagValuesSayWhy(t *testing.T) {
 		require.Equal(t, want, o.stderr, "%v", tc.args)
 	}
 }
+
+// Lists in messages are words, "a, b, c", not Go slices "[a b c]".
+func TestListsInMessages(t *testing.T) {
+	for _, args := range [][]string{
+		{"gen", "foo"}, {"bench", "--family", "foo"}, {"bench", "--engines", "foo"},
+	} {
+		o := conc(args...)
+		require.Equal(t, exitUsage, o.code, "%v", args)
+		require.Regexp(t, `\(have [a-z0-9-]+(, [a-z0-9-]+)+\)\n$`, o.stderr, "%v", args)
+	}
+}
