@@ -95,6 +95,10 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 	if progress {
 		p := &progressLine{w: e.stderr, events: r.EventsRead, bytes: counter.n.Load, total: total, now: time.Now}
 		stop = p.run(500 * time.Millisecond)
+		// Anything else written to standard error (an error in the trace,
+		// --lenient's count) ends the progress line first, so that no
+		// progress line is printed after the message.
+		e.stderr = afterProgress{w: e.stderr, stop: stop}
 	}
 	return r, func() {
 		stop()
@@ -157,6 +161,18 @@ func (p *progressLine) run(every time.Duration) (stop func()) {
 	}()
 	var once sync.Once
 	return func() { once.Do(func() { close(quit); <-finished }) }
+}
+
+// afterProgress is standard error while a progress line is shown: a
+// write stops the display (its last line, with the final counts) first.
+type afterProgress struct {
+	w    io.Writer
+	stop func() // idempotent
+}
+
+func (a afterProgress) Write(b []byte) (int, error) {
+	a.stop()
+	return a.w.Write(b)
 }
 
 // progressHelp is --progress's help, the same for monitor and predict.
