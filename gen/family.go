@@ -58,6 +58,7 @@ func init() {
 		Reads: Reads{
 			Knobs:    []Knob{at("threads", 1), at("n", 1), at("vars", 1), at("locks", 1), at("txn", 1)},
 			Switches: []string{"loops", "choice", "recursion", "nested", "unary", "sync", "identical"},
+			Seeded:   true,
 			Requires: map[string]string{"locks": "sync"},
 		},
 		Gen:   Random,
