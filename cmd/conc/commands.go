@@ -72,7 +72,7 @@ var planned = []command{
 	{name: "check", args: "FILE.conc [flags]", summary: "is any run of the program non-serializable?"},
 	{name: "predict", args: "TRACE [flags]", summary: "is any reordering of the trace non-serializable?"},
 	{name: "monitor", args: "TRACE [flags]", summary: "is the observed trace itself non-serializable?"},
-	{name: "profiles", args: "FILE.conc", summary: "the profiles of each thread (the paper's Def. 4)"},
+	{name: "profiles", args: "FILE.conc [flags]", summary: "the profiles of each thread (the paper's Def. 4)"},
 	{name: "gen", args: "FAMILY [params]", summary: "write a generated program (scaling and reduction families)"},
 	{name: "bench", args: "[params]", summary: "measure how the engines scale; table and plot"},
 }

@@ -59,7 +59,7 @@ func maxStackHelp() string {
 	if engines.GlobalMaxStack != engines.BruteMaxStack {
 		def = fmt.Sprintf("brute %d, global %d", engines.BruteMaxStack, engines.GlobalMaxStack)
 	}
-	return "call depth `N` of the bounded search for recursive threads with locks (default " + def + ")"
+	return "brute, global: call depth `N` of the bounded search on recursive threads (default " + def + ")"
 }
 
 // check rejects values no run could use (the counts and --timeout are

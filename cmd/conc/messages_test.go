@@ -107,3 +107,34 @@ func TestListsInMessages(t *testing.T) {
 		require.Regexp(t, `\(have [a-z0-9-]+(, [a-z0-9-]+)+\)\n$`, o.stderr, "%v", args)
 	}
 }
+
+// conc --help lists the commands in aligned columns: every summary starts
+// in the same column (profiles' synopsis used to push its own out).
+func TestUsageColumnsAligned(t *testing.T) {
+	o := conc("--help")
+	col := -1
+	for _, c := range planned {
+		i := strings.Index(o.stdout, c.summary)
+		require.Positive(t, i, c.name)
+		lineStart := strings.LastIndex(o.stdout[:i], "\n") + 1
+		if col < 0 {
+			col = i - lineStart
+		}
+		require.Equal(t, col, i-lineStart, "%s's summary column", c.name)
+	}
+}
+
+// The help states what the code does: predict's --max-states names both
+// default budgets, --max-stack the engines and threads it bounds, and
+// --lenient the semantic repairs and where the count goes.
+func TestHelpStatesTheDefaults(t *testing.T) {
+	h := conc("predict", "--help").stdout
+	require.Contains(t, h, "2000000 chain states of the lock-free search")
+	require.Contains(t, h, "500000 states of the lock-aware search")
+	require.Contains(t, h, "brute, global: call depth N of the bounded search on recursive threads (default 8)")
+	for _, cmd := range []string{"predict", "monitor"} {
+		h := conc(cmd, "--help").stdout
+		require.Contains(t, h, "a rel of a lock not held, an end without begin", cmd)
+		require.Contains(t, h, "JSON: skipped", cmd)
+	}
+}

@@ -39,7 +39,7 @@ type monitorFlags struct {
 func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
-	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
 	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")

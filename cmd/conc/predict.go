@@ -34,15 +34,20 @@ type predictFlags struct {
 func (f *predictFlags) register(fs *flag.FlagSet) {
 	f.decideFlags.register(fs)
 	fs.Lookup("max-states").Usage = predictMaxStatesHelp
-	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.Var(&f.progress, "progress", progressHelp)
 	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line) "+dashHelp)
 }
 
-// predictMaxStatesHelp states predict's default budget (docs/predict.md).
+// predictMaxStatesHelp states predict's default budgets (docs/spec.md §7,
+// docs/predict.md). chainStatesHelp is predict.DefaultChainStates, which
+// the branch that brings it (scale) defines: use the constant once merged.
 var predictMaxStatesHelp = fmt.Sprintf("give up after `N` states with verdict unknown (0: no limit; default "+
-	"without --timeout: %d states of the lock-aware search, which is not tried on a projection of over %d states)",
-	predict.DefaultMaxStates, predict.DefaultMaxSize)
+	"without --timeout: %d chain states of the lock-free search; with locks, fork or join, %d states of "+
+	"the lock-aware search, which is not tried on a projection of over %d states)",
+	chainStatesHelp, predict.DefaultMaxStates, predict.DefaultMaxSize)
+
+const chainStatesHelp = 2_000_000
 
 // runPredict is conc predict: read one trace ("-" is standard input, .gz is
 // inflated) and decide whether a reordering of its per-thread projections

@@ -9,7 +9,7 @@ import (
 func init() {
 	register(&command{
 		name:    "profiles",
-		args:    "FILE.conc [--format text|json]",
+		args:    "FILE.conc [flags]",
 		summary: "the profiles of each thread (the paper's Def. 4)",
 		help:    programHelp,
 		run:     runProfiles,
