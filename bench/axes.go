@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/conc-dev/conc/gen"
 )
@@ -49,7 +50,7 @@ var axes = map[string]Axis{
 func LookupAxis(family string) (Axis, gen.Family, error) {
 	a, ok := axes[family]
 	if !ok {
-		return Axis{}, gen.Family{}, fmt.Errorf("family %q cannot be swept (have %v)", family, AxisNames())
+		return Axis{}, gen.Family{}, fmt.Errorf("family %q cannot be swept (have %s)", family, strings.Join(AxisNames(), ", "))
 	}
 	name := family
 	if family == "chain-twin" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/conc-dev/conc/model"
 )
@@ -76,7 +77,7 @@ func Lookup(name string) (*Engine, error) {
 	if e, ok := registry[name]; ok {
 		return e, nil
 	}
-	return nil, fmt.Errorf("unknown engine %q (have %v)", name, Names())
+	return nil, fmt.Errorf("unknown engine %q (have %s)", name, strings.Join(Names(), ", "))
 }
 
 // Names lists the registered engines, sorted.

@@ -31,21 +31,50 @@ func (f CNF) String() string {
 
 // RandomCNF draws a formula of the given numbers of variables and clauses,
 // each clause over three distinct variables (fewer when vars < 3) with
-// random signs. A clause costs O(1) whatever vars is, so a formula of a
-// million variables is drawn as fast as one of three.
+// random signs, and no clause twice until every different clause is taken
+// (a repeated clause adds nothing to the formula). A clause costs
+// O(1) expected whatever vars is, so a formula of a million variables is
+// drawn as fast as one of three.
 func RandomCNF(rng *rand.Rand, vars, clauses int) CNF {
 	vars = max(vars, 1)
+	k := min(3, vars)
 	f := CNF{Vars: vars}
-	for range clauses {
-		c := distinctVars(rng, vars, min(3, vars))
+	all := clauseCount(vars, k)
+	seen := make(map[[3]int]bool, int(min(float64(clauses), all)))
+	for len(f.Clauses) < clauses {
+		c := distinctVars(rng, vars, k)
 		for i := range c {
 			if rng.IntN(2) == 0 {
 				c[i] = -c[i]
 			}
 		}
+		if key := clauseKey(c); float64(len(seen)) < all {
+			if seen[key] {
+				continue // drawn again while others are left: ends, as they are finite
+			}
+			seen[key] = true
+		}
 		f.Clauses = append(f.Clauses, c)
 	}
 	return f
+}
+
+// clauseCount is the number of different clauses of k distinct variables
+// of 1..n with signs, C(n, k)·2^k (as a float: it overflows for large n).
+func clauseCount(n, k int) float64 {
+	c := 1.0
+	for i := range k {
+		c = c * float64(n-i) / float64(i+1) * 2
+	}
+	return c
+}
+
+// clauseKey identifies a clause as a set of literals.
+func clauseKey(c []int) [3]int {
+	var key [3]int
+	copy(key[:], c)
+	slices.Sort(key[:len(c)])
+	return key
 }
 
 // distinctVars draws k distinct variables of 1..n uniformly (Floyd's
@@ -68,6 +97,7 @@ func distinctVars(rng *rand.Rand, n, k int) []int {
 func ParseDIMACS(text string) (CNF, error) {
 	var f CNF
 	header := false
+	headerLine, declared := 0, 0 // the header's line and clause count
 	var cur []int
 	sc := bufio.NewScanner(strings.NewReader(text))
 	for line := 1; sc.Scan(); line++ {
@@ -83,7 +113,11 @@ func ParseDIMACS(text string) (CNF, error) {
 			if err != nil || n < 0 {
 				return CNF{}, fmt.Errorf("line %d: bad variable count %q", line, fields[2])
 			}
-			f.Vars, header = n, true
+			m, err := strconv.Atoi(fields[3])
+			if err != nil || m < 0 {
+				return CNF{}, fmt.Errorf("line %d: bad clause count %q", line, fields[3])
+			}
+			f.Vars, header, headerLine, declared = n, true, line, m
 			continue
 		}
 		if !header {
@@ -110,6 +144,9 @@ func ParseDIMACS(text string) (CNF, error) {
 	}
 	if len(cur) > 0 {
 		return CNF{}, fmt.Errorf("last clause is not ended by 0")
+	}
+	if len(f.Clauses) != declared {
+		return CNF{}, fmt.Errorf("line %d: the header declares %d clauses, the file has %d", headerLine, declared, len(f.Clauses))
 	}
 	return f, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 )
 
 // Family is one generator of programs, by name, as conc gen lists them.
@@ -34,7 +35,7 @@ func Lookup(name string) (Family, error) {
 	if f, ok := families[name]; ok {
 		return f, nil
 	}
-	return Family{}, fmt.Errorf("unknown family %q (have %v)", name, Families())
+	return Family{}, fmt.Errorf("unknown family %q (have %s)", name, strings.Join(Families(), ", "))
 }
 
 // Families lists the family names, sorted.
@@ -57,6 +58,7 @@ func init() {
 		Reads: Reads{
 			Knobs:    []Knob{at("threads", 1), at("n", 1), at("vars", 1), at("locks", 1), at("txn", 1)},
 			Switches: []string{"loops", "choice", "recursion", "nested", "unary", "sync", "identical"},
+			Seeded:   true,
 			Requires: map[string]string{"locks": "sync"},
 		},
 		Gen:   Random,

@@ -25,6 +25,10 @@ type Reads struct {
 	Switches []string // loops, choice, recursion, nested, unary, sync, identical, twin
 	// Requires names, for a flag read only under a switch, that switch.
 	Requires map[string]string
+	// Seeded: the family draws at random, so it reads --seed; the others
+	// write one instance whatever the seed, and refuse it like any flag
+	// they do not read.
+	Seeded bool
 }
 
 // at is a knob from min to MaxSize.
@@ -38,6 +42,10 @@ func at(name string, min int) Knob { return Knob{Name: name, Min: min, Max: MaxS
 func (r Reads) Check(what string, p Params, given []string) error {
 	var errs []error
 	for _, name := range given {
+		if name == "seed" && !r.Seeded {
+			errs = append(errs, fmt.Errorf("--seed does not apply to %s (it draws nothing at random; %s)", what, r.describe()))
+			continue
+		}
 		v, isKnob := p.size(name)
 		_, isSwitch := p.switchOn(name)
 		if !isKnob && !isSwitch {
@@ -66,6 +74,9 @@ func (r Reads) describe() string {
 	}
 	for _, s := range r.Switches {
 		fs = append(fs, "--"+s)
+	}
+	if r.Seeded {
+		fs = append(fs, "--seed")
 	}
 	if len(fs) == 0 {
 		return "it reads no size"

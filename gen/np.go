@@ -12,7 +12,7 @@ func init() {
 		Doc: "a random 3-CNF formula of --clauses clauses (default 8) over --vars variables " +
 			"(default a quarter of the clauses, at least 3), or the DIMACS file --cnf, as a lock-free " +
 			"straight-line program that violates atomicity exactly when the formula is satisfiable (Theorem 2)",
-		Reads: Reads{Knobs: []Knob{at("vars", 3), at("clauses", 1)}},
+		Reads: Reads{Knobs: []Knob{at("vars", 3), at("clauses", 1)}, Seeded: true},
 		Gen: func(rng *rand.Rand, p Params) string {
 			vars, clauses := npSizes(p)
 			return NP(RandomCNF(rng, vars, clauses))

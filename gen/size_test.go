@@ -53,7 +53,8 @@ func TestReadsCheck(t *testing.T) {
 	fam, _ := Lookup("chain")
 	p := Params{Threads: 1, EventsPerThread: 0, Depth: 3}
 	err := fam.Reads.Check("chain", p, []string{"seed", "threads", "n", "depth"})
-	require.EqualError(t, err, "--threads 1: chain wants 2 to 1000000\n"+
+	require.EqualError(t, err, "--seed does not apply to chain (it draws nothing at random; it reads --threads, --n, --twin)\n"+
+		"--threads 1: chain wants 2 to 1000000\n"+
 		"--depth does not apply to chain (it reads --threads, --n, --twin)")
 	require.NoError(t, fam.Reads.Check("chain", Params{Threads: 2}, []string{"threads", "n", "twin"}))
 	require.Error(t, fam.Reads.Check("chain", Params{Threads: MaxSize + 1}, []string{"threads"}))

@@ -15,7 +15,7 @@ func init() {
 		Doc: "--threads random automata (default 2) of --states states over --letters letters " +
 			"(default 2 each), or the automata of the file --dfa, as a program with locks that violates " +
 			"atomicity exactly when they accept a common word of length --m or more (Theorem 6)",
-		Reads: Reads{Knobs: []Knob{at("threads", 2), at("states", 1), at("letters", 1), at("m", 0)}},
+		Reads: Reads{Knobs: []Knob{at("threads", 2), at("states", 1), at("letters", 1), at("m", 0)}, Seeded: true},
 		Gen: func(rng *rand.Rand, p Params) string {
 			s := dfa.Random(rng, max(p.Threads, 2), orDefault(p.States, 2), orDefault(p.Letters, 2))
 			return W1(s, max(p.M, 0))

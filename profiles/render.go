@@ -88,7 +88,7 @@ func Write(w io.Writer, p *model.Program, format string) error {
 			File    string   `json:"file,omitempty"`
 			Vars    []string `json:"vars"`
 			Threads []Group  `json:"threads"`
-		}{p.File, append([]string{}, p.Vars...), gs})
+		}{p.File, append([]string{}, p.Vars...), append([]Group{}, gs...)})
 	case "text", "":
 		return writeText(w, gs)
 	}
@@ -97,6 +97,10 @@ func Write(w io.Writer, p *model.Program, format string) error {
 
 func writeText(w io.Writer, gs []Group) error {
 	var b strings.Builder
+	if len(gs) == 0 {
+		// Nothing printed would look like a failure (docs/spec.md §2).
+		b.WriteString("note: the program has no threads\n")
+	}
 	for _, g := range gs {
 		fmt.Fprintf(&b, "%s: ", groupName(g.Names, g.Class))
 		if g.Unavailable != "" {

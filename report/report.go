@@ -143,7 +143,9 @@ func BuildLean(p *model.Program, res engines.Result) (*Report, error) {
 		Locks:   len(p.Locks),
 		Stats:   res.Stats,
 	}
-	if res.Verdict == engines.Serializable && len(p.Threads) == 0 && r.Reason == "" {
+	if res.Verdict == engines.Serializable && len(p.Threads) == 0 {
+		// Over any engine's own note: a shortcut's reason ("no violation
+		// even with locks, fork and join dropped") says nothing here.
 		r.Reason = NoThreadsNote
 	}
 	if res.Verdict == engines.Violation && res.Witness != nil {

@@ -110,9 +110,14 @@ type Error struct {
 	File string
 	Line int64
 	Msg  string
+	// cause is the damage of a compressed stream behind the error, if any.
+	cause error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Unwrap is the damage of a compressed stream that the error reports.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Stats counts what the Reader did.
 type Stats struct {

@@ -35,6 +35,7 @@ type Reader struct {
 	start, end int // unread bytes are buf[start:end]
 	eof        bool
 	err        error // sticky
+	gz         bool  // the source is inflated: a bad line may be damage (damage.go)
 
 	threads, vars, locks, locs Table
 	threadKeys                 [1 << threadCacheBits]threadKey // packed short thread names (thread)
@@ -105,10 +106,10 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	if gz || (n == 2 && r.buf[0] == 0x1f && r.buf[1] == 0x8b) {
 		zr, err := newInflater(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
 		if err != nil {
-			return nil, fmt.Errorf("%s:1: %w", name, err)
+			return nil, &Error{File: name, Line: 1, Msg: err.Error(), cause: err}
 		}
 		a := newAsyncReader(zr, size)
-		r.src, r.closers = a, append(r.closers, a)
+		r.src, r.closers, r.gz = a, append(r.closers, a), true
 		r.start, r.end, r.eof = 0, 0, false
 		return r, nil
 	}
@@ -230,7 +231,7 @@ func (r *Reader) bad(msg string) error {
 		}
 		return nil
 	}
-	r.err = &Error{File: r.name, Line: r.stats.Lines, Msg: msg}
+	r.err = r.blame(r.stats.Lines, msg)
 	return r.err
 }
 
@@ -286,7 +287,7 @@ func (r *Reader) fill() error {
 	}
 	if r.end == len(r.buf) {
 		if len(r.buf) >= MaxLine {
-			return &Error{File: r.name, Line: r.stats.Lines + 1, Msg: "line too long"}
+			return r.blame(r.stats.Lines+1, "line too long")
 		}
 		nb := newBuf(2 * len(r.buf))
 		copy(nb, r.buf[:r.end])

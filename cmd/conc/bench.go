@@ -44,7 +44,8 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.engines, "engines", "profile,global", "comma-separated `engines` to run (have "+strings.Join(engines.Names(), ", ")+")")
 	fs.StringVar(&f.sizes, "sizes", "", "comma-separated sizes `n` (default: the family's)")
 	fs.StringVar(&f.threads, "threads", "", "comma-separated thread counts `k` (default: the family's)")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "give up one decision after `DURATION`; larger sizes are then skipped")
+	f.timeout = benchTimeout
+	timeoutVar(fs, &f.timeout, "give up one decision after `DURATION` (default 10s); larger sizes are then skipped")
 	fs.IntVar(&f.repeat, "repeat", 1, "decide each instance `N` times and keep the fastest")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the families that draw at random")
 	fs.StringVar(&f.plot, "plot", "", "write a log-log plot to `FILE` (.svg or .png)")
@@ -52,6 +53,10 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
 	fs.IntVar(&f.maxDep, "max-depth", 0, fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth))
 }
+
+// benchTimeout is --timeout's default: bench always bounds a decision, so
+// that a sweep ends.
+const benchTimeout = 10 * time.Second
 
 // runBench is conc bench: sweep a family over sizes and thread counts,
 // decide each instance with each engine, print the table and the fitted
@@ -67,7 +72,7 @@ func runBench(e *env, args []string) int {
 	}
 	spec, format, err := f.spec()
 	if err != nil {
-		return e.errorf("bench: %v", err)
+		return e.usagef("%v", err)
 	}
 	points, err := bench.Run(context.Background(), spec, nil)
 	if err != nil {
@@ -118,14 +123,12 @@ func (f *benchFlags) spec() (bench.Spec, string, error) {
 	switch {
 	case len(s.Engines) == 0:
 		return s, "", fmt.Errorf("--engines: want at least one engine")
-	case f.timeout <= 0:
-		return s, "", fmt.Errorf("--timeout %v: want a positive duration such as 10s", f.timeout)
 	case f.repeat < 1:
-		return s, "", fmt.Errorf("--repeat %d: want 1 or more", f.repeat)
+		return s, "", fmt.Errorf("--repeat \"%d\": want 1 or more%s", f.repeat, benchHint)
 	case f.maxDep < 0:
-		return s, "", fmt.Errorf("--max-depth %d: want 0 (the default) or more", f.maxDep)
+		return s, "", fmt.Errorf("--max-depth \"%d\": want 0 (the default) or more%s", f.maxDep, benchHint)
 	case f.metric != "time" && f.metric != "states":
-		return s, "", fmt.Errorf("--metric %q: want time or states", f.metric)
+		return s, "", fmt.Errorf("--metric %q: want time or states%s", f.metric, benchHint)
 	case f.plot != "":
 		if format, err = bench.PlotFormat(f.plot); err != nil {
 			return s, "", err
@@ -133,6 +136,9 @@ func (f *benchFlags) spec() (bench.Spec, string, error) {
 	}
 	return s, format, nil
 }
+
+// benchHint ends the messages of a bad flag value (docs/spec.md §4).
+const benchHint = "; run 'conc bench --help'"
 
 // intList parses a comma-separated list of positive counts; empty gives def.
 func intList(flagName, s string, def []int) ([]int, error) {

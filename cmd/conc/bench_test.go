@@ -52,9 +52,11 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--family", "np", "--threads", "2"}, "conc: bench: --threads does not apply to np (it has no thread count)\n"},
 		{[]string{"--family", "chain", "--threads", "3,1"}, "conc: bench: --threads 1: chain wants 2 or more\n"},
-		{[]string{"--timeout", "0s"}, "conc: bench: --timeout 0s: want a positive duration"},
-		{[]string{"--repeat", "0"}, "conc: bench: --repeat 0: want 1 or more\n"},
-		{[]string{"--max-depth", "-1"}, "conc: bench: --max-depth -1: want 0"},
+		{[]string{"--timeout", "0s"}, `conc: bench: --timeout "0s": want a positive duration, e.g. 30s`},
+		{[]string{"--timeout", "5"}, `conc: bench: --timeout "5": a duration needs a unit, e.g. 5s or 2m; run 'conc bench --help'`},
+		{[]string{"--timeout", "5x"}, `conc: bench: --timeout "5x": want a duration such as 30s`},
+		{[]string{"--repeat", "0"}, "conc: bench: --repeat \"0\": want 1 or more; run 'conc bench --help'\n"},
+		{[]string{"--max-depth", "-1"}, "conc: bench: --max-depth \"-1\": want 0"},
 		{[]string{"--family", "random", "--threads", "1000", "--sizes", "1000000"}, "over the cap of 64 MiB"},
 	} {
 		o := conc(append([]string{"bench"}, tc.args...)...)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/conc-dev/conc/lang"
@@ -33,7 +32,7 @@ func runCheck(e *env, args []string) int {
 		return e.errorf("check: want one FILE.conc argument, got %d; run 'conc check --help'", len(files))
 	}
 	if err := f.check(); err != nil {
-		return e.errorf("check: %v", err)
+		return e.usagef("%v; run 'conc check --help'", err)
 	}
 	defer withMemoryLimit(f.maxMemory)() // compiling is part of the run
 	p, big, code := compileInput(e, files[0], f.maxMemory)
@@ -75,9 +74,5 @@ func readInput(e *env, path string) (name string, src []byte, err error) {
 		return "<stdin>", src, err
 	}
 	src, err = os.ReadFile(path)
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = fmt.Errorf("cannot read %s: %v", pe.Path, pe.Err)
-	}
-	return path, src, err
+	return path, src, cannotRead(err)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
@@ -41,7 +42,7 @@ func chooseEngine(e *env, name string, p *model.Program, opts engines.Options) (
 	eng, err := engines.Lookup(name)
 	if err != nil {
 		if eng, err = engines.Lookup("brute"); err != nil {
-			return nil, fmt.Errorf("no engine available for --engine %s (have %v)", name, engines.Names())
+			return nil, fmt.Errorf("no engine available for --engine %s (have %s)", name, strings.Join(engines.Names(), ", "))
 		}
 		fmt.Fprintf(e.stderr, "conc: engine %s is not available yet; using brute\n", name)
 	}
@@ -69,7 +70,7 @@ func autoEngine(p *model.Program, opts engines.Options) (*engines.Engine, error)
 		}
 	}
 	if last == nil {
-		return nil, fmt.Errorf("no engine available (have %v)", engines.Names())
+		return nil, fmt.Errorf("no engine available (have %s)", strings.Join(engines.Names(), ", "))
 	}
 	return nil, fmt.Errorf("no engine supports this program: %v", last)
 }

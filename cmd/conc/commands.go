@@ -21,12 +21,26 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	cmd            string // the subcommand running, for usagef
 }
 
 // errorf prints a "conc: ..." message and returns exitUsage.
 func (e *env) errorf(format string, args ...any) int {
 	fmt.Fprintf(e.stderr, "conc: "+format+"\n", args...)
 	return exitUsage
+}
+
+// usagef prints a usage error of the running command, "conc: CMD: ..."
+// (docs/spec.md §4), and returns exitUsage.
+func (e *env) usagef(format string, args ...any) int {
+	return e.errorf("%s: "+format, append([]any{e.cmd}, args...)...)
+}
+
+// badFlag reports a bad flag value found after parsing in the form of
+// package flag's (flagError): "conc: CMD: --FLAG "VALUE": why; run 'conc
+// CMD --help'".
+func (e *env) badFlag(name string, value any, why string) int {
+	return e.usagef("--%s %q: %s; run 'conc %s --help'", name, fmt.Sprint(value), why, e.cmd)
 }
 
 // command is one subcommand. Each lives in its own file and registers itself
@@ -58,7 +72,7 @@ var planned = []command{
 	{name: "check", args: "FILE.conc [flags]", summary: "is any run of the program non-serializable?"},
 	{name: "predict", args: "TRACE [flags]", summary: "is any reordering of the trace non-serializable?"},
 	{name: "monitor", args: "TRACE [flags]", summary: "is the observed trace itself non-serializable?"},
-	{name: "profiles", args: "FILE.conc", summary: "the profiles of each thread (the paper's Def. 4)"},
+	{name: "profiles", args: "FILE.conc [flags]", summary: "the profiles of each thread (the paper's Def. 4)"},
 	{name: "gen", args: "FAMILY [params]", summary: "write a generated program (scaling and reduction families)"},
 	{name: "bench", args: "[params]", summary: "measure how the engines scale; table and plot"},
 }
@@ -93,6 +107,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 
 func dispatch(e *env, name string, args []string) int {
 	if c, ok := commands[name]; ok {
+		e.cmd = name
 		return c.run(e, args)
 	}
 	for _, p := range planned {

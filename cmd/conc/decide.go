@@ -34,11 +34,11 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	}
 	eng, err := chooseEngine(e, f.engine, p, opts)
 	if err != nil {
-		return e.errorf("%v", err)
+		return e.usagef("%v", err)
 	}
 	dot, err := createDOT(e, f.dot, inputs)
 	if err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	defer dot.close()
 	res, err := runEngine(eng, p, opts, f.timeout)
@@ -56,7 +56,7 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 		return e.errorf("%v", err)
 	}
 	if err := dot.write(r); err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	return exitCode(res.Verdict)
 }

@@ -61,7 +61,7 @@ func maxStackHelp() string {
 	if engines.GlobalMaxStack != engines.BruteMaxStack {
 		def = fmt.Sprintf("brute %d, global %d", engines.BruteMaxStack, engines.GlobalMaxStack)
 	}
-	return "call depth `N` of the bounded search for recursive threads with locks (default " + def + ")"
+	return "brute, global: call depth `N` of the bounded search on recursive threads (default " + def + ")"
 }
 
 // check rejects values no run could use (the counts and --timeout are
@@ -140,7 +140,7 @@ func parseCommand(e *env, name string, register func(*flag.FlagSet), args []stri
 	pos, err := parseFlags(e, c, set, args)
 	switch {
 	case err != nil:
-		return nil, flagError(e, c, err), true
+		return nil, flagError(e, c, set, err), true
 	case *version:
 		fmt.Fprintln(e.stdout, versionLine())
 		return nil, 0, true
@@ -150,11 +150,18 @@ func parseCommand(e *env, name string, register func(*flag.FlagSet), args []stri
 
 // flagError reports a flag parse error: 0 for --help (already printed),
 // else exit 2 with a pointer to the command's help.
-func flagError(e *env, c *command, err error) int {
+func flagError(e *env, c *command, fs *flag.FlagSet, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	msg := badValue.ReplaceAllString(err.Error(), `--$2 $1: $3`)
+	msg := err.Error()
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		why := m[3]
+		if f := fs.Lookup(m[2]); f != nil && wantOf(f) != "" {
+			why = wantOf(f)
+		}
+		msg = "--" + m[2] + " " + m[1] + ": " + why
+	}
 	msg = dashDash.ReplaceAllString(msg, "$1--$2")
 	return e.errorf("%s: %s; run 'conc %s --help'", c.name, msg, c.name)
 }
@@ -163,9 +170,10 @@ func flagError(e *env, c *command, err error) int {
 // docs/spec.md §4 and of our usage messages.
 var dashDash = regexp.MustCompile(`(^|[: ])-([a-z])`)
 
-// badValue rewrites package flag's `invalid value "5" for flag -timeout:
-// why` as `--timeout "5": why`, the form of conc's own flag checks.
-var badValue = regexp.MustCompile(`^invalid value ("(?:[^"\\]|\\.)*") for flag -([a-z-]+): (.*)$`)
+// badValue matches package flag's `invalid value "5" for flag -timeout:
+// why` (and `invalid boolean value "x" for -quiet: why`), which flagError
+// rewrites as `--timeout "5": why`, the form of conc's own flag checks.
+var badValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([a-z-]+): (.*)$`)
 
 // countVar defines a flag of a count of 0 or more. set, when not nil,
 // records whether it was given, for a flag whose absence means something

@@ -40,8 +40,8 @@ type genFlags struct {
 
 func (f *genFlags) register(fs *flag.FlagSet) {
 	f.fs = fs
-	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random choices: the same seed writes the same output")
-	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs)")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random choices (random, np, w1): the same seed writes the same output")
+	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs; w1-counters: counting automata)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
 	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
 	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", &f.p.Locks, &f.locksSet)
@@ -56,7 +56,7 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Depth, "depth", 0, "deep: the call depth `d` the violation needs")
 	fs.BoolVar(&f.p.Twin, "twin", false, "chain: the serializable twin")
 	fs.IntVar(&f.p.M, "m", 0, "w1: the least length `m` of the common word")
-	fs.IntVar(&f.p.States, "states", 0, "w1: states of each random DFA")
+	fs.IntVar(&f.p.States, "states", 0, "w1: states of each random DFA; w1-counters: half the states of each counting automaton")
 	fs.IntVar(&f.p.Letters, "letters", 0, "w1: letters of the random DFAs' alphabet")
 	fs.IntVar(&f.p.Clauses, "clauses", 0, "np: clauses of the random 3-CNF formula")
 	fs.StringVar(&f.dfaFile, "dfa", "", "w1: read the DFAs from `FILE` (conc's DFA text format; - for stdin) instead of drawing them")
@@ -128,7 +128,7 @@ func (f *genFlags) inputsFit(family string) error {
 var traceReads = gen.Reads{Knobs: []gen.Knob{
 	{Name: "threads", Min: 1, Max: gen.MaxSize}, {Name: "vars", Min: 1, Max: gen.MaxSize},
 	{Name: "locks", Min: 0, Max: gen.MaxSize}, {Name: "txn", Min: 1, Max: gen.MaxSize},
-}}
+}, Seeded: true}
 
 // reads is what the family reads in the mode the flags choose: a formula
 // or automata read from a file leave only --m (w1's word length).

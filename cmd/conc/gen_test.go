@@ -229,3 +229,17 @@ func TestGenRefusesHuge(t *testing.T) {
 	require.Equal(t, exitUsage, o.code)
 	require.Contains(t, o.stderr, "over the cap of 64 MiB: lower the formula's size")
 }
+
+// --seed is refused by the families that draw nothing at random (and by
+// np --cnf), like any other flag a family does not read.
+func TestGenSeedRefusedWhereUnused(t *testing.T) {
+	for _, fam := range []string{"chain", "deep", "locked", "w1-counters"} {
+		o := conc("gen", fam, "--seed", "3")
+		require.Equal(t, exitUsage, o.code, fam)
+		require.Equal(t, "conc: gen: --seed does not apply to "+fam+" (it draws nothing at random; ", o.stderr[:len("conc: gen: --seed does not apply to "+fam+" (it draws nothing at random; ")], fam)
+	}
+	for _, args := range [][]string{{"random"}, {"np"}, {"w1"}, {"random", "--trace", "--events", "10"}} {
+		o := conc(append([]string{"gen", "--seed", "3"}, args...)...)
+		require.Equal(t, 0, o.code, "%v: %s", args, o.stderr)
+	}
+}

@@ -8,6 +8,12 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
+// lenientHelp is --lenient's help, the same for monitor and predict
+// (docs/spec.md §3).
+const lenientHelp = "skip bad trace lines instead of failing: malformed ones, and events no execution " +
+	"could produce (a rel of a lock not held, an end without begin, ...); the count, by kind, " +
+	"goes to standard error (JSON: skipped, skipped_kinds)"
+
 // reportSkipped puts what --lenient skipped into rep, for the JSON, and,
 // in text output, says it on standard error when anything was skipped:
 // --lenient promises to skip bad lines and count them (docs/spec.md §3),

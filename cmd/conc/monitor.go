@@ -42,7 +42,7 @@ type monitorFlags struct {
 func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.format, "format", "text", "output `format`: text or json")
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
-	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
 	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
@@ -65,18 +65,18 @@ func runMonitor(e *env, args []string) int {
 	case len(files) != 1:
 		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files))
 	case f.format != "text" && f.format != "json":
-		return e.errorf("monitor: --format %q: want text or json", f.format)
+		return e.badFlag("format", f.format, "want text or json")
 	case f.maxCycle < 1:
-		return e.errorf("monitor: --max-cycle %d: want at least 1", f.maxCycle)
+		return e.badFlag("max-cycle", f.maxCycle, "want 1 or more")
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
-		return e.errorf("%v", err)
+		return inputError(e, err)
 	}
 	defer closeTrace()
 	dot, err := createDOT(e, f.dot, inputFiles(e, files[0]))
 	if err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	defer dot.close()
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
@@ -88,6 +88,9 @@ func runMonitor(e *env, args []string) int {
 	ctx, unwatch := budget.Watch(ctx, f.maxMemory)
 	defer unwatch()
 	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle})
+	if err == nil && res.Violation {
+		err = r.VerifyRest(ctx) // --first stopped early: no verdict on a corrupt .gz
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return exitUsage
@@ -107,7 +110,7 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	if err := dot.write(rep); err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	return exitCode(verdictOf(res))
 }
@@ -137,8 +140,11 @@ func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 		First:   int(res.First),
 		Stats:   engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
 	}
-	if res.Stopped != "" && !res.Violation {
+	switch {
+	case res.Stopped != "" && !res.Violation:
 		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
+	case rep.Threads == 0:
+		rep.Reason = report.NoThreadsNote // an empty trace, or all of it skipped
 	}
 	// A trace can have a million violations: the ends share one array, and
 	// each monitor violation is let go once converted.

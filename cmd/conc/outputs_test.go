@@ -39,7 +39,7 @@ func TestOutputIsTheInput(t *testing.T) {
 			var o, errb bytes.Buffer
 			code := run([]string{tc.cmd, arg, tc.flag, out}, in, &o, &errb)
 			require.Equal(t, exitUsage, code, "stdout:\n%s\nstderr:\n%s", o.String(), errb.String())
-			require.Equal(t, "conc: "+tc.flag+": "+out+" is an input of this run; refusing to overwrite it\n", errb.String())
+			require.Equal(t, "conc: "+tc.cmd+": "+tc.flag+": "+out+" is an input of this run; refusing to overwrite it\n", errb.String())
 			require.Empty(t, o.String())
 			b, err := os.ReadFile(path)
 			require.NoError(t, err)
@@ -138,9 +138,9 @@ func TestDashIsStdout(t *testing.T) {
 
 	both := conc("predict", tr, "--witness-out", "-", "--dot", "-")
 	require.Equal(t, exitUsage, both.code)
-	require.Equal(t, "conc: --dot - and --witness-out -: only one output can go to standard output\n", both.stderr)
+	require.Equal(t, "conc: predict: --dot - and --witness-out -: only one output can go to standard output\n", both.stderr)
 	w := filepath.Join(t.TempDir(), "w")
 	one := conc("predict", tr, "--witness-out", w, "--dot", w)
 	require.Equal(t, exitUsage, one.code)
-	require.Equal(t, "conc: --dot and --witness-out name the same file\n", one.stderr)
+	require.Equal(t, "conc: predict: --dot and --witness-out name the same file\n", one.stderr)
 }

@@ -34,15 +34,17 @@ type predictFlags struct {
 func (f *predictFlags) register(fs *flag.FlagSet) {
 	f.decideFlags.register(fs)
 	fs.Lookup("max-states").Usage = predictMaxStatesHelp
-	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
+	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.Var(&f.progress, "progress", progressHelp)
 	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line) "+dashHelp)
 }
 
-// predictMaxStatesHelp states predict's default budget (docs/predict.md).
+// predictMaxStatesHelp states predict's default budgets (docs/spec.md §7,
+// docs/predict.md).
 var predictMaxStatesHelp = fmt.Sprintf("give up after `N` states with verdict unknown (0: no limit; default "+
-	"without --timeout: %d states of the lock-aware search, which is not tried on a projection of over %d states)",
-	predict.DefaultMaxStates, predict.DefaultMaxSize)
+	"without --timeout: %d chain states of the lock-free search; with locks, fork or join, %d states of "+
+	"the lock-aware search, which is not tried on a projection of over %d states)",
+	predict.DefaultChainStates, predict.DefaultMaxStates, predict.DefaultMaxSize)
 
 // runPredict is conc predict: read one trace ("-" is standard input, .gz is
 // inflated) and decide whether a reordering of its per-thread projections
@@ -58,16 +60,16 @@ func runPredict(e *env, args []string) int {
 		return e.errorf("predict: want one TRACE argument, got %d; run 'conc predict --help'", len(files))
 	}
 	if err := f.check(); err != nil {
-		return e.errorf("predict: %v", err)
+		return e.usagef("%v; run 'conc predict --help'", err)
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
-		return e.errorf("%v", err)
+		return inputError(e, err)
 	}
 	defer closeTrace()
 	outs, err := createOutputs(e, f.dot, f.witnessOut, inputFiles(e, files[0]))
 	if err != nil {
-		return e.errorf("%v", err)
+		return e.usagef("%v", err)
 	}
 	defer outs.close()
 	out, code := runPrediction(e, &f, r)
@@ -120,18 +122,18 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {
 		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
-			return e.errorf("--witness-out: %v", err)
+			return e.usagef("--witness-out: %v", err)
 		}
 	}
 	if err := outs.commitWitness(); err != nil {
-		return e.errorf("--witness-out: %v", err)
+		return e.usagef("--witness-out: %v", err)
 	}
 	out.Result.Witness = nil // its paths: the report keeps the run, not them
 	if err := render(reportWriter(e, f.dot, f.witnessOut), &f.decideFlags, rep); err != nil {
 		return e.errorf("%v", err)
 	}
 	if err := outs.dot.write(rep); err != nil {
-		return e.errorf("--dot: %v", err)
+		return e.usagef("--dot: %v", err)
 	}
 	return exitCode(out.Result.Verdict)
 }

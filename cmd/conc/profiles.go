@@ -9,7 +9,7 @@ import (
 func init() {
 	register(&command{
 		name:    "profiles",
-		args:    "FILE.conc [--format text|json]",
+		args:    "FILE.conc [flags]",
 		summary: "the profiles of each thread (the paper's Def. 4)",
 		help:    programHelp,
 		run:     runProfiles,
@@ -31,7 +31,7 @@ func runProfiles(e *env, args []string) int {
 		return e.errorf("profiles: want one FILE.conc argument, got %d; run 'conc profiles --help'", len(files))
 	}
 	if *format != "text" && *format != "json" {
-		return e.errorf("profiles: --format %q: want text or json", *format)
+		return e.badFlag("format", *format, "want text or json")
 	}
 	p, big, code := compileInput(e, files[0], 0)
 	if big != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +26,11 @@ func (p *progressMode) String() string {
 
 func (p *progressMode) Set(s string) error {
 	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
 	p.set, p.on = true, b
-	return err
+	return nil
 }
 
 // IsBoolFlag lets "--progress" stand alone, like a bool flag.
@@ -68,9 +72,14 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 	var file *os.File
 	if path != "-" {
 		if file, err = os.Open(path); err != nil {
-			return nil, nil, fmt.Errorf("cannot read %s: %v", path, err)
+			return nil, nil, cannotRead(err)
 		}
-		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
+		st, err := file.Stat()
+		switch {
+		case err == nil && st.IsDir():
+			file.Close()
+			return nil, nil, fmt.Errorf("cannot read %s: is a directory", path)
+		case err == nil && st.Mode().IsRegular():
 			total = st.Size()
 		}
 		src, name = file, path
@@ -86,6 +95,10 @@ func openTrace(e *env, path string, opts trace.Options, progress bool) (r *trace
 	if progress {
 		p := &progressLine{w: e.stderr, events: r.EventsRead, bytes: counter.n.Load, total: total, now: time.Now}
 		stop = p.run(500 * time.Millisecond)
+		// Anything else written to standard error (an error in the trace,
+		// --lenient's count) ends the progress line first, so that no
+		// progress line is printed after the message.
+		e.stderr = afterProgress{w: e.stderr, stop: stop}
 	}
 	return r, func() {
 		stop()
@@ -148,6 +161,18 @@ func (p *progressLine) run(every time.Duration) (stop func()) {
 	}()
 	var once sync.Once
 	return func() { once.Do(func() { close(quit); <-finished }) }
+}
+
+// afterProgress is standard error while a progress line is shown: a
+// write stops the display (its last line, with the final counts) first.
+type afterProgress struct {
+	w    io.Writer
+	stop func() // idempotent
+}
+
+func (a afterProgress) Write(b []byte) (int, error) {
+	a.stop()
+	return a.w.Write(b)
 }
 
 // progressHelp is --progress's help, the same for monitor and predict.

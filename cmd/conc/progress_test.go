@@ -84,3 +84,18 @@ func TestProgressLineUnknownSize(t *testing.T) {
 	require.Contains(t, p.text(), "conc: read 7 events, ")
 	require.NotContains(t, p.text(), "%")
 }
+
+// TestProgressEndsBeforeAnError: with --progress, the progress line is
+// ended before an error is printed, so the error is the last line (the
+// final progress line used to come after it).
+func TestProgressEndsBeforeAnError(t *testing.T) {
+	_, gz := gzipFile(t, "t.std.gz", strings.Repeat("0|r(x)\n", 2000))
+	cut := file(t, "cut.std.gz", string(gz[:len(gz)/2]))
+	for _, cmd := range []string{"monitor", "predict"} {
+		o := conc(cmd, cut, "--progress")
+		require.Equal(t, exitUsage, o.code, cmd)
+		lines := strings.Split(strings.TrimRight(o.stderr, "\n"), "\n")
+		require.Regexp(t, `cut\.std\.gz:\d+: reading stopped`, lines[len(lines)-1], "%s: %q", cmd, o.stderr)
+		require.Contains(t, o.stderr, "conc: read ", cmd)
+	}
+}

@@ -103,3 +103,20 @@ func TestTraceLenientReportsSkipped(t *testing.T) {
 		require.NotContains(t, o.stdout, "skipped", cmd)
 	}
 }
+
+// monitor --first stops reading at the first violation; on gzip input it
+// still reads the rest of the stream to check it, so a violation is never
+// reported from a file whose checksum fails further on.
+func TestMonitorFirstChecksGzipRest(t *testing.T) {
+	src := lostUpdateTrace + strings.Repeat("C|r(y)\n", 5000)
+	p, gz := gzipFile(t, "lost.std.gz", src)
+	o := conc("monitor", "--first", p)
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	damaged := append([]byte(nil), gz...)
+	copy(damaged[len(damaged)-8:], []byte{0x55, 0xaa, 0x5a}) // the CRC-32
+	require.NoError(t, os.WriteFile(p, damaged, 0o644))
+	o = conc("monitor", "--first", p)
+	require.Equal(t, exitUsage, o.code, o.stdout)
+	require.Empty(t, o.stdout)
+	require.Regexp(t, `lost\.std\.gz:\d+: reading stopped: gzip data truncated or corrupt \(gzip: invalid checksum\)`, o.stderr)
+}

@@ -55,7 +55,7 @@ func TestHelpStatesDefaults(t *testing.T) {
 	for _, cmd := range []string{"check", "predict"} {
 		o := conc(cmd, "--help")
 		require.Contains(t, o.stdout, fmt.Sprintf("per thread (default %d)", engines.BruteMaxDepth))
-		require.Contains(t, o.stdout, fmt.Sprintf("with locks (default %d)", engines.BruteMaxStack))
+		require.Contains(t, o.stdout, fmt.Sprintf("on recursive threads (default %d)", engines.BruteMaxStack))
 		require.Contains(t, o.stdout, "(-: standard output")
 	}
 	o := conc("predict", "--help")

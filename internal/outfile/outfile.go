@@ -79,7 +79,7 @@ func createTemp(path, target string, perm fs.FileMode) (*File, error) {
 	dir, base := filepath.Split(target)
 	for range 100 {
 		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(rand.Uint64()%1e9, 10))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err := pending.open(name, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -88,7 +88,7 @@ func createTemp(path, target string, perm fs.FileMode) (*File, error) {
 			return nil, fmt.Errorf("cannot create %s: %v", path, pe.Err)
 		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cannot create %s: %w", path, err)
 		}
 		return &File{w: f, tmp: f, target: target}, nil
 	}
@@ -112,14 +112,16 @@ func (f *File) Commit() error {
 	}
 	tmp := f.tmp
 	f.tmp = nil
-	err := tmp.Close()
-	if err == nil {
-		err = os.Rename(tmp.Name(), f.target)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return pending.finish(tmp, func() error {
+		err := tmp.Close()
+		if err == nil {
+			err = os.Rename(tmp.Name(), f.target)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+		return err
+	})
 }
 
 // Discard abandons the output: a temporary file is removed, so the final
@@ -130,8 +132,11 @@ func (f *File) Discard() {
 		f.direct = nil
 	}
 	if f.tmp != nil {
-		f.tmp.Close()
-		os.Remove(f.tmp.Name())
+		tmp := f.tmp
 		f.tmp = nil
+		pending.finish(tmp, func() error {
+			tmp.Close()
+			return os.Remove(tmp.Name())
+		})
 	}
 }

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// An empty input is serializable with the no-threads note (docs/spec.md
+// §2, §5) from every command and engine: predict --engine global used to
+// give its shortcut's note instead, monitor and profiles none at all.
+func TestEmptyInputsSaySo(t *testing.T) {
+	std := file(t, "empty.std", "\n\n")
+	prog := file(t, "empty.conc", "// nothing\n")
+	for _, args := range [][]string{
+		{"predict", std}, {"predict", std, "--engine", "global"}, {"predict", std, "--engine", "brute"},
+		{"predict", std, "--engine", "profile"}, {"monitor", std},
+		{"check", prog}, {"check", prog, "--engine", "global"}, {"check", prog, "--engine", "brute"},
+		{"profiles", prog},
+	} {
+		o := conc(args...)
+		require.Equal(t, exitSerializable, o.code, "%v: %s", args, o.stderr)
+		require.Contains(t, o.stdout, "note: the program has no threads\n", "%v", args)
+	}
+	o := conc("profiles", prog, "--format", "json")
+	require.Equal(t, exitSerializable, o.code, o.stderr)
+	require.Contains(t, o.stdout, `"threads": []`)
+}
