@@ -146,8 +146,8 @@ func cases() []goldenCase {
 			r.Engine = "monitor"
 			r.First = 40
 			r.Violations = []Violation{
-				{Thread: "A", Begin: 17, End: &end, Cycle: []TraceStep{{"B", 40}, {"A", 41}}},
-				{Thread: "B", Begin: 39, Cycle: []TraceStep{{"A", 41}}},
+				{Thread: "A", Begin: 17, End: &end, Cycle: []TraceStep{{"B", 40, 40}, {"A", 41, 41}}},
+				{Thread: "B", Begin: 39, Cycle: []TraceStep{{"A", 41, 41}}},
 			}
 			return r
 		}},
@@ -155,8 +155,8 @@ func cases() []goldenCase {
 			return &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line", Threads: 3, Vars: 2,
 				First: 12, Stats: engines.Stats{States: 7, Events: 30},
 				Violations: []Violation{
-					{Thread: "T1", Begin: 3, Cycle: []TraceStep{{"T2", 5}, {"T3", 9}}, Elided: 4, ElidedAt: 1},
-					{Thread: "T2", Begin: 5, End: &end, Cycle: []TraceStep{{"T3", 9}, {"T1", 12}}},
+					{Thread: "T1", Begin: 3, Cycle: []TraceStep{{"T2", 5, 5}, {"T3", 9, 9}}, Elided: 4, ElidedAt: 1},
+					{Thread: "T2", Begin: 5, End: &end, Cycle: []TraceStep{{"T3", 9, 9}, {"T1", 12, 12}}},
 				}}
 		}},
 	}

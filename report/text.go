@@ -13,6 +13,11 @@ import (
 type TextOptions struct {
 	// Quiet leaves out the closing summary line (class, sizes, engine, stats).
 	Quiet bool
+	// MaxGroups bounds the groups of violating transactions listed (conc
+	// monitor's --max-groups; 0: all), and All adds every violating
+	// transaction, one a line (--all).
+	MaxGroups int
+	All       bool
 }
 
 // WriteText prints r for a person (docs/spec.md §5): the verdict line first, then any
@@ -30,7 +35,11 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		writeRun(b, r.Witness)
 		writeCycle(b, r.Witness)
 	}
-	writeMonitor(b, r)
+	if r.Groups != nil {
+		writeGroups(b, r, o)
+	} else {
+		writeMonitor(b, r)
+	}
 	if !o.Quiet {
 		b.WriteString(summaryLine(r) + "\n")
 	}
@@ -135,12 +144,12 @@ func writeCycle(b *bufio.Writer, w *Witness) {
 	}
 }
 
-// txnName is "A#2" for thread A's second transaction.
+// txnName is "A#2" for thread A's second transaction ("T0#2" for thread 0).
 func txnName(t Txn) string {
 	if t.Nth == 0 {
-		return t.Thread
+		return proseThread(t.Thread)
 	}
-	return fmt.Sprintf("%s#%d", t.Thread, t.Nth)
+	return fmt.Sprintf("%s#%d", proseThread(t.Thread), t.Nth)
 }
 
 // writeMonitor prints what conc monitor adds for a trace.

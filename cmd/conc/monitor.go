@@ -31,6 +31,8 @@ type monitorFlags struct {
 	first     bool
 	dot       string
 	maxCycle  int
+	maxGroups int
+	all       bool
 	timeout   time.Duration
 	quiet     bool
 	progress  progressMode
@@ -43,6 +45,8 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
 	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
+	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
+	fs.BoolVar(&f.all, "all", false, "also list every violating transaction in the text output, one a line")
 	timeoutVar(fs, &f.timeout, timeoutHelp)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", progressHelp)
@@ -64,6 +68,8 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("monitor: --format %q: want text or json", f.format)
 	case f.maxCycle < 1:
 		return e.errorf("monitor: --max-cycle %d: want at least 1", f.maxCycle)
+	case f.maxGroups < 0:
+		return e.errorf("monitor: --max-groups %d: want 0 (all) or more", f.maxGroups)
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
@@ -87,10 +93,13 @@ func runMonitor(e *env, args []string) int {
 	}
 	rep := traceReport(r, res)
 	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
+	if err = groupViolations(e, files[0], trace.Options{Lenient: f.lenient}, rep); err != nil {
+		return e.errorf("%v", err)
+	}
 	if w := reportWriter(e, f.dot); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {
-		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet})
+		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet, MaxGroups: f.maxGroups, All: f.all})
 	}
 	if err != nil {
 		return e.errorf("%v", err)
@@ -117,14 +126,15 @@ func verdictOf(res monitor.TraceResult) engines.Verdict {
 // a straight-line program, one thread per trace thread.
 func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 	rep := &report.Report{
-		Verdict: verdictOf(res).String(),
-		Engine:  "monitor",
-		Class:   "straight-line",
-		Threads: r.Threads().Len(),
-		Vars:    r.Vars().Len(),
-		Locks:   r.Locks().Len(),
-		First:   int(res.First),
-		Stats:   engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
+		Verdict:   verdictOf(res).String(),
+		Engine:    "monitor",
+		Class:     "straight-line",
+		Threads:   r.Threads().Len(),
+		Vars:      r.Vars().Len(),
+		Locks:     r.Locks().Len(),
+		First:     int(res.First),
+		Violating: &res.Count,
+		Stats:     engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
 	}
 	if res.Stopped != "" && !res.Violation {
 		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
@@ -135,14 +145,14 @@ func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 	ends := make([]int, len(res.Violations))
 	for i, v := range res.Violations {
 		res.Violations[i] = monitor.TraceViolation{}
-		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin),
+		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Out: int(v.Out), In: int(v.In),
 			Cycle: make([]report.TraceStep, 0, len(v.Cycle)), Elided: v.Elided, ElidedAt: v.ElidedAt}
 		if v.End >= 0 {
 			ends[i] = int(v.End)
 			rv.End = &ends[i]
 		}
 		for _, s := range v.Cycle {
-			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line)})
+			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line), Begin: int(s.Begin)})
 		}
 		rep.Violations = append(rep.Violations, rv)
 	}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/trace"
+)
+
+// groupViolations groups rep's violating transactions by signature
+// (report.GroupViolations). The monitor keeps only the lines of the events
+// on its cycles; their ops, variables and code locations come from a
+// second reading of the trace, up to the last line needed. A trace read
+// from standard input cannot be read again: its events are then shown by
+// line only, and grouped by the shape of their cycles.
+func groupViolations(e *env, path string, opts trace.Options, rep *report.Report) error {
+	events := map[int]report.TraceEvent{}
+	if path != "-" && len(rep.Violations) > 0 {
+		r, done, err := openTrace(e, path, opts, false)
+		if err != nil {
+			return err
+		}
+		defer done()
+		got, err := monitor.EventsAt(r, cycleLines(rep.Violations))
+		if err != nil {
+			return err
+		}
+		for line, ev := range got {
+			events[int(line)] = traceEvent(r, ev)
+		}
+	}
+	report.GroupViolations(rep, events)
+	return nil
+}
+
+// cycleLines are the lines of every event the violations' cycles name.
+func cycleLines(vs []report.Violation) []int64 {
+	var lines []int64
+	for _, v := range vs {
+		lines = append(lines, int64(v.Out), int64(v.In))
+		for _, s := range v.Cycle {
+			lines = append(lines, int64(s.Line))
+		}
+	}
+	return lines
+}
+
+// traceEvent names ev by r's tables.
+func traceEvent(r *trace.Reader, ev trace.Event) report.TraceEvent {
+	target, loc := "", ""
+	switch {
+	case ev.Op.IsAccess():
+		target = r.Vars().Name(ev.Target)
+	case ev.Op == model.OpAcquire || ev.Op == model.OpRelease:
+		target = r.Locks().Name(ev.Target)
+	case ev.Op == model.OpFork || ev.Op == model.OpJoin:
+		target = r.Threads().Name(ev.Target)
+	}
+	if ev.Loc >= 0 {
+		loc = r.Locs().Name(ev.Loc)
+	}
+	return report.NewTraceEvent(int(ev.Line), r.Threads().Name(ev.Thread), ev.Op, trace.OpName[ev.Op], target, loc)
+}
