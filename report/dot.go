@@ -20,6 +20,8 @@ func WriteDOT(w io.Writer, r *Report) error {
 	switch {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
 		writeDOTCycle(b, r.Witness)
+	case len(r.Groups) > 0:
+		writeDOTGroups(b, r.Groups, r.ShowGroups)
 	case len(r.Violations) > 0:
 		writeDOTViolations(b, r.Violations)
 	default:

@@ -43,7 +43,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
 	fs.BoolVar(&f.lenient, "lenient", false, "skip malformed trace lines and count them instead of failing")
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
-	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
+	fs.StringVar(&f.dot, "dot", "", "write the example cycles of the groups (at most --max-groups) as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
 	fs.BoolVar(&f.all, "all", false, "also list every violating transaction in the text output, one a line")
@@ -96,6 +96,7 @@ func runMonitor(e *env, args []string) int {
 	if err = groupViolations(e, files[0], trace.Options{Lenient: f.lenient}, rep); err != nil {
 		return e.errorf("%v", err)
 	}
+	rep.ShowGroups = f.maxGroups
 	if w := reportWriter(e, f.dot); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {

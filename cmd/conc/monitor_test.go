@@ -128,6 +128,17 @@ func TestMonitorGroupsRepeats(t *testing.T) {
 	require.Contains(t, out.stdout, "group 1: 1000 violating transactions, first at line 1, on x0\n")
 	require.Contains(t, out.stdout, "T0's read of x0 at line 2 comes before T1's write of x0 at line 3")
 	require.Less(t, strings.Count(out.stdout, "\n"), 20)
+
+	// --dot draws the groups' example cycles: a box per transaction, an
+	// edge per conflicting pair, none twice; --max-groups 1 draws one.
+	dot := filepath.Join(t.TempDir(), "groups.dot")
+	out = conc("monitor", file(t, "many.std", b.String()), "--dot", dot, "--max-groups", "1")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	require.Equal(t, "digraph conflicts {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n"+
+		"  t0 [label=\"T0 lines 1-5\"];\n  t1 [label=\"T1 lines 3-3\"];\n"+
+		"  t0 -> t1 [label=\"x0\"];\n  t1 -> t0 [label=\"x0\"];\n}\n", string(g))
 }
 
 func TestMonitorLockEdges(t *testing.T) {
@@ -205,7 +216,9 @@ func TestMonitorLongCycleElisionAndDOT(t *testing.T) {
 	g, err := os.ReadFile(dot)
 	require.NoError(t, err)
 	require.Contains(t, string(g), "digraph conflicts {")
-	require.Contains(t, string(g), `v0 [label="T1 lines 1-17"]`)
+	require.Contains(t, string(g), `t0 [label="T1 lines 1-17"]`)
+	require.Contains(t, string(g), `t0 -> t1 [label="a"]`)
+	require.Contains(t, string(g), `t1 -> t2 [label="program order"]`)
 	require.Contains(t, string(g), "style=dashed")
 
 	// With room for the whole cycle, every unary write of T2 is listed.
