@@ -151,6 +151,7 @@ func cases() []goldenCase {
 			}
 			return r
 		}},
+		{"monitor-groups", monitorGroups},
 		{"monitor-elided", func(t *testing.T) *Report {
 			return &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line", Threads: 3, Vars: 2,
 				First: 12, Stats: engines.Stats{States: 7, Events: 30},
@@ -186,4 +187,31 @@ func TestGolden(t *testing.T) {
 		require.NoError(t, err, "run go test ./report -update to create it")
 		require.Equal(t, string(want), got.String(), file)
 	}
+}
+
+// monitorGroups is conc monitor's grouped answer on a lost update of
+// RoadRunner-style numeric threads, repeated, and one lock-passing cycle
+// with an elided middle: three groups.
+func monitorGroups(t *testing.T) *Report {
+	end5, end3, end25 := 5, 3, 25
+	n := int64(3)
+	r := &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line", Threads: 2, Vars: 1, Locks: 1,
+		First: 4, Violating: &n, Stats: engines.Stats{States: 3, Events: 30}}
+	r.Violations = []Violation{
+		{Thread: "0", Begin: 1, End: &end5, Out: 2, In: 4, Cycle: []TraceStep{{"1", 3, 3}}},
+		{Thread: "1", Begin: 3, End: &end3, Out: 3, In: 3, Cycle: []TraceStep{{"0", 4, 1}, {"0", 2, 1}}},
+		{Thread: "0", Begin: 20, End: &end25, Out: 21, Cycle: []TraceStep{{"1", 22, 22}}, Elided: 2, ElidedAt: 1},
+	}
+	ev := func(line int, thread string, op model.Op, std, target, loc string) TraceEvent {
+		return NewTraceEvent(line, thread, op, std, target, loc)
+	}
+	GroupViolations(r, map[int]TraceEvent{
+		2:  ev(2, "0", model.OpRead, "r", "x", "A.java:2"),
+		3:  ev(3, "1", model.OpWrite, "w", "x", "B.java:7"),
+		4:  ev(4, "0", model.OpWrite, "w", "x", "A.java:3"),
+		21: ev(21, "0", model.OpRelease, "rel", "m", "A.java:9"),
+		22: ev(22, "1", model.OpAcquire, "acq", "m", "B.java:1"),
+	})
+	require.Len(t, r.Groups, 3)
+	return r
 }
