@@ -18,6 +18,10 @@ type TextOptions struct {
 	// transaction, one a line (--all).
 	MaxGroups int
 	All       bool
+	// Lead, when above 0, abridges the witness run (conc predict, whose
+	// runs can be millions of events long): only the cycle's events are
+	// shown, each after at most Lead events of its thread leading into it.
+	Lead int
 }
 
 // WriteText prints r for a person (docs/spec.md §5): the verdict line first, then any
@@ -32,7 +36,11 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		b.WriteString("note: " + r.Reason + "\n")
 	}
 	if r.Witness != nil {
-		writeRun(b, r.Witness)
+		if o.Lead > 0 {
+			writeLeadIn(b, r.Witness, o.Lead)
+		} else {
+			writeRun(b, r.Witness)
+		}
 		writeCycle(b, r.Witness)
 	}
 	if r.Groups != nil {
@@ -65,10 +73,24 @@ func verdictLine(r *Report) string {
 // so the passes allocate nothing per event.
 func writeRun(b *bufio.Writer, w *Witness) {
 	b.WriteString("witness run (* marks the events of the cycle):\n")
-	width := runWidths(w)
+	writeRows(b, w, nil)
+}
+
+// writeRows writes the run's rows that show marks (all if nil), a gap
+// between two of them as "... N more events".
+func writeRows(b *bufio.Writer, w *Witness, show []bool) {
+	width := runWidths(w, show)
 	var c [4][]byte
 	n := w.Len()
+	next := 0 // the first event not yet shown or skipped
 	for i := range n {
+		if show != nil && !show[i] {
+			continue
+		}
+		if i > next {
+			fmt.Fprintf(b, "  ... %s\n", plural(i-next, "more event"))
+		}
+		next = i + 1
 		w.appendCells(&c, i)
 		for k := range width {
 			b.Write(c[k])
@@ -79,13 +101,20 @@ func writeRun(b *bufio.Writer, w *Witness) {
 		b.WriteByte('\n')
 		c[3] = c[3][:0]
 	}
+	if n > next && show != nil {
+		fmt.Fprintf(b, "  ... %s\n", plural(n-next, "more event"))
+	}
 }
 
-// runWidths are the widths of the run's first three columns.
-func runWidths(w *Witness) [3]int {
+// runWidths are the widths of the first three columns of the rows that
+// show marks (all if nil).
+func runWidths(w *Witness, show []bool) [3]int {
 	var width [3]int
 	if w.lean != nil {
 		for i := range w.lean.run {
+			if show != nil && !show[i] {
+				continue
+			}
 			for k, n := range w.lean.cellWidths(i) {
 				width[k] = max(width[k], n)
 			}
@@ -93,6 +122,9 @@ func runWidths(w *Witness) [3]int {
 		return width
 	}
 	for i, e := range w.Run {
+		if show != nil && !show[i] {
+			continue
+		}
 		c := runCells(i, e)
 		for k := range width {
 			width[k] = max(width[k], utf8.RuneCountInString(c[k]))
