@@ -250,3 +250,16 @@ func TestPredictTextLeadIn(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(js.stdout), &got))
 	require.Len(t, got.Witness.Run, 400)
 }
+
+// predict's DOT lists a long transaction's first, last and cycle events
+// only, so that Graphviz can lay out a trace's main thread.
+func TestPredictDOTLongTransaction(t *testing.T) {
+	dot := filepath.Join(t.TempDir(), "c.dot")
+	out := conc("predict", "../../testdata/traces/jgf-moldyn-reduced.std", "--dot", dot)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	require.Contains(t, string(g), `t0 [label="T0#1\l0: begin  ../../testdata/traces/jgf-moldyn-reduced.std:1\l… 16 more events\l`+
+		`17: write @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:18\l… 48 more events\l`+
+		`399: read @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:244\l"];`)
+}
