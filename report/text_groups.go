@@ -51,10 +51,17 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 		b.WriteString(", on " + strings.Join(vars, ", "))
 	}
 	b.WriteString("\n  signature: " + g.Signature + "\n")
+	runs := unaryRuns(g)
 	var names []string
-	for i, t := range g.Cycle {
+	for i := 0; i < len(g.Cycle); i++ {
+		t := g.Cycle[i]
 		if g.Elided > 0 && i == g.ElidedAt {
 			names = append(names, elision(g.Elided))
+		}
+		if j := runs[i]; j > i {
+			names = append(names, fmt.Sprintf("%s lines %d-%d (%d unary events)", proseThread(t.Thread), t.Begin, g.Cycle[j].Begin, j-i+1))
+			i = j
+			continue
 		}
 		names = append(names, fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End)))
 	}
@@ -62,7 +69,14 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 		names = append(names, elision(g.Elided))
 	}
 	fmt.Fprintf(b, "  cycle %s → back to %s:\n", strings.Join(names, " → "), proseThread(g.Cycle[0].Thread))
-	for i := range g.Cycle {
+	for i := 0; i < len(g.Cycle); i++ {
+		if j := runs[i]; j > i {
+			t := g.Cycle[i]
+			fmt.Fprintf(b, "    %s's %d unary events at lines %d to %d follow one another (program order of %s)\n",
+				proseThread(t.Thread), j-i+1, t.Begin, g.Cycle[j].Begin, proseThread(t.Thread))
+			i = j - 1 // the run's last event still has its edge out
+			continue
+		}
 		if g.Elided > 0 && i+1 == g.ElidedAt {
 			continue // the conflicts of the elided middle are not listed
 		}
@@ -70,6 +84,32 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 		words, _ := explainPair(a.named(), c.named(), kindOfTrace(a, c))
 		b.WriteString("    " + words + "\n")
 	}
+}
+
+// minUnaryRun is the fewest unary transactions in a row that the text
+// names as one run.
+const minUnaryRun = 3
+
+// unaryRuns finds the runs of at least minUnaryRun unary transactions of
+// one thread in a row on the cycle, the program order of a thread's
+// accesses outside atomic blocks, which a real trace's cycles are mostly
+// made of: runs[i] = j > i when Cycle[i..j] is one. The violating
+// transaction (Cycle[0]) is never in one, and no run spans the elision.
+func unaryRuns(g *Group) []int {
+	runs := make([]int, len(g.Cycle))
+	unary := func(t CycleTxn) bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
+	for i := 1; i < len(g.Cycle); {
+		j := i
+		for j+1 < len(g.Cycle) && unary(g.Cycle[i]) && unary(g.Cycle[j+1]) &&
+			g.Cycle[j+1].Thread == g.Cycle[i].Thread && !(g.Elided > 0 && j+1 == g.ElidedAt) {
+			j++
+		}
+		if j-i+1 >= minUnaryRun {
+			runs[i] = j
+		}
+		i = j + 1
+	}
+	return runs
 }
 
 // cycleEdge is the conflict from cycle[i] to the next transaction (the
