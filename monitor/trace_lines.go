@@ -11,10 +11,11 @@ import (
 // the last of lines and returns the events at those lines: what a report
 // needs to say which operation, variable and code location (LOC) each
 // listed event is. The monitor itself keeps only lines, so that spelling
-// out the few cycles a report shows costs nothing while it runs. A line
-// with no event (a skipped one under --lenient) is left out.
+// out the cycles a report shows costs nothing while it runs. A line with
+// no event (a skipped one under --lenient) is left out. Lines are sorted
+// in place (a million violations name millions of lines: no copy).
 func EventsAt(r *trace.Reader, lines []int64) (map[int64]trace.Event, error) {
-	want := slices.Clone(lines)
+	want := lines
 	slices.Sort(want)
 	want = slices.Compact(want)
 	got := make(map[int64]trace.Event, len(want))

@@ -205,13 +205,14 @@ func monitorGroups(t *testing.T) *Report {
 	ev := func(line int, thread string, op model.Op, std, target, loc string) TraceEvent {
 		return NewTraceEvent(line, thread, op, std, target, loc)
 	}
-	GroupViolations(r, map[int]TraceEvent{
+	events := map[int]TraceEvent{
 		2:  ev(2, "0", model.OpRead, "r", "x", "A.java:2"),
 		3:  ev(3, "1", model.OpWrite, "w", "x", "B.java:7"),
 		4:  ev(4, "0", model.OpWrite, "w", "x", "A.java:3"),
 		21: ev(21, "0", model.OpRelease, "rel", "m", "A.java:9"),
 		22: ev(22, "1", model.OpAcquire, "acq", "m", "B.java:1"),
-	})
+	}
+	GroupViolations(r, func(line int) (TraceEvent, bool) { e, ok := events[line]; return e, ok })
 	require.Len(t, r.Groups, 3)
 	return r
 }

@@ -65,9 +65,9 @@ type txnKey struct {
 
 // GroupViolations groups r.Violations by signature, in order of first
 // appearance (the violations are sorted by begin line), resolving their
-// lines with events (a line missing there is shown by number only). It
+// lines with events (a line it does not know is shown by number only). It
 // sets r.Groups, and each violation's group for WriteText's --all list.
-func GroupViolations(r *Report, events map[int]TraceEvent) {
+func GroupViolations(r *Report, events func(line int) (TraceEvent, bool)) {
 	ends := make(map[txnKey]*int, len(r.Violations))
 	for i := range r.Violations {
 		v := &r.Violations[i]
@@ -95,9 +95,9 @@ func GroupViolations(r *Report, events map[int]TraceEvent) {
 
 // cycleTxns is v's cycle as transactions, v's first, and the index of the
 // transaction the elision (if any) comes just before.
-func (v *Violation) cycleTxns(events map[int]TraceEvent, ends map[txnKey]*int) ([]CycleTxn, int) {
+func (v *Violation) cycleTxns(events func(int) (TraceEvent, bool), ends map[txnKey]*int) ([]CycleTxn, int) {
 	resolve := func(thread string, line int) TraceEvent {
-		if e, ok := events[line]; ok {
+		if e, ok := events(line); ok {
 			return e
 		}
 		return TraceEvent{Line: line, thread: thread}

@@ -14,22 +14,26 @@ import (
 // from standard input cannot be read again: its events are then shown by
 // line only, and grouped by the shape of their cycles.
 func groupViolations(e *env, path string, opts trace.Options, rep *report.Report) error {
-	events := map[int]report.TraceEvent{}
+	var got map[int64]trace.Event // the events by line, kept small: names are looked up as needed
+	var r *trace.Reader
 	if path != "-" && len(rep.Violations) > 0 {
-		r, done, err := openTrace(e, path, opts, false)
-		if err != nil {
+		var done func()
+		var err error
+		if r, done, err = openTrace(e, path, opts, false); err != nil {
 			return err
 		}
 		defer done()
-		got, err := monitor.EventsAt(r, cycleLines(rep.Violations))
-		if err != nil {
+		if got, err = monitor.EventsAt(r, cycleLines(rep.Violations)); err != nil {
 			return err
 		}
-		for line, ev := range got {
-			events[int(line)] = traceEvent(r, ev)
-		}
 	}
-	report.GroupViolations(rep, events)
+	report.GroupViolations(rep, func(line int) (report.TraceEvent, bool) {
+		ev, ok := got[int64(line)]
+		if !ok {
+			return report.TraceEvent{}, false
+		}
+		return traceEvent(r, ev), true
+	})
 	return nil
 }
 
