@@ -13,9 +13,9 @@ import (
 // code do (AVIO's access interleavings, Velodrome's blame): the code
 // locations (STD's LOC) and operations of the interrupted transaction's two
 // conflicting accesses (where the cycle leaves it and where it comes back),
-// then those of the other transactions' events on its cycle, in cycle
-// order. A location that is empty (RoadRunner's begin and end) is replaced
-// by the event's variable, lock or thread. docs/traces.md shows an example.
+// then the cycle's conflicts between threads (signature gives the exact
+// rule). A location that is empty (RoadRunner's begin and end) is replaced
+// by the event's variable, lock or thread. docs/traces.md shows examples.
 
 // TraceEvent is an event of a trace resolved to names: its line, op (STD's
 // spelling: r, w, acq, rel, fork, join, begin, end) and target.
