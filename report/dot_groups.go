@@ -49,6 +49,12 @@ func writeDOTGroups(b *bufio.Writer, groups []Group, max int) {
 	}
 }
 
+// txnKey names a transaction of a trace: its thread and begin line.
+type txnKey struct {
+	thread string
+	begin  int
+}
+
 // dotLabel is why a comes before c, in a word or two: the variable of an
 // access conflict, or the kind of ordering edge.
 func dotLabel(a, c TraceEvent) string {

@@ -1,8 +1,9 @@
 package report
 
 import (
+	"bytes"
+	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/conc-dev/conc/model"
 )
@@ -57,33 +58,25 @@ type Group struct {
 	ElidedAt  int        `json:"elided_at,omitempty"`
 }
 
-// txnKey names a transaction of a trace: its thread and begin line.
-type txnKey struct {
-	thread string
-	begin  int
-}
-
 // GroupViolations groups r.Violations by signature, in order of first
 // appearance (the violations are sorted by begin line), resolving their
 // lines with events (a line it does not know is shown by number only). It
 // sets r.Groups, and each violation's group for WriteText's --all list.
+// A million violations are grouped into reused scratch space: only a new
+// group's signature and example cycle are allocated.
 func GroupViolations(r *Report, events func(line int) (TraceEvent, bool)) {
-	ends := make(map[txnKey]*int, len(r.Violations))
-	for i := range r.Violations {
-		v := &r.Violations[i]
-		ends[txnKey{v.Thread, v.Begin}] = v.End
-	}
+	gr := grouper{events: events}
 	index := map[string]int{}
 	r.Groups = []Group{}
 	for i := range r.Violations {
 		v := &r.Violations[i]
-		cycle, at := v.cycleTxns(events, ends)
-		sig := signature(cycle, at, v.Elided)
-		g, ok := index[sig]
+		cycle, at := gr.cycleTxns(v)
+		sig := gr.signature(cycle, at, v.Elided)
+		g, ok := index[string(sig)] // no allocation to look up
 		if !ok {
 			g = len(r.Groups)
-			index[sig] = g
-			r.Groups = append(r.Groups, Group{Signature: sig, First: v.Begin, Cycle: cycle, Elided: v.Elided})
+			index[string(sig)] = g
+			r.Groups = append(r.Groups, Group{Signature: string(sig), First: v.Begin, Cycle: r.example(cycle), Elided: v.Elided})
 			if v.Elided > 0 {
 				r.Groups[g].ElidedAt = at
 			}
@@ -93,36 +86,77 @@ func GroupViolations(r *Report, events func(line int) (TraceEvent, bool)) {
 	}
 }
 
+// grouper is GroupViolations' scratch space, reused from one violation to
+// the next.
+type grouper struct {
+	events func(int) (TraceEvent, bool)
+	txns   []CycleTxn
+	evs    []TraceEvent
+	starts []int
+	sig    []byte
+	cross  []byte   // the cross-thread conflicts' text, one after another
+	cuts   [][2]int // each one's bounds in cross
+}
+
+// example copies a scratch cycle out as a group's example, with each
+// transaction's end looked up among the violations (every transaction on a
+// cycle is one; Begin lines are distinct and sorted).
+func (r *Report) example(cycle []CycleTxn) []CycleTxn {
+	out := make([]CycleTxn, len(cycle))
+	for i, t := range cycle {
+		t.Events = slices.Clone(t.Events)
+		if i > 0 {
+			k, ok := slices.BinarySearchFunc(r.Violations, t.Begin, func(v Violation, b int) int { return v.Begin - b })
+			t.End = nil
+			if ok {
+				t.End = r.Violations[k].End
+			}
+		}
+		out[i] = t
+	}
+	return out
+}
+
 // cycleTxns is v's cycle as transactions, v's first, and the index of the
-// transaction the elision (if any) comes just before.
-func (v *Violation) cycleTxns(events func(int) (TraceEvent, bool), ends map[txnKey]*int) ([]CycleTxn, int) {
+// transaction the elision (if any) comes just before; in scratch space, and
+// without the other transactions' ends (example adds them).
+func (gr *grouper) cycleTxns(v *Violation) ([]CycleTxn, int) {
 	resolve := func(thread string, line int) TraceEvent {
-		if e, ok := events(line); ok {
+		if e, ok := gr.events(line); ok {
 			return e
 		}
 		return TraceEvent{Line: line, thread: thread}
 	}
-	own := CycleTxn{Thread: v.Thread, Begin: v.Begin, End: v.End, Events: []TraceEvent{resolve(v.Thread, v.Out)}}
+	evs := append(gr.evs[:0], resolve(v.Thread, v.Out))
 	if v.In > 0 && v.In != v.Out {
-		own.Events = append(own.Events, resolve(v.Thread, v.In))
+		evs = append(evs, resolve(v.Thread, v.In))
 	}
-	txns := []CycleTxn{own}
+	starts := append(gr.starts[:0], 0)
 	at := len(v.Cycle) + 1
 	for i, s := range v.Cycle {
 		if v.elidedBefore(i) {
-			at = len(txns)
+			at = len(starts)
 		}
-		last := &txns[len(txns)-1]
-		e := resolve(s.Thread, s.Line)
-		if len(txns) > 1 && last.Thread == s.Thread && last.Begin == s.Begin && !v.elidedBefore(i) {
-			last.Events = append(last.Events, e)
-			continue
+		prev := v.Cycle[max(i-1, 0)]
+		if i == 0 || prev.Thread != s.Thread || prev.Begin != s.Begin || v.elidedBefore(i) {
+			starts = append(starts, len(evs))
 		}
-		txns = append(txns, CycleTxn{Thread: s.Thread, Begin: s.Begin, End: ends[txnKey{s.Thread, s.Begin}], Events: []TraceEvent{e}})
+		evs = append(evs, resolve(s.Thread, s.Line))
 	}
 	if v.elidedBefore(len(v.Cycle)) {
-		at = len(txns)
+		at = len(starts)
 	}
+	starts = append(starts, len(evs))
+	txns := gr.txns[:0]
+	for k := 0; k+1 < len(starts); k++ {
+		t := CycleTxn{Thread: v.Thread, Begin: v.Begin, End: v.End, Events: evs[starts[k]:starts[k+1]]}
+		if k > 0 {
+			s := v.Cycle[starts[k]-starts[1]] // own events come first
+			t.Thread, t.Begin, t.End = s.Thread, s.Begin, nil
+		}
+		txns = append(txns, t)
+	}
+	gr.evs, gr.starts, gr.txns = evs, starts, txns
 	return txns, at
 }
 
@@ -134,54 +168,73 @@ func (v *Violation) cycleTxns(events func(int) (TraceEvent, bool), ends map[txnK
 // transaction on one cycle names it alike). Program order within a thread
 // is left out: a chain of a thread's unary events on the cycle would make
 // every one of them a signature of its own. "…" stands for an elided
-// middle.
-func signature(cycle []CycleTxn, elidedAt, elided int) string {
+// middle. The bytes are the scratch's, valid until the next call.
+func (gr *grouper) signature(cycle []CycleTxn, elidedAt, elided int) []byte {
 	own := cycle[0]
-	var b strings.Builder
+	b := gr.sig[:0]
 	if own.End != nil && *own.End == own.Begin && len(own.Events) == 1 {
-		b.WriteString("unary")
+		b = append(b, "unary"...)
 	} else {
 		for k, e := range own.Events {
 			if k > 0 {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			b.WriteString(e.site())
+			b = e.appendSite(b)
 		}
 	}
-	var cross []string
+	gr.cross, gr.cuts = gr.cross[:0], gr.cuts[:0]
 	for i := range cycle {
+		from := len(gr.cross)
 		if elided > 0 && i+1 == elidedAt {
-			cross = append(cross, "…")
+			gr.cross = append(gr.cross, "…"...)
+		} else if a, c := cycleEdge(cycle, i); kindOfTrace(a, c) != sameThread {
+			gr.cross = append(a.appendSite(gr.cross), "→"...)
+			gr.cross = c.appendSite(gr.cross)
+		} else {
 			continue
 		}
-		if from, to := cycleEdge(cycle, i); kindOfTrace(from, to) != sameThread {
-			cross = append(cross, from.site()+"→"+to.site())
-		}
+		gr.cuts = append(gr.cuts, [2]int{from, len(gr.cross)})
 	}
 	least := 0
-	for i := range cross {
-		if strings.Join(append(cross[i:], cross[:i]...), " ") < strings.Join(append(cross[least:], cross[:least]...), " ") {
+	for i := range gr.cuts {
+		if gr.rotationLess(i, least) {
 			least = i
 		}
 	}
-	for _, c := range append(cross[least:], cross[:least]...) {
-		b.WriteString(" | " + c)
+	for k := range gr.cuts {
+		c := gr.cuts[(least+k)%len(gr.cuts)]
+		b = append(append(b, " | "...), gr.cross[c[0]:c[1]]...)
 	}
-	return b.String()
+	gr.sig = b
+	return b
 }
 
-// site is an event's code location and op: "w@Foo.java:12", or, without a
-// location, "w x" (its target); "?" for an event not read again.
-func (e TraceEvent) site() string {
+// rotationLess compares the conflicts rotated to start at i and at j,
+// one by one.
+func (gr *grouper) rotationLess(i, j int) bool {
+	n := len(gr.cuts)
+	for k := range n {
+		x, y := gr.cuts[(i+k)%n], gr.cuts[(j+k)%n]
+		if c := bytes.Compare(gr.cross[x[0]:x[1]], gr.cross[y[0]:y[1]]); c != 0 {
+			return c < 0
+		}
+	}
+	return false
+}
+
+// appendSite appends the event's code location and op: "w@Foo.java:12",
+// or, without a location, "w x" (its target); "?" for an event not read
+// again.
+func (e TraceEvent) appendSite(b []byte) []byte {
 	switch {
 	case !e.known:
-		return "?"
+		return append(b, '?')
 	case e.loc != "":
-		return e.Op + "@" + e.loc
+		return append(append(append(b, e.Op...), '@'), e.loc...)
 	case e.Target != "":
-		return e.Op + " " + e.Target
+		return append(append(append(b, e.Op...), ' '), e.Target...)
 	}
-	return e.Op
+	return append(b, e.Op...)
 }
 
 // named is e as a sentence names it.
