@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math/bits"
+
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/report"
@@ -37,13 +39,28 @@ func groupViolations(e *env, path string, opts trace.Options, rep *report.Report
 	return nil
 }
 
-// cycleLines are the lines of every event the violations' cycles name.
+// cycleLines are the lines of every event the violations' cycles name,
+// sorted, each once: marked in a bitset first, for a million violations
+// name the same lines many times over.
 func cycleLines(vs []report.Violation) []int64 {
-	var lines []int64
+	var seen []uint64
+	mark := func(line int) {
+		for line>>6 >= len(seen) {
+			seen = append(seen, 0)
+		}
+		seen[line>>6] |= 1 << (line & 63)
+	}
 	for _, v := range vs {
-		lines = append(lines, int64(v.Out), int64(v.In))
+		mark(v.Out)
+		mark(v.In)
 		for _, s := range v.Cycle {
-			lines = append(lines, int64(s.Line))
+			mark(s.Line)
+		}
+	}
+	var lines []int64
+	for w, word := range seen {
+		for ; word != 0; word &= word - 1 {
+			lines = append(lines, int64(w<<6+bits.TrailingZeros64(word)))
 		}
 	}
 	return lines
