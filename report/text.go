@@ -20,7 +20,9 @@ type TextOptions struct {
 	All       bool
 	// Lead, when above 0, abridges the witness run (conc predict, whose
 	// runs can be millions of events long): only the cycle's events are
-	// shown, each after at most Lead events of its thread leading into it.
+	// shown, each after at most Lead events of its thread leading into it;
+	// and the cycle names each transaction's trace lines, as conc monitor's
+	// does ("T0#1 (lines 1-open)").
 	Lead int
 }
 
@@ -41,7 +43,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		} else {
 			writeRun(b, r.Witness)
 		}
-		writeCycle(b, r.Witness)
+		writeCycle(b, r.Witness, o.Lead > 0)
 	}
 	if r.Groups != nil {
 		writeGroups(b, r, o)
@@ -158,13 +160,17 @@ func runCells(i int, e Event) [4]string {
 
 // writeCycle names the transactions of the cycle, then gives each conflict
 // in words, one a line.
-func writeCycle(b *bufio.Writer, w *Witness) {
+func writeCycle(b *bufio.Writer, w *Witness, lines bool) {
 	var names []string
 	for _, t := range w.Txns {
-		names = append(names, txnName(t))
+		name := txnName(t)
+		if lines {
+			name += w.txnLines(t)
+		}
+		names = append(names, name)
 	}
 	if len(names) > 0 {
-		names = append(names, names[0])
+		names = append(names, txnName(w.Txns[0]))
 	}
 	edges := ""
 	if w.LockEdges {

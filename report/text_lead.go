@@ -3,6 +3,9 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"strconv"
+
+	"github.com/conc-dev/conc/model"
 )
 
 // writeLeadIn prints the witness run abridged for a person: its length,
@@ -43,4 +46,23 @@ func (w *Witness) threadAndCycle(i int) (string, bool) {
 		return l.p.Threads[l.run[i].Thread].Name, cyc
 	}
 	return w.Run[i].Thread, w.Run[i].OnCycle
+}
+
+// txnLines are the trace lines of a predicted witness's transaction t, " (lines
+// B-E)": those of its first event and of its end, "open" if the run stops
+// before it ("" for a run not lean, whose positions are text).
+func (w *Witness) txnLines(t Txn) string {
+	l := w.lean
+	if l == nil || len(t.Events) == 0 {
+		return ""
+	}
+	first, last := l.run[t.Events[0]].Ev, l.run[t.Events[len(t.Events)-1]].Ev
+	if !first.Pos.IsValid() {
+		return ""
+	}
+	end := "open"
+	if last.Op == model.OpEnd && last.Pos.IsValid() {
+		end = strconv.Itoa(int(last.Pos.Line))
+	}
+	return fmt.Sprintf(" (lines %d-%s)", first.Pos.Line, end)
 }

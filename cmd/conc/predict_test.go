@@ -235,6 +235,7 @@ func TestPredictTextLeadIn(t *testing.T) {
 	require.Contains(t, out.stdout, "witness run of 400 events; the cycle's events (*), each after at most 5 of its thread's before it:\n"+
 		"  ... 12 more events\n")
 	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
+	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")
 	require.Less(t, strings.Count(out.stdout, "\n"), 40)
 	require.Contains(t, out.stdout, "T0's write of @0F[1] at ../../testdata/traces/jgf-moldyn-reduced.std:18 comes before T1's read of @0F[1]")
 	w, err := os.ReadFile(wout)
