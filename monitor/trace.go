@@ -25,10 +25,14 @@ type TraceOptions struct {
 	StopAtFirst bool
 }
 
-// CycleEvent is one event of a reported cycle: its thread and trace line.
+// CycleEvent is one event of a reported cycle: its thread and trace line,
+// and the line of its transaction's begin (of its one event if unary), which
+// tells consecutive events of one thread on a cycle apart as one
+// transaction or two.
 type CycleEvent struct {
 	Thread int32
 	Line   int64
+	Begin  int64
 }
 
 // TraceViolation is a transaction that lies on a cycle of the conflict
@@ -40,11 +44,15 @@ type CycleEvent struct {
 // left out of the middle of a cycle longer than MaxCycle (at least 1; an
 // estimate when the search for the whole cycle was cut short); they were
 // between Cycle[ElidedAt-1] and Cycle[ElidedAt]. The listed events are real
-// conflicts either way.
+// conflicts either way. Out and In are the lines of this transaction's own
+// events where the cycle leaves it and where it comes back (In is 0 when an
+// elided cycle does not show the way back): the interrupted transaction's
+// two conflicting accesses, of which report's signatures are made.
 type TraceViolation struct {
 	Thread   int32
 	Begin    int64
 	End      int64
+	Out, In  int64
 	Cycle    []CycleEvent
 	Elided   int
 	ElidedAt int

@@ -40,7 +40,9 @@ func TestTraceMonitorStaleReadOfRecycledNode(t *testing.T) {
 		for _, v := range res.Violations {
 			byBegin[v.Begin] = v
 		}
-		require.Equal(t, []CycleEvent{{1, 9}, {1, 6}}, byBegin[4].Cycle, "T0's transaction: T1's enters at 9, leaves at 6")
-		require.Equal(t, []CycleEvent{{0, 7}, {0, 8}}, byBegin[5].Cycle, "T1's transaction: T0's enters at 7, leaves at its own read at 8")
+		require.Equal(t, []CycleEvent{{1, 9, 5}, {1, 6, 5}}, byBegin[4].Cycle, "T0's transaction: T1's enters at 9, leaves at 6")
+		require.Equal(t, []CycleEvent{{0, 7, 4}, {0, 8, 4}}, byBegin[5].Cycle, "T1's transaction: T0's enters at 7, leaves at its own read at 8")
+		require.Equal(t, [2]int64{8, 7}, [2]int64{byBegin[4].Out, byBegin[4].In}, "T0's transaction: the cycle leaves at its read of x, comes back at its read of y")
+		require.Equal(t, [2]int64{6, 9}, [2]int64{byBegin[5].Out, byBegin[5].In}, "T1's transaction: leaves at its write of y, comes back at its write of x")
 	}
 }

@@ -297,6 +297,7 @@ func checkReportedCycle(t *testing.T, want naiveResult, v TraceViolation, lockEd
 		require.True(t, ok, "cycle event at line %d is no event\n%s", ce.Line, ctx)
 		require.Equal(t, e.Thread, ce.Thread, ctx)
 		tx := want.txnOf[ce.Line]
+		require.Equal(t, want.txns[tx].begin, ce.Begin, "cycle event at line %d: its transaction's begin\n%s", ce.Line, ctx)
 		if k := len(visits); k > 0 && visits[k-1].txn == tx && visits[k-1].enter == visits[k-1].exit {
 			visits[k-1].exit = e
 			continue
@@ -317,6 +318,21 @@ func checkReportedCycle(t *testing.T, want naiveResult, v TraceViolation, lockEd
 	}
 	last := visits[len(visits)-1].exit
 	require.True(t, txnFollows(want, self, last, lockEdges), "no edge back to the violating transaction\n%s", ctx)
+	checkOwnEvents(t, want, v, self, visits[0].enter, last, lockEdges, ctx)
+}
+
+// checkOwnEvents: v.Out is an event of v's own transaction that comes before
+// and conflicts with enter (where the cycle enters its next transaction),
+// and v.In one that comes after and conflicts with exit (where the cycle
+// leaves its last).
+func checkOwnEvents(t *testing.T, want naiveResult, v TraceViolation, self int, enter, exit trace.Event, lockEdges bool, ctx string) {
+	t.Helper()
+	out, ok := want.events[v.Out]
+	require.True(t, ok && want.txnOf[v.Out] == self, "Out (line %d) is no event of the violating transaction\n%s", v.Out, ctx)
+	require.True(t, out.Line < enter.Line && traceNaiveConflict(out, enter, lockEdges), "Out (line %d) does not precede line %d\n%s", v.Out, enter.Line, ctx)
+	in, ok := want.events[v.In]
+	require.True(t, ok && want.txnOf[v.In] == self, "In (line %d) is no event of the violating transaction\n%s", v.In, ctx)
+	require.True(t, exit.Line < in.Line && traceNaiveConflict(exit, in, lockEdges), "In (line %d) does not follow line %d\n%s", v.In, exit.Line, ctx)
 }
 
 func txnPrecedes(want naiveResult, tx int, e trace.Event, lockEdges bool) bool {

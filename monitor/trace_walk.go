@@ -56,8 +56,14 @@ func (m *TraceMonitor) describe(v *TraceViolation, fw, bw []walkHop, closed bool
 		for i := len(bw) - 1; i >= 0; i-- {
 			walk = append(walk, bw[i])
 		}
-		v.Cycle = listHops(simplify(walk))
+		walk = simplify(walk)
+		v.Cycle = listHops(walk)
+		v.Out, v.In = walk[0].fromLine, walk[len(walk)-1].atLine
 		return
+	}
+	v.Out = fw[0].fromLine
+	if len(bw) > 0 && bw[0].to == fw[0].from {
+		v.In = bw[0].atLine
 	}
 	head, tail := lim/2, lim-lim/2
 	v.Cycle = listHops(fw[:min(head+1, len(fw))])
@@ -97,10 +103,10 @@ func simplify(walk []walkHop) []walkHop {
 func listHops(hops []walkHop) []CycleEvent {
 	var evs []CycleEvent
 	for i := 1; i < len(hops); i++ {
-		t := hops[i].from.thread
-		evs = append(evs, CycleEvent{Thread: t, Line: hops[i-1].atLine})
+		t, b := hops[i].from.thread, hops[i].from.begin
+		evs = append(evs, CycleEvent{Thread: t, Line: hops[i-1].atLine, Begin: b})
 		if out := hops[i].fromLine; out != hops[i-1].atLine {
-			evs = append(evs, CycleEvent{Thread: t, Line: out})
+			evs = append(evs, CycleEvent{Thread: t, Line: out, Begin: b})
 		}
 	}
 	return evs

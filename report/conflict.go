@@ -107,41 +107,72 @@ func kindOf(a, b model.Step) conflictKind {
 func explain(p *model.Program, run []model.Step, c model.Conflict) Conflict {
 	a, b := run[c.From], run[c.To]
 	out := Conflict{From: c.From, To: c.To}
-	sa, sb := describe(p, a), describe(p, b)
-	ta, _ := targetName(p, a.Ev)
-	tb, _ := targetName(p, b.Ev)
-	base := fmt.Sprintf("%s comes before %s", sa, sb)
-	switch kindOf(a, b) {
-	case sameThread:
-		out.Words = base + " (program order of " + p.Threads[a.Thread].Name + ")"
-		out.Label = "program order"
-	case dataConflict:
-		out.Words = base
-		out.Label = fmt.Sprintf("%s %s → %s %s", a.Ev.Op, ta, b.Ev.Op, tb)
-	case lockOrder:
-		out.Words = base + fmt.Sprintf(" (lock %s passes from one to the other)", ta)
-		out.Label = fmt.Sprintf("release %s → acquire %s", ta, tb)
-	case forkOrder:
-		out.Words = base + fmt.Sprintf(" (%s runs only after its fork)", ta)
-		out.Label = "fork " + ta
-	case joinOrder:
-		out.Words = base + fmt.Sprintf(" (%s ends before its join)", tb)
-		out.Label = "join " + tb
-	default:
-		out.Words = base
-		out.Label = fmt.Sprintf("%s → %s", a.Ev.Op, b.Ev.Op)
-	}
+	out.Words, out.Label = explainPair(eventOf(p, a), eventOf(p, b), kindOf(a, b))
 	return out
 }
 
+// namedEvent is an event by names, as a sentence shows it: a program's run
+// event or a trace's (conc monitor), so both are put in the same words.
+type namedEvent struct {
+	thread, op, target, pos string
+}
+
+// eventOf names run event s of p.
+func eventOf(p *model.Program, s model.Step) namedEvent {
+	e := namedEvent{thread: p.Threads[s.Thread].Name, op: s.Ev.Op.String()}
+	e.target, _ = targetName(p, s.Ev)
+	if s.Ev.Pos.IsValid() {
+		e.pos = s.Ev.Pos.String()
+	}
+	return e
+}
+
+// explainPair puts "a comes before b", two events that conflict for reason
+// k, in a sentence and in a few words (a DOT edge's label).
+func explainPair(a, b namedEvent, k conflictKind) (words, label string) {
+	base := describe(a) + " comes before " + describe(b)
+	switch k {
+	case sameThread:
+		return base + " (program order of " + proseThread(a.thread) + ")", "program order"
+	case dataConflict:
+		return base, fmt.Sprintf("%s %s → %s %s", a.op, a.target, b.op, b.target)
+	case lockOrder:
+		return base + fmt.Sprintf(" (lock %s passes from one to the other)", a.target),
+			fmt.Sprintf("release %s → acquire %s", a.target, b.target)
+	case forkOrder:
+		return base + fmt.Sprintf(" (%s runs only after its fork)", proseThread(a.target)), "fork " + a.target
+	case joinOrder:
+		return base + fmt.Sprintf(" (%s ends before its join)", proseThread(b.target)), "join " + b.target
+	}
+	return base, fmt.Sprintf("%s → %s", a.op, b.op)
+}
+
 // describe names one event: "T1's read of x at bank.conc:7:5".
-func describe(p *model.Program, s model.Step) string {
-	d := p.Threads[s.Thread].Name + "'s " + s.Ev.Op.String()
-	if t, _ := targetName(p, s.Ev); t != "" {
+func describe(e namedEvent) string {
+	d := proseThread(e.thread) + "'s " + e.op
+	if e.target != "" {
+		t := e.target
+		if e.op == "fork" || e.op == "join" {
+			t = proseThread(t)
+		}
 		d += " of " + t
 	}
-	if s.Ev.Pos.IsValid() {
-		d += " at " + s.Ev.Pos.String()
+	if e.pos != "" {
+		d += " at " + e.pos
 	}
 	return d
+}
+
+// proseThread is how a sentence names a thread: RoadRunner's numeric ids
+// read "T0", "T1", … ("0's read" reads as a number); other names as they are.
+func proseThread(name string) string {
+	if name == "" {
+		return name
+	}
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return "T" + name
 }

@@ -20,6 +20,8 @@ func WriteDOT(w io.Writer, r *Report) error {
 	switch {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
 		writeDOTCycle(b, r.Witness)
+	case len(r.Groups) > 0:
+		writeDOTGroups(b, r.Groups, r.ShowGroups)
 	case len(r.Violations) > 0:
 		writeDOTViolations(b, r.Violations)
 	default:
@@ -100,15 +102,32 @@ func writeDOTCycle(b *bufio.Writer, w *Witness) {
 }
 
 // txnLabel is the transaction's name then its events, one a left-justified
-// line ("\l" in DOT).
+// line ("\l" in DOT). A long transaction (a trace's main thread can have
+// thousands of events in one) lists only its first and last events and
+// those of the cycle, with "… N more events" between, so that Graphviz
+// can lay the label out.
 func txnLabel(w *Witness, t Txn) string {
 	var lines []string
 	lines = append(lines, dotEscape(txnName(t)))
-	for _, i := range t.Events {
-		lines = append(lines, dotEscape(fmt.Sprintf("%d: %s", i, eventText(w.Event(i)))))
+	long := len(t.Events) > maxLabelEvents
+	skipped := 0
+	for k, i := range t.Events {
+		e := w.Event(i)
+		if long && k > 0 && k < len(t.Events)-1 && !e.OnCycle {
+			skipped++
+			continue
+		}
+		if skipped > 0 {
+			lines = append(lines, "… "+plural(skipped, "more event"))
+			skipped = 0
+		}
+		lines = append(lines, dotEscape(fmt.Sprintf("%d: %s", i, eventText(e))))
 	}
 	return "\"" + strings.Join(lines, "\\l") + "\\l\""
 }
+
+// maxLabelEvents is the most events a transaction's box lists in full.
+const maxLabelEvents = 12
 
 func eventText(e Event) string {
 	s := e.Op

@@ -32,6 +32,13 @@ type Report struct {
 	// transaction on a cycle. Both are omitted when empty.
 	First      int         `json:"first,omitempty"`
 	Violations []Violation `json:"violations,omitempty"`
+	// Violating counts the violating transactions (conc monitor; nil
+	// otherwise), and Groups sorts them by signature (GroupViolations).
+	Violating *int64  `json:"violating,omitempty"`
+	Groups    []Group `json:"groups,omitempty"`
+	// ShowGroups bounds the groups WriteDOT draws (conc monitor's
+	// --max-groups; 0: all).
+	ShowGroups int `json:"-"`
 
 	Stats engines.Stats `json:"stats"`
 }
@@ -96,6 +103,10 @@ type Violation struct {
 	// Cycle[ElidedAt].
 	Elided   int `json:"elided,omitempty"`
 	ElidedAt int `json:"elided_at,omitempty"`
+	// Out and In are the lines of its own events where the cycle leaves it
+	// and comes back (In 0 if an elided cycle does not show it).
+	Out, In int `json:"-"`
+	group   int // its index in Report.Groups (GroupViolations)
 }
 
 // elidedBefore reports whether the elided middle of the cycle comes just
@@ -106,6 +117,8 @@ func (v *Violation) elidedBefore(j int) bool { return v.Elided > 0 && j == v.Eli
 type TraceStep struct {
 	Thread string `json:"thread"`
 	Line   int    `json:"line"`
+	// Begin is the begin line of its transaction (of the event if unary).
+	Begin int `json:"-"`
 }
 
 // NoThreadsNote is the note on the answer for a program without threads (an

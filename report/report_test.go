@@ -146,17 +146,18 @@ func cases() []goldenCase {
 			r.Engine = "monitor"
 			r.First = 40
 			r.Violations = []Violation{
-				{Thread: "A", Begin: 17, End: &end, Cycle: []TraceStep{{"B", 40}, {"A", 41}}},
-				{Thread: "B", Begin: 39, Cycle: []TraceStep{{"A", 41}}},
+				{Thread: "A", Begin: 17, End: &end, Cycle: []TraceStep{{"B", 40, 40}, {"A", 41, 41}}},
+				{Thread: "B", Begin: 39, Cycle: []TraceStep{{"A", 41, 41}}},
 			}
 			return r
 		}},
+		{"monitor-groups", monitorGroups},
 		{"monitor-elided", func(t *testing.T) *Report {
 			return &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line", Threads: 3, Vars: 2,
 				First: 12, Stats: engines.Stats{States: 7, Events: 30},
 				Violations: []Violation{
-					{Thread: "T1", Begin: 3, Cycle: []TraceStep{{"T2", 5}, {"T3", 9}}, Elided: 4, ElidedAt: 1},
-					{Thread: "T2", Begin: 5, End: &end, Cycle: []TraceStep{{"T3", 9}, {"T1", 12}}},
+					{Thread: "T1", Begin: 3, Cycle: []TraceStep{{"T2", 5, 5}, {"T3", 9, 9}}, Elided: 4, ElidedAt: 1},
+					{Thread: "T2", Begin: 5, End: &end, Cycle: []TraceStep{{"T3", 9, 9}, {"T1", 12, 12}}},
 				}}
 		}},
 	}
@@ -186,4 +187,32 @@ func TestGolden(t *testing.T) {
 		require.NoError(t, err, "run go test ./report -update to create it")
 		require.Equal(t, string(want), got.String(), file)
 	}
+}
+
+// monitorGroups is conc monitor's grouped answer on a lost update of
+// RoadRunner-style numeric threads, repeated, and one lock-passing cycle
+// with an elided middle: three groups.
+func monitorGroups(t *testing.T) *Report {
+	end5, end3, end25 := 5, 3, 25
+	n := int64(3)
+	r := &Report{Verdict: "violation", Engine: "monitor", Class: "straight-line", Threads: 2, Vars: 1, Locks: 1,
+		First: 4, Violating: &n, Stats: engines.Stats{States: 3, Events: 30}}
+	r.Violations = []Violation{
+		{Thread: "0", Begin: 1, End: &end5, Out: 2, In: 4, Cycle: []TraceStep{{"1", 3, 3}}},
+		{Thread: "1", Begin: 3, End: &end3, Out: 3, In: 3, Cycle: []TraceStep{{"0", 4, 1}, {"0", 2, 1}}},
+		{Thread: "0", Begin: 20, End: &end25, Out: 21, Cycle: []TraceStep{{"1", 22, 22}}, Elided: 2, ElidedAt: 1},
+	}
+	ev := func(line int, thread string, op model.Op, std, target, loc string) TraceEvent {
+		return NewTraceEvent(line, thread, op, std, target, loc)
+	}
+	events := map[int]TraceEvent{
+		2:  ev(2, "0", model.OpRead, "r", "x", "A.java:2"),
+		3:  ev(3, "1", model.OpWrite, "w", "x", "B.java:7"),
+		4:  ev(4, "0", model.OpWrite, "w", "x", "A.java:3"),
+		21: ev(21, "0", model.OpRelease, "rel", "m", "A.java:9"),
+		22: ev(22, "1", model.OpAcquire, "acq", "m", "B.java:1"),
+	}
+	GroupViolations(r, func(line int) (TraceEvent, bool) { e, ok := events[line]; return e, ok })
+	require.Len(t, r.Groups, 3)
+	return r
 }

@@ -20,7 +20,7 @@ func TestSpecNamesEveryJSONField(t *testing.T) {
 	start, end := strings.Index(spec, "\n## 5. "), strings.Index(spec, "\n## 6. ")
 	require.True(t, start >= 0 && end > start, "docs/spec.md has no §5")
 	output := spec[start:end]
-	for _, v := range []any{Report{}, Witness{}, Event{}, Conflict{}, Violation{}, TraceStep{}, engines.Stats{}} {
+	for _, v := range []any{Report{}, Witness{}, Event{}, Conflict{}, Violation{}, TraceStep{}, Group{}, CycleTxn{}, TraceEvent{}, engines.Stats{}} {
 		rt := reflect.TypeOf(v)
 		for i := range rt.NumField() {
 			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")

@@ -13,6 +13,17 @@ import (
 type TextOptions struct {
 	// Quiet leaves out the closing summary line (class, sizes, engine, stats).
 	Quiet bool
+	// MaxGroups bounds the groups of violating transactions listed (conc
+	// monitor's --max-groups; 0: all), and All adds every violating
+	// transaction, one a line (--all).
+	MaxGroups int
+	All       bool
+	// Lead, when above 0, abridges the witness run (conc predict, whose
+	// runs can be millions of events long): only the cycle's events are
+	// shown, each after at most Lead events of its thread leading into it;
+	// and the cycle names each transaction's trace lines, as conc monitor's
+	// does ("T0#1 (lines 1-open)").
+	Lead int
 }
 
 // WriteText prints r for a person (docs/spec.md §5): the verdict line first, then any
@@ -27,10 +38,18 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		b.WriteString("note: " + r.Reason + "\n")
 	}
 	if r.Witness != nil {
-		writeRun(b, r.Witness)
-		writeCycle(b, r.Witness)
+		if o.Lead > 0 {
+			writeLeadIn(b, r.Witness, o.Lead)
+		} else {
+			writeRun(b, r.Witness)
+		}
+		writeCycle(b, r.Witness, o.Lead > 0)
 	}
-	writeMonitor(b, r)
+	if r.Groups != nil {
+		writeGroups(b, r, o)
+	} else {
+		writeMonitor(b, r)
+	}
 	if !o.Quiet {
 		b.WriteString(summaryLine(r) + "\n")
 	}
@@ -56,10 +75,24 @@ func verdictLine(r *Report) string {
 // so the passes allocate nothing per event.
 func writeRun(b *bufio.Writer, w *Witness) {
 	b.WriteString("witness run (* marks the events of the cycle):\n")
-	width := runWidths(w)
+	writeRows(b, w, nil)
+}
+
+// writeRows writes the run's rows that show marks (all if nil), a gap
+// between two of them as "... N more events".
+func writeRows(b *bufio.Writer, w *Witness, show []bool) {
+	width := runWidths(w, show)
 	var c [4][]byte
 	n := w.Len()
+	next := 0 // the first event not yet shown or skipped
 	for i := range n {
+		if show != nil && !show[i] {
+			continue
+		}
+		if i > next {
+			fmt.Fprintf(b, "  ... %s\n", plural(i-next, "more event"))
+		}
+		next = i + 1
 		w.appendCells(&c, i)
 		for k := range width {
 			b.Write(c[k])
@@ -70,13 +103,20 @@ func writeRun(b *bufio.Writer, w *Witness) {
 		b.WriteByte('\n')
 		c[3] = c[3][:0]
 	}
+	if n > next && show != nil {
+		fmt.Fprintf(b, "  ... %s\n", plural(n-next, "more event"))
+	}
 }
 
-// runWidths are the widths of the run's first three columns.
-func runWidths(w *Witness) [3]int {
+// runWidths are the widths of the first three columns of the rows that
+// show marks (all if nil).
+func runWidths(w *Witness, show []bool) [3]int {
 	var width [3]int
 	if w.lean != nil {
 		for i := range w.lean.run {
+			if show != nil && !show[i] {
+				continue
+			}
 			for k, n := range w.lean.cellWidths(i) {
 				width[k] = max(width[k], n)
 			}
@@ -84,6 +124,9 @@ func runWidths(w *Witness) [3]int {
 		return width
 	}
 	for i, e := range w.Run {
+		if show != nil && !show[i] {
+			continue
+		}
 		c := runCells(i, e)
 		for k := range width {
 			width[k] = max(width[k], utf8.RuneCountInString(c[k]))
@@ -117,13 +160,17 @@ func runCells(i int, e Event) [4]string {
 
 // writeCycle names the transactions of the cycle, then gives each conflict
 // in words, one a line.
-func writeCycle(b *bufio.Writer, w *Witness) {
+func writeCycle(b *bufio.Writer, w *Witness, lines bool) {
 	var names []string
 	for _, t := range w.Txns {
-		names = append(names, txnName(t))
+		name := txnName(t)
+		if lines {
+			name += w.txnLines(t)
+		}
+		names = append(names, name)
 	}
 	if len(names) > 0 {
-		names = append(names, names[0])
+		names = append(names, txnName(w.Txns[0]))
 	}
 	edges := ""
 	if w.LockEdges {
@@ -135,12 +182,12 @@ func writeCycle(b *bufio.Writer, w *Witness) {
 	}
 }
 
-// txnName is "A#2" for thread A's second transaction.
+// txnName is "A#2" for thread A's second transaction ("T0#2" for thread 0).
 func txnName(t Txn) string {
 	if t.Nth == 0 {
-		return t.Thread
+		return proseThread(t.Thread)
 	}
-	return fmt.Sprintf("%s#%d", t.Thread, t.Nth)
+	return fmt.Sprintf("%s#%d", proseThread(t.Thread), t.Nth)
 }
 
 // writeMonitor prints what conc monitor adds for a trace.

@@ -33,6 +33,8 @@ type monitorFlags struct {
 	first     bool
 	dot       string
 	maxCycle  int
+	maxGroups int
+	all       bool
 	timeout   time.Duration
 	maxMemory int64 // bytes; 0: budget.Default()
 	quiet     bool
@@ -44,8 +46,10 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome, AeroDrome and RAPID)")
 	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
-	fs.StringVar(&f.dot, "dot", "", "write the cycles of the violations as a Graphviz digraph to `FILE` "+dashHelp)
+	fs.StringVar(&f.dot, "dot", "", "write the example cycles of the groups (at most --max-groups) as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
+	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
+	fs.BoolVar(&f.all, "all", false, "also list every violating transaction in the text output, one a line")
 	timeoutVar(fs, &f.timeout, timeoutHelp)
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
@@ -68,6 +72,8 @@ func runMonitor(e *env, args []string) int {
 		return e.badFlag("format", f.format, "want text or json")
 	case f.maxCycle < 1:
 		return e.badFlag("max-cycle", f.maxCycle, "want 1 or more")
+	case f.maxGroups < 0:
+		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more")
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {
@@ -101,10 +107,14 @@ func runMonitor(e *env, args []string) int {
 	if rep.Reason != "" && errors.As(context.Cause(ctx), &ex) {
 		rep.Reason = ex.Error() + ": the trace was not read to its end"
 	}
+	if err = groupViolations(e, files[0], trace.Options{Lenient: f.lenient}, rep); err != nil {
+		return e.errorf("%v", err)
+	}
+	rep.ShowGroups = f.maxGroups
 	if w := reportWriter(e, f.dot); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {
-		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet})
+		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet, MaxGroups: f.maxGroups, All: f.all})
 	}
 	if err != nil {
 		return e.errorf("%v", err)
@@ -131,14 +141,15 @@ func verdictOf(res monitor.TraceResult) engines.Verdict {
 // a straight-line program, one thread per trace thread.
 func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 	rep := &report.Report{
-		Verdict: verdictOf(res).String(),
-		Engine:  "monitor",
-		Class:   "straight-line",
-		Threads: r.Threads().Len(),
-		Vars:    r.Vars().Len(),
-		Locks:   r.Locks().Len(),
-		First:   int(res.First),
-		Stats:   engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
+		Verdict:   verdictOf(res).String(),
+		Engine:    "monitor",
+		Class:     "straight-line",
+		Threads:   r.Threads().Len(),
+		Vars:      r.Vars().Len(),
+		Locks:     r.Locks().Len(),
+		First:     int(res.First),
+		Violating: &res.Count,
+		Stats:     engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
 	}
 	switch {
 	case res.Stopped != "" && !res.Violation:
@@ -152,14 +163,14 @@ func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
 	ends := make([]int, len(res.Violations))
 	for i, v := range res.Violations {
 		res.Violations[i] = monitor.TraceViolation{}
-		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin),
+		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Out: int(v.Out), In: int(v.In),
 			Cycle: make([]report.TraceStep, 0, len(v.Cycle)), Elided: v.Elided, ElidedAt: v.ElidedAt}
 		if v.End >= 0 {
 			ends[i] = int(v.End)
 			rv.End = &ends[i]
 		}
 		for _, s := range v.Cycle {
-			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line)})
+			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line), Begin: int(s.Begin)})
 		}
 		rep.Violations = append(rep.Violations, rv)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict"
@@ -129,11 +130,23 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 		return e.usagef("--witness-out: %v", err)
 	}
 	out.Result.Witness = nil // its paths: the report keeps the run, not them
-	if err := render(reportWriter(e, f.dot, f.witnessOut), &f.decideFlags, rep); err != nil {
+	if err := renderPredict(reportWriter(e, f.dot, f.witnessOut), f, rep); err != nil {
 		return e.errorf("%v", err)
 	}
 	if err := outs.dot.write(rep); err != nil {
 		return e.usagef("--dot: %v", err)
 	}
 	return exitCode(out.Result.Verdict)
+}
+
+// predictLead is how many events of each thread the text shows before its
+// cycle event: the whole witness run is --witness-out's and the JSON's.
+const predictLead = 5
+
+// renderPredict is render with the witness run abridged in the text.
+func renderPredict(w io.Writer, f *predictFlags, r *report.Report) error {
+	if f.format == "json" {
+		return render(w, &f.decideFlags, r)
+	}
+	return report.WriteText(w, r, report.TextOptions{Quiet: f.quiet, Lead: predictLead})
 }

@@ -223,3 +223,44 @@ func TestPredictDefaultLimits(t *testing.T) {
 	require.Equal(t, exitUnknown, out.code, out.stderr)
 	require.Contains(t, got.Reason, "--max-states 300")
 }
+
+// The text of predict shows the cycle's events and the few events of each
+// of their threads that lead into them, not the whole witness run (which
+// --witness-out and the JSON keep whole), and says how long the run is.
+func TestPredictTextLeadIn(t *testing.T) {
+	path := "../../testdata/traces/jgf-moldyn-reduced.std"
+	wout := filepath.Join(t.TempDir(), "w.std")
+	out := conc("predict", path, "--witness-out", wout)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "witness run of 400 events; the cycle's events (*), each after at most 5 of its thread's before it:\n"+
+		"  ... 12 more events\n")
+	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
+	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")
+	require.Less(t, strings.Count(out.stdout, "\n"), 40)
+	require.Contains(t, out.stdout, "T0's write of @0F[1] at ../../testdata/traces/jgf-moldyn-reduced.std:18 comes before T1's read of @0F[1]")
+	w, err := os.ReadFile(wout)
+	require.NoError(t, err)
+	require.Greater(t, strings.Count(string(w), "\n"), 150, "--witness-out keeps the whole run")
+	require.Contains(t, string(w), "0|w(@0F[1])|18\n")
+	js := conc("predict", path, "--format", "json")
+	var got struct {
+		Witness struct {
+			Run []map[string]any `json:"run"`
+		} `json:"witness"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(js.stdout), &got))
+	require.Len(t, got.Witness.Run, 400)
+}
+
+// predict's DOT lists a long transaction's first, last and cycle events
+// only, so that Graphviz can lay out a trace's main thread.
+func TestPredictDOTLongTransaction(t *testing.T) {
+	dot := filepath.Join(t.TempDir(), "c.dot")
+	out := conc("predict", "../../testdata/traces/jgf-moldyn-reduced.std", "--dot", dot)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	require.Contains(t, string(g), `t0 [label="T0#1\l0: begin  ../../testdata/traces/jgf-moldyn-reduced.std:1\l… 16 more events\l`+
+		`17: write @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:18\l… 48 more events\l`+
+		`399: read @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:244\l"];`)
+}

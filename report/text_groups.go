@@ -1,0 +1,163 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+)
+
+// writeGroups prints conc monitor's grouped answer (GroupViolations): how
+// many violating transactions in how many groups, then the first max groups
+// (0: all), each with its example cycle in words, and with all every
+// violating transaction on a line of its own. So the default output stays
+// a screen or two however many violations a long trace has.
+func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
+	n := int64(len(r.Violations))
+	if r.Violating != nil {
+		n = *r.Violating
+	}
+	if r.First > 0 {
+		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s in %s (grouped by code locations: docs/traces.md)\n",
+		plural64(n, "violating transaction"), plural(len(r.Groups), "group"))
+	shown := len(r.Groups)
+	if o.MaxGroups > 0 {
+		shown = min(shown, o.MaxGroups)
+	}
+	for i, g := range r.Groups[:shown] {
+		writeGroup(b, i+1, &g)
+	}
+	if more := len(r.Groups) - shown; more > 0 {
+		fmt.Fprintf(b, "... and %d more %s (--max-groups 0 shows all)\n", more, pluralWord(more, "group"))
+	}
+	if o.All {
+		b.WriteString("violating transactions:\n")
+		for _, v := range r.Violations {
+			fmt.Fprintf(b, "  %s lines %d-%s: group %d\n", proseThread(v.Thread), v.Begin, endText(v.End), v.group+1)
+		}
+	}
+}
+
+// writeGroup prints group number k: its count, first line and variables,
+// its signature, and its example cycle, transaction by transaction and
+// conflict by conflict.
+func writeGroup(b *bufio.Writer, k int, g *Group) {
+	fmt.Fprintf(b, "group %d: %s, first at line %d", k, plural(g.Count, "violating transaction"), g.First)
+	if vars := cycleVars(g.Cycle); len(vars) > 0 {
+		b.WriteString(", on " + strings.Join(vars, ", "))
+	}
+	b.WriteString("\n  signature: " + g.Signature + "\n")
+	runs := unaryRuns(g)
+	var names []string
+	for i := 0; i < len(g.Cycle); i++ {
+		t := g.Cycle[i]
+		if g.Elided > 0 && i == g.ElidedAt {
+			names = append(names, elision(g.Elided))
+		}
+		if j := runs[i]; j > i {
+			names = append(names, fmt.Sprintf("%s lines %d-%d (%d unary events)", proseThread(t.Thread), t.Begin, g.Cycle[j].Begin, j-i+1))
+			i = j
+			continue
+		}
+		names = append(names, fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End)))
+	}
+	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
+		names = append(names, elision(g.Elided))
+	}
+	fmt.Fprintf(b, "  cycle %s → back to %s:\n", strings.Join(names, " → "), proseThread(g.Cycle[0].Thread))
+	for i := 0; i < len(g.Cycle); i++ {
+		if j := runs[i]; j > i {
+			t := g.Cycle[i]
+			fmt.Fprintf(b, "    %s's %d unary events at lines %d to %d follow one another (program order of %s)\n",
+				proseThread(t.Thread), j-i+1, t.Begin, g.Cycle[j].Begin, proseThread(t.Thread))
+			i = j - 1 // the run's last event still has its edge out
+			continue
+		}
+		if g.Elided > 0 && i+1 == g.ElidedAt {
+			continue // the conflicts of the elided middle are not listed
+		}
+		a, c := cycleEdge(g.Cycle, i)
+		words, _ := explainPair(a.named(), c.named(), kindOfTrace(a, c))
+		b.WriteString("    " + words + "\n")
+	}
+}
+
+// minUnaryRun is the fewest unary transactions in a row that the text
+// names as one run.
+const minUnaryRun = 3
+
+// unaryRuns finds the runs of at least minUnaryRun unary transactions of
+// one thread in a row on the cycle, the program order of a thread's
+// accesses outside atomic blocks, which a real trace's cycles are mostly
+// made of: runs[i] = j > i when Cycle[i..j] is one. The violating
+// transaction (Cycle[0]) is never in one, and no run spans the elision.
+func unaryRuns(g *Group) []int {
+	runs := make([]int, len(g.Cycle))
+	unary := func(t CycleTxn) bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
+	for i := 1; i < len(g.Cycle); {
+		j := i
+		for j+1 < len(g.Cycle) && unary(g.Cycle[i]) && unary(g.Cycle[j+1]) &&
+			g.Cycle[j+1].Thread == g.Cycle[i].Thread && !(g.Elided > 0 && j+1 == g.ElidedAt) {
+			j++
+		}
+		if j-i+1 >= minUnaryRun {
+			runs[i] = j
+		}
+		i = j + 1
+	}
+	return runs
+}
+
+// cycleEdge is the conflict from cycle[i] to the next transaction (the
+// first after the last): the event where the cycle leaves cycle[i] and the
+// one where it enters the next. The violating transaction, cycle[0], is
+// left at its first event (Out) and entered at its last (In, the same event
+// if it is its only one).
+func cycleEdge(cycle []CycleTxn, i int) (from, to TraceEvent) {
+	t := cycle[i]
+	from = t.Events[len(t.Events)-1]
+	if i == 0 {
+		from = t.Events[0]
+	}
+	next := cycle[(i+1)%len(cycle)]
+	to = next.Events[0]
+	if i+1 == len(cycle) {
+		to = next.Events[len(next.Events)-1]
+	}
+	return from, to
+}
+
+// endText is an end line, or "open" for a transaction the trace never ends.
+func endText(end *int) string {
+	if end == nil {
+		return "open"
+	}
+	return fmt.Sprint(*end)
+}
+
+// cycleVars are the variables the cycle's access events name, in order.
+func cycleVars(cycle []CycleTxn) []string {
+	var vars []string
+	seen := map[string]bool{}
+	for _, t := range cycle {
+		for _, e := range t.Events {
+			if e.op.IsAccess() && !seen[e.Target] {
+				seen[e.Target] = true
+				vars = append(vars, e.Target)
+			}
+		}
+	}
+	return vars
+}
+
+// pluralWord is word, with an s unless n is 1.
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
