@@ -81,8 +81,14 @@ func checkCLIAnswer(t *testing.T, args []string, code int, stdout, stderr string
 	}
 	switch code {
 	case exitUsage:
-		if strings.TrimSpace(stderr) == "" {
+		// One line, or one a static error (lang caps them at 10, then a
+		// count), after any --progress lines.
+		lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1
+		switch {
+		case strings.TrimSpace(stderr) == "":
 			t.Fatalf("conc %q: exit 2 without a message", args)
+		case lines > 12 && !strings.Contains(strings.Join(args, " "), "progress"):
+			t.Fatalf("conc %q: exit 2 with %d lines on stderr:\n%s", args, lines, stderr)
 		}
 	case exitSerializable, exitViolation, exitUnknown:
 		if asJSON && args[0] != "profiles" {
@@ -95,7 +101,8 @@ func checkCLIAnswer(t *testing.T, args []string, code int, stdout, stderr string
 
 // checkJSONVerdict: in JSON mode the report (on stdout, or on stderr when
 // an output went to stdout) names the verdict of the exit code, and a
-// violation carries a witness (check, predict) or its violations (monitor).
+// violation carries a witness (check, predict) or its violations (monitor),
+// and unknown says why.
 func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr string) {
 	t.Helper()
 	if code == exitSerializable && (strings.HasPrefix(stdout, "Usage: ") || strings.HasPrefix(stdout, "conc ")) {
@@ -108,6 +115,7 @@ func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr stri
 	}
 	var rep struct {
 		Verdict    string            `json:"verdict"`
+		Reason     string            `json:"reason"`
 		Witness    *json.RawMessage  `json:"witness"`
 		Violations []json.RawMessage `json:"violations"`
 	}
@@ -120,6 +128,9 @@ func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr stri
 	}
 	if code == exitViolation && rep.Witness == nil && len(rep.Violations) == 0 {
 		t.Fatalf("conc %q: a violation without a witness:\n%s", args, doc)
+	}
+	if code == exitUnknown && rep.Reason == "" {
+		t.Fatalf("conc %q: unknown without a reason:\n%s", args, doc)
 	}
 }
 
