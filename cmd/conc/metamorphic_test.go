@@ -22,7 +22,7 @@ import (
 // CI runs).
 func metamorphicCases(quick int) int {
 	if os.Getenv("CONC_LONG") != "" {
-		return 20 * quick
+		return 10 * quick
 	}
 	return quick
 }
