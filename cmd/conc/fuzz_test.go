@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -23,9 +24,16 @@ var fuzzLimits = map[string][]string{
 	"monitor": {"--timeout", "300ms"},
 }
 
+// Bits of FuzzCLI's cmd besides the command's index: gzip the input; put
+// the flags before the input rather than after.
+const (
+	fuzzGzip       = 0x40
+	fuzzFlagsFirst = 0x80
+)
+
 // FuzzCLI runs the command line as a whole, flags and input together: the
-// command, whitespace-separated flags, the input (a file, or standard input)
-// and maybe --format json. Whatever they are, conc must answer with an exit
+// command (and the bits above), whitespace-separated flags, the input (a
+// file, or standard input) and maybe --format json. Whatever they are, conc must answer with an exit
 // code of docs/spec.md §6; exit 2 with a message on standard error, never a
 // panic or a goroutine dump; and a violation in JSON carries its witness.
 // Paths in the flags are dropped and the run happens in a fresh directory,
@@ -41,22 +49,41 @@ func FuzzCLI(f *testing.F) {
 		name := fuzzCommands[int(cmd)%len(fuzzCommands)]
 		dir := t.TempDir()
 		t.Chdir(dir)
-		in := "-"
+		data, in := input, "-"
+		if cmd&fuzzGzip != 0 {
+			data = gzipped(t, input)
+		}
 		if !stdin {
 			in = "input"
-			if err := os.WriteFile(filepath.Join(dir, in), input, 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, in), data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 		args := append([]string{name, in}, fuzzFlags(flags)...)
+		if cmd&fuzzFlagsFirst != 0 {
+			args = append(append([]string{name}, fuzzFlags(flags)...), in)
+		}
 		args = append(args, fuzzLimits[name]...)
 		if asJSON {
 			args = append(args, "--format", "json")
 		}
 		var out, errb bytes.Buffer
-		code := run(args, bytes.NewReader(input), &out, &errb)
+		code := run(args, bytes.NewReader(data), &out, &errb)
 		checkCLIAnswer(t, args, code, out.String(), errb.String(), asJSON)
 	})
+}
+
+// gzipped is data compressed with gzip.
+func gzipped(t *testing.T, data []byte) []byte {
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	if _, err := zw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return z.Bytes()
 }
 
 // fuzzFlags splits flags at white space and drops words that name a path
@@ -160,5 +187,8 @@ func addFuzzSeeds(f *testing.F) {
 			[]byte(tr), i%2 == 1, i%3 == 0)
 	}
 	f.Add(uint8(0), "--help", []byte{}, true, true)
+	f.Add(uint8(fuzzGzip|2), "--lock-edges", []byte(lostUpdateTrace), false, true)
+	f.Add(uint8(fuzzFlagsFirst|1), "--engine global", []byte(reorderTrace), true, true)
+	f.Add(uint8(fuzzGzip|fuzzFlagsFirst|0), "--engine brute --max-depth 4", []byte(lostUpdate), false, true)
 	f.Add(uint8(1), "--timeout 5 --max-states -1", []byte("T|w(x)\n"), true, false)
 }
