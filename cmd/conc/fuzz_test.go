@@ -31,6 +31,10 @@ const (
 	fuzzFlagsFirst = 0x80
 )
 
+// fuzzPatience is how long a run may take, --timeout included, before
+// FuzzCLI calls it a hang: generous, as the machine may be busy.
+const fuzzPatience = 5 * time.Second
+
 // FuzzCLI runs the command line as a whole, flags and input together: the
 // command (and the bits above), whitespace-separated flags, the input (a
 // file, or standard input) and maybe --format json. Whatever they are, conc must answer with an exit
@@ -68,7 +72,11 @@ func FuzzCLI(f *testing.F) {
 			args = append(args, "--format", "json")
 		}
 		var out, errb bytes.Buffer
+		start := time.Now()
 		code := run(args, bytes.NewReader(data), &out, &errb)
+		if d := time.Since(start); d > fuzzPatience {
+			t.Fatalf("conc %q took %v (--timeout 300ms)", args, d)
+		}
 		checkCLIAnswer(t, args, code, out.String(), errb.String(), asJSON)
 	})
 }
