@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -81,18 +79,6 @@ func withOwnThread(rng *rand.Rand, std string) string {
 	return strings.Join(out, "")
 }
 
-// gzipFile writes std gzipped to dir/name.
-func gzipFile(t *testing.T, dir, name, std string) string {
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	_, err := zw.Write([]byte(std))
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	path := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(path, z.Bytes(), 0o644))
-	return path
-}
-
 // TestMetamorphicTrace: conc monitor's and conc predict's verdicts, with
 // and without --lock-edges, are unchanged by renaming, CRLF, gzip and a
 // thread of private events inserted anywhere; a monitor violation is a
@@ -145,12 +131,12 @@ func traceVariants(t *testing.T, rng *rand.Rand, dir string, evs []trace.Event, 
 	case 1:
 		one = traceVariant{"crlf", crlf(std), ""}
 	case 2:
-		one = traceVariant{"gzip", std, gzipFile(t, dir, "one.std.gz", std)}
+		one = traceVariant{"gzip", std, gzipPath(t, "one.std.gz", std)}
 	default:
 		one = traceVariant{"own thread", withOwnThread(rng, std), ""}
 	}
 	all := crlf(withOwnThread(rng, stdText(evs, traceRenaming(rng))))
-	return []traceVariant{one, {"renamed, own thread, crlf, gzip", all, gzipFile(t, dir, "all.std.gz", all)}}
+	return []traceVariant{one, {"renamed, own thread, crlf, gzip", all, gzipPath(t, "all.std.gz", all)}}
 }
 
 // traceAnswer runs cmd on the trace std (standard input) or file; for a
@@ -177,4 +163,10 @@ func traceAnswer(t *testing.T, ctx, dir, cmd, std, file string, flags []string) 
 		}
 	}
 	return a
+}
+
+// gzipPath is gzipFile's path alone.
+func gzipPath(t *testing.T, name, std string) string {
+	p, _ := gzipFile(t, name, std)
+	return p
 }
