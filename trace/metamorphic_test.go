@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/conc-dev/conc/internal/testflag"
 )
 
 // TestReaderMetamorphic (issue 19, "Keep what held"): the reader hands out
@@ -17,11 +18,8 @@ import (
 // then map one to one), whatever the buffer size. cmd/conc's metamorphic
 // tests check the verdicts; this pins a difference down to the reader.
 func TestReaderMetamorphic(t *testing.T) {
-	cases := 150 // each reader allocates its read-ahead chunks: about 3 ms a case
-	if os.Getenv("CONC_LONG") != "" {
-		cases = 3000
-	}
-	for seed := 0; seed < cases; seed++ {
+	// Each reader allocates its read-ahead chunks: about 3 ms a case.
+	for seed := range testflag.N(150, 3000) {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x19))
 		evs := genEvents(rng)
 		std := stdOf(evs, GenName)

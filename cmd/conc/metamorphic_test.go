@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/conc-dev/conc/internal/testflag"
 )
 
 // Metamorphic properties (issue 19, "Keep what held"): the verdict of a
@@ -20,12 +21,7 @@ import (
 // metamorphicCases is how many random inputs each property draws: a few
 // hundred in the quick suite, many more under CONC_LONG=1 (the long checks
 // CI runs).
-func metamorphicCases(quick int) int {
-	if os.Getenv("CONC_LONG") != "" {
-		return 10 * quick
-	}
-	return quick
-}
+func metamorphicCases(quick int) int { return testflag.N(quick, 10*quick) }
 
 // seeded is the generator of case seed, and the seed to print on failure.
 func seeded(seed int) *rand.Rand {
