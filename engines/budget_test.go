@@ -3,6 +3,7 @@ package engines
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"testing"
 
@@ -12,27 +13,18 @@ import (
 	"github.com/conc-dev/conc/lang"
 )
 
-// deepSites is a 1 KB lock-free recursive program (issue 19) whose product
+// deepSites is testdata/programs/deep_sites.conc: lock-free recursion that
 // the global engine and brute --lock-edges used to search until the runtime
-// died of "out of memory", while the profile engine (Lemma 4's saturation)
-// answers violation at once: the violating transaction is ten procedures
-// deep, out of --max-stack 8's reach, and each procedure has three
-// recursive call sites, so the bounded search's stacks are millions.
-const deepSites = `vars x, y, z
-proc p0 { choose { call p0 } or { call p0 } or { call p0 } or { read x } or { write y } or { call p1 } }
-proc p1 { choose { call p1 } or { call p1 } or { call p1 } or { read x } or { write y } or { call p2 } }
-proc p2 { choose { call p2 } or { call p2 } or { call p2 } or { read x } or { write y } or { call p3 } }
-proc p3 { choose { call p3 } or { call p3 } or { call p3 } or { read x } or { write y } or { call p4 } }
-proc p4 { choose { call p4 } or { call p4 } or { call p4 } or { read x } or { write y } or { call p5 } }
-proc p5 { choose { call p5 } or { call p5 } or { call p5 } or { read x } or { write y } or { call p6 } }
-proc p6 { choose { call p6 } or { call p6 } or { call p6 } or { read x } or { write y } or { call p7 } }
-proc p7 { choose { call p7 } or { call p7 } or { call p7 } or { read x } or { write y } or { call p8 } }
-proc p8 { choose { call p8 } or { call p8 } or { call p8 } or { read x } or { write y } or { call p9 } }
-proc p9 { choose { call p9 } or { call p9 } or { call p9 } or { read x } or { write y } or { atomic { read z; write z } } }
-thread A { call p0 }
-thread B { call p0 }
-thread C { write z }
-`
+// died of "out of memory" (the file says why).
+var deepSites = mustRead("../testdata/programs/deep_sites.conc")
+
+func mustRead(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // smallBudget is a memory budget a few MiB above what the heap holds now.
 //

@@ -55,9 +55,9 @@ var crashCases = []crashCase{
 		args: []string{"check"}},
 	{name: "check: bank.conc with repeat 1000000", file: "bank.conc", src: constant(bankMillion),
 		args: []string{"check"}},
-	{name: "check --engine global: lock-free recursion ten procedures deep", file: "deep.conc", src: constant(deepSites),
+	{name: "check --engine global: lock-free recursion ten procedures deep", file: "deep.conc", src: repoFile("testdata/programs/deep_sites.conc"),
 		args: []string{"check", "--engine", "global", "--max-memory", "8MiB"}},
-	{name: "check --engine brute --lock-edges: lock-free recursion ten procedures deep", file: "deep.conc", src: constant(deepSites),
+	{name: "check --engine brute --lock-edges: lock-free recursion ten procedures deep", file: "deep.conc", src: repoFile("testdata/programs/deep_sites.conc"),
 		args: []string{"check", "--engine", "brute", "--lock-edges", "--max-memory", "8MiB"}},
 	{name: "check: recursive_counter with repeat 100 { call work }", file: "counter.conc", src: recursiveCounter(100),
 		args: []string{"check", "--max-memory", "16MiB"}},
@@ -139,24 +139,21 @@ proc deposit { atomic { sync m { read balance } sync m { write balance } } }
 thread A { repeat 1000000 { call deposit } }
 thread B { call deposit }
 `
-	deepSites = `vars x, y, z
-proc p0 { choose { call p0 } or { call p0 } or { call p0 } or { read x } or { write y } or { call p1 } }
-proc p1 { choose { call p1 } or { call p1 } or { call p1 } or { read x } or { write y } or { call p2 } }
-proc p2 { choose { call p2 } or { call p2 } or { call p2 } or { read x } or { write y } or { call p3 } }
-proc p3 { choose { call p3 } or { call p3 } or { call p3 } or { read x } or { write y } or { call p4 } }
-proc p4 { choose { call p4 } or { call p4 } or { call p4 } or { read x } or { write y } or { call p5 } }
-proc p5 { choose { call p5 } or { call p5 } or { call p5 } or { read x } or { write y } or { call p6 } }
-proc p6 { choose { call p6 } or { call p6 } or { call p6 } or { read x } or { write y } or { call p7 } }
-proc p7 { choose { call p7 } or { call p7 } or { call p7 } or { read x } or { write y } or { call p8 } }
-proc p8 { choose { call p8 } or { call p8 } or { call p8 } or { read x } or { write y } or { call p9 } }
-proc p9 { choose { call p9 } or { call p9 } or { call p9 } or { read x } or { write y } or { atomic { read z; write z } } }
-thread A { call p0 }
-thread B { call p0 }
-thread C { write z }
-`
 )
 
 func constant(s string) func() string { return func() string { return s } }
+
+// repoFile reads a file of the module's testdata (shared with other
+// packages' tests), from this package's directory.
+func repoFile(path string) func() string {
+	return func() string {
+		b, err := os.ReadFile(filepath.Join("..", "..", path))
+		if err != nil {
+			panic(err)
+		}
+		return string(b)
+	}
+}
 
 // oneTxnThreads: n threads of begin r(x) w(x) end.
 func oneTxnThreads(n int) func() string {
