@@ -95,6 +95,11 @@ func UnwrapUnarySync(p *Program, w *Witness) (*Witness, error) {
 	if !w.LockEdges {
 		return w, nil
 	}
+	for k, c := range w.Cycle { // indices into the run, moved below
+		if min(c.From, c.To) < 0 || max(c.From, c.To) >= len(w.Run) {
+			return nil, fmt.Errorf("cycle pair %d (%d -> %d): index out of the run (length %d)", k, c.From, c.To, len(w.Run))
+		}
+	}
 	drop, err := unaryWrappers(p, w)
 	if err != nil || len(drop) == 0 {
 		return w, err

@@ -8,7 +8,6 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/verify"
 )
 
 // lockAware decides a trace with locks, fork or join. For the global
@@ -87,7 +86,7 @@ func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if verify.Prefix(m.names, m.w, m.forkedBy, m.finished) != nil || !p.s.forksFirst(m.w) {
+	if p.s.replays(m) != nil {
 		return nil, false, nil
 	}
 	res := engines.Result{Engine: "global", Verdict: engines.Violation, Witness: m.w, Reason: why}
@@ -154,13 +153,16 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 			"(docs/predict.md): --max-states or --timeout to search further, --ignore-sync for the optimistic answer",
 			p.budget())
 	}
-	if res.Verdict != engines.Violation || res.Witness == nil {
+	switch {
+	case res.Verdict != engines.Violation:
 		res.Witness = nil
 		return &Outcome{Result: res}, nil
+	case res.Witness == nil:
+		return nil, &WitnessError{res.Engine, errors.New("the violation has no witness")}
 	}
 	pl, err := rd.expand(res.Witness)
 	if err != nil {
-		return nil, err
+		return nil, &WitnessError{res.Engine, err}
 	}
 	return p.violation(res, pl)
 }

@@ -185,11 +185,15 @@ func (p *predictor) lockFree() (plan, bool, *chainer, error) {
 	return pl, err == nil, c, err
 }
 
-// violation materialises a plan into the outcome's witness.
+// violation materialises an engine's plan into the outcome's witness,
+// which must replay (gate.go).
 func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 	m, err := p.s.materialise(p.sp, pl, p.o.Check.IgnoreSync, p.o.Check.LockEdges)
 	if err != nil {
 		return nil, err
+	}
+	if err := p.s.replays(m); err != nil {
+		return nil, &WitnessError{res.Engine, err}
 	}
 	res.Verdict, res.Witness = engines.Violation, m.w
 	if p.o.Check.IgnoreSync && p.s.sync {

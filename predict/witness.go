@@ -58,6 +58,9 @@ type materialised struct {
 	// that u's path runs to the end of its projection.
 	forkedBy []int
 	finished []bool
+	// dropSync: the run is one of the projection without its lock, fork
+	// and join events (--ignore-sync), so no thread waits for a fork.
+	dropSync bool
 }
 
 // materialise reads the edges the plan needs from the spool and builds the
@@ -89,7 +92,8 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
 	}
 	m := &materialised{w: model.WrapUnarySync(w), names: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
-	m.forkedBy, m.finished = s.prefixEnds(need)
+	m.forkedBy, m.finished = s.prefixEnds(need, dropSync)
+	m.dropSync = dropSync
 	return m, nil
 }
 
@@ -123,13 +127,14 @@ func (pl plan) need(threads int) []int64 {
 }
 
 // prefixEnds is what the prefix program (each thread's first need[t] edges
-// and the one after, where there is one) says of forks and ends.
-func (s *summary) prefixEnds(need []int64) (forkedBy []int, finished []bool) {
+// and the one after, where there is one) says of forks and ends; with
+// synchronisation dropped it forks no thread.
+func (s *summary) prefixEnds(need []int64, dropSync bool) (forkedBy []int, finished []bool) {
 	forkedBy, finished = make([]int, len(need)), make([]bool, len(need))
 	for u := range need {
 		forkedBy[u] = -1
 		f, ok := s.forker[int32(u)]
-		if ok && f.pos < min(need[f.t]+1, s.threads[f.t].edges) {
+		if ok && !dropSync && f.pos < min(need[f.t]+1, s.threads[f.t].edges) {
 			forkedBy[u] = f.t
 		}
 		finished[u] = need[u] >= s.threads[u].edges
