@@ -23,9 +23,9 @@ const optimisticNote = "optimistic: --ignore-sync dropped lock, fork and join ev
 // (A variable so that tests need not wait a second.)
 var timeoutGrace = time.Second
 
-// decide is the pipeline shared by the commands that decide a program (check,
-// predict): choose the engine, run it under the limits, render the answer and
-// map the verdict to an exit code. inputs are the files p was read from,
+// decide is the pipeline of conc check: choose the engine, run it under the
+// limits, replay a violation's witness (replay.go), render the answer and map
+// the verdict to an exit code. inputs are the files p was read from,
 // which --dot refuses to overwrite.
 func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int {
 	opts := f.options()
@@ -44,6 +44,9 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	res, err := runEngine(eng, p, opts, f.timeout)
 	if err != nil {
 		return e.errorf("engine %s failed: %v", eng.Name, err)
+	}
+	if err := replays(p, opts, res); err != nil {
+		return unreplayable(e, res.Engine, err)
 	}
 	if f.ignoreSync && res.Verdict == engines.Violation && res.Reason == "" {
 		res.Reason = optimisticNote

@@ -94,9 +94,12 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
 		Unbounded: f.maxStatesSet && f.maxStates == 0})
 	var ue *predict.UsageError
+	var we *predict.WitnessError
 	switch {
 	case errors.As(err, &ue):
 		return nil, e.errorf("predict: %v", err)
+	case errors.As(err, &we):
+		return nil, unreplayable(e, we.Engine, we.Err)
 	case err != nil:
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return nil, exitUsage
