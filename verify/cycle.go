@@ -6,25 +6,6 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// transactionsAt is the transaction of each of the run events at, by one
-// pass over the run that keeps no more than their answers. The run's
-// threads are below threads.
-func transactionsAt(run []model.Step, lockEdges bool, threads int, at []int) map[int]int {
-	txn := make(map[int]int, len(at))
-	last := -1
-	for _, i := range at {
-		txn[i], last = -1, max(last, i)
-	}
-	c := model.NewTxnCounter(lockEdges, threads)
-	for i, s := range run[:last+1] {
-		x, _, _ := c.Step(s)
-		if _, ok := txn[i]; ok {
-			txn[i] = x
-		}
-	}
-	return txn
-}
-
 // conflict is the relation D of docs/spec.md §1 for run events i < j: the same
 // thread; or the same variable with a write; or, with lock edges, a release
 // before an acquire of the same lock, a fork of U before an event of U, or an
@@ -49,7 +30,8 @@ func conflict(run []model.Step, i, j int, lockEdges bool) bool {
 	return b.Ev.Op == model.OpJoin && b.Ev.Target == a.Thread
 }
 
-// cycle checks w.Cycle against the recomputed transactions and conflicts:
+// cycle checks w.Cycle against the transactions the scan recomputed, and
+// the conflicts:
 // every pair is two conflicting events of different transactions, the
 // earlier first; each pair's second event shares a transaction with the
 // next pair's first, and the last pair returns to the first's transaction.
@@ -58,14 +40,12 @@ func (c *checker) cycle() error {
 	if len(cyc) == 0 {
 		return fmt.Errorf("the witness has no cycle")
 	}
-	var at []int
 	for k, pr := range cyc {
 		if pr.From < 0 || pr.To < 0 || pr.From >= len(run) || pr.To >= len(run) {
 			return fmt.Errorf("cycle pair %d (%d -> %d): index out of the run (length %d)", k, pr.From, pr.To, len(run))
 		}
-		at = append(at, pr.From, pr.To)
 	}
-	txn := transactionsAt(run, c.w.LockEdges, len(c.p.Threads), at) // steps checked the threads
+	txn := c.txn // the scan found them
 	for k, pr := range cyc {
 		if err := c.pair(k, pr, txn); err != nil {
 			return err
@@ -85,14 +65,14 @@ func (c *checker) cycle() error {
 }
 
 // pair checks one cycle pair.
-func (c *checker) pair(k int, pr model.Conflict, txn map[int]int) error {
+func (c *checker) pair(k int, pr model.Conflict, txn map[int]txnID) error {
 	where := fmt.Sprintf("cycle pair %d (%d -> %d)", k, pr.From, pr.To)
 	switch {
 	case pr.From >= pr.To:
 		return fmt.Errorf("%s: %s does not come before %s", where, c.describe(pr.From), c.describe(pr.To))
-	case txn[pr.From] < 0:
+	case txn[pr.From] == noTxn:
 		return fmt.Errorf("%s: %s belongs to no transaction", where, c.describe(pr.From))
-	case txn[pr.To] < 0:
+	case txn[pr.To] == noTxn:
 		return fmt.Errorf("%s: %s belongs to no transaction", where, c.describe(pr.To))
 	case txn[pr.From] == txn[pr.To]:
 		return fmt.Errorf("%s: %s and %s are in the same transaction", where, c.describe(pr.From), c.describe(pr.To))

@@ -30,22 +30,16 @@ func Prefix(p *model.Program, w *model.Witness, forkedBy []int, finished []bool)
 	for u, done := range finished { // a straight-line path ends in the state it counts
 		c.final[u] = threadEnd{state: int32(len(w.Paths[u])), emptyStack: true, finished: done}
 	}
-	return c.run(c.steps, c.unarySync, c.pathLengths, c.locks, c.forkJoin, c.cycle)
+	return c.run(c.scan, c.pathLengths, c.joins, c.cycle)
 }
 
 // pathLengths checks that every thread's path is long enough for its
 // events of the run (each event is one move, but for the begin and end of
 // a lock, fork or join event's unary transaction under lock edges).
 func (c *checker) pathLengths() error {
-	events := c.unaryWrappers()
-	for t := range events {
-		events[t] = -events[t]
-	}
-	for _, s := range c.w.Run {
-		events[s.Thread]++
-	}
-	for t, n := range events {
-		if len(c.w.Paths[t]) < n {
+	wrappers := c.unaryWrappers()
+	for t, n := range c.events {
+		if n -= wrappers[t]; len(c.w.Paths[t]) < n {
 			return fmt.Errorf("thread %s's path has %d moves, but the run has %d of its events", c.p.Threads[t].Name, len(c.w.Paths[t]), n)
 		}
 	}

@@ -14,7 +14,7 @@ func Witness(p *model.Program, w *model.Witness) error {
 		return fmt.Errorf("verify: missing program or witness")
 	}
 	c := &checker{p: p, w: w, forkedBy: p.ForkedBy()}
-	return c.run(c.steps, c.unarySync, c.replayAll, c.locks, c.forkJoin, c.cycle)
+	return c.run(c.paths, c.scan, c.replayAll, c.joins, c.cycle)
 }
 
 // run runs the checks in order and returns the first error.
@@ -31,8 +31,11 @@ func (c *checker) run(checks ...func() error) error {
 type checker struct {
 	p        *model.Program
 	w        *model.Witness
-	forkedBy []int       // per thread: the thread that forks it, or -1
-	final    []threadEnd // per thread: where its path ends
+	forkedBy []int         // per thread: the thread that forks it, or -1
+	final    []threadEnd   // per thread: where its path ends
+	events   []int         // per thread: its events in the run (the scan counts them)
+	txn      map[int]txnID // the transaction of each cycle event (the scan finds them)
+	joined   []joinAt      // the run's joins, in order (the scan lists them)
 }
 
 type threadEnd struct {
@@ -51,21 +54,24 @@ func (c *checker) describe(i int) string {
 	return fmt.Sprintf("event %d (%s %s)", i, name, s.Ev.Op)
 }
 
-// steps checks that every run event names an existing thread and target.
-func (c *checker) steps() error {
+// paths checks that the witness has a path for every thread.
+func (c *checker) paths() error {
 	if len(c.w.Paths) != len(c.p.Threads) {
 		return fmt.Errorf("witness has %d paths for %d threads", len(c.w.Paths), len(c.p.Threads))
 	}
-	for i, s := range c.w.Run {
-		if s.Thread < 0 || int(s.Thread) >= len(c.p.Threads) {
-			return fmt.Errorf("run event %d: no thread %d", i, s.Thread)
-		}
-		if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpJoin {
-			return fmt.Errorf("run event %d: %s is not an event", i, s.Ev.Op)
-		}
-		if s.Ev.Op.HasTarget() && !c.inRange(s.Ev) {
-			return fmt.Errorf("run event %d: %s target %d out of range", i, s.Ev.Op, s.Ev.Target)
-		}
+	return nil
+}
+
+// event checks that run event i, s, names an existing thread and target.
+func (c *checker) event(i int, s *model.Step) error {
+	if s.Thread < 0 || int(s.Thread) >= len(c.p.Threads) {
+		return fmt.Errorf("run event %d: no thread %d", i, s.Thread)
+	}
+	if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpJoin {
+		return fmt.Errorf("run event %d: %s is not an event", i, s.Ev.Op)
+	}
+	if s.Ev.Op.HasTarget() && !c.inRange(s.Ev) {
+		return fmt.Errorf("run event %d: %s target %d out of range", i, s.Ev.Op, s.Ev.Target)
 	}
 	return nil
 }

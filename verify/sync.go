@@ -6,79 +6,99 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// locks checks lock validity of the whole run (docs/spec.md §1): a lock is held by
-// at most one thread, only its holder releases it, and a thread never
+// syncState is what the scan (scan.go) knows of locks, forks and joins
+// after a prefix of the run.
+type syncState struct {
+	c        *checker
+	holder   []int32 // per lock: the thread that holds it, or -1
+	forked   []bool  // per thread: its fork has come
+	joinedAt []int   // per thread: the run index of its join, or -1
+	// held[t]: t may not move, for it is not forked yet or joined already.
+	held []bool
+}
+
+func newSyncState(c *checker) *syncState {
+	o := &syncState{c: c, holder: make([]int32, len(c.p.Locks)), forked: make([]bool, len(c.p.Threads)),
+		joinedAt: make([]int, len(c.p.Threads)), held: make([]bool, len(c.p.Threads))}
+	for l := range o.holder {
+		o.holder[l] = -1
+	}
+	for t := range o.joinedAt {
+		o.joinedAt[t], o.held[t] = -1, c.forkedBy[t] >= 0
+	}
+	return o
+}
+
+// lock checks lock validity (docs/spec.md §1) at run event i: a lock is held
+// by at most one thread, only its holder releases it, and a thread never
 // acquires a lock it holds.
-func (c *checker) locks() error {
-	holder := make([]int32, len(c.p.Locks))
-	for l := range holder {
-		holder[l] = -1
-	}
-	for i, s := range c.w.Run {
-		l := s.Ev.Target
-		switch s.Ev.Op {
-		case model.OpAcquire:
-			switch h := holder[l]; {
-			case h == s.Thread:
-				return fmt.Errorf("%s acquires a lock its thread already holds", c.describe(i))
-			case h >= 0:
-				return fmt.Errorf("%s acquires a lock held by %s", c.describe(i), c.p.Threads[h].Name)
-			}
-			holder[l] = s.Thread
-		case model.OpRelease:
-			if holder[l] != s.Thread {
-				return fmt.Errorf("%s releases a lock its thread does not hold", c.describe(i))
-			}
-			holder[l] = -1
+func (o *syncState) lock(i int) error {
+	s := &o.c.w.Run[i]
+	l := s.Ev.Target
+	switch s.Ev.Op {
+	case model.OpAcquire:
+		switch h := o.holder[l]; {
+		case h == s.Thread:
+			return fmt.Errorf("%s acquires a lock its thread already holds", o.c.describe(i))
+		case h >= 0:
+			return fmt.Errorf("%s acquires a lock held by %s", o.c.describe(i), o.c.p.Threads[h].Name)
 		}
+		o.holder[l] = s.Thread
+	case model.OpRelease:
+		if o.holder[l] != s.Thread {
+			return fmt.Errorf("%s releases a lock its thread does not hold", o.c.describe(i))
+		}
+		o.holder[l] = -1
 	}
 	return nil
 }
 
-// forkJoin checks fork and join order: a thread that some thread of the
-// program forks makes no event before its fork (and is forked once); a join
-// of U comes after U is forked and after every event of U, and U's path ends
-// finished (terminal state, empty stack).
-func (c *checker) forkJoin() error {
-	forkable := c.forkedBy
-	forked := make([]bool, len(c.p.Threads))
-	for i, s := range c.w.Run {
-		u := s.Ev.Target
-		if forkable[s.Thread] >= 0 && !forked[s.Thread] {
-			return fmt.Errorf("%s comes before %s is forked", c.describe(i), c.p.Threads[s.Thread].Name)
-		}
-		switch s.Ev.Op {
-		case model.OpFork:
-			if forked[u] {
-				return fmt.Errorf("%s forks a thread that was already forked", c.describe(i))
-			}
-			forked[u] = true
-		case model.OpJoin:
-			if err := c.join(i, s.Thread, u, forkable[u] < 0 || forked[u]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// join checks the join of u by thread t at run index i.
-func (c *checker) join(i int, t, u int32, started bool) error {
+// forkJoin checks fork and join order at run event i: a thread that some
+// thread of the program forks makes no event before its fork (and is forked
+// once); a join of U comes after U is forked, and no event of U follows it
+// (that U's path ends finished is checked after the replay: joins).
+func (o *syncState) forkJoin(i int) error {
+	s := &o.c.w.Run[i]
+	t, u := s.Thread, s.Ev.Target
 	switch {
-	case u == t:
-		return fmt.Errorf("%s joins its own thread", c.describe(i))
-	case !started:
-		return fmt.Errorf("%s joins a thread that was not forked", c.describe(i))
+	case o.joinedAt[t] >= 0:
+		return fmt.Errorf("%s comes after %s joined its thread", o.c.describe(i), o.c.describe(o.joinedAt[t]))
+	case o.c.forkedBy[t] >= 0 && !o.forked[t]:
+		return fmt.Errorf("%s comes before %s is forked", o.c.describe(i), o.c.p.Threads[t].Name)
 	}
-	for j := i + 1; j < len(c.w.Run); j++ {
-		if c.w.Run[j].Thread == u {
-			return fmt.Errorf("%s comes after %s joined its thread", c.describe(j), c.describe(i))
+	switch s.Ev.Op {
+	case model.OpFork:
+		if o.forked[u] {
+			return fmt.Errorf("%s forks a thread that was already forked", o.c.describe(i))
 		}
+		o.forked[u], o.held[u] = true, false
+	case model.OpJoin:
+		switch {
+		case u == t:
+			return fmt.Errorf("%s joins its own thread", o.c.describe(i))
+		case o.c.forkedBy[u] >= 0 && !o.forked[u]:
+			return fmt.Errorf("%s joins a thread that was not forked", o.c.describe(i))
+		}
+		o.joinedAt[u], o.held[u] = i, true
+		o.c.joined = append(o.c.joined, joinAt{i, u})
 	}
-	end := c.final[u]
-	if !end.finished {
-		return fmt.Errorf("%s joins %s, whose path does not end finished (state %d, empty stack %v)",
-			c.describe(i), c.p.Threads[u].Name, end.state, end.emptyStack)
+	return nil
+}
+
+// joinAt is the join of thread u at run index i.
+type joinAt struct {
+	i int
+	u int32
+}
+
+// joins checks, once the paths' ends are known, that every thread joined
+// ends finished (a terminal state, the empty stack).
+func (c *checker) joins() error {
+	for _, j := range c.joined {
+		if end := c.final[j.u]; !end.finished {
+			return fmt.Errorf("%s joins %s, whose path does not end finished (state %d, empty stack %v)",
+				c.describe(j.i), c.p.Threads[j.u].Name, end.state, end.emptyStack)
+		}
 	}
 	return nil
 }

@@ -53,22 +53,15 @@ func txnDepth(depth int, op model.Op) int {
 	return depth
 }
 
-// unarySync checks, with lock edges, that every lock, fork and join event
-// of the run lies inside a transaction of its thread, as the documented form
-// of a run requires: one outside is the unary transaction begin, event,
-// end, and must be written so.
-func (c *checker) unarySync() error {
-	if !c.w.LockEdges {
-		return nil
-	}
-	depth := make([]int, len(c.p.Threads))
-	for i, s := range c.w.Run {
-		d := &depth[s.Thread]
-		if s.Ev.Op.IsSync() && *d == 0 {
-			return fmt.Errorf("%s lies outside any transaction: with lock edges it is a unary transaction, "+
-				"which the run must write as begin, %s, end", c.describe(i), c.evName(s.Ev))
-		}
-		*d = txnDepth(*d, s.Ev.Op)
+// unarySync checks, with lock edges, that run event i, s, if it is a lock,
+// fork or join event, lies inside a transaction of its thread (depth holds
+// each thread's nesting before it: txn.go), as the documented form of a
+// run requires: one outside is the unary transaction begin, event, end, and
+// must be written so.
+func (c *checker) unarySync(i int, s *model.Step, depth []int32) error {
+	if s.Ev.Op.IsSync() && depth[s.Thread] == 0 {
+		return fmt.Errorf("%s lies outside any transaction: with lock edges it is a unary transaction, "+
+			"which the run must write as begin, %s, end", c.describe(i), c.evName(s.Ev))
 	}
 	return nil
 }
