@@ -8,31 +8,30 @@ import "github.com/conc-dev/conc/model"
 // locks are valid and threads move only between their fork and their join
 // (sync.go); it also counts each thread's events, lists the joins and finds
 // the transactions of the cycle's events (txn.go). A witness can have
-// millions of events and every pass reads all of them from memory (about
-// 6 ms a million, measured), and conc predict replays every witness it
-// answers with, so there is one pass, not one a check. Most events are
-// accesses, begins and ends of threads free to move, which the order checks
-// pass over without a call.
+// millions of events and conc predict replays every witness it answers
+// with, so there is one pass, not one a check, and the common event costs
+// a few instructions: an access or a begin or end of a thread free to move,
+// not on the cycle, is checked in the loop; every other event is visited.
 func (c *checker) scan() error {
 	o, tx := newSyncState(c), newTxns(c)
 	c.events = make([]int, len(c.p.Threads))
-	run, held := c.w.Run, o.held
+	events, held := c.events, o.held
+	threads, vars := uint32(len(c.p.Threads)), uint32(len(c.p.Vars))
+	run := c.w.Run
 	for i := range run {
 		s := &run[i]
-		if err := c.event(i, s); err != nil {
-			return err
-		}
-		c.events[s.Thread]++
-		if c.w.LockEdges {
-			if err := c.unarySync(i, s, tx.depth); err != nil {
-				return err
+		if t, op := uint32(s.Thread), s.Ev.Op; t < threads && !held[t] && i != tx.next {
+			switch {
+			case op.IsAccess() && uint32(s.Ev.Target) < vars:
+				events[t]++
+				continue
+			case op == model.OpBegin || op == model.OpEnd:
+				events[t]++
+				tx.nest(s.Thread, op)
+				continue
 			}
 		}
-		tx.step(i, s)
-		if !s.Ev.Op.IsSync() && !held[s.Thread] {
-			continue
-		}
-		if err := o.order(i, s); err != nil {
+		if err := c.visit(i, s, o, tx); err != nil {
 			return err
 		}
 	}
@@ -40,8 +39,21 @@ func (c *checker) scan() error {
 	return nil
 }
 
-// order runs the lock and the fork and join checks at run event i, s.
-func (o *syncState) order(i int, s *model.Step) error {
+// visit makes every check of the scan at run event i, s.
+func (c *checker) visit(i int, s *model.Step, o *syncState, tx *txns) error {
+	if err := c.event(i, s); err != nil {
+		return err
+	}
+	c.events[s.Thread]++
+	if c.w.LockEdges {
+		if err := c.unarySync(i, s, tx.depth); err != nil {
+			return err
+		}
+	}
+	tx.step(i, s)
+	if !s.Ev.Op.IsSync() && !o.held[s.Thread] {
+		return nil
+	}
 	if err := o.lock(i); err != nil {
 		return err
 	}

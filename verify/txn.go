@@ -63,16 +63,25 @@ func (x *txns) advance() {
 
 // step moves past run event i, s (its thread checked).
 func (x *txns) step(i int, s *model.Step) {
-	t, op := s.Thread, s.Ev.Op
-	if op == model.OpBegin {
-		if x.depth[t]++; x.depth[t] == 1 {
-			x.begun[t]++
-		}
+	if s.Ev.Op == model.OpBegin {
+		x.nest(s.Thread, model.OpBegin)
 	}
 	if i == x.next {
 		x.note(i, s)
 	}
-	if op == model.OpEnd && x.depth[t] > 0 {
+	if s.Ev.Op == model.OpEnd {
+		x.nest(s.Thread, model.OpEnd)
+	}
+}
+
+// nest moves thread t's nesting past a begin or an end (op).
+func (x *txns) nest(t int32, op model.Op) {
+	switch {
+	case op == model.OpBegin:
+		if x.depth[t]++; x.depth[t] == 1 {
+			x.begun[t]++
+		}
+	case x.depth[t] > 0:
 		x.depth[t]--
 	}
 }

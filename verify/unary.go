@@ -81,14 +81,16 @@ func (c *checker) unaryWrappers() []int {
 		last[t] = -1
 	}
 	run := c.w.Run
-	for i, s := range run {
+	for i := range run {
+		s := &run[i]
 		prev := last[s.Thread]
 		last[s.Thread] = i
-		if prev < 0 || !s.Ev.Pos.IsValid() || run[prev].Ev.Pos != s.Ev.Pos {
+		if prev < 0 || !s.Ev.Op.IsSync() && s.Ev.Op != model.OpEnd { // the ops first: a position compares a file name
 			continue
 		}
-		po, op := run[prev].Ev.Op, s.Ev.Op
-		if po == model.OpBegin && op.IsSync() || po.IsSync() && op == model.OpEnd {
+		p := &run[prev]
+		po, op := p.Ev.Op, s.Ev.Op
+		if (po == model.OpBegin && op.IsSync() || po.IsSync() && op == model.OpEnd) && s.Ev.Pos.IsValid() && p.Ev.Pos == s.Ev.Pos {
 			n[s.Thread]++
 		}
 	}
