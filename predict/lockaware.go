@@ -173,19 +173,21 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 // thread once); the run's steps are not counted as edges, since with lock
 // edges a bare fork is three steps (begin, fork, end).
 func (s *summary) forksFirst(w *model.Witness) bool {
-	moved := make([]bool, len(s.threads))
-	forked := make([]bool, len(s.threads))
+	if len(s.forker) == 0 { // every witness is replayed: most traces fork nothing
+		return true
+	}
+	forker := make([]int32, len(s.threads))
+	waiting := make([]bool, len(s.threads)) // forked, and its fork not yet in the run
+	for u, f := range s.forker {
+		forker[u], waiting[u] = int32(f.t), true
+	}
 	for _, st := range w.Run {
-		u := st.Thread
-		if st.Ev.Op == model.OpFork {
-			if f, ok := s.forker[st.Ev.Target]; ok && int32(f.t) == u {
-				forked[st.Ev.Target] = true
-			}
-		}
-		if _, ok := s.forker[u]; ok && !moved[u] && !forked[u] {
+		if waiting[st.Thread] {
 			return false
 		}
-		moved[u] = true
+		if u := st.Ev.Target; st.Ev.Op == model.OpFork && waiting[u] && forker[u] == st.Thread {
+			waiting[u] = false
+		}
 	}
 	return true
 }
