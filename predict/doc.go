@@ -30,10 +30,11 @@
 // section of a lock every conflicting access takes cannot be interrupted
 // (locksets.go: a proof of serializable); and the observed order, a
 // reordering like any other, may itself not be serializable (its witness
-// trimmed to what happens before the cycle). Both witness shortcuts are
-// checked by package verify before they are believed (verify.Prefix: the
-// run is read off the projection, so what is checked is lock validity,
-// fork and join order and the cycle). Without --max-states
+// trimmed to what happens before the cycle). Every witness, the
+// shortcuts' and the engines', is checked by package verify before it is
+// answered (gate.go; verify.Prefix: the run is read off the projection, so
+// what is checked is lock validity, fork and join order and the cycle).
+// Without --max-states
 // or --timeout the product search gets a default size guard and state
 // budget, and the lock-free chain search a state budget of its own, so
 // that predict always ends (unknown, exit 3, with the reason).
