@@ -34,6 +34,7 @@ type checker struct {
 	forkedBy []int         // per thread: the thread that forks it, or -1
 	final    []threadEnd   // per thread: where its path ends
 	events   []int         // per thread: its events in the run (the scan counts them)
+	syncs    int           // the run's lock, fork and join events (the scan counts them)
 	txn      map[int]txnID // the transaction of each cycle event (the scan finds them)
 	joined   []joinAt      // the run's joins, in order (the scan lists them)
 }

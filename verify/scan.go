@@ -6,12 +6,13 @@ import "github.com/conc-dev/conc/model"
 // event names a thread and target of the program (event), with lock edges
 // no lock, fork or join event stands outside a transaction (unarySync),
 // locks are valid and threads move only between their fork and their join
-// (sync.go); it also counts each thread's events, lists the joins and finds
-// the transactions of the cycle's events (txn.go). A witness can have
-// millions of events and conc predict replays every witness it answers
-// with, so there is one pass, not one a check, and the common event costs
-// a few instructions: an access or a begin or end of a thread free to move,
-// not on the cycle, is checked in the loop; every other event is visited.
+// (sync.go); it also counts each thread's events and the sync events, lists
+// the joins and finds the transactions of the cycle's events (txn.go). A
+// witness can have millions of events and conc predict replays every
+// witness it answers with, so there is one pass, not one a check, and the
+// common event costs a few instructions: an access or a begin or end of a
+// thread free to move, not on the cycle, is checked in the loop; every
+// other event is visited.
 func (c *checker) scan() error {
 	o, tx := newSyncState(c), newTxns(c)
 	c.events = make([]int, len(c.p.Threads))
@@ -51,7 +52,9 @@ func (c *checker) visit(i int, s *model.Step, o *syncState, tx *txns) error {
 		}
 	}
 	tx.step(i, s)
-	if !s.Ev.Op.IsSync() && !o.held[s.Thread] {
+	if s.Ev.Op.IsSync() {
+		c.syncs++
+	} else if !o.held[s.Thread] {
 		return nil
 	}
 	if err := o.lock(i); err != nil {

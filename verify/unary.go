@@ -73,7 +73,7 @@ func (c *checker) unarySync(i int, s *model.Step, depth []int32) error {
 // exactly the ones the move of the sync event emits besides it.
 func (c *checker) unaryWrappers() []int {
 	n := make([]int, len(c.p.Threads))
-	if !c.w.LockEdges {
+	if !c.w.LockEdges || c.syncs == 0 { // a run without sync events has nothing to wrap (the scan counted them)
 		return n
 	}
 	last := make([]int, len(c.p.Threads)) // per thread: its previous run event, -1 before the first
