@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -111,5 +112,20 @@ func TestPredictWitnessGate(t *testing.T) {
 				requireUnreplayed(t, eng.Name, conc(args...), args)
 			})
 		}
+	}
+}
+
+// TestWitnessGateWritesNoFile: --dot and --witness-out are not written
+// for a witness that does not replay.
+func TestWitnessGateWritesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	dot, wit := filepath.Join(dir, "c.dot"), filepath.Join(dir, "w.std")
+	for _, args := range [][]string{
+		{"check", file(t, "bank.conc", lostUpdate), "--engine", unclosed.Name, "--dot", dot},
+		{"predict", file(t, "r.std", reorderTrace), "--engine", unclosed.Name, "--dot", dot, "--witness-out", wit},
+	} {
+		requireUnreplayed(t, unclosed.Name, conc(args...), args)
+		require.NoFileExists(t, dot, args)
+		require.NoFileExists(t, wit, args)
 	}
 }
