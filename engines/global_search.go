@@ -15,6 +15,7 @@ import (
 // holds whole states (cheap: a few dozen words), so nothing is undone.
 type globalSearch struct {
 	ctx       context.Context
+	done      <-chan struct{} // ctx.Done(), polled at every stored state
 	p         *model.Program
 	cfg       globalConfig
 	lockEdges bool
@@ -67,7 +68,7 @@ type gframe struct {
 func newGlobalSearch(ctx context.Context, p *model.Program, opts Options, cfg globalConfig) *globalSearch {
 	k := len(p.Threads)
 	s := &globalSearch{
-		ctx: ctx, p: p, cfg: cfg, lockEdges: opts.LockEdges, k: k,
+		ctx: ctx, done: ctx.Done(), p: p, cfg: cfg, lockEdges: opts.LockEdges, k: k,
 		maxStack: opts.MaxStack, maxStates: int64(opts.MaxStates), forkedBy: p.ForkedBy(),
 		mem:    budget.New(opts.MaxMemory),
 		nLocks: len(p.Locks), monOff: 2*k + len(p.Locks),
@@ -215,7 +216,7 @@ func (s *globalSearch) push(c gconf, via []gstep, sl *gslot) bool {
 		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxStates)
 		return false
 	}
-	if s.states%globalCheckEvery == 1 && s.ctx.Err() != nil {
+	if s.expired() {
 		s.stopped = "no violation before the timeout"
 		return false
 	}
@@ -291,6 +292,20 @@ func (s *globalSearch) chain(c *gconf, via *[]gstep) bool {
 		prefer = int(mv.t)
 	}
 	return false
+}
+
+// expired reports whether the deadline has passed. It is polled at every
+// stored state, not every globalCheckEvery: a state's expansion (the
+// persistent set's closure) can take milliseconds on programs of many
+// threads, and a thousand of them would overrun --timeout by seconds. A
+// non-blocking receive costs nanoseconds.
+func (s *globalSearch) expired() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // chainLimit reports (and records) a limit reached inside a chain: a chain
