@@ -207,10 +207,11 @@ const (
 )
 
 // defaultBudget reports whether the default limits apply: the user gave
-// no --max-states (an explicit 0 is Unbounded) and no --timeout.
+// no --max-states (an explicit 0 is Unbounded) and no --timeout (a
+// deadline that is only the default time budget keeps them).
 func (p *predictor) defaultBudget() bool {
 	_, deadline := p.ctx.Deadline()
-	return p.o.Check.MaxStates == 0 && !deadline && !p.o.Unbounded
+	return p.o.Check.MaxStates == 0 && (!deadline || p.o.DefaultDeadline) && !p.o.Unbounded
 }
 
 func (p *predictor) budget() int64 {

@@ -24,6 +24,10 @@ type Options struct {
 	TempDir string
 	// Unbounded turns the default limits off (an explicit --max-states 0).
 	Unbounded bool
+	// DefaultDeadline says that the context's deadline is the command's
+	// default time budget, not a --timeout the user gave: the default state
+	// limits still apply.
+	DefaultDeadline bool
 
 	// The tests shrink these two limits to reach them with small traces.
 	// maxTable bounds the memory the lock-aware engine may spend on its

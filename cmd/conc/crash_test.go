@@ -63,7 +63,14 @@ var crashCases = []crashCase{
 		args: []string{"check", "--max-memory", "16MiB"}},
 	{name: "monitor: 100,000 open transactions", file: "open.std", src: openTxns(100000),
 		args: []string{"monitor", "--max-memory", "8MiB"}},
+	// Found by the acceptance review: 4.5 million profiles of two wide
+	// transactions (10,000 accesses each were killed by the kernel at 24 GB).
+	{name: "profiles: two transactions of 3,000 accesses", file: "wide.conc", src: wide(3000),
+		args: []string{"profiles"}, want: exitUnknown},
 }
+
+// wide is two transactions of n accesses each (wideTransactions).
+func wide(n int) func() string { return func() string { return wideTransactions(n) } }
 
 // TestMain re-executes this binary as conc itself for the crash cases.
 func TestMain(m *testing.M) {

@@ -41,7 +41,7 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 		return e.usagef("--dot: %v", err)
 	}
 	defer dot.close()
-	res, err := runEngine(eng, p, opts, f.timeout)
+	res, err := runEngine(eng, p, opts, f.deadline())
 	if err != nil {
 		return e.errorf("engine %s failed: %v", eng.Name, err)
 	}
@@ -64,14 +64,13 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	return exitCode(res.Verdict)
 }
 
-// runEngine runs eng under --timeout. The deadline ends in Unknown, never in
-// an error: a deadline the engine reports as an error, or one it overruns by
-// more than timeoutGrace, becomes Unknown here.
-func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, timeout time.Duration) (engines.Result, error) {
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
-	if timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-	}
+// runEngine runs eng under its deadline (--timeout or the default). The
+// deadline ends in Unknown, never in an error: a deadline the engine reports
+// as an error, or one it overruns by more than timeoutGrace, becomes Unknown
+// here.
+func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, dl deadline) (engines.Result, error) {
+	timeout := dl.d
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	ctx, over, unwatch := engineWatch(ctx, opts.MaxMemory)
 	defer unwatch()
@@ -107,14 +106,14 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 	}
 	if a.err != nil && errors.Is(a.err, context.DeadlineExceeded) {
 		a = answer{res: engines.Result{Verdict: engines.Unknown, Stats: a.res.Stats,
-			Reason: timeoutReason(timeout)}}
+			Reason: dl.reason()}}
 	}
 	if a.err != nil {
 		return a.res, a.err
 	}
 	res := a.res
-	if res.Verdict == engines.Unknown && res.Reason == "" && ctx.Err() != nil {
-		res.Reason = timeoutReason(timeout)
+	if res.Verdict == engines.Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		res.Reason = dl.reason() // one wording, naming the budget and the flag
 	}
 	if res.Engine == "" {
 		res.Engine = eng.Name
@@ -123,10 +122,6 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, time
 		res.Stats.Millis = time.Since(start).Milliseconds()
 	}
 	return res, nil
-}
-
-func timeoutReason(timeout time.Duration) string {
-	return fmt.Sprintf("timeout: no answer within %v (--timeout)", timeout)
 }
 
 // backstop fires timeoutGrace after ctx's deadline; never without a timeout,

@@ -44,7 +44,8 @@
 //     engine that did not finish is never reported serializable);
 //   - --timeout wants a positive duration with a unit: "5" is refused with
 //     the hint "a duration needs a unit, e.g. 5s or 2m", and 0 like -1s
-//     (leaving the flag out means no timeout); one longer than 100 years
+//     (leaving the flag out: five minutes for check, predict and profiles,
+//     none for monitor); one longer than 100 years
 //     (up to Go's 2562047h47m16s) is clamped to 100 years, practically none;
 //   - a bad flag value is reported alone, as --flag "value": why, exit 2;
 //   - --ignore-sync puts its optimism note in "reason" (and a "note:" line);

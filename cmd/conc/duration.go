@@ -14,7 +14,8 @@ import (
 const maxTimeout = 100 * 365 * 24 * time.Hour
 
 // timeoutVar defines --timeout: a positive duration with a unit; without
-// the flag there is no timeout.
+// the flag the command's default applies (check, predict, profiles: five
+// minutes; monitor: none).
 func timeoutVar(fs *flag.FlagSet, d *time.Duration, usage string) {
 	fs.Func("timeout", usage, func(s string) error {
 		v, err := parseTimeout(s)
@@ -27,7 +28,7 @@ func timeoutVar(fs *flag.FlagSet, d *time.Duration, usage string) {
 
 // parseTimeout reads a --timeout value. A bare number is refused with a
 // hint rather than read in some unit (Go reads only "0" without one), and
-// 0 is refused like -1s: leaving the flag out means no timeout.
+// 0 is refused like -1s.
 func parseTimeout(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -37,7 +38,7 @@ func parseTimeout(s string) (time.Duration, error) {
 		return 0, errors.New("want a duration such as 30s, 5m or 1h30m")
 	}
 	if d <= 0 {
-		return 0, errors.New("want a positive duration, e.g. 30s (leave the flag out for no timeout)")
+		return 0, errors.New("want a positive duration, e.g. 30s or 2h")
 	}
 	return min(d, maxTimeout), nil
 }

@@ -38,7 +38,7 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome and AeroDrome)")
 	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
 	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE` "+dashHelp)
-	timeoutVar(fs, &f.timeout, timeoutHelp)
+	timeoutVar(fs, &f.timeout, decideTimeoutHelp)
 	countVar(fs, "max-states", "give up after `N` states with verdict unknown (default 0: no limit)",
 		&f.maxStates, &f.maxStatesSet)
 	countVar(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth),
@@ -53,6 +53,35 @@ const (
 	timeoutHelp = "give up after `DURATION` (e.g. 30s, 5m) with verdict unknown (default: no timeout)"
 	dashHelp    = "(-: standard output, and the report goes to standard error)"
 )
+
+// defaultTimeout is check's and predict's time budget when --timeout is not
+// given (docs/spec.md §7): a search can be exponential, and no answer
+// should be a hang. monitor, linear in the trace, has none. (A variable so
+// that tests need not wait five minutes.)
+var defaultTimeout = 5 * time.Minute
+
+var decideTimeoutHelp = fmt.Sprintf("give up after `DURATION` (e.g. 30s, 2h) with verdict unknown (default %v)", defaultTimeout)
+
+// deadline is the time budget of a search: --timeout, or defaultTimeout.
+type deadline struct {
+	d     time.Duration
+	given bool // --timeout was given
+}
+
+func (f *decideFlags) deadline() deadline {
+	if f.timeout > 0 {
+		return deadline{f.timeout, true}
+	}
+	return deadline{defaultTimeout, false}
+}
+
+// reason is the unknown's reason when the deadline ended the search.
+func (dl deadline) reason() string {
+	if dl.given {
+		return fmt.Sprintf("timeout: no answer within %v (--timeout)", dl.d)
+	}
+	return fmt.Sprintf("timeout: no answer within the default time budget of %v (--timeout raises it)", dl.d)
+}
 
 // maxStackHelp states --max-stack's real default: each engine with a
 // bounded stack search has its own constant.

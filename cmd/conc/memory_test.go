@@ -77,7 +77,7 @@ func TestEngineWatch(t *testing.T) {
 	limit := budget.New(0).Heap() + 16<<20
 	done := make(chan engines.Result, 1)
 	go func() {
-		res, err := runEngine(e, p, engines.Options{MaxMemory: limit}, 0)
+		res, err := runEngine(e, p, engines.Options{MaxMemory: limit}, deadline{d: defaultTimeout})
 		require.NoError(t, err)
 		done <- res
 	}()

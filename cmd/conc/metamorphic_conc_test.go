@@ -269,7 +269,7 @@ func replayWitness(t *testing.T, ctx, src, engine string, opts engines.Options) 
 	require.NoError(t, err, ctx)
 	eng, err := engines.Lookup(engine)
 	require.NoError(t, err, ctx)
-	res, err := runEngine(eng, p, opts, 0)
+	res, err := runEngine(eng, p, opts, deadline{d: defaultTimeout})
 	require.NoError(t, err, ctx)
 	want := expect.Want{Verdict: engines.Violation, Options: opts}
 	require.NoError(t, expect.Judge(p, eng.Name, want, res), ctx)

@@ -83,16 +83,14 @@ func runPredict(e *env, args []string) int {
 // runPrediction runs predict under --timeout; a nil outcome comes with the
 // exit code of the error it reported.
 func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, int) {
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
-	if f.timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, f.timeout)
-	}
+	dl := f.deadline()
+	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
 	defer cancel()
 	defer withMemoryLimit(f.maxMemory)()
 	ctx, _, unwatch := engineWatch(ctx, f.maxMemory)
 	defer unwatch()
 	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
-		Unbounded: f.maxStatesSet && f.maxStates == 0})
+		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given})
 	var ue *predict.UsageError
 	var we *predict.WitnessError
 	switch {
@@ -107,8 +105,8 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 	if res, ok := overBudget(ctx, out.Result, nil); ok {
 		out.Result = res // a pass that ended for the context named the timeout
 	}
-	if out.Result.Verdict == engines.Unknown && out.Result.Reason == "" && ctx.Err() != nil {
-		out.Result.Reason = fmt.Sprintf("timeout: no answer within %v (--timeout)", f.timeout)
+	if out.Result.Verdict == engines.Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		out.Result.Reason = dl.reason() // one wording, naming the budget and the flag
 	}
 	return out, 0
 }

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"flag"
+	"fmt"
+	"time"
 
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -16,13 +22,22 @@ func init() {
 	})
 }
 
+// profilesFlags are conc profiles' flags: the format and the budgets.
+type profilesFlags struct {
+	format    string
+	timeout   time.Duration
+	maxMemory int64
+}
+
 // runProfiles is conc profiles: compile a .conc file and print each thread's
 // profiles (Definition 4), one group per automaton (thread W[n] shares one).
 // It decides nothing; it shows what the profile engine combines.
 func runProfiles(e *env, args []string) int {
-	var format *string
+	var f profilesFlags
 	files, code, done := parseCommand(e, "profiles", func(set *flag.FlagSet) {
-		format = set.String("format", "text", "output `format`: text or json")
+		set.StringVar(&f.format, "format", "text", "output `format`: text or json")
+		timeoutVar(set, &f.timeout, decideTimeoutHelp)
+		memoryVar(set, &f.maxMemory)
 	}, args)
 	if done {
 		return code
@@ -30,19 +45,65 @@ func runProfiles(e *env, args []string) int {
 	if len(files) != 1 {
 		return e.errorf("profiles: want one FILE.conc argument, got %d; run 'conc profiles --help'", len(files))
 	}
-	if *format != "text" && *format != "json" {
-		return e.badFlag("format", *format, "want text or json")
+	if f.format != "text" && f.format != "json" {
+		return e.badFlag("format", f.format, "want text or json")
 	}
-	p, big, code := compileInput(e, files[0], 0)
+	defer withMemoryLimit(f.maxMemory)()
+	p, big, code := compileInput(e, files[0], f.maxMemory)
 	if big != nil {
-		e.errorf("unknown: %v", big)
+		fmt.Fprintf(e.stdout, "unknown: %s\n", big.Reason)
 		return code // exit 3: a limit, not bad input
 	}
 	if p == nil {
 		return code
 	}
-	if err := profiles.Write(e.stdout, p, *format); err != nil {
+	out, reason := extractWithin(p, f)
+	if reason != "" {
+		fmt.Fprintf(e.stdout, "unknown: %s\n", reason)
+		return exitUnknown
+	}
+	if out.err != nil {
+		return e.errorf("profiles: %v", out.err)
+	}
+	_, err := e.stdout.Write(out.text.Bytes())
+	if err != nil {
 		return e.errorf("profiles: %v", err)
 	}
 	return 0
+}
+
+// profilesOut is what extraction wrote, or why it failed.
+type profilesOut struct {
+	text bytes.Buffer
+	err  error
+}
+
+// extractWithin extracts the profiles into a buffer under the time and
+// memory budgets (extraction counts no states, so both are watched from
+// outside and an extraction over either is abandoned); reason is the
+// unknown's reason, "" when extraction finished.
+func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
+	dl := deadline{d: defaultTimeout}
+	if f.timeout > 0 {
+		dl = deadline{d: f.timeout, given: true}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
+	defer cancel()
+	ctx, _, unwatch := engineWatch(ctx, f.maxMemory)
+	defer unwatch()
+	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
+	go func() {
+		out := &profilesOut{}
+		out.err = profiles.Write(&out.text, prog, f.format)
+		done <- out
+	}()
+	select {
+	case out := <-done:
+		return out, ""
+	case <-ctx.Done(): // the deadline, or the watch with the budget as cause
+		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+			return nil, dl.reason()
+		}
+		return nil, context.Cause(ctx).Error()
+	}
 }
