@@ -61,7 +61,7 @@ func (b *builder) newState(c ctxID) int32 {
 	if int64(len(b.out)) >= maxStates {
 		if !b.over {
 			b.over = true
-			b.errs.add(toPos(b.thread.Pos), "thread %s is too large: more than %d states", b.thread.Name.Name, maxStates)
+			b.errs.add(toPos(b.thread.Pos), "thread %s is too large: more than %d states %s", b.thread.Name.Name, maxStates, sizeHint)
 		}
 		return 0
 	}

@@ -55,6 +55,9 @@ func threadCount(t *ThreadDecl, errs *ErrorList) (int, bool) {
 	return n, ok
 }
 
+// sizeHint says why a count of events is not a count of states.
+const sizeHint = "(an access outside atomic takes three: begin, access, end)"
+
 // compileThread builds one thread's automaton, refusing it first if it
 // would exceed maxStates.
 func compileThread(n *names, t *ThreadDecl, errs *ErrorList) *model.Automaton {
@@ -63,8 +66,8 @@ func compileThread(n *names, t *ThreadDecl, errs *ErrorList) *model.Automaton {
 		return b.automaton(t.Auto)
 	}
 	size := b.z.block(t.Body, false)
-	if size > maxStates {
-		errs.add(toPos(t.Pos), "thread %s is too large: more than %d states", t.Name.Name, maxStates)
+	if size >= maxStates { // size leaves out the initial state
+		errs.add(toPos(t.Pos), "thread %s is too large: more than %d states %s", t.Name.Name, maxStates, sizeHint)
 		return nil
 	}
 	b.reserve(size)
