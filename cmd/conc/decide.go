@@ -98,8 +98,15 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, dl d
 		// The engine has not finished: whatever it may still say, the
 		// answer is unknown (never the zero Result, which reads serializable).
 		a = answer{err: context.DeadlineExceeded}
-	case <-over: // the engine has not noticed the memory budget: abandoned
-		a = answer{err: context.Cause(ctx)}
+	case <-over:
+		// The watch cancelled the engine's context: an engine that polls it
+		// stops within its check interval with its counts, which the answer
+		// keeps; one that does not is abandoned after the grace.
+		select {
+		case a = <-done:
+		case <-time.After(timeoutGrace):
+			a = answer{err: context.Cause(ctx)}
+		}
 	}
 	if res, ok := overBudget(ctx, a.res, a.err); ok {
 		a = answer{res: res}
