@@ -15,7 +15,7 @@ import (
 // TestNPAgreesWithSAT checks the reduction: on random small formulas, the
 // profile engine finds a violation in NP(f) iff brute force finds a
 // satisfying assignment of f. Small variable counts with many clauses
-// make enough of them unsatisfiable (84 of the 360) to test both sides.
+// make enough of them unsatisfiable (203 of the 360) to test both sides.
 func TestNPAgreesWithSAT(t *testing.T) {
 	sizes := []struct{ vars, maxClauses int }{{1, 4}, {2, 7}, {3, 11}}
 	count := map[bool]int{}
