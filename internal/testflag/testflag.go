@@ -3,8 +3,7 @@
 // Plain `go test ./...` is the quick suite: every check runs, the
 // randomized ones on fewer seeds of the same seeded generators, so the
 // whole suite fits in about a minute on a small machine. With CONC_LONG=1
-// in the environment (as .ci/run sets it) every check runs at full size,
-// and the few checks too long for the quick suite run at all.
+// in the environment (as .ci/run sets it) every check runs at full size.
 package testflag
 
 import "os"
