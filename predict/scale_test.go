@@ -29,8 +29,13 @@ func pairsTrace(n int) string {
 // writersTrace is one two-access transaction and n-1 threads of one write
 // each: the scan held threads² minima.
 func writersTrace(n int) string {
+	return writersAfter("T0|begin\nT0|r(x)\nT0|w(x)\nT0|end\n", n)
+}
+
+// writersAfter is head followed by threads T1 … T(n-1), one w(x) each.
+func writersAfter(head string, n int) string {
 	var b strings.Builder
-	b.WriteString("T0|begin\nT0|r(x)\nT0|w(x)\nT0|end\n")
+	b.WriteString(head)
 	for t := 1; t < n; t++ {
 		fmt.Fprintf(&b, "T%d|w(x)\n", t)
 	}
@@ -54,12 +59,7 @@ func threeTrace(n int) string {
 // every way, and a transaction whose second access no chain reaches: no
 // violation, and only the budget ends the search.
 func stuckTrace(n int) string {
-	var b strings.Builder
-	b.WriteString("T0|begin\nT0|w(x)\nT0|w(z)\nT0|end\nTz|r(z)\n")
-	for t := 1; t < n; t++ {
-		fmt.Fprintf(&b, "T%d|w(x)\n", t)
-	}
-	return b.String()
+	return writersAfter("T0|begin\nT0|w(x)\nT0|w(z)\nT0|end\nTz|r(z)\n", n)
 }
 
 // ringTrace is n threads in a ring, thread t reading x_t and writing
