@@ -93,7 +93,7 @@ func TestManyThreadsShortChain(t *testing.T) {
 }
 
 // TestManyThreadsLongChain: deepening goes on until the bound spans every
-// thread: the ring of 30 needs a chain of 29 (passes of 1, 2, 4, 8, 16,
+// thread: the ring of 30 needs a chain of 29 (passes of 2, 4, 8, 16,
 // then unbounded).
 func TestManyThreadsLongChain(t *testing.T) {
 	out := predictWithin(t, ringTrace(30), Options{})
