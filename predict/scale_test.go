@@ -153,3 +153,27 @@ func TestManyThreadsThreeThreads(t *testing.T) {
 	require.Len(t, out.Result.Witness.Cycle, 3)
 	require.Less(t, out.Result.Stats.States, int64(10_000))
 }
+
+// manyTxnsTrace is n threads T_t of one transaction `begin w(x) w(z_t)
+// end` and n threads Z_t reading z_t: every transaction needs F, each F
+// enters the n-1 other T's (and through them the other Z's), and no chain
+// reaches Z_t from T_t, so there is no violation and each first-pass F
+// costs about 2n chain states.
+func manyTxnsTrace(n int) string {
+	var b strings.Builder
+	for t := range n {
+		fmt.Fprintf(&b, "T%d|begin\nT%d|w(x)\nT%d|w(z%d)\nT%d|end\nZ%d|r(z%d)\n", t, t, t, t, t, t, t)
+	}
+	return b.String()
+}
+
+// TestShortPassBudget: the first pass (chain_short.go) stops at
+// --max-states like the search it stands for. It used to count its states
+// without looking at the limit: 500 such transactions ran to 499,001
+// states under --max-states 1000, and 8,000 ran past two minutes.
+func TestShortPassBudget(t *testing.T) {
+	out := predictWithin(t, manyTxnsTrace(500), Options{Check: engines.Options{MaxStates: 1000}})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "--max-states")
+	require.Equal(t, int64(1001), out.Result.Stats.States)
+}
