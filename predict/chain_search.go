@@ -121,7 +121,13 @@ func (s *chainSearch) visit(j int, t int32) bool {
 	if !s.better(j, t) {
 		return false
 	}
-	c := s.c
+	return s.c.count()
+}
+
+// count counts one chain state, of the search or of reachShort, and
+// reports whether the search may go on: it enforces --max-states, the
+// deadline and the memory budget.
+func (c *chainer) count() bool {
 	c.states++
 	if c.limit > 0 && c.states > c.limit {
 		c.stop = stateLimitReached

@@ -64,7 +64,9 @@ func (c *chainer) usersOf(l profiles.Letter) []userOf {
 }
 
 // reachShort is F_a for letter a of thread i over chains of at most two
-// threads (shortDepth), and, per thread, how its entry was reached.
+// threads (shortDepth), and, per thread, how its entry was reached; nil
+// when the budget stops it (c.stop). A thread entered, or entered earlier,
+// is a chain state.
 func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 	f := make([]int32, c.k)
 	for j := range f {
@@ -77,18 +79,21 @@ func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 				continue
 			}
 			if f[u.j] == inf {
+				if !c.count() {
+					return nil, nil
+				}
 				from = append(from, u.j)
 			}
 			f[u.j] = min(f[u.j], u.first)
 		}
 	}
-	c.states += int64(len(from))
 	c.cut = c.cut || len(from) > 0 // a longer chain may go on from there
 	sc := c.scratch()
 	for k := range sc.via {
 		sc.via[k] = shortVia{-1, -1}
 	}
 	c.exits(f, from)
+second:
 	for _, e := range sc.touched {
 		for _, in := range conflicting(e) {
 			for _, u := range c.usersOf(in) {
@@ -97,7 +102,9 @@ func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 					continue
 				}
 				if j := sc.other(e, k); j >= 0 {
-					c.states++
+					if !c.count() {
+						break second
+					}
 					f[k], sc.via[k] = u.first, shortVia{j, e}
 				}
 			}
@@ -107,6 +114,9 @@ func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 		sc.exit[e] = [2]int32{-1, -1}
 	}
 	sc.touched = sc.touched[:0]
+	if c.stop != "" {
+		return nil, nil
+	}
 	return f, sc.via
 }
 

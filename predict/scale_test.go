@@ -29,8 +29,13 @@ func pairsTrace(n int) string {
 // writersTrace is one two-access transaction and n-1 threads of one write
 // each: the scan held threads² minima.
 func writersTrace(n int) string {
+	return writersAfter("T0|begin\nT0|r(x)\nT0|w(x)\nT0|end\n", n)
+}
+
+// writersAfter is head followed by threads T1 … T(n-1), one w(x) each.
+func writersAfter(head string, n int) string {
 	var b strings.Builder
-	b.WriteString("T0|begin\nT0|r(x)\nT0|w(x)\nT0|end\n")
+	b.WriteString(head)
 	for t := 1; t < n; t++ {
 		fmt.Fprintf(&b, "T%d|w(x)\n", t)
 	}
@@ -54,12 +59,7 @@ func threeTrace(n int) string {
 // every way, and a transaction whose second access no chain reaches: no
 // violation, and only the budget ends the search.
 func stuckTrace(n int) string {
-	var b strings.Builder
-	b.WriteString("T0|begin\nT0|w(x)\nT0|w(z)\nT0|end\nTz|r(z)\n")
-	for t := 1; t < n; t++ {
-		fmt.Fprintf(&b, "T%d|w(x)\n", t)
-	}
-	return b.String()
+	return writersAfter("T0|begin\nT0|w(x)\nT0|w(z)\nT0|end\nTz|r(z)\n", n)
 }
 
 // ringTrace is n threads in a ring, thread t reading x_t and writing
@@ -93,7 +93,7 @@ func TestManyThreadsShortChain(t *testing.T) {
 }
 
 // TestManyThreadsLongChain: deepening goes on until the bound spans every
-// thread: the ring of 30 needs a chain of 29 (passes of 1, 2, 4, 8, 16,
+// thread: the ring of 30 needs a chain of 29 (passes of 2, 4, 8, 16,
 // then unbounded).
 func TestManyThreadsLongChain(t *testing.T) {
 	out := predictWithin(t, ringTrace(30), Options{})
@@ -152,4 +152,28 @@ func TestManyThreadsThreeThreads(t *testing.T) {
 	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
 	require.Len(t, out.Result.Witness.Cycle, 3)
 	require.Less(t, out.Result.Stats.States, int64(10_000))
+}
+
+// manyTxnsTrace is n threads T_t of one transaction `begin w(x) w(z_t)
+// end` and n threads Z_t reading z_t: every transaction needs F, each F
+// enters the n-1 other T's (and through them the other Z's), and no chain
+// reaches Z_t from T_t, so there is no violation and each first-pass F
+// costs about 2n chain states.
+func manyTxnsTrace(n int) string {
+	var b strings.Builder
+	for t := range n {
+		fmt.Fprintf(&b, "T%d|begin\nT%d|w(x)\nT%d|w(z%d)\nT%d|end\nZ%d|r(z%d)\n", t, t, t, t, t, t, t)
+	}
+	return b.String()
+}
+
+// TestShortPassBudget: the first pass (chain_short.go) stops at
+// --max-states like the search it stands for. It used to count its states
+// without looking at the limit: 500 such transactions ran to 499,001
+// states under --max-states 1000, and 8,000 ran past two minutes.
+func TestShortPassBudget(t *testing.T) {
+	out := predictWithin(t, manyTxnsTrace(500), Options{Check: engines.Options{MaxStates: 1000}})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "--max-states")
+	require.Equal(t, int64(1001), out.Result.Stats.States)
 }
