@@ -50,19 +50,30 @@ func extractCPU(t *testing.T, a *model.Automaton) (time.Duration, *Profiles) {
 
 // TestCallSitesLinear: ten times the call sites cost about ten times the
 // saturation, not a hundred (each call and return scanned every pop edge
-// or caller: 30,000 sites took 8.6 s, 100,000 more than a minute). The
+// or caller: issue 19 reports 30,000 sites in 8.6 s, 100,000 in more
+// than a minute). The
 // profiles are those of the recursion: ▷ r w ◁, r and w in any order
 // across calls, all in one transaction.
 func TestCallSitesLinear(t *testing.T) {
 	extractCPU(t, callSites(100)) // warm up
-	small, ps := extractCPU(t, callSites(2_000))
-	big, pb := extractCPU(t, callSites(20_000))
+	as, ab := callSites(2_000), callSites(20_000)
+	_, ps := extractCPU(t, as)
+	_, pb := extractCPU(t, ab)
+	small := fastest(func() time.Duration { d, _ := extractCPU(t, as); return d })
+	big := fastest(func() time.Duration { d, _ := extractCPU(t, ab); return d })
 	t.Logf("2,000 sites: %v; 20,000 sites: %v", small, big)
 	require.Equal(t, ps.List(), pb.List())
 	require.True(t, pb.Has(Profile{KindSame, 0, 1}))
 	require.True(t, pb.Has(Profile{KindSame, 1, 0}))
 	require.False(t, pb.Has(Profile{KindDiff, 0, 1}))
 	require.Less(t, big, 30*max(small, time.Millisecond), "quadratic in the call sites")
+}
+
+// fastest is the least of three runs' times: a garbage collection's assist
+// or a preemption only ever adds to one, and the small case takes a few
+// milliseconds.
+func fastest(run func() time.Duration) time.Duration {
+	return min(run(), run(), run())
 }
 
 // pathCPU is the thread CPU time of one PushdownPath for ▷ r ◁ ▷ w ◁ in
@@ -81,7 +92,9 @@ func pathCPU(t *testing.T, a *model.Automaton) time.Duration {
 // rule too, and the same index (on the old loops the ratio was 93).
 func TestCallSitesLinearPath(t *testing.T) {
 	pathCPU(t, callSites(100)) // warm up
-	small, big := pathCPU(t, callSites(2_000)), pathCPU(t, callSites(20_000))
+	as, ab := callSites(2_000), callSites(20_000)
+	small := fastest(func() time.Duration { return pathCPU(t, as) })
+	big := fastest(func() time.Duration { return pathCPU(t, ab) })
 	t.Logf("2,000 sites: %v; 20,000 sites: %v", small, big)
 	require.Less(t, big, 30*max(small, time.Millisecond), "quadratic in the call sites")
 }
