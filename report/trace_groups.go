@@ -248,17 +248,5 @@ func (e TraceEvent) named() namedEvent {
 
 // kindOfTrace is kindOf for trace events (by names).
 func kindOfTrace(a, b TraceEvent) conflictKind {
-	switch {
-	case a.thread == b.thread:
-		return sameThread
-	case a.op.IsAccess() && b.op.IsAccess() && a.Target == b.Target && (a.op == model.OpWrite || b.op == model.OpWrite):
-		return dataConflict
-	case a.op == model.OpRelease && b.op == model.OpAcquire && a.Target == b.Target:
-		return lockOrder
-	case a.op == model.OpFork && a.Target == b.thread:
-		return forkOrder
-	case b.op == model.OpJoin && b.Target == a.thread:
-		return joinOrder
-	}
-	return unexplained
+	return kindOfOps(a.thread, a.op, a.Target, b.thread, b.op, b.Target)
 }
