@@ -21,7 +21,7 @@ func WriteDOT(w io.Writer, r *Report) error {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
 		writeDOTCycle(b, r.Witness)
 	case len(r.Groups) > 0:
-		writeDOTGroups(b, r.Groups, r.ShowGroups)
+		writeDOTGroups(b, r.shownGroups())
 	default:
 		fmt.Fprintf(b, "  label=%s;\n", quote(verdictLine(r)))
 	}

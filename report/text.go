@@ -13,11 +13,9 @@ import (
 type TextOptions struct {
 	// Quiet leaves out the closing summary line (class, sizes, engine, stats).
 	Quiet bool
-	// MaxGroups bounds the groups of violating transactions listed (conc
-	// monitor's --max-groups; 0: all), and All adds every violating
-	// transaction, one a line (--all).
-	MaxGroups int
-	All       bool
+	// All adds every violating transaction, one a line (conc monitor's
+	// --all; Report.ShowGroups bounds the groups listed).
+	All bool
 	// Lead, when above 0, abridges the witness run (conc predict, whose
 	// runs can be millions of events long): only the cycle's events are
 	// shown, each after at most Lead events of its thread leading into it;

@@ -7,8 +7,8 @@ import (
 )
 
 // writeGroups prints conc monitor's grouped answer (GroupViolations): how
-// many violating transactions in how many groups, then the first max groups
-// (0: all), each with its example cycle in words, and with all every
+// many violating transactions in how many groups, then the groups shown
+// (Report.ShowGroups), each with its example cycle in words, and with all every
 // violating transaction on a line of its own. So the default output stays
 // a screen or two however many violations a long trace has.
 func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
@@ -24,14 +24,11 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 	}
 	fmt.Fprintf(b, "%s in %s (grouped by code locations: docs/traces.md)\n",
 		plural64(n, "violating transaction"), plural(len(r.Groups), "group"))
-	shown := len(r.Groups)
-	if o.MaxGroups > 0 {
-		shown = min(shown, o.MaxGroups)
-	}
-	for i, g := range r.Groups[:shown] {
+	shown := r.shownGroups()
+	for i, g := range shown {
 		writeGroup(b, i+1, &g)
 	}
-	if more := len(r.Groups) - shown; more > 0 {
+	if more := len(r.Groups) - len(shown); more > 0 {
 		fmt.Fprintf(b, "... and %d more %s (--max-groups 0 shows all)\n", more, pluralWord(more, "group"))
 	}
 	if o.All {
@@ -84,6 +81,14 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 		words, _ := explainPair(a.named(), c.named(), kindOfTrace(a, c))
 		b.WriteString("    " + words + "\n")
 	}
+}
+
+// shownGroups are the first ShowGroups groups (all if 0).
+func (r *Report) shownGroups() []Group {
+	if r.ShowGroups > 0 && len(r.Groups) > r.ShowGroups {
+		return r.Groups[:r.ShowGroups]
+	}
+	return r.Groups
 }
 
 // minUnaryRun is the fewest unary transactions in a row that the text
