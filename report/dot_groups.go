@@ -22,7 +22,7 @@ func writeDOTGroups(b *bufio.Writer, groups []Group) {
 		}
 		name := fmt.Sprintf("t%d", len(nodes))
 		nodes[k] = name
-		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End))))
+		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(t.label()))
 		return name
 	}
 	for _, g := range groups {

@@ -60,7 +60,7 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 			i = j
 			continue
 		}
-		names = append(names, fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End)))
+		names = append(names, t.label())
 	}
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
 		names = append(names, elision(g.Elided))
@@ -102,10 +102,9 @@ const minUnaryRun = 3
 // transaction (Cycle[0]) is never in one, and no run spans the elision.
 func unaryRuns(g *Group) []int {
 	runs := make([]int, len(g.Cycle))
-	unary := func(t CycleTxn) bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
 	for i := 1; i < len(g.Cycle); {
 		j := i
-		for j+1 < len(g.Cycle) && unary(g.Cycle[i]) && unary(g.Cycle[j+1]) &&
+		for j+1 < len(g.Cycle) && g.Cycle[i].unary() && g.Cycle[j+1].unary() &&
 			g.Cycle[j+1].Thread == g.Cycle[i].Thread && !(g.Elided > 0 && j+1 == g.ElidedAt) {
 			j++
 		}
