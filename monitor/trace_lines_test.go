@@ -11,7 +11,7 @@ import (
 )
 
 // EventsAt finds the events at the lines asked for (in any order, repeats
-// allowed), skips lines without one, and stops at the last.
+// allowed) and skips lines without one.
 func TestEventsAt(t *testing.T) {
 	const std = "T1|begin|a\nT1|r(x)|b\nT2|w(x)|c\n\nT2|acq(m)|d\nT1|end|e\n"
 	r, err := trace.NewReader(strings.NewReader(std), "t.std", trace.Options{})
@@ -24,4 +24,17 @@ func TestEventsAt(t *testing.T) {
 	require.Equal(t, "b", r.Locs().Name(got[2].Loc))
 	require.Equal(t, model.OpAcquire, got[5].Op)
 	require.Equal(t, "T2", r.Threads().Name(got[5].Thread))
+}
+
+// EventsAt reads no further than the batch holding the last line asked
+// for: the rest of a long trace is left unread.
+func TestEventsAtStopsAtTheLast(t *testing.T) {
+	const n = 20000
+	std := strings.Repeat("T1|w(x)|a\n", n)
+	r, err := trace.NewReader(strings.NewReader(std), "t.std", trace.Options{})
+	require.NoError(t, err)
+	got, err := EventsAt(r, []int64{2})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	require.Less(t, r.EventsRead(), int64(n/2))
 }

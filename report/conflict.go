@@ -85,17 +85,23 @@ const (
 )
 
 func kindOf(a, b model.Step) conflictKind {
+	return kindOfOps(a.Thread, a.Ev.Op, a.Ev.Target, b.Thread, b.Ev.Op, b.Ev.Target)
+}
+
+// kindOfOps is kindOf on two events of threads at and bt, with ops ao and
+// bo on targets ax and bx, named by indices (a program's run) or by names
+// (a trace's events: kindOfTrace).
+func kindOfOps[N comparable](at N, ao model.Op, ax N, bt N, bo model.Op, bx N) conflictKind {
 	switch {
-	case a.Thread == b.Thread:
+	case at == bt:
 		return sameThread
-	case a.Ev.Op.IsAccess() && b.Ev.Op.IsAccess() && a.Ev.Target == b.Ev.Target &&
-		(a.Ev.Op == model.OpWrite || b.Ev.Op == model.OpWrite):
+	case ao.IsAccess() && bo.IsAccess() && ax == bx && (ao == model.OpWrite || bo == model.OpWrite):
 		return dataConflict
-	case a.Ev.Op == model.OpRelease && b.Ev.Op == model.OpAcquire && a.Ev.Target == b.Ev.Target:
+	case ao == model.OpRelease && bo == model.OpAcquire && ax == bx:
 		return lockOrder
-	case a.Ev.Op == model.OpFork && a.Ev.Target == b.Thread:
+	case ao == model.OpFork && ax == bt:
 		return forkOrder
-	case b.Ev.Op == model.OpJoin && b.Ev.Target == a.Thread:
+	case bo == model.OpJoin && bx == at:
 		return joinOrder
 	}
 	return unexplained

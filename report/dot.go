@@ -21,54 +21,12 @@ func WriteDOT(w io.Writer, r *Report) error {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
 		writeDOTCycle(b, r.Witness)
 	case len(r.Groups) > 0:
-		writeDOTGroups(b, r.Groups, r.ShowGroups)
-	case len(r.Violations) > 0:
-		writeDOTViolations(b, r.Violations)
+		writeDOTGroups(b, r.shownGroups())
 	default:
 		fmt.Fprintf(b, "  label=%s;\n", quote(verdictLine(r)))
 	}
 	b.WriteString("}\n")
 	return b.Flush()
-}
-
-// writeDOTViolations draws conc monitor's answer: each transaction on a
-// cycle is a box, each listed event of its cycle an ellipse, chained in
-// cycle order from the box and back to it. Events shared by several cycles
-// are drawn once, so cycles through the same events merge; a dashed edge
-// stands for the elided middle of a long cycle.
-func writeDOTViolations(b *bufio.Writer, vs []Violation) {
-	drawn := map[int]bool{}
-	node := func(s TraceStep) string {
-		name := fmt.Sprintf("l%d", s.Line)
-		if !drawn[s.Line] {
-			drawn[s.Line] = true
-			fmt.Fprintf(b, "  %s [shape=ellipse, label=%s];\n", name, quote(fmt.Sprintf("%s line %d", s.Thread, s.Line)))
-		}
-		return name
-	}
-	for i, v := range vs {
-		end := "open"
-		if v.End != nil {
-			end = fmt.Sprint(*v.End)
-		}
-		box := fmt.Sprintf("v%d", i)
-		fmt.Fprintf(b, "  %s [label=%s];\n", box, quote(fmt.Sprintf("%s lines %d-%s", v.Thread, v.Begin, end)))
-		prev := box
-		for j, s := range v.Cycle {
-			next := node(s)
-			fmt.Fprintf(b, "  %s -> %s%s;\n", prev, next, elidedStyle(&v, j))
-			prev = next
-		}
-		fmt.Fprintf(b, "  %s -> %s%s;\n", prev, box, elidedStyle(&v, len(v.Cycle)))
-	}
-}
-
-// elidedStyle marks the edge into Cycle[j] if the elided part lies before it.
-func elidedStyle(v *Violation, j int) string {
-	if !v.elidedBefore(j) {
-		return ""
-	}
-	return fmt.Sprintf(" [style=dashed, label=%s]", quote(elision(v.Elided)))
 }
 
 // writeDOTCycle prints one node per distinct transaction of the cycle (a

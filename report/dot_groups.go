@@ -5,17 +5,14 @@ import (
 	"fmt"
 )
 
-// writeDOTGroups draws conc monitor's groups' example cycles, the first max
-// of them (0: all): one box per transaction (thread, begin and end lines,
+// writeDOTGroups draws the example cycles of conc monitor's groups shown
+// (Report.ShowGroups): one box per transaction (thread, begin and end lines,
 // "open" if the trace never ends it), however many cycles pass through it,
 // and one edge per conflicting pair of transactions, labelled with the
 // variable, or the kind of ordering edge (program order, lock, fork, join).
 // A dashed edge stands for an elided middle. Graphviz renders it: the
 // drawing grows with the groups shown, never with the trace.
-func writeDOTGroups(b *bufio.Writer, groups []Group, max int) {
-	if max > 0 && len(groups) > max {
-		groups = groups[:max]
-	}
+func writeDOTGroups(b *bufio.Writer, groups []Group) {
 	nodes := map[txnKey]string{}
 	edges := map[[2]string]bool{}
 	node := func(t CycleTxn) string {
@@ -25,7 +22,7 @@ func writeDOTGroups(b *bufio.Writer, groups []Group, max int) {
 		}
 		name := fmt.Sprintf("t%d", len(nodes))
 		nodes[k] = name
-		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End))))
+		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(t.label()))
 		return name
 	}
 	for _, g := range groups {

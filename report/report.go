@@ -36,8 +36,8 @@ type Report struct {
 	// otherwise), and Groups sorts them by signature (GroupViolations).
 	Violating *int64  `json:"violating,omitempty"`
 	Groups    []Group `json:"groups,omitempty"`
-	// ShowGroups bounds the groups WriteDOT draws (conc monitor's
-	// --max-groups; 0: all).
+	// ShowGroups bounds the groups WriteText lists and WriteDOT draws
+	// (conc monitor's --max-groups; 0: all); the JSON has them all.
 	ShowGroups int `json:"-"`
 
 	Stats engines.Stats `json:"stats"`

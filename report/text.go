@@ -13,11 +13,9 @@ import (
 type TextOptions struct {
 	// Quiet leaves out the closing summary line (class, sizes, engine, stats).
 	Quiet bool
-	// MaxGroups bounds the groups of violating transactions listed (conc
-	// monitor's --max-groups; 0: all), and All adds every violating
-	// transaction, one a line (--all).
-	MaxGroups int
-	All       bool
+	// All adds every violating transaction, one a line (conc monitor's
+	// --all; Report.ShowGroups bounds the groups listed).
+	All bool
 	// Lead, when above 0, abridges the witness run (conc predict, whose
 	// runs can be millions of events long): only the cycle's events are
 	// shown, each after at most Lead events of its thread leading into it;
@@ -47,8 +45,6 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	}
 	if r.Groups != nil {
 		writeGroups(b, r, o)
-	} else {
-		writeMonitor(b, r)
 	}
 	if !o.Quiet {
 		b.WriteString(summaryLine(r) + "\n")
@@ -188,31 +184,6 @@ func txnName(t Txn) string {
 		return proseThread(t.Thread)
 	}
 	return fmt.Sprintf("%s#%d", proseThread(t.Thread), t.Nth)
-}
-
-// writeMonitor prints what conc monitor adds for a trace.
-func writeMonitor(b *bufio.Writer, r *Report) {
-	if r.First > 0 {
-		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
-	}
-	for _, v := range r.Violations {
-		end := "open"
-		if v.End != nil {
-			end = fmt.Sprint(*v.End)
-		}
-		var steps []string
-		for i, s := range v.Cycle {
-			if v.elidedBefore(i) {
-				steps = append(steps, elision(v.Elided))
-			}
-			steps = append(steps, fmt.Sprintf("%s line %d", s.Thread, s.Line))
-		}
-		if v.elidedBefore(len(v.Cycle)) {
-			steps = append(steps, elision(v.Elided))
-		}
-		fmt.Fprintf(b, "%s's transaction at lines %d-%s is on a cycle: %s\n",
-			v.Thread, v.Begin, end, strings.Join(steps, ", "))
-	}
 }
 
 func summaryLine(r *Report) string {

@@ -7,8 +7,8 @@ import (
 )
 
 // writeGroups prints conc monitor's grouped answer (GroupViolations): how
-// many violating transactions in how many groups, then the first max groups
-// (0: all), each with its example cycle in words, and with all every
+// many violating transactions in how many groups, then the groups shown
+// (Report.ShowGroups), each with its example cycle in words, and with all every
 // violating transaction on a line of its own. So the default output stays
 // a screen or two however many violations a long trace has.
 func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
@@ -24,14 +24,11 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 	}
 	fmt.Fprintf(b, "%s in %s (grouped by code locations: docs/traces.md)\n",
 		plural64(n, "violating transaction"), plural(len(r.Groups), "group"))
-	shown := len(r.Groups)
-	if o.MaxGroups > 0 {
-		shown = min(shown, o.MaxGroups)
-	}
-	for i, g := range r.Groups[:shown] {
+	shown := r.shownGroups()
+	for i, g := range shown {
 		writeGroup(b, i+1, &g)
 	}
-	if more := len(r.Groups) - shown; more > 0 {
+	if more := len(r.Groups) - len(shown); more > 0 {
 		fmt.Fprintf(b, "... and %d more %s (--max-groups 0 shows all)\n", more, pluralWord(more, "group"))
 	}
 	if o.All {
@@ -63,7 +60,7 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 			i = j
 			continue
 		}
-		names = append(names, fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End)))
+		names = append(names, t.label())
 	}
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
 		names = append(names, elision(g.Elided))
@@ -86,6 +83,14 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 	}
 }
 
+// shownGroups are the first ShowGroups groups (all if 0).
+func (r *Report) shownGroups() []Group {
+	if r.ShowGroups > 0 && len(r.Groups) > r.ShowGroups {
+		return r.Groups[:r.ShowGroups]
+	}
+	return r.Groups
+}
+
 // minUnaryRun is the fewest unary transactions in a row that the text
 // names as one run.
 const minUnaryRun = 3
@@ -97,10 +102,9 @@ const minUnaryRun = 3
 // transaction (Cycle[0]) is never in one, and no run spans the elision.
 func unaryRuns(g *Group) []int {
 	runs := make([]int, len(g.Cycle))
-	unary := func(t CycleTxn) bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
 	for i := 1; i < len(g.Cycle); {
 		j := i
-		for j+1 < len(g.Cycle) && unary(g.Cycle[i]) && unary(g.Cycle[j+1]) &&
+		for j+1 < len(g.Cycle) && g.Cycle[i].unary() && g.Cycle[j+1].unary() &&
 			g.Cycle[j+1].Thread == g.Cycle[i].Thread && !(g.Elided > 0 && j+1 == g.ElidedAt) {
 			j++
 		}

@@ -25,8 +25,9 @@ func TestGroupUnaryRunBeforeElision(t *testing.T) {
 		events[line] = NewTraceEvent(line, "1", model.OpRead, "r", []string{"a[47]", "b[46]", "b[48]", "b[47]"}[i], "89")
 	}
 	GroupViolations(r, func(line int) (TraceEvent, bool) { e, ok := events[line]; return e, ok })
+	r.ShowGroups = 1
 	var b bytes.Buffer
-	require.NoError(t, WriteText(&b, r, TextOptions{Quiet: true, MaxGroups: 1}))
+	require.NoError(t, WriteText(&b, r, TextOptions{Quiet: true}))
 	require.Contains(t, b.String(), "group 1: 1 violating transaction, first at line 5, on a[47], b[46], b[48], b[47]\n"+
 		"  signature: w@40 | w@40→r@89 | …\n"+
 		"  cycle T0 lines 5-open → T1 lines 131-134 (4 unary events) → ... 10 more transactions ... → back to T0:\n"+

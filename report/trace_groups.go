@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -43,6 +44,15 @@ type CycleTxn struct {
 	Begin  int          `json:"begin"`
 	End    *int         `json:"end"`
 	Events []TraceEvent `json:"events"`
+}
+
+// unary reports whether t is a lone event outside any atomic block (it
+// begins and ends at one line).
+func (t CycleTxn) unary() bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
+
+// label names t in the text and the DOT: "T0 lines 5-open".
+func (t CycleTxn) label() string {
+	return fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End))
 }
 
 // Group is the violating transactions of one signature: how many, the
@@ -172,7 +182,7 @@ func (gr *grouper) cycleTxns(v *Violation) ([]CycleTxn, int) {
 func (gr *grouper) signature(cycle []CycleTxn, elidedAt, elided int) []byte {
 	own := cycle[0]
 	b := gr.sig[:0]
-	if own.End != nil && *own.End == own.Begin && len(own.Events) == 1 {
+	if own.unary() {
 		b = append(b, "unary"...)
 	} else {
 		for k, e := range own.Events {
@@ -248,17 +258,5 @@ func (e TraceEvent) named() namedEvent {
 
 // kindOfTrace is kindOf for trace events (by names).
 func kindOfTrace(a, b TraceEvent) conflictKind {
-	switch {
-	case a.thread == b.thread:
-		return sameThread
-	case a.op.IsAccess() && b.op.IsAccess() && a.Target == b.Target && (a.op == model.OpWrite || b.op == model.OpWrite):
-		return dataConflict
-	case a.op == model.OpRelease && b.op == model.OpAcquire && a.Target == b.Target:
-		return lockOrder
-	case a.op == model.OpFork && a.Target == b.thread:
-		return forkOrder
-	case b.op == model.OpJoin && b.Target == a.thread:
-		return joinOrder
-	}
-	return unexplained
+	return kindOfOps(a.thread, a.op, a.Target, b.thread, b.op, b.Target)
 }

@@ -114,7 +114,7 @@ func runMonitor(e *env, args []string) int {
 	if w := reportWriter(e, f.dot); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {
-		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet, MaxGroups: f.maxGroups, All: f.all})
+		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet, All: f.all})
 	}
 	if err != nil {
 		return e.errorf("%v", err)
