@@ -13,19 +13,6 @@ import (
 	"github.com/conc-dev/conc/lang"
 )
 
-// deepSites is testdata/programs/deep_sites.conc: lock-free recursion that
-// the global engine and brute --lock-edges used to search until the runtime
-// died of "out of memory" (the file says why).
-var deepSites = mustRead("../testdata/programs/deep_sites.conc")
-
-func mustRead(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
 // smallBudget is a memory budget a few MiB above what the heap holds now.
 //
 // It collects first: garbage counted in the heap now and collected later
@@ -35,12 +22,14 @@ func smallBudget(mib int64) int64 {
 	return budget.New(0).Heap() + mib<<20
 }
 
-// TestSearchesStopAtTheMemoryBudget: on deepSites the global engine and
-// brute with lock edges end in unknown, naming the budget and the flag,
-// where they used to grow until the runtime crashed.
+// TestSearchesStopAtTheMemoryBudget: on testdata/programs/deep_sites.conc,
+// lock-free recursion that they used to search until the runtime died of
+// "out of memory" (the file says why), the global engine and brute with
+// lock edges end in unknown, naming the budget and the flag.
 func TestSearchesStopAtTheMemoryBudget(t *testing.T) {
-	p, err := lang.Compile("deep.conc", []byte(deepSites))
+	src, err := os.ReadFile("../testdata/programs/deep_sites.conc")
 	require.NoError(t, err)
+	p := compileConc(t, string(src))
 	res, err := checkProfile(context.Background(), p, Options{})
 	require.NoError(t, err)
 	require.Equal(t, Violation, res.Verdict, "the default engine answers at once")

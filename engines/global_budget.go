@@ -7,12 +7,13 @@ import "github.com/conc-dev/conc/model"
 // estimate: a program of millions of states (bank.conc with repeat 1000000)
 // would otherwise crash while building them, before any state is searched.
 const (
-	gEdgeRowBytes  = 24 + 8 // a state's []*gedge header, and one pointer an edge
-	gRunBytes      = 8      // grun
-	gDeadBytes     = 1      // dead row
-	gPostOrder     = 1 + 4 + 16
-	gLineFutBytes  = 4 + 4 // lineFut: the position, and an occurrence
-	gFutWordsBytes = 8     // denseFut: one word of letters, per table
+	gEdgeRowBytes   = 24 // a state's []*gedge header
+	gEdgePtrBytes   = 8  // one pointer an edge
+	gRunBytes       = 8  // grun
+	gDeadBytes      = 1  // dead row
+	gPostOrderBytes = 1 + 4 + 16
+	gLineFutBytes   = 4 + 4 // lineFut: the position, and an occurrence
+	gFutWordsBytes  = 8     // denseFut: one word of letters, per table
 )
 
 // tableBytes estimates what the tables of s's program take: per thread,
@@ -24,12 +25,12 @@ func (s *globalSearch) tableBytes() int64 {
 	for _, th := range s.p.Threads {
 		a := th.Auto
 		n, e := int64(a.NumStates()), int64(a.NumEdges())
-		need += n*(gEdgeRowBytes-8+gRunBytes+gDeadBytes) + 8*e
+		need += n*(gEdgeRowBytes+gRunBytes+gDeadBytes) + e*gEdgePtrBytes
 		if seen[a] {
 			continue
 		}
 		seen[a] = true
-		need += n * gPostOrder
+		need += n * gPostOrderBytes
 		if model.ClassOf(a) == model.StraightLine {
 			need += n * gLineFutBytes
 		} else {

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/verify"
 )
 
 // lockEdgesProgram is issue 14's program: lock events outside any
@@ -19,8 +20,8 @@ thread B { acquire m; release m; write x }
 // TestWitnessWrapsUnarySync: under --lock-edges every engine that can meet
 // a lock event outside a transaction writes it in its witness as the unary
 // transaction it is, begin, the event, end, at the event's position, as a
-// bare access is written; without lock edges it stays bare. (The witnesses
-// also pass verify.Witness, which rejects the bare form under lock edges.)
+// bare access is written; without lock edges it stays bare. The witnesses
+// also pass verify.Witness, which rejects the bare form under lock edges.
 func TestWitnessWrapsUnarySync(t *testing.T) {
 	p := compileConc(t, lockEdgesProgram)
 	for _, name := range []string{"brute", "global"} {
@@ -30,6 +31,7 @@ func TestWitnessWrapsUnarySync(t *testing.T) {
 			res, err := e.Check(t.Context(), p, Options{LockEdges: lockEdges})
 			require.NoError(t, err)
 			require.Equal(t, Violation, res.Verdict, "%s lock edges %v", name, lockEdges)
+			require.NoError(t, verify.Witness(p, res.Witness), "%s lock edges %v", name, lockEdges)
 			syncs := requireUnarySync(t, res.Witness, lockEdges)
 			require.Positive(t, syncs, "%s: the witness has lock events", name)
 		}

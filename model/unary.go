@@ -19,12 +19,13 @@ import (
 // lock, fork or join event of the run that lies outside a transaction of
 // its thread gets a begin before it and an end after it, and the cycle's
 // indices follow their events. Without lock edges w is left as it is. It
-// rewrites w.Run in place (growing it once) and returns w.
+// rewrites w.Run in place (growing it once) and returns w. Every thread of
+// the run has its path in w.Paths.
 func WrapUnarySync(w *Witness) *Witness {
 	if !w.LockEdges {
 		return w
 	}
-	bare := bareSync(w.Run)
+	bare := bareSync(w.Run, len(w.Paths))
 	if len(bare) == 0 {
 		return w
 	}
@@ -53,20 +54,14 @@ func WrapUnarySync(w *Witness) *Witness {
 }
 
 // bareSync lists, in order, the run indices of lock, fork and join events
-// outside any transaction of their thread (nested begins flatten).
-func bareSync(run []Step) []int {
-	var depth []int
+// outside any transaction of their thread: those that begin a unary
+// transaction of their own under lock edges (TxnCounter). The run's threads
+// are below threads.
+func bareSync(run []Step, threads int) []int {
 	var bare []int
+	c := NewTxnCounter(true, threads)
 	for i, st := range run {
-		for int(st.Thread) >= len(depth) {
-			depth = append(depth, 0)
-		}
-		switch d := &depth[st.Thread]; {
-		case st.Ev.Op == OpBegin:
-			*d++
-		case st.Ev.Op == OpEnd:
-			*d = max(*d-1, 0)
-		case st.Ev.Op.IsSync() && *d == 0:
+		if _, _, fresh := c.Step(st); fresh && st.Ev.Op.IsSync() {
 			bare = append(bare, i)
 		}
 	}

@@ -9,10 +9,12 @@ import "github.com/conc-dev/conc/model"
 // (sync.go); it also counts each thread's events and the sync events, lists
 // the joins and finds the transactions of the cycle's events (txn.go). A
 // witness can have millions of events and conc predict replays every
-// witness it answers with, so there is one pass, not one a check, and the
-// common event costs a few instructions: an access or a begin or end of a
-// thread free to move, not on the cycle, is checked in the loop; every
-// other event is visited.
+// witness it answers with, so these checks share one pass, not one a
+// check, and the common event costs a few instructions: an access or a
+// begin or end of a thread free to move, not on the cycle, is checked in
+// the loop; every other event is visited. (The run is walked again only by
+// Witness's replay, once per thread, and by Prefix under lock edges when
+// the run has sync events: unaryWrappers.)
 func (c *checker) scan() error {
 	o, tx := newSyncState(c), newTxns(c)
 	c.events = make([]int, len(c.p.Threads))

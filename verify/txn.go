@@ -9,9 +9,11 @@ import (
 // The transactions of docs/spec.md §1, recomputed from the run alone for
 // the cycle's events: a begin opens one and its thread's events up to the
 // matching end belong to it, nested pairs flattening to the outermost; an
-// access outside any transaction is a unary transaction of its own, and so
-// is a lock, fork or join event with lock edges; any other event (an end
-// with none open, a sync event without lock edges) is in none. The scan
+// access outside any transaction is a unary transaction of its own; any
+// other event (an end with none open, a sync event outside a transaction)
+// is in none. With lock edges such a sync event is a unary transaction too,
+// but the scan rejects it bare before it gets here (unarySync): a witness
+// writes it begin, event, end, which the first rule covers. The scan
 // keeps each thread's nesting, which costs a few instructions an event (the
 // run can have millions), and notes the transactions of the wanted events
 // only.
@@ -28,19 +30,18 @@ var noTxn = txnID{t: -1}
 
 // txns follows the threads' transactions along the run.
 type txns struct {
-	lockEdges bool
-	depth     []int32 // per thread: its begin nesting
-	begun     []int32 // per thread: its outermost begins so far
-	at        []int   // the wanted events, in order
-	next      int     // the next wanted event, -1 past the last
-	txn       map[int]txnID
+	depth []int32 // per thread: its begin nesting
+	begun []int32 // per thread: its outermost begins so far
+	at    []int   // the wanted events, in order
+	next  int     // the next wanted event, -1 past the last
+	txn   map[int]txnID
 }
 
 // newTxns wants the transactions of the cycle's events that lie in the run
 // (cycle reports the others).
 func newTxns(c *checker) *txns {
 	n := len(c.p.Threads)
-	x := &txns{lockEdges: c.w.LockEdges, depth: make([]int32, n), begun: make([]int32, n), txn: map[int]txnID{}}
+	x := &txns{depth: make([]int32, n), begun: make([]int32, n), txn: map[int]txnID{}}
 	for _, pr := range c.w.Cycle {
 		for _, i := range []int{pr.From, pr.To} {
 			if i >= 0 && i < len(c.w.Run) {
@@ -92,7 +93,7 @@ func (x *txns) note(i int, s *model.Step) {
 	switch {
 	case x.depth[t] > 0:
 		x.txn[i] = txnID{t: t, nth: x.begun[t]}
-	case op.IsAccess(), op.IsSync() && x.lockEdges:
+	case op.IsAccess():
 		x.txn[i] = txnID{t: t, unary: i + 1}
 	default:
 		x.txn[i] = noTxn
