@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -14,16 +13,12 @@ import (
 // genGz is a synthetic trace of about events events, gzip'd.
 func genGz(t *testing.T, events int64) []byte {
 	t.Helper()
-	var text, z bytes.Buffer
+	var text bytes.Buffer
 	g := NewGen(GenOptions{Seed: 7, Events: events, Threads: 4, Vars: 8, Locks: 2, TxnLen: 3,
 		Unprotected: 0.1, Unary: 0.1, Writes: 0.5})
 	_, err := g.WriteTo(&text)
 	require.NoError(t, err)
-	zw := gzip.NewWriter(&z)
-	_, err = zw.Write(text.Bytes())
-	require.NoError(t, err)
-	require.NoError(t, zw.Close())
-	return z.Bytes()
+	return gzipOf(t, text.String())
 }
 
 // overwrite returns gz with 3 bytes at off replaced, as a disk or a copy
