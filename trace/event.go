@@ -121,13 +121,21 @@ func (e *Error) Unwrap() error { return e.cause }
 
 // Stats counts what the Reader did.
 type Stats struct {
-	Lines     int64 // lines read, blank ones included
-	Events    int64 // events handed out
-	Malformed int64 // bad lines skipped (Options.Lenient), of every kind
-	// Skipped counts the skipped lines by kind (Malformed is their sum),
-	// and FirstSkipped is the first one's line (0: none).
+	Lines  int64 // lines read, blank ones included
+	Events int64 // events handed out
+	// Skipped counts the bad lines skipped (Options.Lenient) by kind, and
+	// FirstSkipped is the first one's line (0: none).
 	Skipped      [NumSkips]int64
 	FirstSkipped int64
 	Reentrant    int64 // re-entrant acq/rel pairs dropped
 	Nested       int64 // inner begin/end pairs dropped
+}
+
+// SkippedLines is the number of bad lines skipped, of every kind.
+func (s Stats) SkippedLines() int64 {
+	n := int64(0)
+	for _, c := range s.Skipped {
+		n += c
+	}
+	return n
 }

@@ -19,12 +19,18 @@ func violatingGz(t *testing.T) (gz []byte, text string) {
 	t.Helper()
 	b, err := os.ReadFile("../testdata/traces/jgf-sor-reduced.std")
 	require.NoError(t, err)
+	return gzipOf(t, string(b)), string(b)
+}
+
+// gzipOf is s compressed with gzip.
+func gzipOf(t *testing.T, s string) []byte {
+	t.Helper()
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
-	_, err = zw.Write(b)
+	_, err := zw.Write([]byte(s))
 	require.NoError(t, err)
 	require.NoError(t, zw.Close())
-	return z.Bytes(), string(b)
+	return z.Bytes()
 }
 
 // readGz reads every event of a gzip'd trace as the CLI does (NewReader,

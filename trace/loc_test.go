@@ -28,7 +28,7 @@ func TestLocationRule(t *testing.T) {
 			o = readOutcome(t, src, Options{Lenient: true}, m)
 			require.Empty(t, o.Err)
 			require.Len(t, o.Events, 31)
-			require.Equal(t, int64(1), o.Stats.Malformed)
+			require.Equal(t, int64(1), o.Stats.SkippedLines())
 		}
 	}
 	// What real traces hold stays: no LOC, an empty one, RAPID's numbers,

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -85,18 +84,6 @@ func renaming(rng *rand.Rand) func(kind byte, id int32) string {
 		}
 	}
 	return func(kind byte, id int32) string { return names[kind][id] }
-}
-
-func gzipOf(t *testing.T, s string) []byte {
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	if _, err := zw.Write([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return z.Bytes()
 }
 
 // tables are a reader's names of threads, variables and locks, by kind.

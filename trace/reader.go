@@ -13,8 +13,8 @@ import (
 // Options tune a Reader.
 type Options struct {
 	// Lenient skips malformed lines (and lock or transaction events that do
-	// not match, such as a rel of a lock not held) and counts them in
-	// Stats.Malformed, by kind in Stats.Skipped, instead of failing.
+	// not match, such as a rel of a lock not held) and counts
+	// them by kind in Stats.Skipped instead of failing.
 	Lenient bool
 	// BufSize is the initial buffer size; 0 means 1 MiB. Lines longer than
 	// the buffer grow it up to MaxLine.
@@ -224,7 +224,6 @@ func (r *Reader) bad(msg string) error {
 	why := r.why
 	r.why = SkipMalformed
 	if r.opts.Lenient {
-		r.stats.Malformed++
 		r.stats.Skipped[why]++
 		if r.stats.FirstSkipped == 0 {
 			r.stats.FirstSkipped = r.stats.Lines

@@ -120,7 +120,7 @@ func TestReaderLenientSkipsAndCounts(t *testing.T) {
 	r, evs, err := readAll(t, "T|r(x)\nT|rd(x)\nT|end\nT|w(x)\n", Options{Lenient: true})
 	require.NoError(t, err)
 	require.Equal(t, "T read x :1\nT write x :4\n", show(r, evs))
-	require.Equal(t, int64(2), r.Stats().Malformed)
+	require.Equal(t, int64(2), r.Stats().SkippedLines())
 }
 
 // A tiny buffer forces refills and growth in the middle of lines.

@@ -213,7 +213,7 @@ func TestScannerOddNames(t *testing.T) {
 	for _, m := range allTiers {
 		r, evs := readInterned(t, src, Options{Lenient: true}, m, func(r *Reader) { r.Vars().Intern("a|b") })
 		require.Len(t, evs, 20)
-		require.Equal(t, int64(20), r.Stats().Malformed)
+		require.Equal(t, int64(20), r.Stats().SkippedLines())
 		require.Equal(t, []string{"a|b", "b"}, r.Vars().Names())
 	}
 }
@@ -225,7 +225,7 @@ func TestScannerOddNamesCR(t *testing.T) {
 	for _, m := range allTiers {
 		r, evs := readInterned(t, src, Options{Lenient: true}, m, func(r *Reader) { r.Vars().Intern("a\rb") })
 		require.Len(t, evs, 20, "tiers %d", m)
-		require.Equal(t, int64(40), r.Stats().Malformed)
+		require.Equal(t, int64(40), r.Stats().SkippedLines())
 	}
 }
 

@@ -31,7 +31,7 @@ func TestLenientCountsByKind(t *testing.T) {
 		o := readOutcome(t, src, Options{Lenient: true}, m)
 		require.Empty(t, o.Err)
 		require.Equal(t, want.Skipped, o.Stats.Skipped, "tiers %d", m)
-		require.Equal(t, int64(8), o.Stats.Malformed)
+		require.Equal(t, int64(8), o.Stats.SkippedLines())
 		require.Equal(t, int64(21), o.Stats.FirstSkipped)
 		o = readOutcome(t, src, Options{}, m)
 		require.Equal(t, `t.std:21: malformed op "rd(x)"`, o.Err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -79,19 +78,6 @@ func FuzzCLI(f *testing.F) {
 		}
 		checkCLIAnswer(t, args, code, out.String(), errb.String(), asJSON)
 	})
-}
-
-// gzipped is data compressed with gzip.
-func gzipped(t *testing.T, data []byte) []byte {
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	if _, err := zw.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return z.Bytes()
 }
 
 // fuzzFlags splits flags at white space and drops words that name a path

@@ -23,7 +23,7 @@ func reportSkipped(e *env, lenient bool, format string, rep *report.Report, st t
 	if !lenient {
 		return
 	}
-	n := st.Malformed
+	n := st.SkippedLines()
 	rep.Skipped = &n
 	if n == 0 {
 		return

@@ -131,12 +131,12 @@ func traceVariants(t *testing.T, rng *rand.Rand, dir string, evs []trace.Event, 
 	case 1:
 		one = traceVariant{"crlf", crlf(std), ""}
 	case 2:
-		one = traceVariant{"gzip", std, gzipPath(t, "one.std.gz", std)}
+		one = traceVariant{"gzip", std, gzipPath(t, dir, "one.std.gz", std)}
 	default:
 		one = traceVariant{"own thread", withOwnThread(rng, std), ""}
 	}
 	all := crlf(withOwnThread(rng, stdText(evs, traceRenaming(rng))))
-	return []traceVariant{one, {"renamed, own thread, crlf, gzip", all, gzipPath(t, "all.std.gz", all)}}
+	return []traceVariant{one, {"renamed, own thread, crlf, gzip", all, gzipPath(t, dir, "all.std.gz", all)}}
 }
 
 // traceAnswer runs cmd on the trace std (standard input) or file; for a
@@ -165,8 +165,10 @@ func traceAnswer(t *testing.T, ctx, dir, cmd, std, file string, flags []string) 
 	return a
 }
 
-// gzipPath is gzipFile's path alone.
-func gzipPath(t *testing.T, name, std string) string {
-	p, _ := gzipFile(t, name, std)
+// gzipPath writes std gzip'd to dir/name and returns its path.
+func gzipPath(t *testing.T, dir, name, std string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(p, gzipped(t, []byte(std)), 0o644))
 	return p
 }

@@ -16,14 +16,21 @@ import (
 // the compressed bytes.
 func gzipFile(t *testing.T, name, src string) (string, []byte) {
 	t.Helper()
+	gz := gzipped(t, []byte(src))
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, gz, 0o644))
+	return p, gz
+}
+
+// gzipped is data compressed with gzip.
+func gzipped(t *testing.T, data []byte) []byte {
+	t.Helper()
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
-	_, err := zw.Write([]byte(src))
+	_, err := zw.Write(data)
 	require.NoError(t, err)
 	require.NoError(t, zw.Close())
-	p := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.WriteFile(p, z.Bytes(), 0o644))
-	return p, z.Bytes()
+	return z.Bytes()
 }
 
 // A violating trace, gzip'd and cut at any byte, is bad input for monitor
