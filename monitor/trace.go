@@ -87,6 +87,7 @@ type TraceResult struct {
 // stops the check with Stopped set, not an error.
 func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceResult, error) {
 	start := time.Now()
+	r.Within(ctx) // the reader's own extra reading keeps the deadline too
 	m := NewTraceMonitor(opts)
 	if !opts.StopAtFirst {
 		stopped, err := m.stepAhead(ctx, r)

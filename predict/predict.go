@@ -74,6 +74,7 @@ const optimistic = "optimistic: --ignore-sync dropped lock, fork and join events
 // reduced projection program goes to the lock-aware engine.
 func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) {
 	start := time.Now()
+	r.Within(ctx) // the reader's own extra reading keeps the deadline too
 	sp, err := newSpool(o.TempDir)
 	if err != nil {
 		return nil, err

@@ -21,13 +21,20 @@ import (
 func (r *Reader) blame(line int64, msg string) error {
 	if r.gz {
 		var d *damagedError
-		if err := r.drain(context.Background()); errors.As(err, &d) {
+		if err := r.drain(r.ctx); errors.As(err, &d) {
 			return &Error{File: r.name, Line: line,
 				Msg: fmt.Sprintf("%v; the line read as %s, likely damage", d, msg), cause: d}
 		}
 	}
 	return &Error{File: r.name, Line: line, Msg: msg}
 }
+
+// Within bounds the reading the Reader does beyond the events a caller
+// asks for (the rest of a gzip stream read to tell damage from a bad line)
+// by ctx: a caller's --timeout must hold there too. When ctx ends first,
+// the bad line is blamed as it reads. Without Within, that reading is
+// unbounded.
+func (r *Reader) Within(ctx context.Context) { r.ctx = ctx }
 
 // VerifyRest reads what is left of a compressed input, without parsing it,
 // and returns the damage it finds as an error at the line where reading

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,7 @@ type Reader struct {
 	src     io.Reader
 	closers []io.Closer
 	opts    Options
+	ctx     context.Context // bounds the reading beyond the events (Within)
 
 	buf        []byte
 	start, end int // unread bytes are buf[start:end]
@@ -94,7 +96,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 		size = 1 << 20
 	}
 	size = max(size, 2) // the gzip sniff below reads two bytes
-	r := &Reader{name: name, opts: opts, buf: newBuf(size)}
+	r := &Reader{name: name, opts: opts, buf: newBuf(size), ctx: context.Background()}
 	// Sniff the first bytes for gzip's magic number.
 	n, err := io.ReadFull(src, r.buf[:2])
 	r.end = n
