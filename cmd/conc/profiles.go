@@ -87,10 +87,8 @@ func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) 
 	if f.timeout > 0 {
 		dl = deadline{d: f.timeout, given: true}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
-	defer cancel()
-	ctx, _, unwatch := engineWatch(ctx, f.maxMemory)
-	defer unwatch()
+	ctx, stop := withinLimits(dl, f.maxMemory)
+	defer stop()
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
 	go func() {
 		out := &profilesOut{}
