@@ -83,10 +83,7 @@ type profilesOut struct {
 // outside and an extraction over either is abandoned); reason is the
 // unknown's reason, "" when extraction finished.
 func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
-	dl := deadline{d: defaultTimeout}
-	if f.timeout > 0 {
-		dl = deadline{d: f.timeout, given: true}
-	}
+	dl := deadlineOf(f.timeout)
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
