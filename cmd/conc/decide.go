@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"time"
 
@@ -18,8 +16,9 @@ import (
 const optimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
 	"a schedule that respects them may not produce this run"
 
-// timeoutGrace is how long past its deadline an engine may run before the
-// CLI stops waiting for it: engines watch the context, this is a backstop.
+// timeoutGrace is how long past the end of its context (the deadline, or
+// the memory budget) an engine may run before the CLI stops waiting for it:
+// engines watch the context, this is a backstop.
 // (A variable so that tests need not wait a second.)
 var timeoutGrace = time.Second
 
@@ -64,16 +63,13 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	return exitCode(res.Verdict)
 }
 
-// runEngine runs eng under its deadline (--timeout or the default). The
-// deadline ends in Unknown, never in an error: a deadline the engine reports
-// as an error, or one it overruns by more than timeoutGrace, becomes Unknown
-// here.
+// runEngine runs eng under its deadline (--timeout or the default) and the
+// memory budget. The limits end in Unknown, never in an error (settle); an
+// engine that has not answered timeoutGrace after they ended its context
+// is abandoned.
 func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, dl deadline) (engines.Result, error) {
-	timeout := dl.d
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	ctx, over, unwatch := engineWatch(ctx, opts.MaxMemory)
-	defer unwatch()
+	ctx, stop := withinLimits(dl, opts.MaxMemory)
+	defer stop()
 	type answer struct {
 		res engines.Result
 		err error
@@ -94,33 +90,20 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, dl d
 	var a answer
 	select {
 	case a = <-done:
-	case <-backstop(ctx, timeout):
-		// The engine has not finished: whatever it may still say, the
-		// answer is unknown (never the zero Result, which reads serializable).
-		a = answer{err: context.DeadlineExceeded}
-	case <-over:
-		// The watch cancelled the engine's context: an engine that polls it
-		// stops within its check interval with its counts, which the answer
-		// keeps; one that does not is abandoned after the grace.
+	case <-ctx.Done():
+		// The deadline or the memory watch ended the engine's context: an
+		// engine that polls it stops within its check interval with its
+		// counts, which the answer keeps; one that does not is abandoned
+		// (never the zero Result, which reads serializable).
 		select {
 		case a = <-done:
 		case <-time.After(timeoutGrace):
 			a = answer{err: context.Cause(ctx)}
 		}
 	}
-	if res, ok := overBudget(ctx, a.res, a.err); ok {
-		a = answer{res: res}
-	}
-	if a.err != nil && errors.Is(a.err, context.DeadlineExceeded) {
-		a = answer{res: engines.Result{Verdict: engines.Unknown, Stats: a.res.Stats,
-			Reason: dl.reason()}}
-	}
-	if a.err != nil {
-		return a.res, a.err
-	}
-	res := a.res
-	if res.Verdict == engines.Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		res.Reason = dl.reason() // one wording, naming the budget and the flag
+	res, err := settle(ctx, dl, a.res, a.err)
+	if err != nil {
+		return res, err
 	}
 	if res.Engine == "" {
 		res.Engine = eng.Name
@@ -129,20 +112,6 @@ func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, dl d
 		res.Stats.Millis = time.Since(start).Milliseconds()
 	}
 	return res, nil
-}
-
-// backstop fires timeoutGrace after ctx's deadline; never without a timeout,
-// nor when the wait would overflow a Duration (a deadline centuries away).
-func backstop(ctx context.Context, timeout time.Duration) <-chan time.Time {
-	d, ok := ctx.Deadline()
-	if timeout <= 0 || !ok {
-		return nil
-	}
-	wait := time.Until(d)
-	if wait > math.MaxInt64-timeoutGrace {
-		return nil
-	}
-	return time.After(wait + timeoutGrace)
 }
 
 func render(w io.Writer, f *decideFlags, r *report.Report) error {

@@ -8,7 +8,7 @@
 //	conc check   FILE.conc   [flags]   is any run of the program non-serializable?
 //	conc predict TRACE       [flags]   is any reordering of the trace non-serializable?
 //	conc monitor TRACE       [flags]   is the observed trace itself non-serializable?
-//	conc profiles FILE.conc            the profiles of each thread (Definition 4)
+//	conc profiles FILE.conc  [flags]   the profiles of each thread (Definition 4)
 //	conc gen FAMILY [params]           write a generated program
 //	conc bench [params]                measure how the engines scale
 //
@@ -16,8 +16,10 @@
 // The command stays thin: it parses flags, loads the input, picks an engine
 // from the engines registry, renders the answer with package report and maps
 // the verdict to an exit code. Each subcommand is one file that registers
-// itself in the command table (commands.go); the commands that decide a
-// program (check, predict) share decideFlags (flags.go) and decide (decide.go).
+// itself in the command table (commands.go); the commands that decide
+// (check, predict) share decideFlags (flags.go), the limits they run under
+// (withinLimits and settle, memory.go; profiles too) and the rendering
+// (decide.go); check's pipeline is decide, predict's runPrediction.
 //
 // Decisions where the spec is silent:
 //   - flags may come before, between or after the arguments; "--" ends them;
@@ -40,8 +42,9 @@
 //     the graph alone; --dot - with --witness-out - is a usage error;
 //   - an engine that fails (an error that is not the deadline, or a panic) is
 //     exit 2 with "conc: engine NAME failed: ..."; an engine that overruns
-//     --timeout by more than a second is abandoned with verdict unknown (an
-//     engine that did not finish is never reported serializable);
+//     --timeout (or the memory budget) by more than a second is abandoned
+//     with verdict unknown (an engine that did not finish is never
+//     reported serializable);
 //   - --timeout wants a positive duration with a unit: "5" is refused with
 //     the hint "a duration needs a unit, e.g. 5s or 2m", and 0 like -1s
 //     (leaving the flag out: five minutes for check, predict and profiles,

@@ -8,9 +8,8 @@ import (
 )
 
 // maxTimeout is the longest --timeout kept as given: a longer one (up to
-// Go's 2562047h47m16s) is practically no timeout, and clamping it keeps the
-// deadline arithmetic (the deadline plus the backstop's grace) from
-// overflowing into a deadline already past.
+// Go's 2562047h47m16s) is practically no timeout, and clamping it keeps
+// the deadline (now plus the timeout) well inside time.Time's range.
 const maxTimeout = 100 * 365 * 24 * time.Hour
 
 // timeoutVar defines --timeout: a positive duration with a unit; without

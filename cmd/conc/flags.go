@@ -54,9 +54,9 @@ const (
 	dashHelp    = "(-: standard output, and the report goes to standard error)"
 )
 
-// defaultTimeout is check's and predict's time budget when --timeout is not
-// given (docs/spec.md §7): a search can be exponential, and no answer
-// should be a hang. monitor, linear in the trace, has none. (A variable so
+// defaultTimeout is the time budget of check, predict and profiles when
+// --timeout is not given (docs/spec.md §7): a search can be exponential,
+// and no answer should be a hang. monitor, linear in the trace, has none. (A variable so
 // that tests need not wait five minutes.)
 var defaultTimeout = 5 * time.Minute
 
@@ -68,9 +68,12 @@ type deadline struct {
 	given bool // --timeout was given
 }
 
-func (f *decideFlags) deadline() deadline {
-	if f.timeout > 0 {
-		return deadline{f.timeout, true}
+func (f *decideFlags) deadline() deadline { return deadlineOf(f.timeout) }
+
+// deadlineOf is the deadline of a --timeout value (0: not given).
+func deadlineOf(timeout time.Duration) deadline {
+	if timeout > 0 {
+		return deadline{timeout, true}
 	}
 	return deadline{defaultTimeout, false}
 }

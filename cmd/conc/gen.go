@@ -31,11 +31,8 @@ type genFlags struct {
 	dfaFile string
 	cnfFile string
 	trace   bool
-	// locksSet: --locks was given (a trace's default is one lock; an
-	// explicit 0 is none).
-	locksSet bool
-	events   int64
-	fs       *flag.FlagSet // to tell the flags given from the defaults
+	events  int64
+	fs      *flag.FlagSet // to tell the flags given from the defaults
 }
 
 func (f *genFlags) register(fs *flag.FlagSet) {
@@ -44,7 +41,7 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs; w1-counters: counting automata)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
 	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
-	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", &f.p.Locks, &f.locksSet)
+	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", &f.p.Locks, nil)
 	fs.IntVar(&f.p.TxnLen, "txn", 0, "most accesses in one transaction (random; --trace)")
 	fs.BoolVar(&f.p.Loops, "loops", false, "random: loop and repeat (regular programs)")
 	fs.BoolVar(&f.p.Choice, "choice", false, "random: choose")
@@ -226,7 +223,7 @@ func (f *genFlags) generate(e *env, family string) (string, error) {
 func (f *genFlags) randomTrace(w io.Writer) error {
 	p := f.p
 	locks := p.Locks
-	if !f.locksSet {
+	if !slices.Contains(f.given(), "locks") { // an explicit 0 is none
 		locks = 1
 	}
 	g := trace.NewGen(trace.GenOptions{

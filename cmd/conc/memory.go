@@ -49,22 +49,35 @@ func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
 	return exitUnknown
 }
 
-// engineWatch is runEngine's backstop for the memory budget: engines poll
-// the heap as they search, but some passes (profile extraction, saturation,
-// building tables) count no states. It returns the context the engine runs
-// under, a channel closed when the heap reached the budget of limit bytes
-// (0: the default), and the function that ends the watch.
-func engineWatch(ctx context.Context, limit int64) (context.Context, <-chan struct{}, func()) {
-	wctx, stop := budget.Watch(ctx, limit)
-	over := make(chan struct{})
-	go func() {
-		<-wctx.Done()
-		var ex *budget.Exceeded
-		if errors.As(context.Cause(wctx), &ex) {
-			close(over)
-		}
-	}()
-	return wctx, over, stop
+// withinLimits is the context a search runs under: it ends at dl's
+// deadline or, with cause *budget.Exceeded, when the heap reaches the
+// memory budget of limit bytes (0: the default). Engines poll the heap as
+// they search, but some passes (profile extraction, saturation, building
+// tables) count no states: the watch is their backstop. stop ends both.
+func withinLimits(dl deadline, limit int64) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
+	ctx, unwatch := budget.Watch(ctx, limit)
+	return ctx, func() { unwatch(); cancel() }
+}
+
+// settle is the answer a search gave under ctx (from withinLimits) once the
+// limits are applied: the memory budget's (overBudget); for a search the
+// deadline ended, in error or unknown, unknown with dl's reason, one wording
+// naming the budget and the flag. Other errors are returned as they are.
+func settle(ctx context.Context, dl deadline, res engines.Result, err error) (engines.Result, error) {
+	if r, ok := overBudget(ctx, res, err); ok {
+		return r, nil
+	}
+	if err != nil && errors.Is(err, context.DeadlineExceeded) {
+		return engines.Result{Verdict: engines.Unknown, Stats: res.Stats, Reason: dl.reason()}, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	if res.Verdict == engines.Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		res.Reason = dl.reason()
+	}
+	return res, nil
 }
 
 // overBudget is the answer when the watch ended the engine's context: a

@@ -65,24 +65,29 @@ func hog(release <-chan struct{}) *engines.Engine {
 		}}
 }
 
-// TestEngineWatch: an engine that does not poll the memory budget is
-// abandoned once the heap reaches it, and the answer is unknown naming the
-// budget and the flag (not serializable, not a crash).
-func TestEngineWatch(t *testing.T) {
+// TestMemoryWatchAbandonsEngine: an engine that does not poll the memory
+// budget is abandoned once the heap reaches it, and the answer is unknown
+// naming the budget and the flag (not serializable, not a crash).
+func TestMemoryWatchAbandonsEngine(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	e := hog(release)
 	p, err := lang.Compile("p.conc", []byte(lostUpdate))
 	require.NoError(t, err)
 	limit := budget.New(0).Heap() + 16<<20
-	done := make(chan engines.Result, 1)
+	type answer struct {
+		res engines.Result
+		err error
+	}
+	done := make(chan answer, 1)
 	go func() {
 		res, err := runEngine(e, p, engines.Options{MaxMemory: limit}, deadline{d: defaultTimeout})
-		require.NoError(t, err)
-		done <- res
+		done <- answer{res, err} // require's FailNow belongs to the test's goroutine
 	}()
 	select {
-	case res := <-done:
+	case a := <-done:
+		require.NoError(t, a.err)
+		res := a.res
 		require.Equal(t, engines.Unknown, res.Verdict)
 		require.Regexp(t, `^memory budget of [0-9.]+ MiB reached \(--max-memory raises it\)$`, res.Reason)
 	case <-time.After(20 * time.Second):

@@ -67,7 +67,8 @@ func TestInputErrorsOneForm(t *testing.T) {
 }
 
 // Every bad flag value is "conc: CMD: --FLAG "VALUE": why; run 'conc CMD
-// --help'", never package flag's bare "parse error" nor strconv's text.
+// --help'", never package flag's bare "parse error" nor strconv's text,
+// and names its flag alone (not the other counts that share its parser).
 func TestBadFlagValuesSayWhy(t *testing.T) {
 	prog := file(t, "a.conc", lostUpdate)
 	tr := file(t, "a.std", lostUpdateTrace)
@@ -88,6 +89,15 @@ func TestBadFlagValuesSayWhy(t *testing.T) {
 		{[]string{"bench", "--repeat", "x"}, `--repeat "x": want a whole number`},
 		{[]string{"bench", "--repeat", "0"}, `--repeat "0": want 1 or more`},
 		{[]string{"bench", "--metric", "joules"}, `--metric "joules": want time or states`},
+		{[]string{"check", prog, "--timeout", "5"}, `--timeout "5": a duration needs a unit, e.g. 5s or 2m`},
+		{[]string{"check", prog, "--timeout", "0"}, `--timeout "0": want a positive duration, e.g. 30s or 2h`},
+		{[]string{"check", prog, "--timeout", "-1s"}, `--timeout "-1s": want a positive duration, e.g. 30s or 2h`},
+		{[]string{"predict", tr, "--timeout", "5"}, `--timeout "5": a duration needs a unit, e.g. 5s or 2m`},
+		{[]string{"monitor", tr, "--timeout", "0"}, `--timeout "0": want a positive duration, e.g. 30s or 2h`},
+		{[]string{"check", prog, "--max-states", "-1"}, `--max-states "-1": want a count of 0 or more`},
+		{[]string{"check", prog, "--max-depth", "-1"}, `--max-depth "-1": want a count of 0 or more`},
+		{[]string{"predict", tr, "--max-stack", "-1"}, `--max-stack "-1": want a count of 0 or more`},
+		{[]string{"check", prog, "--max-depth", "x"}, `--max-depth "x": want a count of 0 or more`},
 	} {
 		o := conc(tc.args...)
 		require.Equal(t, exitUsage, o.code, "%v: %s", tc.args, o.stdout)

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 
-	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -84,11 +82,9 @@ func runPredict(e *env, args []string) int {
 // exit code of the error it reported.
 func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, int) {
 	dl := f.deadline()
-	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
-	defer cancel()
 	defer withMemoryLimit(f.maxMemory)()
-	ctx, _, unwatch := engineWatch(ctx, f.maxMemory)
-	defer unwatch()
+	ctx, stop := withinLimits(dl, f.maxMemory)
+	defer stop()
 	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
 		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given})
 	var ue *predict.UsageError
@@ -102,12 +98,7 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return nil, exitUsage
 	}
-	if res, ok := overBudget(ctx, out.Result, nil); ok {
-		out.Result = res // a pass that ended for the context named the timeout
-	}
-	if out.Result.Verdict == engines.Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		out.Result.Reason = dl.reason() // one wording, naming the budget and the flag
-	}
+	out.Result, _ = settle(ctx, dl, out.Result, nil) // no error in, none out
 	return out, 0
 }
 

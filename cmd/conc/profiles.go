@@ -83,14 +83,9 @@ type profilesOut struct {
 // outside and an extraction over either is abandoned); reason is the
 // unknown's reason, "" when extraction finished.
 func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
-	dl := deadline{d: defaultTimeout}
-	if f.timeout > 0 {
-		dl = deadline{d: f.timeout, given: true}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
-	defer cancel()
-	ctx, _, unwatch := engineWatch(ctx, f.maxMemory)
-	defer unwatch()
+	dl := deadlineOf(f.timeout)
+	ctx, stop := withinLimits(dl, f.maxMemory)
+	defer stop()
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
 	go func() {
 		out := &profilesOut{}

@@ -42,9 +42,9 @@ func TestFormat(t *testing.T) {
 // TestDefault: the machine's memory is read (this suite runs on Linux and
 // other systems alike: either way the default is a sane, positive size).
 func TestDefault(t *testing.T) {
-	require.Greater(t, Machine(), int64(256<<20))
-	require.Equal(t, Machine()/4*3, Default())
-	require.Equal(t, Default(), New(0).Limit())
+	require.Greater(t, machine(), int64(256<<20))
+	require.Equal(t, machine()/4*3, Default())
+	require.Equal(t, Default(), New(0).limit)
 }
 
 var sink []byte

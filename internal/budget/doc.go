@@ -10,7 +10,7 @@
 // what is left (Meter.Fits), and while a search runs the heap is polled
 // every so many states (Meter.Over), which is cheap (runtime/metrics, about
 // 1.5 µs a read, no stop of the world) where runtime.ReadMemStats is not.
-// Limit also makes the budget the garbage collector's soft target
+// SetLimit also makes the budget the garbage collector's soft target
 // (debug.SetMemoryLimit), so that garbage is collected before the budget
 // is taken for live data.
 //

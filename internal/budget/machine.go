@@ -16,8 +16,10 @@ const fallback = 4 << 30
 // Default is the budget of a run without --max-memory: three quarters of
 // the machine's memory, leaving the rest to the system and to the memory
 // the runtime holds beside the heap.
-func Default() int64 { return Machine() / 4 * 3 }
+func Default() int64 { return machine() / 4 * 3 }
 
+// machine is the memory this process may use: the physical RAM, or the
+// cgroup's limit when that is lower.
 var machine = sync.OnceValue(func() int64 {
 	m := physical()
 	if m <= 0 {
@@ -28,10 +30,6 @@ var machine = sync.OnceValue(func() int64 {
 	}
 	return m
 })
-
-// Machine is the memory this process may use: the physical RAM, or the
-// cgroup's limit when that is lower.
-func Machine() int64 { return machine() }
 
 // physical reads MemTotal from /proc/meminfo (0 when it cannot).
 func physical() int64 {
