@@ -93,3 +93,14 @@ func TestWatch(t *testing.T) {
 	require.Contains(t, ex.Error(), "reached (--max-memory raises it)")
 	sink = nil
 }
+
+// BenchmarkHeap is the cost of one heap reading (Meter.Heap), which the
+// searches make every so many states.
+func BenchmarkHeap(b *testing.B) {
+	m := New(0)
+	for b.Loop() {
+		sinkHeap = m.Heap()
+	}
+}
+
+var sinkHeap int64

@@ -14,7 +14,7 @@ func (e *Exceeded) Error() string {
 	return fmt.Sprintf("memory budget of %s reached (--max-memory raises it)", Format(e.Limit))
 }
 
-// watchEvery is how often Watch reads the heap: a read costs about 1.5 µs.
+// watchEvery is how often Watch reads the heap: a read costs about 0.7 µs (BenchmarkHeap).
 const watchEvery = 20 * time.Millisecond
 
 // Watch returns a context that ends, with cause *Exceeded, when the heap
