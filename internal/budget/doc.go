@@ -8,8 +8,9 @@
 // The budget is enforced in two ways, as predict's table estimate was
 // first: before a large allocation its size is estimated and compared with
 // what is left (Meter.Fits), and while a search runs the heap is polled
-// every so many states (Meter.Over), which is cheap (runtime/metrics, about
-// 0.7 µs a read on this project's 2-core machine, BenchmarkHeap; no stop of the world) where runtime.ReadMemStats is not.
+// every so many states (Meter.Over), which is cheap: runtime/metrics, about
+// 0.7 µs a read (BenchmarkHeap) and no stop of the world, where
+// runtime.ReadMemStats stops the world.
 // SetLimit also makes the budget the garbage collector's soft target
 // (debug.SetMemoryLimit), so that garbage is collected before the budget
 // is taken for live data.
