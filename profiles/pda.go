@@ -61,6 +61,7 @@ type saturation struct {
 	work    satQueue
 	t1, t2  *summary // scratch for the call rule
 	cur     []uint64 // scratch for recording
+	scans   int      // edges, exits and callers looked at: the work, counted (pda_index_test.go)
 }
 
 // satEntry is one entry's facts: the slot of each reached state, the states
@@ -172,6 +173,7 @@ func (s *saturation) saturate() {
 		f := heap.Pop(&s.work).(satFact)
 		s.queued[f.slot] = false
 		for i, ed := range s.a.Out[f.state] {
+			s.scans++
 			switch ed.Stack {
 			case model.StackNone:
 				s.step(f.entry, f.slot, ed)
@@ -213,7 +215,9 @@ func (s *saturation) call(c satCaller) {
 	s.t1.clear()
 	s.orStep(s.t1, s.sums[c.slot], push.Ev)
 	for _, x := range ce.exits {
+		s.scans++
 		for _, j := range s.pops.of(x.state, push.Sym) {
+			s.scans++
 			s.complete(c.entry, s.t1, x.slot, s.a.Out[x.state][j])
 		}
 	}
@@ -226,6 +230,7 @@ func (s *saturation) ret(e, exit int32, pop model.Edge) {
 		return // the top level has nothing to pop
 	}
 	for _, c := range s.entries[e].callers[pop.Sym] {
+		s.scans++
 		push := s.a.Out[c.state][c.edge]
 		s.t1.clear()
 		s.orStep(s.t1, s.sums[c.slot], push.Ev)

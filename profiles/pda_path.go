@@ -48,6 +48,7 @@ type pathSearch struct {
 	work    []satFact       // slot unused: facts are (entry, node)
 	final   *pathDeriv      // the derivation of the B move, once found
 	finalAt int32           // the root node final leaves from
+	scans   int             // edges, exits and callers looked at (as in pda.go)
 }
 
 type pathEntry struct {
@@ -106,6 +107,7 @@ func (s *pathSearch) saturate() bool {
 		s.work = s.work[1:]
 		q, ph := f.state/3, f.state%3
 		for i, ed := range s.a.Out[q] {
+			s.scans++
 			switch ed.Stack {
 			case model.StackNone:
 				s.step(f.entry, f.state, int32(i), ed)
@@ -154,7 +156,9 @@ func (s *pathSearch) call(c pathCaller, target int32) {
 		ce.callers[sym] = append(ce.callers[sym], c)
 	}
 	for _, x := range ce.exits {
+		s.scans++
 		for _, j := range s.pops.of(x/3, sym) {
+			s.scans++
 			s.complete(c, callee, x, j)
 		}
 	}
@@ -166,6 +170,7 @@ func (s *pathSearch) ret(e, x, j int32) {
 		return
 	}
 	for _, c := range s.entries[e].callers[s.a.Out[x/3][j].Sym] {
+		s.scans++
 		s.complete(c, e, x, j)
 	}
 }
