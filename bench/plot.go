@@ -2,7 +2,9 @@ package bench
 
 import (
 	"fmt"
+	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,44 +14,95 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // PlotOptions label a plot.
 type PlotOptions struct {
-	Title  string
-	XLabel string // what the x axis counts (default: n, or k when only k varies)
+	Title  string // DefaultTitle makes the usual one
+	XLabel string // what n counts (default: n); "k (threads)" when only k varies
 	Metric string // "time" (default) or "states"
 }
 
-// WritePlot draws the measured points on log-log axes, one labelled line
-// (with point markers) per engine and thread count, and writes it as SVG
-// or PNG (format "svg" or "png"; PlotFormat picks it from a file name).
-// Against n a polynomial is a straight line whose slope is its degree;
-// when only k varies, the x axis is k.
+// WritePlot draws the measured points on log-log axes, one series (point
+// markers in one colour) per engine and thread count, each with its fitted
+// line and, in the legend, the fit (`global: n^1.95, R² 1.00`, or the
+// factor per added thread when only k varies). It writes SVG or PNG
+// (format "svg" or "png"; PlotFormat picks it from a file name). Against n
+// a polynomial is a straight line whose slope is its degree. The legend
+// sits under the axes, one row per series, so that it never covers a
+// point or a line, however many series there are.
 func WritePlot(w io.Writer, format string, points []Point, o PlotOptions) error {
-	p, err := newPlot(points, o)
+	p, legend, err := newPlot(points, o)
 	if err != nil {
 		return err
 	}
-	wt, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, format)
+	l := layOut(&legend, plotWidth, plotHeight)
+	c, err := draw.NewFormattedCanvas(plotWidth, l.Height, format)
 	if err != nil {
 		return err
 	}
-	_, err = wt.WriteTo(w)
+	dc := draw.New(c)
+	dc.SetColor(color.White) // the page, legend strip included
+	dc.Fill(dc.Rectangle.Path())
+	p.BackgroundColor = nil
+	p.Draw(draw.Crop(dc, 0, 0, l.Legend.Max.Y, 0))
+	legend.Draw(draw.Canvas{Canvas: dc.Canvas, Rectangle: l.Legend})
+	_, err = c.WriteTo(w)
 	return err
 }
 
-// PlotFormat is the plot format for a file name: svg or png.
-func PlotFormat(path string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".svg", ".png":
-		return ext[1:], nil
-	default:
-		return "", fmt.Errorf("--plot %s: want a .svg or .png file", path)
+// The size of a plot's axes; the legend adds to the height.
+const (
+	plotWidth  = 6 * vg.Inch
+	plotHeight = 4 * vg.Inch
+)
+
+// layout is where WritePlot puts a plot's parts: the axes (with title and
+// labels) above, the legend below, in a page Height high.
+type layout struct {
+	Axes, Legend vg.Rectangle
+	Row          vg.Length // the height of one legend row, padding included
+	Height       vg.Length
+}
+
+// layOut sizes the legend for its rows (padding each by half its font
+// size, so that rows never touch: gonum's default is no padding) and puts
+// it under axes of w by h.
+func layOut(legend *plot.Legend, w, h vg.Length) layout {
+	legend.Top, legend.Left = true, true
+	legend.Padding = legend.TextStyle.Font.Size / 2
+	r := legend.Rectangle(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: h}}})
+	margin := legend.TextStyle.Font.Size / 2
+	lh := r.Size().Y + 2*margin
+	rows := vg.Length(max(1, legendRows(legend, w)))
+	return layout{
+		Axes:   vg.Rectangle{Min: vg.Point{Y: lh}, Max: vg.Point{X: w, Y: lh + h}},
+		Legend: vg.Rectangle{Min: vg.Point{X: margin, Y: margin}, Max: vg.Point{X: w - margin, Y: lh - margin}},
+		Row:    (r.Size().Y + legend.Padding) / rows,
+		Height: lh + h,
 	}
 }
 
-func newPlot(points []Point, o PlotOptions) (*plot.Plot, error) {
+// legendRows counts a legend's entries (gonum does not export them): the
+// height of its rectangle grows by a row and a padding per entry.
+func legendRows(legend *plot.Legend, w vg.Length) int {
+	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: w}}}
+	one := plot.NewLegend()
+	one.TextStyle, one.Padding = legend.TextStyle, legend.Padding
+	one.Add("Ag")
+	row := one.Rectangle(c).Size().Y + legend.Padding
+	return int((legend.Rectangle(c).Size().Y+legend.Padding)/row + 0.5)
+}
+
+// DefaultTitle is a plot's title when none is given: the family and the
+// engines that decided it.
+func DefaultTitle(family string, engines []string) string {
+	return family + ": " + strings.Join(engines, ", ")
+}
+
+func newPlot(points []Point, o PlotOptions) (*plot.Plot, plot.Legend, error) {
+	legend := plot.NewLegend()
 	overK := varies(points, func(p Point) int { return p.K }) && !varies(points, func(p Point) int { return p.N })
 	x := func(pt Point) float64 { return float64(pt.N) }
 	if o.XLabel == "" {
@@ -57,9 +110,7 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, error) {
 	}
 	if overK {
 		x = func(pt Point) float64 { return float64(pt.K) }
-		if o.XLabel == "n" {
-			o.XLabel = "k (threads)"
-		}
+		o.XLabel = "k (threads)"
 	}
 	y, yLabel := func(pt Point) float64 { return pt.Time.Seconds() * 1000 }, "time (ms)"
 	if o.Metric == "states" {
@@ -69,33 +120,63 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, error) {
 	p.Title.Text = o.Title
 	p.X.Label.Text, p.Y.Label.Text = o.XLabel, yLabel
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = xTicks(points, x), plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
+	p.X.Tick.Marker, p.Y.Tick.Marker = xTicks(points, x), yTicks{}
 	drawn := 0
 	for i, s := range seriesOf(points, overK) {
-		var xys plotter.XYs
-		for _, pt := range s.points {
-			if vx, vy := x(pt), y(pt); vx > 0 && vy > 0 {
-				xys = append(xys, plotter.XY{X: vx, Y: vy})
-			}
-		}
+		xys, fxs, fys, below := s.coords(x, y, o.Metric != "states")
 		if len(xys) == 0 {
 			continue // nothing with a logarithm: no line
 		}
-		line, dots, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, err
+		if err := addSeries(p, &legend, i, xys, fitSeries(s.label, fxs, fys, below, overK)); err != nil {
+			return nil, legend, err
 		}
-		line.Color, dots.Color = plotutil.Color(i), plotutil.Color(i)
-		line.Dashes, dots.Shape = plotutil.Dashes(i), plotutil.Shape(i)
-		p.Add(line, dots)
-		p.Legend.Add(s.label, line, dots)
 		drawn++
 	}
 	if drawn == 0 {
-		return nil, fmt.Errorf("plot: no point has a positive %s to draw", yLabel)
+		return nil, legend, fmt.Errorf("plot: no point has a positive %s to draw", yLabel)
 	}
-	return p, nil
+	return p, legend, nil
+}
+
+// coords are the series' points to draw (those with a logarithm) and,
+// among them, those to fit: for times, only those at TimeFloor or more
+// (below counts the others).
+func (s series1) coords(x, y func(Point) float64, isTime bool) (xys plotter.XYs, fxs, fys []float64, below int) {
+	for _, pt := range s.points {
+		vx, vy := x(pt), y(pt)
+		if vx <= 0 || vy <= 0 {
+			continue
+		}
+		xys = append(xys, plotter.XY{X: vx, Y: vy})
+		if isTime && pt.Time < TimeFloor {
+			below++
+			continue
+		}
+		fxs, fys = append(fxs, vx), append(fys, vy)
+	}
+	return xys, fxs, fys, below
+}
+
+// addSeries draws series i: its points as markers and its fitted curve as
+// a line, or, unfitted, a thin dotted line joining the points.
+func addSeries(p *plot.Plot, legend *plot.Legend, i int, xys plotter.XYs, f seriesFit) error {
+	dots, err := plotter.NewScatter(xys)
+	if err != nil {
+		return err
+	}
+	dots.Color, dots.Shape = plotutil.Color(i), plotutil.Shape(i)
+	curve, dashes := f.Curve, plotutil.Dashes(i)
+	if curve == nil {
+		curve, dashes = xys, []vg.Length{vg.Points(1), vg.Points(3)}
+	}
+	line, err := plotter.NewLine(curve)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Dashes = plotutil.Color(i), dashes
+	p.Add(line, dots)
+	legend.Add(f.Label, line, dots)
+	return nil
 }
 
 // xTicks labels the measured x values when there are few of them (log
@@ -114,6 +195,35 @@ func xTicks(points []Point, x func(Point) float64) plot.Ticker {
 	}
 	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
 	return ticks
+}
+
+// yTicks are log ticks that label 2 and 5 times the powers of ten too
+// when fewer than two powers of ten fall in the range (gonum's label only
+// those, so a range within a decade had no labels at all).
+type yTicks struct{}
+
+func (yTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	labelled := 0
+	for _, t := range ts {
+		if t.Label != "" && t.Value >= lo && t.Value <= hi {
+			labelled++
+		}
+	}
+	if labelled >= 2 {
+		return ts
+	}
+	ts = nil
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for m := 1; m <= 9; m++ {
+			t := plot.Tick{Value: float64(m) * math.Pow(10, e)}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(t.Value, 'g', 3, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
 }
 
 // valueTicks are fixed, labelled ticks.
@@ -163,4 +273,14 @@ func varies(points []Point, f func(Point) int) bool {
 		}
 	}
 	return len(seen) > 1
+}
+
+// PlotFormat is the plot format for a file name: svg or png.
+func PlotFormat(path string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".svg", ".png":
+		return ext[1:], nil
+	default:
+		return "", fmt.Errorf("--plot %s: want a .svg or .png file", path)
+	}
 }

@@ -61,9 +61,14 @@ type Growth struct {
 	Metric string // "time" or "states"
 	Var    string // "n" or "k"
 	Fixed  int    // the value of the other one
-	Line   Line   // log-log fit: Slope is the exponent
+	Line   Line   // log-log fit: Slope is the exponent; N == 0: not fitted
 	Base   float64
+	Below  int // times under TimeFloor, left out of the fit
 }
+
+// Fitted reports whether g has a fit; if not, its times were too short
+// (Below of them under TimeFloor) to leave three points.
+func (g Growth) Fitted() bool { return g.Line.N > 0 }
 
 // minFitPoints is the fewest points a fit is reported for: a line through
 // two points always fits, so it says nothing about the shape of growth.
@@ -73,7 +78,8 @@ const minFitPoints = 3
 // with three or more measured sizes, and in k for each engine and n with
 // three or more thread counts (there also the factor per added thread,
 // Base, from a semi-log fit, since n^k is exponential in k). States are
-// fitted only for engines that count them.
+// fitted only for engines that count them; times only from TimeFloor up
+// (a series whose times fall under it is listed as not fitted).
 func Fits(points []Point) []Growth {
 	type key struct {
 		engine string
@@ -90,12 +96,17 @@ func Fits(points []Point) []Growth {
 	add := func(groups map[key][]Point, v string, x func(Point) float64) {
 		for kk, ps := range groups {
 			for _, metric := range []string{"time", "states"} {
-				xs, ys := series(ps, x, metric)
+				xs, ys, below := series(ps, x, metric)
+				g := Growth{Engine: kk.engine, Metric: metric, Var: v, Fixed: kk.fixed, Below: below}
 				l, err := Exponent(xs, ys)
-				if err != nil || l.N < minFitPoints {
+				switch {
+				case (err != nil || l.N < minFitPoints) && below > 0 && len(ps) >= minFitPoints:
+					out = append(out, g) // say why there is no fit
+					continue
+				case err != nil || l.N < minFitPoints:
 					continue
 				}
-				g := Growth{Engine: kk.engine, Metric: metric, Var: v, Fixed: kk.fixed, Line: l}
+				g.Line = l
 				if v == "k" {
 					g.Base, _, _ = Base(xs, ys)
 				}
@@ -122,17 +133,20 @@ func Fits(points []Point) []Growth {
 }
 
 // series is the (x, metric) pairs of ps; a metric of zero has no logarithm
-// and is left out by the fits.
-func series(ps []Point, x func(Point) float64, metric string) (xs, ys []float64) {
+// and is left out by the fits, and so is a time under TimeFloor (below
+// counts those).
+func series(ps []Point, x func(Point) float64, metric string) (xs, ys []float64, below int) {
 	for _, p := range ps {
-		xs = append(xs, x(p))
-		if metric == "states" {
-			ys = append(ys, float64(p.States))
-		} else {
-			ys = append(ys, p.Time.Seconds())
+		switch {
+		case metric == "states":
+			xs, ys = append(xs, x(p)), append(ys, float64(p.States))
+		case p.Time < TimeFloor:
+			below++
+		default:
+			xs, ys = append(xs, x(p)), append(ys, p.Time.Seconds())
 		}
 	}
-	return xs, ys
+	return xs, ys, below
 }
 
 // WriteFits writes one line per fitted growth.
@@ -147,7 +161,15 @@ func WriteFits(w io.Writer, gs []Growth) error {
 		if g.Fixed == 0 { // a family without a thread count (np)
 			fixed = ""
 		}
-		fmt.Fprintf(&b, "%-8s %-6s ~ %s^%.2f  (%s%d points, R²=%.3f)", g.Engine, g.Metric, g.Var, g.Line.Slope, fixed, g.Line.N, g.Line.R2)
+		if !g.Fitted() {
+			fmt.Fprintf(&b, "%-8s %-6s not fitted: %s%d times under %s\n", g.Engine, g.Metric, fixed, g.Below, FormatDuration(TimeFloor))
+			continue
+		}
+		fmt.Fprintf(&b, "%-8s %-6s ~ %s^%.2f  (%s%d points, R²=%.3f", g.Engine, g.Metric, g.Var, g.Line.Slope, fixed, g.Line.N, g.Line.R2)
+		if g.Below > 0 {
+			fmt.Fprintf(&b, "; %d under %s left out", g.Below, FormatDuration(TimeFloor))
+		}
+		b.WriteString(")")
 		if g.Var == "k" {
 			fmt.Fprintf(&b, "; x%.2f per added thread", g.Base)
 		}

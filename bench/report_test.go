@@ -39,7 +39,7 @@ func TestFitsAndWriteFits(t *testing.T) {
 			for range k {
 				s *= int64(n)
 			}
-			pts = append(pts, Point{Engine: "global", N: n, K: k, Verdict: "serializable", States: s, Time: time.Duration(s) * time.Microsecond})
+			pts = append(pts, Point{Engine: "global", N: n, K: k, Verdict: "serializable", States: s, Time: time.Duration(s) * time.Millisecond})
 		}
 	}
 	pts = append(pts, Point{Engine: "global", N: 16, K: 3, Verdict: "timeout"}) // not fitted
@@ -58,4 +58,32 @@ func TestFitsAndWriteFits(t *testing.T) {
 	require.NoError(t, WriteFits(&b, gs))
 	require.Contains(t, b.String(), "global   states ~ n^3.00  (k=3, 3 points, R²=1.000)")
 	require.Contains(t, b.String(), "per added thread")
+}
+
+// TestFitsLeaveOutShortTimes: times under TimeFloor are not fitted (they
+// measure the clock); a series left with fewer than three is listed as
+// not fitted, with the count, and states are fitted whatever the times.
+func TestFitsLeaveOutShortTimes(t *testing.T) {
+	var pts []Point
+	for _, n := range []int{2, 4, 8, 16} {
+		pts = append(pts, Point{Engine: "profile", N: n, K: 3, Verdict: "violation", States: int64(n), Time: time.Duration(100*n) * time.Microsecond},
+			Point{Engine: "global", N: n, K: 3, Verdict: "violation", States: int64(n * n), Time: time.Duration(n*n) * time.Millisecond / 8})
+	}
+	gs := Fits(pts)
+	byName := map[string]Growth{}
+	for _, g := range gs {
+		byName[g.Engine+" "+g.Metric] = g
+	}
+	require.False(t, byName["profile time"].Fitted())
+	require.Equal(t, 3, byName["profile time"].Below, "0.2, 0.4 and 0.8 ms")
+	require.True(t, byName["profile states"].Fitted())
+	g := byName["global time"]
+	require.True(t, g.Fitted(), "2, 8 and 32 ms")
+	require.Equal(t, 1, g.Below, "0.5 ms at n=2")
+	require.Equal(t, 3, g.Line.N)
+	require.InDelta(t, 2, g.Line.Slope, 1e-9)
+	var b strings.Builder
+	require.NoError(t, WriteFits(&b, gs))
+	require.Contains(t, b.String(), "profile  time   not fitted: k=3, 3 times under 1ms\n")
+	require.Contains(t, b.String(), "global   time   ~ n^2.00  (k=3, 3 points, R²=1.000; 1 under 1ms left out)\n")
 }

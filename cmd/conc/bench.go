@@ -37,6 +37,7 @@ type benchFlags struct {
 	metric  string
 	title   string
 	maxDep  int
+	md      bool
 }
 
 func (f *benchFlags) register(fs *flag.FlagSet) {
@@ -51,6 +52,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.plot, "plot", "", "write a log-log plot to `FILE` (.svg or .png)")
 	fs.StringVar(&f.metric, "metric", "time", "what the plot's y axis shows: time or states")
 	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
+	fs.BoolVar(&f.md, "markdown", false, "print the table and fits as Markdown, after a line naming the command and the machine (CPU, cores, Go, date), for docs/complexity.md")
 	fs.IntVar(&f.maxDep, "max-depth", 0, fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth))
 }
 
@@ -78,20 +80,41 @@ func runBench(e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	axis, _, _ := bench.LookupAxis(spec.Family)
-	fmt.Fprintf(e.stdout, "family %s: n = %s, k = %s\n\n", spec.Family, axis.N, axis.K)
-	bench.WriteTable(e.stdout, points)
-	if gs := bench.Fits(points); len(gs) > 0 {
-		fmt.Fprintln(e.stdout, "\nfitted growth (least squares on log-log axes):")
-		bench.WriteFits(e.stdout, gs)
-	}
-	if f.plot != "" {
-		if err := f.writePlot(format, points); err != nil {
-			return e.errorf("bench: --plot %s: %v", f.plot, err)
-		}
-		fmt.Fprintf(e.stdout, "\nwrote %s\n", f.plot)
+	command := "conc bench " + strings.Join(args, " ")
+	if err := f.report(e.stdout, spec, format, points, command, bench.Machine(time.Now())); err != nil {
+		return e.errorf("bench: --plot %s: %v", f.plot, err)
 	}
 	return 0
+}
+
+// report prints the sweep's points (a table or, with --markdown, the
+// Markdown that docs/complexity.md holds, made by command on machine) and
+// the fitted growth, and draws the plot. With --markdown the fits and the
+// plot are made from the points as the table prints them, so that a test
+// can make them again from the document.
+func (f *benchFlags) report(w io.Writer, spec bench.Spec, format string, points []bench.Point, command, machine string) error {
+	axis, _, _ := bench.LookupAxis(spec.Family)
+	if f.md {
+		points = bench.AsPrinted(points)
+		bench.WriteMarkdown(w, command, machine, points)
+	} else {
+		fmt.Fprintf(w, "family %s: n = %s, k = %s\n\n", spec.Family, axis.N, axis.K)
+		bench.WriteTable(w, points)
+		if gs := bench.Fits(points); len(gs) > 0 {
+			fmt.Fprintln(w, "\nfitted growth (least squares on log-log axes):")
+			bench.WriteFits(w, gs)
+		}
+	}
+	if f.plot == "" {
+		return nil
+	}
+	if err := f.writePlot(format, spec, axis, points); err != nil {
+		return err
+	}
+	if !f.md {
+		fmt.Fprintf(w, "\nwrote %s\n", f.plot)
+	}
+	return nil
 }
 
 // spec checks the flags and turns them into a sweep.
@@ -156,10 +179,10 @@ func intList(flagName, s string, def []int) ([]int, error) {
 	return out, nil
 }
 
-func (f *benchFlags) writePlot(format string, points []bench.Point) error {
+func (f *benchFlags) writePlot(format string, spec bench.Spec, axis bench.Axis, points []bench.Point) error {
 	title := f.title
 	if title == "" {
-		title = fmt.Sprintf("conc bench --family %s", f.family)
+		title = bench.DefaultTitle(spec.Family, spec.Engines)
 	}
 	// --plot names a .svg or .png file, never "-" (spec checked it).
 	out, err := outfile.Create(f.plot, io.Discard)
@@ -167,7 +190,8 @@ func (f *benchFlags) writePlot(format string, points []bench.Point) error {
 		return err
 	}
 	defer out.Discard()
-	if err := bench.WritePlot(out, format, points, bench.PlotOptions{Title: title, Metric: f.metric}); err != nil {
+	o := bench.PlotOptions{Title: title, Metric: f.metric, XLabel: "n = " + axis.N}
+	if err := bench.WritePlot(out, format, points, o); err != nil {
 		return err
 	}
 	return out.Commit()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/bench"
 	"github.com/conc-dev/conc/gen"
 )
 
@@ -25,7 +26,24 @@ func TestBenchTableAndPlot(t *testing.T) {
 	svg, err := os.ReadFile(plot)
 	require.NoError(t, err)
 	require.Contains(t, string(svg), "<svg")
-	require.Contains(t, string(svg), ">global<")
+	require.Contains(t, string(svg), ">global: ")
+	require.Contains(t, string(svg), ">locked: global<", "the default title: the family and engines")
+	require.Contains(t, string(svg), ">n = critical sections per thread<", "the x axis says what n counts")
+}
+
+// TestBenchMarkdown: --markdown prints the command and the machine, the
+// points as a Markdown table (which reads back as the points the plot was
+// drawn from) and the fits.
+func TestBenchMarkdown(t *testing.T) {
+	o := conc("bench", "--family", "locked", "--engines", "global", "--sizes", "1,2,3", "--threads", "2", "--metric", "states", "--markdown")
+	require.Equal(t, 0, o.code, o.stderr)
+	require.Regexp(t, "^Made by `conc bench --family locked --engines global --sizes 1,2,3 --threads 2 --metric states --markdown` on .+, \\d+ cores, go\\S+ \\w+/\\w+, \\d{4}-\\d\\d-\\d\\d\\.\n\n", o.stdout)
+	require.Regexp(t, `(?m)^\| global \| 3 \| 2 \| 2 \| serializable \| \d+ \| `, o.stdout)
+	require.Regexp(t, "(?m)^global   states ~ n\\^", o.stdout)
+	pts, err := bench.ParseTable(o.stdout)
+	require.NoError(t, err)
+	require.Len(t, pts, 3)
+	require.Equal(t, "serializable", pts[2].Verdict)
 }
 
 // TestBenchSkipsUnsupported: the profile engine cannot decide programs
