@@ -64,6 +64,7 @@ type Growth struct {
 	Line   Line   // log-log fit: Slope is the exponent; N == 0: not fitted
 	Base   float64
 	Below  int // times under TimeFloor, left out of the fit
+	Points int // the measured points of the series, Below included
 }
 
 // Fitted reports whether g has a fit; if not, its times were too short
@@ -97,7 +98,7 @@ func Fits(points []Point) []Growth {
 		for kk, ps := range groups {
 			for _, metric := range []string{"time", "states"} {
 				xs, ys, below := series(ps, x, metric)
-				g := Growth{Engine: kk.engine, Metric: metric, Var: v, Fixed: kk.fixed, Below: below}
+				g := Growth{Engine: kk.engine, Metric: metric, Var: v, Fixed: kk.fixed, Below: below, Points: len(ps)}
 				l, err := Exponent(xs, ys)
 				switch {
 				case (err != nil || l.N < minFitPoints) && below > 0 && len(ps) >= minFitPoints:
@@ -162,7 +163,7 @@ func WriteFits(w io.Writer, gs []Growth) error {
 			fixed = ""
 		}
 		if !g.Fitted() {
-			fmt.Fprintf(&b, "%-8s %-6s not fitted: %s%d times under %s\n", g.Engine, g.Metric, fixed, g.Below, FormatDuration(TimeFloor))
+			fmt.Fprintf(&b, "%-8s %-6s not fitted: %s%d of %d times under %s\n", g.Engine, g.Metric, fixed, g.Below, g.Points, FormatDuration(TimeFloor))
 			continue
 		}
 		fmt.Fprintf(&b, "%-8s %-6s ~ %s^%.2f  (%s%d points, R²=%.3f", g.Engine, g.Metric, g.Var, g.Line.Slope, fixed, g.Line.N, g.Line.R2)

@@ -84,6 +84,6 @@ func TestFitsLeaveOutShortTimes(t *testing.T) {
 	require.InDelta(t, 2, g.Line.Slope, 1e-9)
 	var b strings.Builder
 	require.NoError(t, WriteFits(&b, gs))
-	require.Contains(t, b.String(), "profile  time   not fitted: k=3, 3 times under 1ms\n")
+	require.Contains(t, b.String(), "profile  time   not fitted: k=3, 3 of 4 times under 1ms\n")
 	require.Contains(t, b.String(), "global   time   ~ n^2.00  (k=3, 3 points, R²=1.000; 1 under 1ms left out)\n")
 }
