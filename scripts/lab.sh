@@ -16,10 +16,6 @@ doc=docs/complexity.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 conc=${CONC:-}
-if [ -z "$conc" ]; then
-	go build -o "$tmp/conc" ./cmd/conc
-	conc=$tmp/conc
-fi
 
 # The experiments: NAME, then conc bench's flags (no quotes, no spaces
 # inside one). TestLabDocument (cmd/conc) checks that the document has a
@@ -38,6 +34,10 @@ want=" $* "
 for a in "$@"; do
 	echo "$experiments" | grep -q "^$a " || { echo "lab.sh: no experiment $a" >&2; exit 2; }
 done
+if [ -z "$conc" ]; then
+	go build -o "$tmp/conc" ./cmd/conc
+	conc=$tmp/conc
+fi
 echo "$experiments" | while read -r name flags; do
 	[ -n "$name" ] || continue
 	case "$want" in "  " | *" $name "*) ;; *) continue ;; esac

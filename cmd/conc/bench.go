@@ -80,7 +80,7 @@ func runBench(e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	command := "conc bench " + strings.Join(args, " ")
+	command := "conc bench " + shellWords(args)
 	if err := f.report(e.stdout, spec, format, points, command, bench.Machine(time.Now())); err != nil {
 		return e.errorf("bench: --plot %s: %v", f.plot, err)
 	}
@@ -115,6 +115,19 @@ func (f *benchFlags) report(w io.Writer, spec bench.Spec, format string, points 
 		fmt.Fprintf(w, "\nwrote %s\n", f.plot)
 	}
 	return nil
+}
+
+// shellWords joins args as a shell would read them back: an argument with
+// a character outside a safe set is single-quoted.
+func shellWords(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "" || strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,./=:+-") != "" {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // spec checks the flags and turns them into a sweep.

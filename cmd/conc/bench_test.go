@@ -111,3 +111,8 @@ func TestBenchFamiliesDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestShellWords(t *testing.T) {
+	require.Equal(t, "--family chain --sizes 1,2 --plot docs/plots/x.svg", shellWords([]string{"--family", "chain", "--sizes", "1,2", "--plot", "docs/plots/x.svg"}))
+	require.Equal(t, `--title 'a b' '' 'it'\''s'`, shellWords([]string{"--title", "a b", "", "it's"}))
+}
