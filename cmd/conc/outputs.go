@@ -111,7 +111,7 @@ func distinctPair(a, b [2]string) error {
 		return fmt.Errorf("%s - and %s -: only one output can go to standard output", a[0], b[0])
 	case a[1] == outfile.Stdout || b[1] == outfile.Stdout:
 		return nil
-	case filepath.Clean(a[1]) == filepath.Clean(b[1]):
+	case absPath(a[1]) == absPath(b[1]): // "out" and "./out", before either exists
 		return fmt.Errorf("%s and %s name the same file", a[0], b[0])
 	}
 	x, xerr := os.Stat(a[1])
@@ -120,6 +120,15 @@ func distinctPair(a, b [2]string) error {
 		return fmt.Errorf("%s and %s name the same file", a[0], b[0])
 	}
 	return nil
+}
+
+// absPath is path made absolute and clean (just clean if the working
+// directory is unknown).
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // writePictures writes --dot and --html (each a no-op when not given).

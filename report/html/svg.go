@@ -102,7 +102,7 @@ func (d *diagram) drawLanes(b *bufio.Writer, w int) {
 		x := colX(c)
 		if col.gap != "" {
 			fmt.Fprintf(b, `<g class="gap"><title>%s</title><line x1="%d" y1="%d" x2="%d" y2="%d"/><text x="%d" y="%d">⋯</text><text class="gap-count" x="%d" y="%d">%s</text></g>`+"\n",
-				esc(col.gap), x, topH, x, bottom, x, topH+12, x, bottom+14, esc(short(col.label, 10)))
+				esc(col.gap), x, topH, x, bottom, x, topH+12, x, bottom+14, esc(short(col.label, 14)))
 			continue
 		}
 		fmt.Fprintf(b, `<text class="axis" x="%d" y="%d">%s</text>`+"\n", x, bottom+14, esc(col.label))
