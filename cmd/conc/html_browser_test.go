@@ -80,13 +80,17 @@ type drawnPage struct {
 }
 
 type drawnFigure struct {
-	Marks []struct {
-		I     int     `json:"i"`
-		Cycle bool    `json:"cycle"`
-		Title string  `json:"title"`
-		Width float64 `json:"width"`
-	} `json:"marks"`
-	Edges []string `json:"edges"`
+	Marks []drawnMark `json:"marks"`
+	Edges []string    `json:"edges"`
+}
+
+// drawnMark is a data-event mark: its value, whether on the cycle, its
+// tooltip and its rendered width.
+type drawnMark struct {
+	I     int     `json:"i"`
+	Cycle bool    `json:"cycle"`
+	Title string  `json:"title"`
+	Width float64 `json:"width"`
 }
 
 // readPage is the script that reads a drawnPage off the rendered page.

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"encoding/json"
+	stdhtml "html"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,4 +70,55 @@ func TestHTMLSharesNoOutput(t *testing.T) {
 	o := conc("check", file(t, "b.conc", lostUpdate), "--dot", out, "--html", "./out")
 	require.Equal(t, exitUsage, o.code)
 	require.Equal(t, "conc: check: --dot and --html name the same file\n", o.stderr)
+}
+
+// TestHTMLMatchesJSONWithoutBrowser holds the pages' markup to the JSON
+// as TestHTMLInBrowser holds the rendered pages, read with regular
+// expressions: it runs where Chromium is not installed.
+func TestHTMLMatchesJSONWithoutBrowser(t *testing.T) {
+	for _, p := range htmlPages(t) {
+		name := strings.Join(p.args, " ")
+		o := conc(append(p.args, "--format", "json", "--html", "-")...)
+		var want drawnJSON
+		require.NoError(t, json.Unmarshal([]byte(o.stderr), &want), name)
+		got := parseDrawn(o.stdout)
+		require.Equal(t, want.Verdict, got.Verdict, name)
+		if p.args[0] == "monitor" {
+			checkDrawnGroups(t, name, want, got)
+		} else {
+			checkDrawnWitness(t, name, want, got)
+		}
+	}
+}
+
+var (
+	verdictRe = regexp.MustCompile(`<span id="verdict"[^>]*>([^<]*)<`)
+	sectionRe = regexp.MustCompile(`(?s)<section class="(witness|group)".*?</svg>`)
+	markRe    = regexp.MustCompile(`<g class="event( cycle)?[^"]*" data-event="(\d+)"><title>([^<]*)</title>`)
+	edgeRe    = regexp.MustCompile(`data-edge="([^"]*)"`)
+)
+
+// parseDrawn reads a page's markup as the browser test reads the page
+// (every mark counted as drawn: only a browser measures).
+func parseDrawn(page string) drawnPage {
+	var d drawnPage
+	if m := verdictRe.FindStringSubmatch(page); m != nil {
+		d.Verdict = m[1]
+	}
+	for _, sec := range sectionRe.FindAllStringSubmatch(page, -1) {
+		var f drawnFigure
+		for _, m := range markRe.FindAllStringSubmatch(sec[0], -1) {
+			i, _ := strconv.Atoi(m[2])
+			f.Marks = append(f.Marks, drawnMark{I: i, Cycle: m[1] != "", Title: stdhtml.UnescapeString(m[3]), Width: 1})
+		}
+		for _, m := range edgeRe.FindAllStringSubmatch(sec[0], -1) {
+			f.Edges = append(f.Edges, m[1])
+		}
+		if sec[1] == "witness" {
+			d.Witness = &f
+		} else {
+			d.Groups = append(d.Groups, f)
+		}
+	}
+	return d
 }

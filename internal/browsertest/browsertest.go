@@ -49,20 +49,19 @@ func Start(t *testing.T, width, height int) context.Context {
 		}
 		t.Skip("no Chromium installed (apt-get install chromium); the browser tests need it")
 	}
-	opts := []chromedp.ExecAllocatorOption{
+	// chromedp's defaults (Puppeteer's: headless, no first run, no
+	// background networking, extensions or sync, an sRGB profile so that
+	// screenshots do not depend on the machine), and no network services
+	// of Chromium's own.
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
-		chromedp.Headless,
 		chromedp.NoSandbox, // root in containers
 		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),
-	}
+	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() {
