@@ -71,7 +71,8 @@ func laneY(l int) int { return topH + l*laneH + laneH/2 }
 // draw writes d as one <svg>: lanes, boxes, arrows, marks, then the
 // arrows' labels on top so that nothing hides them.
 func (d *diagram) draw(b *bufio.Writer) {
-	w, h := leftW+len(d.cols)*colW+8, topH+len(d.lanes)*laneH+axisH
+	// Room on the right for a box name longer than its box.
+	w, h := leftW+len(d.cols)*colW+120, topH+len(d.lanes)*laneH+axisH
 	fmt.Fprintf(b, `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", w, h, w, h)
 	fmt.Fprintf(b, `<defs><marker id="%s-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>`+"\n", d.id)
 	d.drawLanes(b, w)
@@ -94,7 +95,7 @@ func (d *diagram) draw(b *bufio.Writer) {
 func (d *diagram) drawLanes(b *bufio.Writer, w int) {
 	for l, name := range d.lanes {
 		y := laneY(l)
-		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-8, y)
+		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-120, y)
 		fmt.Fprintf(b, `<text class="lane-name" x="4" y="%d">%s</text>`+"\n", y+4, esc(short(name, 8)))
 	}
 	bottom := topH + len(d.lanes)*laneH
@@ -142,15 +143,19 @@ func (m mark) draw(b *bufio.Writer) {
 // curve is an arrow's quadratic Bézier: its ends, pulled back from the
 // marks' centres, and its control point, bowed down below the boxes so
 // that an arrow along a lane (program order) does not run through the
-// marks between its ends nor over the boxes' names.
+// marks between its ends nor over the boxes' names (an elision along a
+// lane bows up instead, clear of them).
 func (d *diagram) curve(a arrow) (x0, y0, cx, cy, x1, y1 float64) {
 	f, t := d.marks[a.from], d.marks[a.to]
 	x0, y0 = float64(colX(f.col)), float64(laneY(f.lane))
 	x1, y1 = float64(colX(t.col)), float64(laneY(t.lane))
 	cx, cy = (x0+x1)/2, (y0+y1)/2
-	if f.lane == t.lane {
+	switch {
+	case f.lane == t.lane && a.edge == "":
+		cy -= 80 // an elision along a lane: above it, clear of program order
+	case f.lane == t.lane:
 		cy += 64
-	} else {
+	default:
 		cx += 18 // a slight bow tells two arrows between the same lanes apart
 	}
 	pull := func(x, y *float64, tx, ty float64) {
@@ -188,10 +193,13 @@ func (d *diagram) drawArrowLabel(b *bufio.Writer, a arrow) {
 	x0, y0, cx, cy, x1, y1 := d.curve(a)
 	mx, my := (x0+2*cx+x1)/4, (y0+2*cy+y1)/4
 	class := "edge-label"
-	if d.marks[a.from].lane == d.marks[a.to].lane {
+	switch {
+	case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
+		my -= 4 // over the arc
+	case d.marks[a.from].lane == d.marks[a.to].lane:
 		my += 11 // under the arc, small enough for a column's width
 		class += " same-lane"
-	} else {
+	default:
 		my -= 3
 	}
 	fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"><title>%s</title>%s</text>`+"\n", class, mx, my, esc(a.title), esc(short(a.label, 24)))
