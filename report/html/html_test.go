@@ -197,3 +197,31 @@ func TestFragmentIsThePageBody(t *testing.T) {
 	require.Contains(t, full.String(), "<body>\n"+frag.String()+"</body>")
 	require.True(t, strings.HasPrefix(frag.String(), `<div class="conc-report">`))
 }
+
+// TestLongWitnessSpellsOnlyWhatItDraws: a page of a long lean witness
+// spells out only the events it draws, so its allocations do not grow
+// with the run (a count, not a timing: 100 times the run, not 10 times
+// the allocations).
+func TestLongWitnessSpellsOnlyWhatItDraws(t *testing.T) {
+	allocs := func(n int) float64 {
+		p, res := longRun(n)
+		r, err := report.BuildLean(p, res)
+		require.NoError(t, err)
+		return testing.AllocsPerRun(3, func() {
+			require.NoError(t, Write(io.Discard, r, Options{}))
+		})
+	}
+	small, large := allocs(1000), allocs(100000)
+	require.Less(t, large, 2*small, "allocations grow with the run: %v for 3k events, %v for 300k", small, large)
+}
+
+// BenchmarkLongWitnessPage is the page of a 300,000-event witness, drawn
+// around its cycle.
+func BenchmarkLongWitnessPage(b *testing.B) {
+	p, res := longRun(100000)
+	r, err := report.BuildLean(p, res)
+	require.NoError(b, err)
+	for b.Loop() {
+		require.NoError(b, Write(io.Discard, r, Options{}))
+	}
+}
