@@ -57,6 +57,9 @@ type Witness struct {
 	// lean, when set, is the run Run would spell out (BuildLean); Run is
 	// nil then. Len and Event read either.
 	lean *leanRun
+	// nth is each transaction's ordinal among its thread's, kept by
+	// spellOut for Window (Event has no room for it).
+	nth []int
 }
 
 // Event is one event of the witness run.
@@ -195,7 +198,8 @@ func buildWitness(p *model.Program, mw *model.Witness) (*Witness, error) {
 // spellOut fills Run from the lean run, every event with its transaction.
 func (w *Witness) spellOut() {
 	l := w.lean
-	txns, _ := transactions(l.run, w.LockEdges)
+	txns, nth := transactions(l.run, w.LockEdges)
+	w.nth = nth
 	w.Run = make([]Event, len(l.run))
 	for i := range w.Run {
 		w.Run[i] = l.event(i)

@@ -25,7 +25,7 @@ var timeoutGrace = time.Second
 // decide is the pipeline of conc check: choose the engine, run it under the
 // limits, replay a violation's witness (replay.go), render the answer and map
 // the verdict to an exit code. inputs are the files p was read from,
-// which --dot refuses to overwrite.
+// which --dot and --html refuse to overwrite.
 func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int {
 	opts := f.options()
 	if f.ignoreSync {
@@ -35,11 +35,11 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	if err != nil {
 		return e.usagef("%v", err)
 	}
-	dot, err := createDOT(e, f.dot, inputs)
+	outs, err := createOutputs(e, outputPaths{dot: f.dot, html: f.html}, inputs)
 	if err != nil {
-		return e.usagef("--dot: %v", err)
+		return e.usagef("%v", err)
 	}
-	defer dot.close()
+	defer outs.close()
 	res, err := runEngine(eng, p, opts, f.deadline())
 	if err != nil {
 		return e.errorf("engine %s failed: %v", eng.Name, err)
@@ -54,11 +54,11 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
-	if err := render(reportWriter(e, f.dot), f, r); err != nil {
+	if err := render(reportWriter(e, f.dot, f.html), f, r); err != nil {
 		return e.errorf("%v", err)
 	}
-	if err := dot.write(r); err != nil {
-		return e.usagef("--dot: %v", err)
+	if err := outs.writePictures(r); err != nil {
+		return e.usagef("%v", err)
 	}
 	return exitCode(res.Verdict)
 }

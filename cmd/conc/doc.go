@@ -29,17 +29,21 @@
 //     supports the program; the engine field of the output names it;
 //   - --quiet leaves out only the text summary line; JSON is unchanged;
 //   - --dot always writes a valid graph: the cycle for a violation, else an
-//     empty graph labelled with the verdict;
-//   - output files (--dot, --witness-out, bench's --plot) never destroy data
+//     empty graph labelled with the verdict; --html always a whole page
+//     (package report/html), the witness or the groups drawn when there
+//     are any;
+//   - output files (--dot, --html, --witness-out, bench's --plot) never destroy data
 //     (package internal/outfile): one that is an input of the run (also
 //     through a symbolic or hard link, or standard input redirected from
 //     it) is refused with exit 2; each is written to a temporary file
 //     beside it, opened after the input and before the work (a bad path
 //     fails at once), and renamed over its name at the end, so an error
 //     leaves any earlier file of that name as it was;
-//   - "-" as --dot or --witness-out is standard output; the report (text or
-//     JSON) then goes to standard error, so that "--dot - | dot -Tsvg" gets
-//     the graph alone; --dot - with --witness-out - is a usage error;
+//   - "-" as --dot, --html or --witness-out is standard output; the report
+//     (text or JSON) then goes to standard error, so that "--dot - | dot
+//     -Tsvg" gets the graph alone; two of them as "-", or two naming one
+//     file (compared as absolute paths, and by inode when both exist), is
+//     a usage error;
 //   - an engine that fails (an error that is not the deadline, or a panic) is
 //     exit 2 with "conc: engine NAME failed: ..."; an engine that overruns
 //     --timeout (or the memory budget) by more than a second is abandoned

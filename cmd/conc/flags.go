@@ -21,6 +21,7 @@ type decideFlags struct {
 	lockEdges  bool
 	ignoreSync bool
 	dot        string
+	html       string
 	timeout    time.Duration
 	maxStates  int
 	// maxStatesSet: --max-states was given (predict's default budget
@@ -38,6 +39,7 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lockEdges, "lock-edges", false, "release→acquire and fork/join also conflict (as in Velodrome and AeroDrome)")
 	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
 	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE` "+dashHelp)
+	fs.StringVar(&f.html, "html", "", htmlHelp)
 	timeoutVar(fs, &f.timeout, decideTimeoutHelp)
 	countVar(fs, "max-states", "give up after `N` states with verdict unknown (default 0: no limit)",
 		&f.maxStates, &f.maxStatesSet)

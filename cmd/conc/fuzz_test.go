@@ -40,7 +40,7 @@ const fuzzPatience = 5 * time.Second
 // code of docs/spec.md §6; exit 2 with a message on standard error, never a
 // panic or a goroutine dump; and a violation in JSON carries its witness.
 // Paths in the flags are dropped and the run happens in a fresh directory,
-// so that --dot and --witness-out write nowhere else.
+// so that --dot, --html and --witness-out write nowhere else.
 //
 //	go test ./cmd/conc -run '^$' -fuzz FuzzCLI -fuzztime 5m
 func FuzzCLI(f *testing.F) {
@@ -160,7 +160,8 @@ func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr stri
 func addFuzzSeeds(f *testing.F) {
 	examples, _ := filepath.Glob("../../examples/*.conc")
 	flagSets := []string{"", "--engine brute", "--engine global --lock-edges", "--ignore-sync --quiet",
-		"--max-depth 3 --max-stack 2", "--engine profile", "--dot -", "--dot d.dot"}
+		"--max-depth 3 --max-stack 2", "--engine profile", "--dot -", "--dot d.dot",
+		"--html -", "--html h.html --lock-edges"}
 	for i, path := range examples {
 		src, err := os.ReadFile(path)
 		if err != nil {
@@ -179,6 +180,7 @@ func addFuzzSeeds(f *testing.F) {
 			[]byte(tr), i%2 == 0, i%3 != 0)
 		f.Add(uint8(2), []string{"--first", "--lock-edges --max-cycle 1", "--dot -", "--lenient", ""}[i%5],
 			[]byte(tr), i%2 == 1, i%3 == 0)
+		f.Add(uint8(1+i%2), []string{"--html -", "--html h.html --lock-edges"}[i%2], []byte(tr), i%3 == 1, i%2 == 0)
 	}
 	f.Add(uint8(0), "--help", []byte{}, true, true)
 	f.Add(uint8(fuzzGzip|2), "--lock-edges", []byte(lostUpdateTrace), false, true)

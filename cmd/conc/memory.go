@@ -43,7 +43,7 @@ func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
-	if err := render(reportWriter(e, f.dot), f, r); err != nil {
+	if err := render(reportWriter(e, f.dot, f.html), f, r); err != nil {
 		return e.errorf("%v", err)
 	}
 	return exitUnknown

@@ -32,6 +32,7 @@ type monitorFlags struct {
 	lenient   bool
 	first     bool
 	dot       string
+	html      string
 	maxCycle  int
 	maxGroups int
 	all       bool
@@ -47,6 +48,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.BoolVar(&f.first, "first", false, "stop at the first violating event, as RAPID does")
 	fs.StringVar(&f.dot, "dot", "", "write the example cycles of the groups (at most --max-groups) as a Graphviz digraph to `FILE` "+dashHelp)
+	fs.StringVar(&f.html, "html", "", htmlHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
 	fs.BoolVar(&f.all, "all", false, "also list every violating transaction in the text output, one a line")
@@ -80,11 +82,11 @@ func runMonitor(e *env, args []string) int {
 		return inputError(e, err)
 	}
 	defer closeTrace()
-	dot, err := createDOT(e, f.dot, inputFiles(e, files[0]))
+	outs, err := createOutputs(e, outputPaths{dot: f.dot, html: f.html}, inputFiles(e, files[0]))
 	if err != nil {
-		return e.usagef("--dot: %v", err)
+		return e.usagef("%v", err)
 	}
-	defer dot.close()
+	defer outs.close()
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if f.timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, f.timeout)
@@ -111,7 +113,7 @@ func runMonitor(e *env, args []string) int {
 		return e.errorf("%v", err)
 	}
 	rep.ShowGroups = f.maxGroups
-	if w := reportWriter(e, f.dot); f.format == "json" {
+	if w := reportWriter(e, f.dot, f.html); f.format == "json" {
 		err = report.WriteJSON(w, rep)
 	} else {
 		err = report.WriteText(w, rep, report.TextOptions{Quiet: f.quiet, All: f.all})
@@ -119,8 +121,8 @@ func runMonitor(e *env, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	if err := dot.write(rep); err != nil {
-		return e.usagef("--dot: %v", err)
+	if err := outs.writePictures(rep); err != nil {
+		return e.usagef("%v", err)
 	}
 	return exitCode(verdictOf(res))
 }

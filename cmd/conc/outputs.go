@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/conc-dev/conc/internal/outfile"
+	"github.com/conc-dev/conc/report"
 )
 
 // inputFiles are the files a run reads, for the outputs to refuse (package
@@ -43,31 +43,47 @@ func reportWriter(e *env, outputs ...string) io.Writer {
 	return e.stdout
 }
 
-// outputs are the files --dot and --witness-out name, opened after the
-// trace so that they can refuse it and before it is read so that a bad
-// path fails first. Without a violation the witness file is left empty.
+// outputs are the files --dot, --html and --witness-out name, opened
+// after the input so that they can refuse it and before it is read so
+// that a bad path fails first. Without a violation the witness file is
+// left empty.
 type outputs struct {
-	dot     *dotFile
-	witness *outfile.File
+	dot, html *renderedFile
+	witness   *outfile.File
 }
 
-// errSameOutput: two outputs of one run cannot share a file.
-var errSameOutput = errors.New("--dot and --witness-out name the same file")
+// outputPaths are the output flags' values ("" for not given).
+type outputPaths struct{ dot, html, witness string }
 
-// errBothStdout: standard output can carry one output file.
-var errBothStdout = errors.New("--dot - and --witness-out -: only one output can go to standard output")
+// named lists the given outputs with their flags, in the flags' order.
+func (p outputPaths) named() [][2]string {
+	var out [][2]string
+	for _, o := range [][2]string{{"--dot", p.dot}, {"--html", p.html}, {"--witness-out", p.witness}} {
+		if o[1] != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
 
-func createOutputs(e *env, dot, witness string, inputs []os.FileInfo) (*outputs, error) {
-	if err := distinctOutputs(dot, witness); err != nil {
+func createOutputs(e *env, paths outputPaths, inputs []os.FileInfo) (*outputs, error) {
+	if err := distinctOutputs(paths.named()); err != nil {
 		return nil, err
 	}
-	d, err := createDOT(e, dot, inputs)
+	o := &outputs{dot: &renderedFile{}, html: &renderedFile{}}
+	dot, err := createRendered(e, paths.dot, report.WriteDOT, inputs)
 	if err != nil {
 		return nil, fmt.Errorf("--dot: %w", err)
 	}
-	o := &outputs{dot: d}
-	if witness != "" {
-		if o.witness, err = outfile.Create(witness, e.stdout, inputs...); err != nil {
+	o.dot = dot
+	html, err := createRendered(e, paths.html, writeHTML, inputs)
+	if err != nil {
+		o.close()
+		return nil, fmt.Errorf("--html: %w", err)
+	}
+	o.html = html
+	if paths.witness != "" {
+		if o.witness, err = outfile.Create(paths.witness, e.stdout, inputs...); err != nil {
 			o.close()
 			return nil, fmt.Errorf("--witness-out: %w", err)
 		}
@@ -75,22 +91,53 @@ func createOutputs(e *env, dot, witness string, inputs []os.FileInfo) (*outputs,
 	return o, nil
 }
 
-// distinctOutputs checks that --dot and --witness-out do not name one file.
-func distinctOutputs(dot, witness string) error {
-	switch {
-	case dot == "" || witness == "":
-		return nil
-	case dot == outfile.Stdout && witness == outfile.Stdout:
-		return errBothStdout
-	case dot == outfile.Stdout || witness == outfile.Stdout:
-		return nil
-	case filepath.Clean(dot) == filepath.Clean(witness):
-		return errSameOutput
+// distinctOutputs checks that no two outputs name one file, and that at
+// most one is standard output.
+func distinctOutputs(outs [][2]string) error {
+	for i, a := range outs {
+		for _, b := range outs[i+1:] {
+			if err := distinctPair(a, b); err != nil {
+				return err
+			}
+		}
 	}
-	a, aerr := os.Stat(dot)
-	b, berr := os.Stat(witness)
-	if aerr == nil && berr == nil && os.SameFile(a, b) {
-		return errSameOutput
+	return nil
+}
+
+// distinctPair checks two outputs, each its flag and path.
+func distinctPair(a, b [2]string) error {
+	switch {
+	case a[1] == outfile.Stdout && b[1] == outfile.Stdout:
+		return fmt.Errorf("%s - and %s -: only one output can go to standard output", a[0], b[0])
+	case a[1] == outfile.Stdout || b[1] == outfile.Stdout:
+		return nil
+	case absPath(a[1]) == absPath(b[1]): // "out" and "./out", before either exists
+		return fmt.Errorf("%s and %s name the same file", a[0], b[0])
+	}
+	x, xerr := os.Stat(a[1])
+	y, yerr := os.Stat(b[1])
+	if xerr == nil && yerr == nil && os.SameFile(x, y) {
+		return fmt.Errorf("%s and %s name the same file", a[0], b[0])
+	}
+	return nil
+}
+
+// absPath is path made absolute and clean (just clean if the working
+// directory is unknown).
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}
+
+// writePictures writes --dot and --html (each a no-op when not given).
+func (o *outputs) writePictures(r *report.Report) error {
+	if err := o.dot.write(r); err != nil {
+		return fmt.Errorf("--dot: %w", err)
+	}
+	if err := o.html.write(r); err != nil {
+		return fmt.Errorf("--html: %w", err)
 	}
 	return nil
 }
@@ -108,6 +155,7 @@ func (o *outputs) commitWitness() error {
 // close abandons what is not yet in place (an early error return).
 func (o *outputs) close() {
 	o.dot.close()
+	o.html.close()
 	if o.witness != nil {
 		o.witness.Discard()
 		o.witness = nil

@@ -28,6 +28,10 @@ func TestOutputIsTheInput(t *testing.T) {
 		{"check dot hard link", "check", "--dot", lostUpdate, hardLink},
 		{"predict dot stdin", "predict", "--dot", reorderTrace, stdinFile},
 		{"check dot stdin", "check", "--dot", lostUpdate, stdinFile},
+		{"check html", "check", "--html", lostUpdate, same},
+		{"predict html symlink", "predict", "--html", reorderTrace, symlink},
+		{"monitor html hard link", "monitor", "--html", lostUpdateTrace, hardLink},
+		{"monitor html stdin", "monitor", "--html", lostUpdateTrace, stdinFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := file(t, "input", tc.src)

@@ -66,7 +66,7 @@ func runPredict(e *env, args []string) int {
 		return inputError(e, err)
 	}
 	defer closeTrace()
-	outs, err := createOutputs(e, f.dot, f.witnessOut, inputFiles(e, files[0]))
+	outs, err := createOutputs(e, outputPaths{dot: f.dot, html: f.html, witness: f.witnessOut}, inputFiles(e, files[0]))
 	if err != nil {
 		return e.usagef("%v", err)
 	}
@@ -103,7 +103,7 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 }
 
 // finishPredict renders the answer (with st, what --lenient skipped), writes
-// --dot and --witness-out, and maps the verdict to the exit code.
+// --dot, --html and --witness-out, and maps the verdict to the exit code.
 func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs, st trace.Stats) int {
 	// The report shares the witness's run (millions of steps, for a long
 	// trace) and spells each event as it is written; the paths are let go
@@ -122,11 +122,11 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 		return e.usagef("--witness-out: %v", err)
 	}
 	out.Result.Witness = nil // its paths: the report keeps the run, not them
-	if err := renderPredict(reportWriter(e, f.dot, f.witnessOut), f, rep); err != nil {
+	if err := renderPredict(reportWriter(e, f.dot, f.html, f.witnessOut), f, rep); err != nil {
 		return e.errorf("%v", err)
 	}
-	if err := outs.dot.write(rep); err != nil {
-		return e.usagef("--dot: %v", err)
+	if err := outs.writePictures(rep); err != nil {
+		return e.usagef("%v", err)
 	}
 	return exitCode(out.Result.Verdict)
 }

@@ -1,0 +1,122 @@
+package html
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/conc-dev/conc/report"
+)
+
+// groupDiagram lays out group k's example cycle (conc monitor): a column
+// per trace line the cycle names (its events, and its transactions'
+// begin and end lines), a lane per thread, a box per transaction (the
+// violating one, Cycle[0], in red unless it is a lone unary event), a
+// mark per event (data-event: its trace line) and an arrow per edge of
+// the cycle (data-edge: the two lines; an elided middle dashed, without).
+func groupDiagram(k int, g *report.Group) *diagram {
+	d := &diagram{id: fmt.Sprintf("group%d", k)}
+	col := groupColumns(d, g)
+	lane := map[string]int{}
+	markOf := map[int]int{} // trace line -> mark
+	boxOf := map[[2]int]bool{}
+	for i, t := range g.Cycle {
+		l, ok := lane[t.Thread]
+		if !ok {
+			l = len(d.lanes)
+			lane[t.Thread] = l
+			d.lanes = append(d.lanes, report.ProseThread(t.Thread))
+		}
+		violating := i == 0 && !unary(t)
+		if key := [2]int{l, t.Begin}; !boxOf[key] {
+			boxOf[key] = true
+			d.boxes = append(d.boxes, groupBox(t, l, col, len(d.cols)-1, violating))
+		}
+		for _, e := range t.Events {
+			if _, ok := markOf[e.Line]; ok {
+				continue
+			}
+			markOf[e.Line] = len(d.marks)
+			d.marks = append(d.marks, mark{col: col[e.Line], lane: l, data: strconv.Itoa(e.Line),
+				op: opText(e), target: e.Target, title: traceTitle(t.Thread, e), cycle: true, interrupted: violating})
+		}
+	}
+	for _, e := range g.Edges() {
+		a := arrow{from: markOf[e.From.Line], to: markOf[e.To.Line], label: e.Label,
+			title: fmt.Sprintf("line %d comes before line %d: %s", e.From.Line, e.To.Line, e.Label)}
+		if e.Elided == 0 {
+			a.edge = fmt.Sprintf("%d-%d", e.From.Line, e.To.Line)
+		} else {
+			a.label = fmt.Sprintf("⋯ %s", plural(e.Elided, "more transaction"))
+			a.title = fmt.Sprintf("%s left out between lines %d and %d (--max-cycle)", plural(e.Elided, "transaction"), e.From.Line, e.To.Line)
+		}
+		d.arrows = append(d.arrows, a)
+	}
+	return d
+}
+
+// groupColumns gives every line the cycle names a column, in line order,
+// and returns each line's column.
+func groupColumns(d *diagram, g *report.Group) map[int]int {
+	var lines []int
+	for _, t := range g.Cycle {
+		lines = append(lines, t.Begin)
+		if t.End != nil {
+			lines = append(lines, *t.End)
+		}
+		for _, e := range t.Events {
+			lines = append(lines, e.Line)
+		}
+	}
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	col := map[int]int{}
+	for i, l := range lines {
+		col[l] = i
+		d.cols = append(d.cols, column{label: strconv.Itoa(l)})
+	}
+	return col
+}
+
+// groupBox is transaction t's box: from its begin line to its end, or to
+// the last column if the trace never ends it.
+func groupBox(t report.CycleTxn, lane int, col map[int]int, last int, violating bool) box {
+	x := box{lane: lane, from: col[t.Begin], to: last, cycle: true, interrupted: violating}
+	end := "open"
+	if t.End != nil {
+		x.to, end = col[*t.End], strconv.Itoa(*t.End)
+	}
+	x.name = fmt.Sprintf("%s lines %d-%s", report.ProseThread(t.Thread), t.Begin, end)
+	x.title = "transaction " + x.name
+	if unary(t) {
+		// Its one column is too narrow for a name: the axis has its line.
+		x.name, x.title = "", fmt.Sprintf("unary transaction: %s's event at line %d, outside any atomic block", report.ProseThread(t.Thread), t.Begin)
+	}
+	if violating {
+		x.name += ": violating"
+		x.title += ": the violating transaction, which the cycle leaves and comes back into"
+	}
+	return x
+}
+
+// unary reports whether t is a lone event outside any atomic block.
+func unary(t report.CycleTxn) bool {
+	return t.End != nil && *t.End == t.Begin && len(t.Events) == 1
+}
+
+// opText is an event's op in STD's spelling, "?" for an event the
+// grouping could not read again (a trace on standard input).
+func opText(e report.TraceEvent) string {
+	if e.Op == "" {
+		return "?"
+	}
+	return e.Op
+}
+
+func traceTitle(thread string, e report.TraceEvent) string {
+	t := report.ProseThread(thread) + ": " + opText(e)
+	if e.Target != "" {
+		t += " " + e.Target
+	}
+	return t + fmt.Sprintf(" at trace line %d", e.Line)
+}

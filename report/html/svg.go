@@ -1,0 +1,217 @@
+package html
+
+import (
+	"bufio"
+	"fmt"
+	stdhtml "html"
+	"unicode/utf8"
+)
+
+// diagram is a timeline to draw: lanes (threads) top to bottom, columns
+// (time: run order, or trace lines) left to right, and on them event
+// marks, transaction boxes and the cycle's arrows. The witness and the
+// groups fill one each (witness.go, groups.go); draw lays it out.
+type diagram struct {
+	id     string // unique on the page: it names the arrowhead marker
+	lanes  []string
+	cols   []column
+	marks  []mark
+	boxes  []box
+	arrows []arrow
+}
+
+// column is one step of the time axis: an event's column, labelled with
+// its run index or trace line, or a gap standing for skipped events.
+type column struct {
+	label string
+	gap   string // non-empty: the column stands for what was left out
+}
+
+// mark is one event: data is its data-event value.
+type mark struct {
+	col, lane   int
+	data        string
+	op, target  string
+	title       string
+	cycle       bool
+	interrupted bool
+}
+
+// box is one transaction, spanning columns from..to of its lane.
+type box struct {
+	lane, from, to int
+	name, title    string
+	cycle          bool
+	interrupted    bool
+}
+
+// arrow is one edge of the cycle from mark from to mark to; edge is its
+// data-edge value ("" for an elision, which draws dashed).
+type arrow struct {
+	from, to     int
+	label, title string
+	edge         string
+}
+
+// Geometry, in SVG user units (pixels at 100%).
+const (
+	colW    = 76
+	laneH   = 96
+	leftW   = 64 // the lane names
+	topH    = 14
+	axisH   = 22
+	markR   = 6
+	boxHalf = 28 // half a box's height
+	labelW  = 11 // characters of a target drawn under its mark
+)
+
+func colX(c int) int  { return leftW + c*colW + colW/2 }
+func laneY(l int) int { return topH + l*laneH + laneH/2 }
+
+// draw writes d as one <svg>: lanes, boxes, arrows, marks, then the
+// arrows' labels on top so that nothing hides them.
+func (d *diagram) draw(b *bufio.Writer) {
+	// Room on the right for a box name longer than its box.
+	w, h := leftW+len(d.cols)*colW+120, topH+len(d.lanes)*laneH+axisH
+	fmt.Fprintf(b, `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", w, h, w, h)
+	fmt.Fprintf(b, `<defs><marker id="%s-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>`+"\n", d.id)
+	d.drawLanes(b, w)
+	for _, x := range d.boxes {
+		x.draw(b)
+	}
+	for _, a := range d.arrows {
+		d.drawArrow(b, a)
+	}
+	for _, m := range d.marks {
+		m.draw(b)
+	}
+	for _, a := range d.arrows {
+		d.drawArrowLabel(b, a)
+	}
+	b.WriteString("</svg>\n")
+}
+
+// drawLanes draws each lane's line and name, the gap columns and the axis.
+func (d *diagram) drawLanes(b *bufio.Writer, w int) {
+	for l, name := range d.lanes {
+		y := laneY(l)
+		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-120, y)
+		fmt.Fprintf(b, `<text class="lane-name" x="4" y="%d">%s</text>`+"\n", y+4, esc(short(name, 8)))
+	}
+	bottom := topH + len(d.lanes)*laneH
+	for c, col := range d.cols {
+		x := colX(c)
+		if col.gap != "" {
+			fmt.Fprintf(b, `<g class="gap"><title>%s</title><line x1="%d" y1="%d" x2="%d" y2="%d"/><text x="%d" y="%d">⋯</text><text class="gap-count" x="%d" y="%d">%s</text></g>`+"\n",
+				esc(col.gap), x, topH, x, bottom, x, topH+12, x, bottom+14, esc(short(col.label, 14)))
+			continue
+		}
+		fmt.Fprintf(b, `<text class="axis" x="%d" y="%d">%s</text>`+"\n", x, bottom+14, esc(col.label))
+	}
+}
+
+func (x box) draw(b *bufio.Writer) {
+	class := "txn"
+	if x.cycle {
+		class += " on-cycle"
+	}
+	if x.interrupted {
+		class += " interrupted"
+	}
+	x0, x1, y := colX(x.from)-colW/2+5, colX(x.to)+colW/2-5, laneY(x.lane)
+	fmt.Fprintf(b, `<g class="%s"><title>%s</title><rect x="%d" y="%d" width="%d" height="%d" rx="8"/><text x="%d" y="%d">%s</text></g>`+"\n",
+		class, esc(x.title), x0, y-boxHalf, x1-x0, 2*boxHalf, x0+4, y-boxHalf-3, esc(x.name))
+}
+
+func (m mark) draw(b *bufio.Writer) {
+	class := "event"
+	if m.cycle {
+		class += " cycle"
+	}
+	if m.interrupted {
+		class += " interrupted"
+	}
+	x, y := colX(m.col), laneY(m.lane)
+	fmt.Fprintf(b, `<g class="%s" data-event="%s"><title>%s</title><circle cx="%d" cy="%d" r="%d"/>`, class, esc(m.data), esc(m.title), x, y, markR)
+	fmt.Fprintf(b, `<text class="op" x="%d" y="%d">%s</text>`, x, y-10, esc(m.op))
+	if m.target != "" {
+		fmt.Fprintf(b, `<text class="target" x="%d" y="%d">%s</text>`, x, y+19, esc(short(m.target, labelW)))
+	}
+	b.WriteString("</g>\n")
+}
+
+// curve is an arrow's quadratic Bézier: its ends, pulled back from the
+// marks' centres, and its control point, bowed down below the boxes so
+// that an arrow along a lane (program order) does not run through the
+// marks between its ends nor over the boxes' names (an elision along a
+// lane bows up instead, clear of them).
+func (d *diagram) curve(a arrow) (x0, y0, cx, cy, x1, y1 float64) {
+	f, t := d.marks[a.from], d.marks[a.to]
+	x0, y0 = float64(colX(f.col)), float64(laneY(f.lane))
+	x1, y1 = float64(colX(t.col)), float64(laneY(t.lane))
+	cx, cy = (x0+x1)/2, (y0+y1)/2
+	switch {
+	case f.lane == t.lane && a.edge == "":
+		cy -= 80 // an elision along a lane: above it, clear of program order
+	case f.lane == t.lane:
+		cy += 64
+	default:
+		cx += 18 // a slight bow tells two arrows between the same lanes apart
+	}
+	pull := func(x, y *float64, tx, ty float64) {
+		dx, dy := tx-*x, ty-*y
+		n := max(abs(dx)+abs(dy), 1)
+		*x += dx / n * (markR + 3)
+		*y += dy / n * (markR + 3)
+	}
+	pull(&x0, &y0, cx, cy)
+	pull(&x1, &y1, cx, cy)
+	return
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+func (d *diagram) drawArrow(b *bufio.Writer, a arrow) {
+	x0, y0, cx, cy, x1, y1 := d.curve(a)
+	attr, class := "", "edge"
+	if a.edge != "" {
+		attr = fmt.Sprintf(` data-edge="%s"`, esc(a.edge))
+	} else {
+		class += " elided"
+	}
+	fmt.Fprintf(b, `<g class="%s"%s><title>%s</title><path d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" marker-end="url(#%s-head)"/></g>`+"\n",
+		class, attr, esc(a.title), x0, y0, cx, cy, x1, y1, d.id)
+}
+
+// drawArrowLabel writes the label at the curve's midpoint.
+func (d *diagram) drawArrowLabel(b *bufio.Writer, a arrow) {
+	x0, y0, cx, cy, x1, y1 := d.curve(a)
+	mx, my := (x0+2*cx+x1)/4, (y0+2*cy+y1)/4
+	class := "edge-label"
+	switch {
+	case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
+		my -= 4 // over the arc
+	case d.marks[a.from].lane == d.marks[a.to].lane:
+		my += 11 // under the arc, small enough for a column's width
+		class += " same-lane"
+	default:
+		my -= 3
+	}
+	fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"><title>%s</title>%s</text>`+"\n", class, mx, my, esc(a.title), esc(short(a.label, 24)))
+}
+
+// short cuts s to n runes, with "…" for the rest (the tooltip has it all).
+func short(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func esc(s string) string { return stdhtml.EscapeString(s) }

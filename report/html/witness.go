@@ -1,0 +1,151 @@
+package html
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/conc-dev/conc/report"
+)
+
+// witnessDiagram lays out the shown events of w (report.Witness.Window):
+// a column per event in run order, a gap column for each stretch left
+// out, a box per transaction (the interrupted ones of the cycle in red),
+// and an arrow per conflict of the cycle.
+func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
+	d := &diagram{id: "witness"}
+	lane := map[string]int{}
+	markOf := map[int]int{} // run index -> mark
+	onCycle := cycleEvents(w)
+	interrupted := interruptedTxns(w)
+	for k, s := range shown {
+		prev := -1
+		if k > 0 {
+			prev = shown[k-1].Index
+		}
+		if n := s.Index - prev - 1; n > 0 {
+			d.cols = append(d.cols, column{label: plural(n, "event"),
+				gap: fmt.Sprintf("%s left out: run events %d to %d", plural(n, "event"), prev+1, s.Index-1)})
+		}
+		l, ok := lane[s.Thread]
+		if !ok {
+			l = len(d.lanes)
+			lane[s.Thread] = l
+			d.lanes = append(d.lanes, report.ProseThread(s.Thread))
+		}
+		markOf[s.Index] = len(d.marks)
+		d.marks = append(d.marks, mark{col: len(d.cols), lane: l, data: strconv.Itoa(s.Index),
+			op: s.Op, target: s.Target, title: eventTitle(s), cycle: onCycle[s.Index],
+			interrupted: interrupted[s.Txn]})
+		d.cols = append(d.cols, column{label: strconv.Itoa(s.Index)})
+	}
+	if n := w.Len() - 1 - shown[len(shown)-1].Index; n > 0 {
+		d.cols = append(d.cols, column{label: plural(n, "event"), gap: plural(n, "event") + " left out at the end of the run"})
+	}
+	d.boxes = txnBoxes(d, shown, onCycle, interrupted)
+	for _, c := range w.Cycle {
+		f, t := markOf[c.From], markOf[c.To]
+		d.arrows = append(d.arrows, arrow{from: f, to: t, label: edgeLabel(shown, f, t), title: c.Words,
+			edge: fmt.Sprintf("%d-%d", c.From, c.To)})
+	}
+	return d
+}
+
+// txnBoxes boxes each transaction from its first to its last shown event.
+func txnBoxes(d *diagram, shown []report.Shown, onCycle map[int]bool, interrupted map[int]bool) []box {
+	byTxn := map[int]int{} // transaction -> its box
+	var boxes []box
+	for k, s := range shown {
+		if s.Txn < 0 {
+			continue
+		}
+		m := d.marks[k]
+		i, ok := byTxn[s.Txn]
+		if !ok {
+			i = len(boxes)
+			byTxn[s.Txn] = i
+			name := report.ProseThread(s.Thread) + "#" + strconv.Itoa(s.Nth)
+			boxes = append(boxes, box{lane: m.lane, from: m.col, name: name, interrupted: interrupted[s.Txn]})
+			if boxes[i].interrupted {
+				boxes[i].name += ": interrupted"
+			}
+		}
+		boxes[i].to = m.col
+		boxes[i].cycle = boxes[i].cycle || onCycle[s.Index]
+	}
+	for i := range boxes {
+		x := &boxes[i]
+		x.title = fmt.Sprintf("transaction %s, drawn from column %d to %d", x.name, x.from, x.to)
+	}
+	return boxes
+}
+
+// cycleEvents are the run events the cycle names.
+func cycleEvents(w *report.Witness) map[int]bool {
+	on := map[int]bool{}
+	for _, c := range w.Cycle {
+		on[c.From], on[c.To] = true, true
+	}
+	return on
+}
+
+// interruptedTxns are the transactions of the cycle that another
+// thread's cycle event falls inside of (between their first and last
+// events): the atomic blocks the cycle breaks into. A violation has at
+// least one.
+func interruptedTxns(w *report.Witness) map[int]bool {
+	out := map[int]bool{}
+	for _, t := range w.Txns {
+		if t.ID < 0 || len(t.Events) < 2 {
+			continue
+		}
+		first, last := t.Events[0], t.Events[len(t.Events)-1]
+		for _, c := range w.Cycle {
+			for _, e := range []int{c.From, c.To} {
+				if first < e && e < last && w.Event(e).Thread != t.Thread {
+					out[t.ID] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// edgeLabel is the conflict's label in a word or two: the variable of an
+// access conflict, or the kind of ordering edge.
+func edgeLabel(shown []report.Shown, f, t int) string {
+	a, b := shown[f].Event, shown[t].Event
+	switch {
+	case a.Thread == b.Thread:
+		return "program order"
+	case isAccess(a.Op) && isAccess(b.Op):
+		return a.Target
+	case a.Op == "release" && b.Op == "acquire":
+		return "release→acquire " + a.Target
+	case a.Op == "fork":
+		return "fork"
+	case b.Op == "join":
+		return "join"
+	}
+	return a.Op + " → " + b.Op
+}
+
+func isAccess(op string) bool { return op == "read" || op == "write" }
+
+// eventTitle is an event's tooltip: thread, op, target, position, index.
+func eventTitle(s report.Shown) string {
+	t := report.ProseThread(s.Thread) + ": " + s.Op
+	if s.Target != "" {
+		t += " " + s.Target
+	}
+	if s.Pos != "" {
+		t += " at " + s.Pos
+	}
+	return t + fmt.Sprintf(" (run event %d)", s.Index)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
