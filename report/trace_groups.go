@@ -72,31 +72,86 @@ type Group struct {
 // appearance (the violations are sorted by begin line), resolving their
 // lines with events (a line it does not know is shown by number only). It
 // sets r.Groups, and each violation's group for WriteText's --all list.
-// A million violations are grouped into reused scratch space: only a new
-// group's signature and example cycle are allocated.
 func GroupViolations(r *Report, events func(line int) (TraceEvent, bool)) {
-	gr := grouper{events: events}
-	index := map[string]int{}
-	r.Groups = []Group{}
+	g := NewGrouper(events)
 	for i := range r.Violations {
-		v := &r.Violations[i]
-		cycle, at := gr.cycleTxns(v)
-		sig := gr.signature(cycle, at, v.Elided)
-		g, ok := index[string(sig)] // no allocation to look up
-		if !ok {
-			g = len(r.Groups)
-			index[string(sig)] = g
-			r.Groups = append(r.Groups, Group{Signature: string(sig), First: v.Begin, Cycle: r.example(cycle), Elided: v.Elided})
-			if v.Elided > 0 {
-				r.Groups[g].ElidedAt = at
-			}
-		}
-		r.Groups[g].Count++
-		v.group = g
+		r.Violations[i].group = g.Add(&r.Violations[i])
 	}
+	// Sorted by begin line, the violations made the groups in order of
+	// their first: the indices just set stay right.
+	r.Groups = g.Groups(func(begin int) *int {
+		k, ok := slices.BinarySearchFunc(r.Violations, begin, func(v Violation, b int) int { return v.Begin - b })
+		if !ok {
+			return nil
+		}
+		return r.Violations[k].End
+	})
 }
 
-// grouper is GroupViolations' scratch space, reused from one violation to
+// Grouper groups violating transactions by signature one at a time, in
+// any order, keeping per group only its count and its example (the
+// violation with the least begin line so far): conc monitor's text and DOT
+// output stream a million violations through it without holding them. A
+// violation is resolved into reused scratch space: only a new group's (or
+// a new example's) signature and cycle are allocated.
+type Grouper struct {
+	gr     grouper
+	index  map[string]int
+	groups []Group
+}
+
+// NewGrouper groups violations whose events' lines events resolves.
+func NewGrouper(events func(line int) (TraceEvent, bool)) *Grouper {
+	return &Grouper{gr: grouper{events: events}, index: map[string]int{}, groups: []Group{}}
+}
+
+// Add counts v in its group and returns the group's index, which is the
+// order of first arrival (Groups reorders them by first begin line).
+func (g *Grouper) Add(v *Violation) int {
+	cycle, at := g.gr.cycleTxns(v)
+	sig := g.gr.signature(cycle, at, v.Elided)
+	k, ok := g.index[string(sig)] // no allocation to look up
+	if !ok {
+		k = len(g.groups)
+		g.index[string(sig)] = k
+		g.groups = append(g.groups, Group{Signature: string(sig)})
+	}
+	gp := &g.groups[k]
+	if gp.Count++; !ok || v.Begin < gp.First {
+		gp.First, gp.Cycle, gp.Elided, gp.ElidedAt = v.Begin, example(cycle), v.Elided, 0
+		if v.Elided > 0 {
+			gp.ElidedAt = at
+		}
+	}
+	return k
+}
+
+// ExampleBegins are the begin lines of the examples' transactions other
+// than the first, whose ends Groups asks for.
+func (g *Grouper) ExampleBegins() []int {
+	var bs []int
+	for _, gp := range g.groups {
+		for _, t := range gp.Cycle[1:] {
+			bs = append(bs, t.Begin)
+		}
+	}
+	return bs
+}
+
+// Groups are the groups in order of their first begin line, each example
+// transaction after the first given the end that end returns for its begin
+// line (every transaction on a cycle is a violating one; nil: open).
+func (g *Grouper) Groups(end func(begin int) *int) []Group {
+	for _, gp := range g.groups {
+		for i := 1; i < len(gp.Cycle); i++ {
+			gp.Cycle[i].End = end(gp.Cycle[i].Begin)
+		}
+	}
+	slices.SortStableFunc(g.groups, func(a, b Group) int { return a.First - b.First })
+	return g.groups
+}
+
+// grouper is Grouper's scratch space, reused from one violation to
 // the next.
 type grouper struct {
 	events func(int) (TraceEvent, bool)
@@ -108,19 +163,15 @@ type grouper struct {
 	cuts   [][2]int // each one's bounds in cross
 }
 
-// example copies a scratch cycle out as a group's example, with each
-// transaction's end looked up among the violations (every transaction on a
-// cycle is one; Begin lines are distinct and sorted).
-func (r *Report) example(cycle []CycleTxn) []CycleTxn {
+// example copies a scratch cycle out as a group's example (the first
+// transaction's end too: a streamed violation's storage is reused).
+func example(cycle []CycleTxn) []CycleTxn {
 	out := make([]CycleTxn, len(cycle))
 	for i, t := range cycle {
 		t.Events = slices.Clone(t.Events)
-		if i > 0 {
-			k, ok := slices.BinarySearchFunc(r.Violations, t.Begin, func(v Violation, b int) int { return v.Begin - b })
-			t.End = nil
-			if ok {
-				t.End = r.Violations[k].End
-			}
+		if t.End != nil {
+			end := *t.End
+			t.End = &end
 		}
 		out[i] = t
 	}
