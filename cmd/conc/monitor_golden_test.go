@@ -68,7 +68,7 @@ func TestMonitorGoldenExcerpts(t *testing.T) {
 	require.NoError(t, err)
 	out = concStdin(string(src), "monitor", "-", "--lock-edges", "--quiet")
 	golden(t, "monitor/jgf-sor-reduced.stdin.txt", out.stdout)
-	require.Contains(t, out.stderr, "a trace on standard input is read once: the cycles' events are named by line only")
+	require.Contains(t, out.stderr, "a trace on standard input or a pipe is read once: the cycles' events are named by line only")
 }
 
 // scrubMillis zeroes the JSON's timing, the one field that varies.

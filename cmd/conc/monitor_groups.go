@@ -13,9 +13,9 @@ import (
 // variables and code locations come from a second reading of the trace, up
 // to the last line needed, that parses those lines only (resolveSites,
 // trace.LinesAt); they group the violations by signature
-// (report.Grouper). A trace read from standard input cannot be read again:
-// its events are then shown by line only, and grouped by the shape of
-// their cycles.
+// (report.Grouper). A trace read from standard input or a pipe cannot be
+// read again: its events are then shown by line only, and grouped by the
+// shape of their cycles.
 
 // groupViolations groups rep's violating transactions, all held (the JSON
 // and --all list them), by signature (report.GroupViolations).
@@ -63,17 +63,19 @@ func groupSpool(ctx context.Context, e *env, path string, rep *report.Report, sp
 }
 
 // readSites reads the trace at path again for the sites of lines (none
-// when no line is needed). Standard input cannot be read again; if ctx
-// ends first (--timeout, --max-memory), the lines not reached are not
-// read: either way their events are shown by line only, and a note on
-// standard error says why (a trace read once is not kept: it may be
-// larger than memory or disk).
+// when no line is needed). Standard input, or a pipe (`<(cmd)`), cannot be
+// read again; if ctx ends first (--timeout, --max-memory), the lines not
+// reached are not read: either way their events are shown by line only,
+// and a note on standard error says why (a trace read once is not kept:
+// it may be larger than memory or disk).
 func readSites(ctx context.Context, e *env, path string, lines *lineSet) (*siteTable, error) {
-	switch {
-	case lines.last == 0:
+	if lines.last == 0 {
 		return nil, nil
-	case path == "-":
-		fmt.Fprintln(e.stderr, "monitor: a trace on standard input is read once: the cycles' events are named by line only, and grouped by the shape of their cycles (give the trace as a file to see their ops, variables and code locations)")
+	}
+	// Stat, not open, first: opening a pipe whose writer is gone would wait
+	// for another forever.
+	if st, err := os.Stat(path); path == "-" || err != nil || !st.Mode().IsRegular() {
+		fmt.Fprintln(e.stderr, "monitor: a trace on standard input or a pipe is read once: the cycles' events are named by line only, and grouped by the shape of their cycles (give the trace as a file to see their ops, variables and code locations)")
 		return nil, nil
 	}
 	f, err := os.Open(path)
