@@ -17,12 +17,10 @@ import (
 type violationSpool struct {
 	buf   []byte
 	lines lineSet
-	n     int
 }
 
 // add is monitor.TraceOptions.OnViolation: v is appended and let go.
 func (s *violationSpool) add(v *monitor.TraceViolation) {
-	s.n++
 	s.lines.add(v.Out)
 	s.lines.add(v.In)
 	b := binary.AppendUvarint(s.buf, uint64(v.Thread))
