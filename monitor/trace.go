@@ -23,6 +23,11 @@ type TraceOptions struct {
 	MaxViolations int
 	// StopAtFirst ends the check at the first violating event, as RAPID does.
 	StopAtFirst bool
+	// OnViolation, if set, is handed each violation once its transaction's
+	// end is known (or the trace ended), in that order, not by begin line;
+	// the result then keeps none (Violations stays empty, Count counts
+	// them), so that a caller that only aggregates holds no violation.
+	OnViolation func(*TraceViolation)
 }
 
 // CycleEvent is one event of a reported cycle: its thread and trace line,
@@ -158,6 +163,10 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 	m.res.Count++
 	if v.undescribed {
 		return // counted; kept are described ones only
+	}
+	if m.opts.OnViolation != nil {
+		m.opts.OnViolation(&v)
+		return
 	}
 	if m.opts.MaxViolations == 0 || len(m.res.Violations) < m.opts.MaxViolations {
 		m.res.Violations = append(m.res.Violations, v)

@@ -72,31 +72,23 @@ type Group struct {
 // appearance (the violations are sorted by begin line), resolving their
 // lines with events (a line it does not know is shown by number only). It
 // sets r.Groups, and each violation's group for WriteText's --all list.
-// A million violations are grouped into reused scratch space: only a new
-// group's signature and example cycle are allocated.
 func GroupViolations(r *Report, events func(line int) (TraceEvent, bool)) {
-	gr := grouper{events: events}
-	index := map[string]int{}
-	r.Groups = []Group{}
+	g := NewGrouper(events)
 	for i := range r.Violations {
-		v := &r.Violations[i]
-		cycle, at := gr.cycleTxns(v)
-		sig := gr.signature(cycle, at, v.Elided)
-		g, ok := index[string(sig)] // no allocation to look up
-		if !ok {
-			g = len(r.Groups)
-			index[string(sig)] = g
-			r.Groups = append(r.Groups, Group{Signature: string(sig), First: v.Begin, Cycle: r.example(cycle), Elided: v.Elided})
-			if v.Elided > 0 {
-				r.Groups[g].ElidedAt = at
-			}
-		}
-		r.Groups[g].Count++
-		v.group = g
+		r.Violations[i].group = g.Add(&r.Violations[i])
 	}
+	// Sorted by begin line, the violations made the groups in order of
+	// their first: the indices just set stay right.
+	r.Groups = g.Groups(func(begin int) *int {
+		k, ok := slices.BinarySearchFunc(r.Violations, begin, func(v Violation, b int) int { return v.Begin - b })
+		if !ok {
+			return nil
+		}
+		return r.Violations[k].End
+	})
 }
 
-// grouper is GroupViolations' scratch space, reused from one violation to
+// grouper is Grouper's scratch space, reused from one violation to
 // the next.
 type grouper struct {
 	events func(int) (TraceEvent, bool)
@@ -106,25 +98,6 @@ type grouper struct {
 	sig    []byte
 	cross  []byte   // the cross-thread conflicts' text, one after another
 	cuts   [][2]int // each one's bounds in cross
-}
-
-// example copies a scratch cycle out as a group's example, with each
-// transaction's end looked up among the violations (every transaction on a
-// cycle is one; Begin lines are distinct and sorted).
-func (r *Report) example(cycle []CycleTxn) []CycleTxn {
-	out := make([]CycleTxn, len(cycle))
-	for i, t := range cycle {
-		t.Events = slices.Clone(t.Events)
-		if i > 0 {
-			k, ok := slices.BinarySearchFunc(r.Violations, t.Begin, func(v Violation, b int) int { return v.Begin - b })
-			t.End = nil
-			if ok {
-				t.End = r.Violations[k].End
-			}
-		}
-		out[i] = t
-	}
-	return out
 }
 
 // cycleTxns is v's cycle as transactions, v's first, and the index of the

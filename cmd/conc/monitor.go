@@ -95,7 +95,15 @@ func runMonitor(e *env, args []string) int {
 	defer withMemoryLimit(f.maxMemory)()
 	ctx, unwatch := budget.Watch(ctx, f.maxMemory)
 	defer unwatch()
-	res, err := monitor.CheckTrace(ctx, r, monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle})
+	opts := monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle}
+	// The text and DOT show groups only: the violations stream into a
+	// compact spool instead of the result (memory: docs/traces.md).
+	var spool *violationSpool
+	if f.format == "text" && !f.all {
+		spool = &violationSpool{}
+		opts.OnViolation = spool.add
+	}
+	res, err := monitor.CheckTrace(ctx, r, opts)
 	if err == nil && res.Violation {
 		err = r.VerifyRest(ctx) // --first stopped early: no verdict on a corrupt .gz
 	}
@@ -109,7 +117,12 @@ func runMonitor(e *env, args []string) int {
 	if rep.Reason != "" && errors.As(context.Cause(ctx), &ex) {
 		rep.Reason = ex.Error() + ": the trace was not read to its end"
 	}
-	if err = groupViolations(e, files[0], trace.Options{Lenient: f.lenient}, rep); err != nil {
+	if spool != nil {
+		err = groupSpool(ctx, e, files[0], rep, spool, r.Threads())
+	} else {
+		err = groupViolations(ctx, e, files[0], rep)
+	}
+	if err != nil {
 		return e.errorf("%v", err)
 	}
 	rep.ShowGroups = f.maxGroups

@@ -1,84 +1,92 @@
 package main
 
 import (
-	"math/bits"
+	"context"
+	"fmt"
+	"os"
 
-	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
 )
 
-// groupViolations groups rep's violating transactions by signature
-// (report.GroupViolations). The monitor keeps only the lines of the events
-// on its cycles; their ops, variables and code locations come from a
-// second reading of the trace, up to the last line needed. A trace read
-// from standard input cannot be read again: its events are then shown by
-// line only, and grouped by the shape of their cycles.
-func groupViolations(e *env, path string, opts trace.Options, rep *report.Report) error {
-	var got map[int64]trace.Event // the events by line, kept small: names are looked up as needed
-	var r *trace.Reader
-	if path != "-" && len(rep.Violations) > 0 {
-		var done func()
-		var err error
-		if r, done, err = openTrace(e, path, opts, false); err != nil {
-			return err
-		}
-		defer done()
-		if got, err = monitor.EventsAt(r, cycleLines(rep.Violations)); err != nil {
-			return err
+// The monitor keeps only the lines of the events on its cycles; their ops,
+// variables and code locations come from a second reading of the trace, up
+// to the last line needed, that parses those lines only (resolveSites,
+// trace.LinesAt); they group the violations by signature
+// (report.Grouper). A trace read from standard input or a pipe cannot be
+// read again: its events are then shown by line only, and grouped by the
+// shape of their cycles.
+
+// groupViolations groups rep's violating transactions, all held (the JSON
+// and --all list them), by signature (report.GroupViolations).
+func groupViolations(ctx context.Context, e *env, path string, rep *report.Report) error {
+	var lines lineSet
+	for _, v := range rep.Violations {
+		lines.add(int64(v.Out))
+		lines.add(int64(v.In))
+		for _, s := range v.Cycle {
+			lines.add(int64(s.Line))
 		}
 	}
-	report.GroupViolations(rep, func(line int) (report.TraceEvent, bool) {
-		ev, ok := got[int64(line)]
-		if !ok {
-			return report.TraceEvent{}, false
-		}
-		return traceEvent(r, ev), true
-	})
+	sites, err := readSites(ctx, e, path, &lines)
+	if err != nil {
+		return err
+	}
+	report.GroupViolations(rep, sites.event)
 	return nil
 }
 
-// cycleLines are the lines of every event the violations' cycles name,
-// sorted, each once: marked in a bitset first, for a million violations
-// name the same lines many times over.
-func cycleLines(vs []report.Violation) []int64 {
-	var seen []uint64
-	mark := func(line int) {
-		for line>>6 >= len(seen) {
-			seen = append(seen, 0)
-		}
-		seen[line>>6] |= 1 << (line & 63)
+// groupSpool groups the violations the monitor streamed into sp (the text
+// and DOT output, which show groups only): it holds the groups, not the
+// violations. threads names the monitor's thread ids.
+func groupSpool(ctx context.Context, e *env, path string, rep *report.Report, sp *violationSpool, threads *trace.Table) error {
+	sites, err := readSites(ctx, e, path, &sp.lines)
+	if err != nil {
+		return err
 	}
-	for _, v := range vs {
-		mark(v.Out)
-		mark(v.In)
-		for _, s := range v.Cycle {
-			mark(s.Line)
-		}
+	g := report.NewGrouper(sites.event)
+	sp.each(threads, func(v *report.Violation) { g.Add(v) })
+	// The examples' other transactions are violating ones too: a second
+	// pass over the spool finds their ends.
+	ends := map[int]*int{}
+	for _, b := range g.ExampleBegins() {
+		ends[b] = nil
 	}
-	var lines []int64
-	for w, word := range seen {
-		for ; word != 0; word &= word - 1 {
-			lines = append(lines, int64(w<<6+bits.TrailingZeros64(word)))
+	sp.each(threads, func(v *report.Violation) {
+		if _, ok := ends[v.Begin]; ok && v.End != nil {
+			end := *v.End
+			ends[v.Begin] = &end
 		}
-	}
-	return lines
+	})
+	rep.Groups = g.Groups(func(begin int) *int { return ends[begin] })
+	return nil
 }
 
-// traceEvent names ev by r's tables.
-func traceEvent(r *trace.Reader, ev trace.Event) report.TraceEvent {
-	target, loc := "", ""
-	switch {
-	case ev.Op.IsAccess():
-		target = r.Vars().Name(ev.Target)
-	case ev.Op == model.OpAcquire || ev.Op == model.OpRelease:
-		target = r.Locks().Name(ev.Target)
-	case ev.Op == model.OpFork || ev.Op == model.OpJoin:
-		target = r.Threads().Name(ev.Target)
+// readSites reads the trace at path again for the sites of lines (none
+// when no line is needed). Standard input, or a pipe (`<(cmd)`), cannot be
+// read again; if ctx ends first (--timeout, --max-memory), the lines not
+// reached are not read: either way their events are shown by line only,
+// and a note on standard error says why (a trace read once is not kept:
+// it may be larger than memory or disk).
+func readSites(ctx context.Context, e *env, path string, lines *lineSet) (*siteTable, error) {
+	if lines.last == 0 {
+		return nil, nil
 	}
-	if ev.Loc >= 0 {
-		loc = r.Locs().Name(ev.Loc)
+	// Stat, not open, first: opening a pipe whose writer is gone would wait
+	// for another forever.
+	if st, err := os.Stat(path); path == "-" || err != nil || !st.Mode().IsRegular() {
+		fmt.Fprintln(e.stderr, "monitor: a trace on standard input or a pipe is read once: the cycles' events are named by line only, and grouped by the shape of their cycles (give the trace as a file to see their ops, variables and code locations)")
+		return nil, nil
 	}
-	return report.NewTraceEvent(int(ev.Line), r.Threads().Name(ev.Thread), ev.Op, trace.OpName[ev.Op], target, loc)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, cannotRead(err)
+	}
+	defer f.Close()
+	sites, err := resolveSites(ctx, f, path, lines)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintf(e.stderr, "monitor: %v: the cycles' events are shown by line only\n", err)
+		err = nil
+	}
+	return sites, err
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -22,6 +23,7 @@ type groupsJSON struct {
 	Violations []struct {
 		Thread string `json:"thread"`
 		Begin  int    `json:"begin"`
+		End    *int   `json:"end"`
 	} `json:"violations"`
 	Groups []struct {
 		Signature string `json:"signature"`
@@ -76,10 +78,28 @@ func TestMonitorGroupsInvariants(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
 			ctx := fmt.Sprintf("%+v lock edges %v", o, lockEdges)
 			checkGroups(t, got, events, lockEdges, ctx)
+			checkNaive(t, got, newNaiveGraph(events, lockEdges), ctx)
+			checkStreamed(t, args[:2], lockEdges, ctx)
 			violating += got.Violating
 		}
 	}
 	require.Greater(t, violating, n, "the traces should violate often")
+}
+
+// checkStreamed: the text output groups the violations as the monitor
+// streams them, holding none (groupSpool); --all holds them all, sorted
+// (groupViolations). Both must print the same groups.
+func checkStreamed(t *testing.T, args []string, lockEdges bool, ctx string) {
+	t.Helper()
+	args = append(args[:len(args):len(args)], "--quiet", "--max-cycle", "3")
+	if lockEdges {
+		args = append(args, "--lock-edges")
+	}
+	streamed := conc(args...)
+	held := conc(append(args, "--all")...)
+	want, _, _ := strings.Cut(held.stdout, "violating transactions:\n")
+	require.Equal(t, want, streamed.stdout, ctx)
+	require.Equal(t, held.code, streamed.code, ctx)
 }
 
 // readEvents are the trace's events by line, with names.
