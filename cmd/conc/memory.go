@@ -38,8 +38,7 @@ func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
 // let compile: the report has no threads, and the engine the user asked
 // for (auto when none), since none ran.
 func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
-	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
-	r, err := report.BuildLean(&model.Program{}, res)
+	r, err := refusedReport(f, big)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
@@ -47,6 +46,12 @@ func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
 		return e.errorf("%v", err)
 	}
 	return exitUnknown
+}
+
+// refusedReport is refused's report, which conc serve answers too.
+func refusedReport(f *decideFlags, big *lang.TooLarge) (*report.Report, error) {
+	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
+	return report.BuildLean(&model.Program{}, res)
 }
 
 // withinLimits is the context a search runs under: it ends at dl's
