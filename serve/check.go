@@ -30,7 +30,7 @@ func writeErrors(w http.ResponseWriter, status int, errs ...apiError) {
 	}{errs})
 }
 
-// query reads the check parameters of docs/spec.md §8 from the URL.
+// query reads the check parameters of docs/spec.md §4, conc serve from the URL.
 func (s *server) query(r *http.Request) (Query, error) {
 	v := r.URL.Query()
 	q := Query{Name: v.Get("name"), Engine: v.Get("engine"), Timeout: s.cfg.MaxTimeout}

@@ -7,7 +7,7 @@ import (
 	"github.com/conc-dev/conc/report"
 )
 
-// Query is a check's parameters: docs/spec.md §8's query parameters.
+// Query is a check's parameters: docs/spec.md §4, conc serve's query parameters.
 type Query struct {
 	Name      string        // the file name positions cite
 	Engine    string        // auto, profile, global or brute

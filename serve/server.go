@@ -20,7 +20,7 @@ type server struct {
 }
 
 // New is the playground's handler: the page at /, the API under /api/
-// (docs/spec.md §8). cfg.Check and cfg.Explain must be set.
+// (docs/spec.md §4, conc serve). cfg.Check and cfg.Explain must be set.
 func New(cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
 	s := &server{cfg: cfg, slots: newSlots(cfg.MaxChecks)}

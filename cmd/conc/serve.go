@@ -20,8 +20,8 @@ func init() {
 	register(&command{
 		name:    "serve",
 		args:    "[flags]",
-		summary: "the playground: edit and check programs, and run the lab, in a browser",
-		help:    "Serves the playground page and its API (docs/spec.md §8, docs/playground.md) until interrupted.",
+		summary: "the playground: check programs and run the lab in a browser",
+		help:    "Serves the playground page and its API (docs/spec.md §4, conc serve, docs/playground.md) until interrupted.",
 		run:     runServe,
 	})
 }

@@ -1,4 +1,4 @@
-// conc playground: the page calls the API of docs/spec.md §8 and shows its
+// conc playground: the page calls the API of docs/spec.md §4, conc serve and shows its
 // answers; it decides nothing itself.
 "use strict";
 
