@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/serve"
+)
+
+// browser starts headless Chromium (Debian's chromium package) with a
+// fresh profile; without it the test is skipped, unless CI is set (.ci/run
+// installs it).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("chromium is not installed (CI must have it): %v", err)
+		}
+		t.Skip("chromium is not installed")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.UserDataDir(t.TempDir()),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1400, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	// A bound on the whole session, so a hung browser fails the test
+	// instead of hanging it (not a timing assertion).
+	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	return ctx
+}
+
+// TestPlaygroundInBrowser: a learner's use of the page in a real browser:
+// every example checked through the page shows the verdict conc check's
+// JSON has, with the engine's sentence and the profiles; a violation's
+// witness frame names its cycle; the lab draws its plot.
+func TestPlaygroundInBrowser(t *testing.T) {
+	ctx := browser(t)
+	srv := httptest.NewServer(serve.New(playConfig(serveFlags{})))
+	defer srv.Close()
+	exs, err := serve.Examples()
+	require.NoError(t, err)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(`body[data-ready="true"]`)))
+	for i, ex := range exs {
+		want := cliVerdict(t, ex.Name)
+		require.NoError(t, chromedp.Do(ctx,
+			choose("#example", ex.Name),
+			chromedp.Click("#check"),
+			chromedp.WaitVisible(`#verdict[data-verdict="`+want+`"], #verdict[data-verdict="error"]`),
+			chromedp.WaitVisible(`#profiles:not(:empty)`),
+		), ex.Name)
+		shown := text(t, ctx, `document.getElementById("verdict").dataset.verdict`)
+		require.Equal(t, want, shown, "%d: %s", i, ex.Name)
+		require.NotEmpty(t, text(t, ctx, `document.getElementById("why").textContent`), ex.Name)
+		prof := conc("profiles", filepath.Join("../../examples", ex.Name))
+		require.Equal(t, prof.stdout, text(t, ctx, `document.getElementById("profiles").textContent`), ex.Name)
+		if want == "violation" {
+			frame, err := chromedp.Run(ctx, chromedp.Poll[string](
+				`(() => { const b = document.getElementById("timeline").contentDocument.body;
+				          return b && b.innerText.includes("conflict cycle") ? b.innerText : null })()`,
+				chromedp.WithPollingTimeout(20*time.Second)))
+			require.NoError(t, err, ex.Name)
+			require.Contains(t, frame, "conflict cycle", ex.Name)
+		}
+		if ex.Name == "fig1.conc" {
+			screenshot(t, ctx, "playground.png")
+		}
+	}
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click("#tab-lab"),
+		choose("#family", "chain"),
+		chromedp.SetValue("#sizes", "1,2,4,8"),
+		chromedp.SetValue("#metric", "states"),
+		chromedp.Click("#run"),
+		chromedp.WaitVisible("#plot svg"),
+	))
+	require.Regexp(t, `global\s+states ~ n\^`, text(t, ctx, `document.getElementById("fits").textContent`))
+	screenshot(t, ctx, "lab.png")
+}
+
+// choose selects value in the <select> sel as a learner does: the page
+// hears the change.
+func choose(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.SetValue(sel, value),
+		ignore(chromedp.Evaluate[bool](`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`)))
+}
+
+// ignore drops an action's value, for chromedp.Do.
+func ignore[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
+// text evaluates a JavaScript expression of the page that gives a string.
+func text(t *testing.T, ctx context.Context, expr string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	require.NoError(t, err, expr)
+	return s
+}
+
+// cliVerdict is conc check --format json's verdict for an example.
+func cliVerdict(t *testing.T, name string) string {
+	t.Helper()
+	o := conc("check", filepath.Join("../../examples", name), "--format", "json")
+	var r struct{ Verdict string }
+	require.NoError(t, json.Unmarshal([]byte(o.stdout), &r), o.stdout+o.stderr)
+	return r.Verdict
+}
+
+// screenshot takes the page as it is; with CONC_SCREENSHOTS=1 it is kept
+// in docs/screenshots/ (docs/playground.md shows them), so that a test run
+// does not rewrite the repository's images.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG, not JPEG
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")), "not a PNG")
+	require.Greater(t, len(png), 10_000, "an empty screenshot")
+	if os.Getenv("CONC_SCREENSHOTS") == "1" {
+		require.NoError(t, os.MkdirAll("../../docs/screenshots", 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join("../../docs/screenshots", name), png, 0o644))
+	}
+}
