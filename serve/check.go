@@ -70,9 +70,13 @@ func (s *server) request(w http.ResponseWriter, r *http.Request) ([]byte, Query,
 	return src, q, ok
 }
 
-// decide runs the check of src in a slot; a nil report means the error
-// has been answered.
+// decide runs the check of src in a slot, or remembers its answer; a nil
+// report means the error has been answered.
 func (s *server) decide(w http.ResponseWriter, r *http.Request, src []byte, q Query) *report.Report {
+	key := keyOf(src, q)
+	if rep := s.answers.get(key); rep != nil {
+		return rep
+	}
 	if !s.slots.acquire(r.Context(), s.cfg.QueueWait) {
 		busy(w, s.cfg.QueueWait)
 		return nil
@@ -83,6 +87,7 @@ func (s *server) decide(w http.ResponseWriter, r *http.Request, src []byte, q Qu
 		answerError(w, err)
 		return nil
 	}
+	s.answers.put(key, rep)
 	return rep
 }
 

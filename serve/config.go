@@ -47,6 +47,7 @@ type Config struct {
 	MaxTimeout time.Duration // a check's time limit, and its default (10s)
 	MaxChecks  int           // checks and sweeps at a time (GOMAXPROCS)
 	QueueWait  time.Duration // how long a request waits for a slot (5s)
+	Remember   int           // decided answers kept for repeated checks (32; <0: none)
 	Lab        LabLimits
 }
 
@@ -55,6 +56,7 @@ const (
 	DefaultMaxBody    = 64 << 10
 	DefaultMaxTimeout = 10 * time.Second
 	DefaultQueueWait  = 5 * time.Second
+	DefaultRemember   = 32
 )
 
 func (c Config) withDefaults() Config {
@@ -71,6 +73,9 @@ func (c Config) withDefaults() Config {
 		c.QueueWait = 0
 	} else if c.QueueWait == 0 {
 		c.QueueWait = DefaultQueueWait
+	}
+	if c.Remember == 0 {
+		c.Remember = DefaultRemember
 	}
 	c.Lab = c.Lab.withDefaults()
 	return c

@@ -90,7 +90,7 @@ func TestTimeoutClamped(t *testing.T) {
 		got = append(got, q.Timeout)
 		return compileOnly(src, q)
 	}
-	h := New(Config{Check: check, Explain: noExplain, MaxTimeout: 3 * time.Second})
+	h := New(Config{Check: check, Explain: noExplain, MaxTimeout: 3 * time.Second, Remember: -1})
 	for _, q := range []string{"", "timeout=1h", "timeout=200ms"} {
 		require.Equal(t, http.StatusOK, post(t, h, "/api/check?"+q, tiny).Code, q)
 	}
@@ -193,4 +193,36 @@ func TestServerTimeouts(t *testing.T) {
 	require.Positive(t, srv.ReadTimeout)
 	require.Greater(t, srv.WriteTimeout, DefaultMaxTimeout+DefaultLabLimits().PerSweep)
 	require.Positive(t, srv.IdleTimeout)
+}
+
+// TestRememberedAnswers: a decided answer is remembered for the same
+// program and flags (the witness page after its check costs no second
+// search); unknown is not, a different flag is another question, and the
+// oldest is forgotten past the bound.
+func TestRememberedAnswers(t *testing.T) {
+	calls := map[string]int{}
+	verdict := engines.Serializable
+	check := func(src []byte, q Query) (*report.Report, error) {
+		calls[string(src)]++
+		p, err := lang.Compile(q.Name, src)
+		require.NoError(t, err)
+		return report.BuildLean(p, engines.Result{Verdict: verdict, Engine: "fake", Reason: "r"})
+	}
+	h := New(Config{Check: check, Explain: noExplain, Remember: 2})
+	prog := func(v string) string { return "thread A { write " + v + " }\n" }
+	for range 3 {
+		require.Equal(t, http.StatusOK, post(t, h, "/api/check", prog("x")).Code)
+	}
+	require.Equal(t, http.StatusOK, post(t, h, "/api/timeline", prog("x")).Code)
+	require.Equal(t, 1, calls[prog("x")])
+	post(t, h, "/api/check?lock-edges=true", prog("x"))
+	require.Equal(t, 2, calls[prog("x")], "--lock-edges is another question")
+	post(t, h, "/api/check", prog("y")) // the third answer: x's first is forgotten
+	post(t, h, "/api/check", prog("x"))
+	require.Equal(t, 3, calls[prog("x")])
+
+	verdict = engines.Unknown
+	post(t, h, "/api/check", prog("z"))
+	post(t, h, "/api/check", prog("z"))
+	require.Equal(t, 2, calls[prog("z")], "unknown was remembered")
 }

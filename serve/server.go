@@ -15,15 +15,16 @@ var static embed.FS
 
 // server is the playground's handler state.
 type server struct {
-	cfg   Config
-	slots *slots
+	cfg     Config
+	slots   *slots
+	answers *answers
 }
 
 // New is the playground's handler: the page at /, the API under /api/
 // (docs/spec.md §4, conc serve). cfg.Check and cfg.Explain must be set.
 func New(cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
-	s := &server{cfg: cfg, slots: newSlots(cfg.MaxChecks)}
+	s := &server{cfg: cfg, slots: newSlots(cfg.MaxChecks), answers: newAnswers(cfg.Remember)}
 	mux := http.NewServeMux()
 	page, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServerFS(page))

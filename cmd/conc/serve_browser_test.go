@@ -67,11 +67,15 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			chromedp.WaitVisible(`#verdict[data-verdict="`+want+`"], #verdict[data-verdict="error"]`),
 			chromedp.WaitVisible(`#profiles:not(:empty)`),
 		), ex.Name)
-		shown := text(t, ctx, `document.getElementById("verdict").dataset.verdict`)
-		require.Equal(t, want, shown, "%d: %s", i, ex.Name)
-		require.NotEmpty(t, text(t, ctx, `document.getElementById("why").textContent`), ex.Name)
+		var shown struct{ Verdict, Why, Profiles string }
+		require.NoError(t, json.Unmarshal([]byte(text(t, ctx, `JSON.stringify({
+			verdict: document.getElementById("verdict").dataset.verdict,
+			why: document.getElementById("why").textContent,
+			profiles: document.getElementById("profiles").textContent})`)), &shown))
+		require.Equal(t, want, shown.Verdict, "%d: %s", i, ex.Name)
+		require.NotEmpty(t, shown.Why, ex.Name)
 		prof := conc("profiles", filepath.Join("../../examples", ex.Name))
-		require.Equal(t, prof.stdout, text(t, ctx, `document.getElementById("profiles").textContent`), ex.Name)
+		require.Equal(t, prof.stdout, shown.Profiles, ex.Name)
 		if want == "violation" {
 			frame, err := chromedp.Run(ctx, chromedp.Poll[string](
 				`(() => { const b = document.getElementById("timeline").contentDocument.body;
@@ -123,7 +127,7 @@ func text(t *testing.T, ctx context.Context, expr string) string {
 // cliVerdict is conc check --format json's verdict for an example.
 func cliVerdict(t *testing.T, name string) string {
 	t.Helper()
-	o := conc("check", filepath.Join("../../examples", name), "--format", "json")
+	o := cliCheck(filepath.Join("../../examples", name))
 	var r struct{ Verdict string }
 	require.NoError(t, json.Unmarshal([]byte(o.stdout), &r), o.stdout+o.stderr)
 	return r.Verdict
