@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +90,21 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			screenshot(t, ctx, "playground.png")
 		}
 	}
+
+	// A bad program: conc check's static errors, each with its position.
+	bad := "thread A { atomic { read x } }\nthread B { frob y }\nthread A { }\n"
+	var cli bytes.Buffer
+	require.Equal(t, exitUsage, run([]string{"check", "-"}, strings.NewReader(bad), io.Discard, &cli))
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue("#source", bad),
+		chromedp.Click("#check"),
+		chromedp.WaitVisible(`#verdict[data-verdict="error"]`),
+		chromedp.WaitVisible(`#errors li[data-line]`),
+	))
+	name := exs[len(exs)-1].Name // the example selected last names the program
+	require.Equal(t, strings.ReplaceAll(cli.String(), "<stdin>", name),
+		text(t, ctx, `[...document.querySelectorAll("#errors li")].map(li => li.textContent + "\n").join("")`))
+	screenshot(t, ctx, "errors.png")
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click("#tab-lab"),

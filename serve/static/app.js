@@ -26,8 +26,26 @@ function showErrors(list) {
   for (const e of list || []) {
     const li = document.createElement("li");
     li.textContent = (e.pos ? e.pos + ": " : "") + e.message;
+    if (e.line) {
+      li.dataset.line = e.line;
+      li.dataset.col = e.col;
+      li.title = "show in the program";
+      li.addEventListener("click", () => showPosition(e.line, e.col));
+    }
     ul.append(li);
   }
+}
+
+// showPosition puts the cursor at line:col (1-based, in characters) of
+// the program.
+function showPosition(line, col) {
+  const src = $("source");
+  const lines = src.value.split("\n");
+  let at = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) at += lines[i].length + 1;
+  at += col - 1;
+  src.focus();
+  src.setSelectionRange(at, at + 1);
 }
 
 function setVerdict(v, summary) {
@@ -49,6 +67,7 @@ async function check() {
   if (!res.ok) {
     setVerdict("error");
     showErrors(body.errors);
+    $("timeline").srcdoc = "<p style='font-family:sans-serif'>No witness: the program was not checked.</p>";
     return;
   }
   let summary = "engine " + body.engine;
