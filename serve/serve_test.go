@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -225,4 +226,23 @@ func TestRememberedAnswers(t *testing.T) {
 	post(t, h, "/api/check", prog("z"))
 	post(t, h, "/api/check", prog("z"))
 	require.Equal(t, 2, calls[prog("z")], "unknown was remembered")
+}
+
+// TestServeListensAndStops: Serve answers on the address it reports and
+// returns once its context ends.
+func TestServeListensAndStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	srv := NewServer("127.0.0.1:0", Config{Check: compileOnly, Explain: noExplain})
+	addrs := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, srv, func(a string) { addrs <- a }) }()
+	addr := <-addrs
+	res, err := http.Post("http://"+addr+"/api/check", "text/plain", strings.NewReader(tiny))
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	res.Body.Close()
+	cancel()
+	require.NoError(t, <-done)
+	_, err = http.Get("http://" + addr + "/")
+	require.Error(t, err, "still serving after its context ended")
 }

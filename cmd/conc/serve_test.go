@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +21,13 @@ import (
 // playground is conc serve's handler with the CLI's pipeline, as runServe
 // builds it.
 func playground(f serveFlags) http.Handler { return serve.New(playConfig(f)) }
+
+// examplesPlayground is one playground for the tests that check every
+// example, the API's and the browser's: the browser's page then meets
+// the answers the API test had the server decide (remembered, as a
+// classroom's second check of an example is) instead of deciding each
+// example again.
+var examplesPlayground = sync.OnceValue(func() http.Handler { return playground(serveFlags{}) })
 
 func postProgram(t *testing.T, h http.Handler, path, query, src string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -48,7 +54,8 @@ func withoutMillis(t *testing.T, js string) map[string]any {
 // ended in unknown is not kept).
 var cliChecks sync.Map // strings.Join(args, " ") -> outcome
 
-// cliCheck is conc check --format json on path with flags.
+// cliCheck is conc check --format json on path with flags (relative to
+// examples/, where the tests that use it run).
 func cliCheck(path string, flags ...string) outcome {
 	args := append([]string{"check", path, "--format", "json"}, flags...)
 	key := strings.Join(args, " ")
@@ -66,27 +73,29 @@ func cliCheck(path string, flags ...string) outcome {
 // (and each --lock-edges want line), exactly what conc check --format json
 // prints, and the check's exit code's verdict.
 func TestServeCheckIsCheckJSON(t *testing.T) {
-	files, err := filepath.Glob("../../examples/*.conc")
+	exs, err := serve.Examples()
 	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	h := playground(serveFlags{})
-	for _, path := range files {
-		src, err := os.ReadFile(path)
+	require.NotEmpty(t, exs)
+	t.Chdir("../../examples") // the CLI and the API name each file alike
+	h := examplesPlayground()
+	for _, ex := range exs {
+		src, err := os.ReadFile(ex.Name)
 		require.NoError(t, err)
+		require.Equal(t, string(src), ex.Source, "the embedded example is the file")
 		flags := [][]string{nil}
-		if strings.Contains(string(src), "// want serializable --lock-edges") ||
-			strings.Contains(string(src), "// want violation --lock-edges") {
+		if strings.Contains(ex.Source, "// want serializable --lock-edges") ||
+			strings.Contains(ex.Source, "// want violation --lock-edges") {
 			flags = append(flags, []string{"--lock-edges"})
 		}
 		for _, fl := range flags {
-			t.Run(filepath.Base(path)+strings.Join(fl, ""), func(t *testing.T) {
-				o := cliCheck(path, fl...)
+			t.Run(ex.Name+strings.Join(fl, ""), func(t *testing.T) {
+				o := cliCheck(ex.Name, fl...)
 				require.NotEqual(t, exitUsage, o.code, o.stderr)
-				q := "name=" + path
+				q := "name=" + ex.Name
 				if len(fl) > 0 {
 					q += "&lock-edges=true"
 				}
-				w := postProgram(t, h, "/api/check", q, string(src))
+				w := postProgram(t, h, "/api/check", q, ex.Source)
 				require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 				require.Equal(t, "application/json; charset=utf-8", w.Header().Get("Content-Type"))
 				require.Equal(t, withoutMillis(t, o.stdout), withoutMillis(t, w.Body.String()))

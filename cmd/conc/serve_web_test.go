@@ -54,8 +54,11 @@ func browser(t *testing.T) context.Context {
 // witness frame names its cycle; the lab draws its plot.
 func TestPlaygroundInBrowser(t *testing.T) {
 	ctx := browser(t)
-	srv := httptest.NewServer(serve.New(playConfig(serveFlags{})))
+	docs, err := filepath.Abs("../../docs")
+	require.NoError(t, err)
+	srv := httptest.NewServer(examplesPlayground())
 	defer srv.Close()
+	t.Chdir("../../examples") // the CLI names each file as the page does
 	exs, err := serve.Examples()
 	require.NoError(t, err)
 
@@ -76,7 +79,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			profiles: document.getElementById("profiles").textContent})`)), &shown))
 		require.Equal(t, want, shown.Verdict, "%d: %s", i, ex.Name)
 		require.NotEmpty(t, shown.Why, ex.Name)
-		prof := conc("profiles", filepath.Join("../../examples", ex.Name))
+		prof := conc("profiles", ex.Name)
 		require.Equal(t, prof.stdout, shown.Profiles, ex.Name)
 		if want == "violation" {
 			frame, err := chromedp.Run(ctx, chromedp.Poll[string](
@@ -87,7 +90,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			require.Contains(t, frame, "conflict cycle", ex.Name)
 		}
 		if ex.Name == "fig1.conc" {
-			screenshot(t, ctx, "playground.png")
+			screenshot(t, ctx, docs, "playground.png")
 		}
 	}
 
@@ -104,7 +107,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	name := exs[len(exs)-1].Name // the example selected last names the program
 	require.Equal(t, strings.ReplaceAll(cli.String(), "<stdin>", name),
 		text(t, ctx, `[...document.querySelectorAll("#errors li")].map(li => li.textContent + "\n").join("")`))
-	screenshot(t, ctx, "errors.png")
+	screenshot(t, ctx, docs, "errors.png")
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click("#tab-lab"),
@@ -115,7 +118,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		chromedp.WaitVisible("#plot svg"),
 	))
 	require.Regexp(t, `global\s+states ~ n\^`, text(t, ctx, `document.getElementById("fits").textContent`))
-	screenshot(t, ctx, "lab.png")
+	screenshot(t, ctx, docs, "lab.png")
 }
 
 // choose selects value in the <select> sel as a learner does: the page
@@ -144,7 +147,7 @@ func text(t *testing.T, ctx context.Context, expr string) string {
 // cliVerdict is conc check --format json's verdict for an example.
 func cliVerdict(t *testing.T, name string) string {
 	t.Helper()
-	o := cliCheck(filepath.Join("../../examples", name))
+	o := cliCheck(name)
 	var r struct{ Verdict string }
 	require.NoError(t, json.Unmarshal([]byte(o.stdout), &r), o.stdout+o.stderr)
 	return r.Verdict
@@ -153,14 +156,15 @@ func cliVerdict(t *testing.T, name string) string {
 // screenshot takes the page as it is; with CONC_SCREENSHOTS=1 it is kept
 // in docs/screenshots/ (docs/playground.md shows them), so that a test run
 // does not rewrite the repository's images.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+func screenshot(t *testing.T, ctx context.Context, docs, name string) {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG, not JPEG
 	require.NoError(t, err)
 	require.True(t, bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")), "not a PNG")
 	require.Greater(t, len(png), 10_000, "an empty screenshot")
 	if os.Getenv("CONC_SCREENSHOTS") == "1" {
-		require.NoError(t, os.MkdirAll("../../docs/screenshots", 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join("../../docs/screenshots", name), png, 0o644))
+		dir := filepath.Join(docs, "screenshots")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 	}
 }
