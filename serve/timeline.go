@@ -25,12 +25,13 @@ func (s *server) timeline(w http.ResponseWriter, r *http.Request) {
 	writeTimeline(w, rep) // the client may have gone; nothing to tell it
 }
 
-// timelinePage is the placeholder page: the text report, whose witness
-// table lists the run and whose cycle lines name the conflicts.
+// timelinePage is the placeholder page: a minimal drawing of the witness
+// (timeline_svg.go), and the text report, whose witness table lists the
+// run and whose cycle lines name the conflicts.
 var timelinePage = template.Must(template.New("timeline").Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>conc witness</title>
 <style>body{font:14px/1.4 ui-monospace,monospace;margin:8px}pre{white-space:pre-wrap}</style>
-</head><body><pre id="report">{{.}}</pre></body></html>
+</head><body>{{.SVG}}<pre id="report">{{.Text}}</pre></body></html>
 `))
 
 // writeTimeline renders rep's witness as one HTML page.
@@ -41,5 +42,12 @@ func writeTimeline(w io.Writer, rep *report.Report) error {
 	if err := report.WriteText(&b, rep, report.TextOptions{}); err != nil {
 		return err
 	}
-	return timelinePage.Execute(w, b.String())
+	var svg template.HTML
+	if rep.Witness != nil {
+		svg = template.HTML(witnessSVG(rep.Witness)) // escaped as it is built
+	}
+	return timelinePage.Execute(w, struct {
+		SVG  template.HTML
+		Text string
+	}{svg, b.String()})
 }

@@ -21,7 +21,7 @@ func init() {
 		name:    "serve",
 		args:    "[flags]",
 		summary: "the playground: check programs and run the lab in a browser",
-		help:    "Serves the playground page and its API (docs/spec.md §4, conc serve, docs/playground.md) until interrupted.",
+		help:    "Serves the playground page and its API (docs/playground.md; the API: docs/spec.md §4) until interrupted.",
 		run:     runServe,
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -65,7 +66,8 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL),
 		chromedp.WaitVisible(`body[data-ready="true"]`)))
 	for i, ex := range exs {
-		want := cliVerdict(t, ex.Name)
+		cli := cliAnswer(t, ex.Name)
+		want := cli.Verdict
 		require.NoError(t, chromedp.Do(ctx,
 			choose("#example", ex.Name),
 			chromedp.Click("#check"),
@@ -88,6 +90,22 @@ func TestPlaygroundInBrowser(t *testing.T) {
 				chromedp.WithPollingTimeout(20*time.Second)))
 			require.NoError(t, err, ex.Name)
 			require.Contains(t, frame, "conflict cycle", ex.Name)
+			// The drawing: a mark per event of the JSON's run, an arrow
+			// per pair of its cycle.
+			var drawn struct {
+				Events int
+				Edges  []string
+			}
+			require.NoError(t, json.Unmarshal([]byte(text(t, ctx, `(() => {
+				const d = document.getElementById("timeline").contentDocument;
+				return JSON.stringify({events: d.querySelectorAll("[data-event]").length,
+					edges: [...d.querySelectorAll("[data-edge]")].map(e => e.dataset.edge)}) })()`)), &drawn))
+			require.Equal(t, len(cli.Witness.Run), drawn.Events, ex.Name)
+			var edges []string
+			for _, c := range cli.Witness.Cycle {
+				edges = append(edges, fmt.Sprintf("%d-%d", c.From, c.To))
+			}
+			require.Equal(t, edges, drawn.Edges, ex.Name)
 		}
 		if ex.Name == "fig1.conc" {
 			screenshot(t, ctx, docs, "playground.png")
@@ -144,13 +162,22 @@ func text(t *testing.T, ctx context.Context, expr string) string {
 	return s
 }
 
-// cliVerdict is conc check --format json's verdict for an example.
-func cliVerdict(t *testing.T, name string) string {
+// cliJSON is the part of conc check --format json the page shows.
+type cliJSON struct {
+	Verdict string
+	Witness struct {
+		Run   []json.RawMessage
+		Cycle []struct{ From, To int }
+	}
+}
+
+// cliAnswer is conc check --format json's answer for an example.
+func cliAnswer(t *testing.T, name string) cliJSON {
 	t.Helper()
 	o := cliCheck(name)
-	var r struct{ Verdict string }
+	var r cliJSON
 	require.NoError(t, json.Unmarshal([]byte(o.stdout), &r), o.stdout+o.stderr)
-	return r.Verdict
+	return r
 }
 
 // screenshot takes the page as it is; with CONC_SCREENSHOTS=1 it is kept
