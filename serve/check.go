@@ -82,7 +82,7 @@ func (s *server) decide(w http.ResponseWriter, r *http.Request, src []byte, q Qu
 		return nil
 	}
 	defer s.slots.release()
-	rep, err := s.cfg.Check(src, q)
+	rep, err := s.cfg.Check(r.Context(), src, q)
 	if err != nil {
 		answerError(w, err)
 		return nil
@@ -115,7 +115,7 @@ func (s *server) explain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.slots.release()
-	ex, err := s.cfg.Explain(src, q)
+	ex, err := s.cfg.Explain(r.Context(), src, q)
 	if err != nil {
 		answerError(w, err)
 		return

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"runtime"
 	"time"
 
@@ -15,10 +16,11 @@ type Query struct {
 	Timeout   time.Duration // --timeout, at most Config.MaxTimeout
 }
 
-// Checker is conc check --format json for one program source: the report,
+// Checker is conc check --format json for one program source, under ctx
+// (the request's: it ends when the client goes away): the report,
 // or a *lang.ErrorList for static errors, a *UsageError for a query conc
 // check refuses (both answered 400), or another error (500).
-type Checker func(src []byte, q Query) (*report.Report, error)
+type Checker func(ctx context.Context, src []byte, q Query) (*report.Report, error)
 
 // Explanation is what the playground shows beside the verdict.
 type Explanation struct {
@@ -29,7 +31,7 @@ type Explanation struct {
 
 // Explainer says which engine decides src and why, and lists its
 // threads' profiles; errors as Checker's.
-type Explainer func(src []byte, q Query) (*Explanation, error)
+type Explainer func(ctx context.Context, src []byte, q Query) (*Explanation, error)
 
 // UsageError is a query that conc check refuses (e.g. --engine profile on
 // a program with locks): 400 with the message.

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -86,7 +87,7 @@ func TestPageAndExamples(t *testing.T) {
 	}
 	for _, e := range ex {
 		require.True(t, strings.HasSuffix(e.Name, ".conc"))
-		_, err := compileOnly([]byte(e.Source), Query{Name: e.Name})
+		_, err := compileOnly(context.Background(), []byte(e.Source), Query{Name: e.Name})
 		require.NoError(t, err, e.Name)
 	}
 }

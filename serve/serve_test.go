@@ -22,7 +22,7 @@ import (
 // compileOnly is a Checker that compiles and answers serializable: the
 // handler's own behaviour (limits, errors) is what these tests check;
 // cmd/conc's serve_test checks the real pipeline.
-func compileOnly(src []byte, q Query) (*report.Report, error) {
+func compileOnly(_ context.Context, src []byte, q Query) (*report.Report, error) {
 	p, err := lang.Compile(q.Name, src)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func compileOnly(src []byte, q Query) (*report.Report, error) {
 	return report.BuildLean(p, engines.Result{Verdict: engines.Serializable, Engine: "fake"})
 }
 
-func noExplain([]byte, Query) (*Explanation, error) { return &Explanation{}, nil }
+func noExplain(context.Context, []byte, Query) (*Explanation, error) { return &Explanation{}, nil }
 
 func post(t *testing.T, h http.Handler, path, body string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -64,7 +64,10 @@ func TestStaticErrorsHavePositions(t *testing.T) {
 
 func TestOversizeBodyRefused(t *testing.T) {
 	calls := 0
-	check := func(src []byte, q Query) (*report.Report, error) { calls++; return compileOnly(src, q) }
+	check := func(_ context.Context, src []byte, q Query) (*report.Report, error) {
+		calls++
+		return compileOnly(context.Background(), src, q)
+	}
 	h := New(Config{Check: check, Explain: noExplain, MaxBody: 1024})
 	w := post(t, h, "/api/check", tiny+strings.Repeat("// padding\n", 100))
 	require.Equal(t, http.StatusRequestEntityTooLarge, w.Code)
@@ -87,9 +90,9 @@ func TestBadQueryRefused(t *testing.T) {
 // and is the default.
 func TestTimeoutClamped(t *testing.T) {
 	var got []time.Duration
-	check := func(src []byte, q Query) (*report.Report, error) {
+	check := func(_ context.Context, src []byte, q Query) (*report.Report, error) {
 		got = append(got, q.Timeout)
-		return compileOnly(src, q)
+		return compileOnly(context.Background(), src, q)
 	}
 	h := New(Config{Check: check, Explain: noExplain, MaxTimeout: 3 * time.Second, Remember: -1})
 	for _, q := range []string{"", "timeout=1h", "timeout=200ms"} {
@@ -99,14 +102,14 @@ func TestTimeoutClamped(t *testing.T) {
 }
 
 func TestUsageAndServerErrors(t *testing.T) {
-	h := New(Config{Explain: noExplain, Check: func([]byte, Query) (*report.Report, error) {
+	h := New(Config{Explain: noExplain, Check: func(context.Context, []byte, Query) (*report.Report, error) {
 		return nil, &UsageError{Msg: "--engine profile cannot decide a program with locks"}
 	}})
 	w := post(t, h, "/api/check", tiny)
 	require.Equal(t, http.StatusBadRequest, w.Code)
 	require.Equal(t, "--engine profile cannot decide a program with locks", errorsOf(t, w)[0].Message)
 
-	h = New(Config{Explain: noExplain, Check: func([]byte, Query) (*report.Report, error) {
+	h = New(Config{Explain: noExplain, Check: func(context.Context, []byte, Query) (*report.Report, error) {
 		return nil, fmt.Errorf("engine global failed: boom")
 	}})
 	require.Equal(t, http.StatusInternalServerError, post(t, h, "/api/check", tiny).Code)
@@ -118,13 +121,13 @@ func TestConcurrencyBound(t *testing.T) {
 	const slots, requests = 2, 8
 	var running, most atomic.Int32
 	release := make(chan struct{})
-	check := func(src []byte, q Query) (*report.Report, error) {
+	check := func(_ context.Context, src []byte, q Query) (*report.Report, error) {
 		n := running.Add(1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 		<-release
 		running.Add(-1)
-		return compileOnly(src, q)
+		return compileOnly(context.Background(), src, q)
 	}
 	h := New(Config{Check: check, Explain: noExplain, MaxChecks: slots, QueueWait: time.Minute})
 	codes := make(chan int, requests)
@@ -150,12 +153,12 @@ func TestConcurrencyBound(t *testing.T) {
 func TestBusyAnswers503(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	var calls atomic.Int32
-	check := func(src []byte, q Query) (*report.Report, error) {
+	check := func(_ context.Context, src []byte, q Query) (*report.Report, error) {
 		if calls.Add(1) == 1 {
 			close(entered)
 			<-release
 		}
-		return compileOnly(src, q)
+		return compileOnly(context.Background(), src, q)
 	}
 	h := New(Config{Check: check, Explain: noExplain, MaxChecks: 1, QueueWait: -1})
 	first := make(chan int)
@@ -203,7 +206,7 @@ func TestServerTimeouts(t *testing.T) {
 func TestRememberedAnswers(t *testing.T) {
 	calls := map[string]int{}
 	verdict := engines.Serializable
-	check := func(src []byte, q Query) (*report.Report, error) {
+	check := func(_ context.Context, src []byte, q Query) (*report.Report, error) {
 		calls[string(src)]++
 		p, err := lang.Compile(q.Name, src)
 		require.NoError(t, err)

@@ -60,7 +60,11 @@ func refusedReport(f *decideFlags, big *lang.TooLarge) (*report.Report, error) {
 // they search, but some passes (profile extraction, saturation, building
 // tables) count no states: the watch is their backstop. stop ends both.
 func withinLimits(dl deadline, limit int64) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
+	parent := dl.within
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, dl.d)
 	ctx, unwatch := budget.Watch(ctx, limit)
 	return ctx, func() { unwatch(); cancel() }
 }

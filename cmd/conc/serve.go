@@ -84,9 +84,9 @@ func playConfig(f serveFlags) serve.Config {
 
 // playFlags are the decideFlags of conc check --format json with q's
 // parameters.
-func playFlags(q serve.Query, maxMemory int64) *decideFlags {
+func playFlags(ctx context.Context, q serve.Query, maxMemory int64) *decideFlags {
 	return &decideFlags{format: "json", engine: q.Engine, lockEdges: q.LockEdges,
-		timeout: q.Timeout, maxMemory: maxMemory}
+		timeout: q.Timeout, maxMemory: maxMemory, within: ctx}
 }
 
 // playEnv is a run's env: the report goes back as a value, and an error
@@ -98,8 +98,8 @@ func playEnv(stderr *bytes.Buffer) *env {
 // playCheck is POST /api/check: conc check's compile, engine choice, run
 // and replay (check.go, decide.go) on the body.
 func playCheck(maxMemory int64) serve.Checker {
-	return func(src []byte, q serve.Query) (*report.Report, error) {
-		f := playFlags(q, maxMemory)
+	return func(ctx context.Context, src []byte, q serve.Query) (*report.Report, error) {
+		f := playFlags(ctx, q, maxMemory)
 		if err := f.check(); err != nil {
 			return nil, &serve.UsageError{Msg: err.Error()}
 		}
@@ -118,6 +118,11 @@ func playCheck(maxMemory int64) serve.Checker {
 			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
 		}
 		r, _ := judge(e, f, eng, p)
+		if err := ctx.Err(); err != nil {
+			// The client went away: the search stopped with it, and its
+			// unknown would read as a timeout.
+			return nil, fmt.Errorf("the check was abandoned: the client went away (%v)", err)
+		}
 		if r == nil {
 			return nil, errors.New(playMessage(&stderr))
 		}
@@ -128,8 +133,8 @@ func playCheck(maxMemory int64) serve.Checker {
 // playExplain is POST /api/explain: the engine conc check would take and
 // why, and conc profiles' text (profiles.go) under the same budgets.
 func playExplain(maxMemory int64) serve.Explainer {
-	return func(src []byte, q serve.Query) (*serve.Explanation, error) {
-		f := playFlags(q, maxMemory)
+	return func(ctx context.Context, src []byte, q serve.Query) (*serve.Explanation, error) {
+		f := playFlags(ctx, q, maxMemory)
 		if err := f.check(); err != nil {
 			return nil, &serve.UsageError{Msg: err.Error()}
 		}
@@ -147,13 +152,13 @@ func playExplain(maxMemory int64) serve.Explainer {
 			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
 		}
 		return &serve.Explanation{Engine: eng.Name, Why: engineWhy(f.engine, p, eng, f.options()),
-			Profiles: playProfiles(p, q.Timeout, maxMemory)}, nil
+			Profiles: playProfiles(ctx, p, q.Timeout, maxMemory)}, nil
 	}
 }
 
 // playProfiles is conc profiles' text for p, or its unknown line.
-func playProfiles(p *model.Program, timeout time.Duration, maxMemory int64) string {
-	out, reason := extractWithin(p, profilesFlags{format: "text", timeout: timeout, maxMemory: maxMemory})
+func playProfiles(ctx context.Context, p *model.Program, timeout time.Duration, maxMemory int64) string {
+	out, reason := extractWithin(p, profilesFlags{format: "text", timeout: timeout, maxMemory: maxMemory, within: ctx})
 	switch {
 	case reason != "":
 		return "unknown: " + reason

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -225,4 +226,27 @@ func TestServeRefusesPublicAddr(t *testing.T) {
 	o := conc("serve", "--addr", "8080")
 	require.Equal(t, exitUsage, o.code)
 	require.Contains(t, o.stderr, "want HOST:PORT")
+}
+
+// TestServeClientGoneEndsCheck: a check runs under its request's context,
+// so a client that went away does not hold a slot until the time limit
+// (an hour here): the search stops at once, and its answer, an error,
+// goes to no one. The engine only waits for its context.
+func TestServeClientGoneEndsCheck(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest(http.MethodPost, "/api/check?engine="+waiter.Name, strings.NewReader(lostUpdate))
+	w := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		playground(serveFlags{timeout: time.Hour}).ServeHTTP(w, req.WithContext(ctx))
+		close(done)
+	}()
+	select { // a bound against a hang, not a timing: the limit is an hour
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the check outlived its client")
+	}
+	require.Equal(t, http.StatusInternalServerError, w.Code, w.Body.String())
+	require.Equal(t, "the check was abandoned: the client went away (context canceled)", apiErrors(t, w)[0].Message)
 }
