@@ -88,3 +88,28 @@ func isRegistered(name string) bool {
 	_, err := engines.Lookup(name)
 	return err == nil
 }
+
+// engineWhy says, in a sentence for a learner (conc serve's playground),
+// why asked (--engine) became eng for p: above all why a program with
+// locks, fork or join needs the global engine's product.
+func engineWhy(asked string, p *model.Program, eng *engines.Engine, opts engines.Options) string {
+	switch {
+	case asked != "auto":
+		return fmt.Sprintf("The %s engine decides it, as --engine asked.", eng.Name)
+	case eng.Name == "profile":
+		return "No locks, fork or join: the profile engine decides it from each thread's profiles alone " +
+			"(Lemma 3, Theorem 1), without building the product of the threads."
+	case p.HasSync() && eng.Name == "global":
+		return "The program uses locks, fork or join. A thread's profiles record its accesses but not " +
+			"which locks it holds, so two profiles that look compatible may never run together; " +
+			"auto therefore took the global engine, which searches the product of the threads " +
+			"with the lock owners (Theorem 4)."
+	}
+	why := "it was the first engine, of profile, global and brute, that supports the program"
+	if prof, err := engines.Lookup("profile"); err == nil {
+		if err := prof.Supports(p, opts); err != nil {
+			why = "the profile engine cannot decide it (" + err.Error() + ")"
+		}
+	}
+	return fmt.Sprintf("auto took the %s engine: %s.", eng.Name, why)
+}

@@ -75,6 +75,7 @@ var planned = []command{
 	{name: "profiles", args: "FILE.conc [flags]", summary: "the profiles of each thread (the paper's Def. 4)"},
 	{name: "gen", args: "FAMILY [params]", summary: "write a generated program (scaling and reduction families)"},
 	{name: "bench", args: "[params]", summary: "measure how the engines scale; table and plot"},
+	{name: "serve", args: "[flags]", summary: "the playground: check programs and run the lab in a browser"},
 }
 
 // run is the whole command line: it returns the exit code. A panic is a bug;

@@ -27,32 +27,18 @@ var timeoutGrace = time.Second
 // the verdict to an exit code. inputs are the files p was read from,
 // which --dot and --html refuse to overwrite.
 func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int {
-	opts := f.options()
-	if f.ignoreSync {
-		p = model.DropSync(p)
-	}
-	eng, err := chooseEngine(e, f.engine, p, opts)
-	if err != nil {
-		return e.usagef("%v", err)
+	p, eng, code := engineFor(e, f, p)
+	if eng == nil {
+		return code
 	}
 	outs, err := createOutputs(e, outputPaths{dot: f.dot, html: f.html}, inputs)
 	if err != nil {
 		return e.usagef("%v", err)
 	}
 	defer outs.close()
-	res, err := runEngine(eng, p, opts, f.deadline())
-	if err != nil {
-		return e.errorf("engine %s failed: %v", eng.Name, err)
-	}
-	if err := replays(p, opts, res); err != nil {
-		return unreplayable(e, res.Engine, err)
-	}
-	if f.ignoreSync && res.Verdict == engines.Violation && res.Reason == "" {
-		res.Reason = optimisticNote
-	}
-	r, err := report.BuildLean(p, res)
-	if err != nil {
-		return e.errorf("internal error (please report): %v", err)
+	r, code := judge(e, f, eng, p)
+	if r == nil {
+		return code
 	}
 	if err := render(reportWriter(e, f.dot, f.html), f, r); err != nil {
 		return e.errorf("%v", err)
@@ -60,7 +46,44 @@ func decide(e *env, f *decideFlags, p *model.Program, inputs []os.FileInfo) int 
 	if err := outs.writePictures(r); err != nil {
 		return e.usagef("%v", err)
 	}
-	return exitCode(res.Verdict)
+	return code
+}
+
+// engineFor is the program to check (without its lock, fork and join
+// events under --ignore-sync) and the engine --engine picks for it; a nil
+// engine comes with the exit code of the usage error it reported.
+func engineFor(e *env, f *decideFlags, p *model.Program) (*model.Program, *engines.Engine, int) {
+	if f.ignoreSync {
+		p = model.DropSync(p)
+	}
+	eng, err := chooseEngine(e, f.engine, p, f.options())
+	if err != nil {
+		return p, nil, e.usagef("%v", err)
+	}
+	return p, eng, 0
+}
+
+// judge runs eng on p under the limits, replays a violation's witness and
+// builds the report, with the verdict's exit code; a nil report comes with
+// the exit code of the error it reported. conc serve answers with it too
+// (serve.go), so the playground's JSON is conc check's.
+func judge(e *env, f *decideFlags, eng *engines.Engine, p *model.Program) (*report.Report, int) {
+	opts := f.options()
+	res, err := runEngine(eng, p, opts, f.deadline())
+	if err != nil {
+		return nil, e.errorf("engine %s failed: %v", eng.Name, err)
+	}
+	if err := replays(p, opts, res); err != nil {
+		return nil, unreplayable(e, res.Engine, err)
+	}
+	if f.ignoreSync && res.Verdict == engines.Violation && res.Reason == "" {
+		res.Reason = optimisticNote
+	}
+	r, err := report.BuildLean(p, res)
+	if err != nil {
+		return nil, e.errorf("internal error (please report): %v", err)
+	}
+	return r, exitCode(res.Verdict)
 }
 
 // runEngine runs eng under its deadline (--timeout or the default) and the

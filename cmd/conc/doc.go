@@ -11,6 +11,7 @@
 //	conc profiles FILE.conc  [flags]   the profiles of each thread (Definition 4)
 //	conc gen FAMILY [params]           write a generated program
 //	conc bench [params]                measure how the engines scale
+//	conc serve [flags]                 the playground in a browser (package serve)
 //
 // Exit codes: 0 serializable, 1 violation, 2 bad input or usage, 3 unknown.
 // The command stays thin: it parses flags, loads the input, picks an engine

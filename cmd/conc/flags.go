@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +32,9 @@ type decideFlags struct {
 	maxStack     int
 	maxMemory    int64 // bytes; 0: budget.Default()
 	quiet        bool
+	// within is the context the run's limits start from: conc serve's
+	// request, so that a client that goes away ends its check (nil: none).
+	within context.Context
 }
 
 func (f *decideFlags) register(fs *flag.FlagSet) {
@@ -66,18 +70,23 @@ var decideTimeoutHelp = fmt.Sprintf("give up after `DURATION` (e.g. 30s, 2h) wit
 
 // deadline is the time budget of a search: --timeout, or defaultTimeout.
 type deadline struct {
-	d     time.Duration
-	given bool // --timeout was given
+	d      time.Duration
+	given  bool            // --timeout was given
+	within context.Context // the parent of the search's context (nil: none)
 }
 
-func (f *decideFlags) deadline() deadline { return deadlineOf(f.timeout) }
+func (f *decideFlags) deadline() deadline {
+	dl := deadlineOf(f.timeout)
+	dl.within = f.within
+	return dl
+}
 
 // deadlineOf is the deadline of a --timeout value (0: not given).
 func deadlineOf(timeout time.Duration) deadline {
 	if timeout > 0 {
-		return deadline{timeout, true}
+		return deadline{d: timeout, given: true}
 	}
-	return deadline{defaultTimeout, false}
+	return deadline{d: defaultTimeout}
 }
 
 // reason is the unknown's reason when the deadline ended the search.

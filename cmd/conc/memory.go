@@ -38,8 +38,7 @@ func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
 // let compile: the report has no threads, and the engine the user asked
 // for (auto when none), since none ran.
 func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
-	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
-	r, err := report.BuildLean(&model.Program{}, res)
+	r, err := refusedReport(f, big)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
@@ -49,13 +48,23 @@ func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
 	return exitUnknown
 }
 
+// refusedReport is refused's report, which conc serve answers too.
+func refusedReport(f *decideFlags, big *lang.TooLarge) (*report.Report, error) {
+	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
+	return report.BuildLean(&model.Program{}, res)
+}
+
 // withinLimits is the context a search runs under: it ends at dl's
 // deadline or, with cause *budget.Exceeded, when the heap reaches the
 // memory budget of limit bytes (0: the default). Engines poll the heap as
 // they search, but some passes (profile extraction, saturation, building
 // tables) count no states: the watch is their backstop. stop ends both.
 func withinLimits(dl deadline, limit int64) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithTimeout(context.Background(), dl.d)
+	parent := dl.within
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, dl.d)
 	ctx, unwatch := budget.Watch(ctx, limit)
 	return ctx, func() { unwatch(); cancel() }
 }

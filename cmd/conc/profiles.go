@@ -27,6 +27,7 @@ type profilesFlags struct {
 	format    string
 	timeout   time.Duration
 	maxMemory int64
+	within    context.Context // as decideFlags' (nil: none)
 }
 
 // runProfiles is conc profiles: compile a .conc file and print each thread's
@@ -84,6 +85,7 @@ type profilesOut struct {
 // unknown's reason, "" when extraction finished.
 func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
 	dl := deadlineOf(f.timeout)
+	dl.within = f.within
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks

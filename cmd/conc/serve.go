@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/serve"
+)
+
+func init() {
+	register(&command{
+		name:    "serve",
+		args:    "[flags]",
+		summary: "the playground: check programs and run the lab in a browser",
+		help:    "Serves the playground page and its API (docs/playground.md; the API: docs/spec.md §4) until interrupted.",
+		run:     runServe,
+	})
+}
+
+// serveFlags are conc serve's flags.
+type serveFlags struct {
+	addr      string
+	public    bool
+	timeout   time.Duration
+	maxChecks int
+	maxMemory int64
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.addr, "addr", serve.DefaultAddr, "listen on `HOST:PORT`")
+	fs.BoolVar(&f.public, "public", false, "allow an --addr that is not loopback (the playground has no authentication)")
+	timeoutVar(fs, &f.timeout, fmt.Sprintf("the longest `DURATION` one check may take, and its default (default %v)", serve.DefaultMaxTimeout))
+	countVar(fs, "max-checks", "run at most `N` checks and lab sweeps at a time; the others wait, then get 503 (default: the number of CPUs)", &f.maxChecks, nil)
+	memoryVar(fs, &f.maxMemory)
+}
+
+// runServe is conc serve: the playground on --addr, until interrupted.
+func runServe(e *env, args []string) int {
+	var f serveFlags
+	pos, code, done := parseCommand(e, "serve", f.register, args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return e.errorf("serve: unexpected argument %q; run 'conc serve --help'", pos[0])
+	}
+	loop, err := serve.Loopback(f.addr)
+	if err != nil {
+		return e.usagef("%v", err)
+	}
+	if !loop && !f.public {
+		return e.usagef("--addr %s is reachable from other machines, and the playground has no authentication; "+
+			"pass --public to serve it anyway", f.addr)
+	}
+	if !loop {
+		fmt.Fprintf(e.stderr, "conc: serve: WARNING: serving on %s, reachable from other machines (--public)\n", f.addr)
+	}
+	defer withMemoryLimit(f.maxMemory)() // the budget is the whole server's: checks share the heap
+	srv := serve.NewServer(f.addr, playConfig(f))
+	err = serve.Serve(context.Background(), srv, func(addr string) {
+		fmt.Fprintf(e.stderr, "conc: serve: the playground is at http://%s/\n", addr)
+	})
+	return e.errorf("serve: %v", err)
+}
+
+// playConfig hands the playground conc check's pipeline.
+func playConfig(f serveFlags) serve.Config {
+	return serve.Config{
+		Check:      playCheck(f.maxMemory),
+		Explain:    playExplain(f.maxMemory),
+		MaxTimeout: f.timeout,
+		MaxChecks:  f.maxChecks,
+	}
+}
+
+// playFlags are the decideFlags of conc check --format json with q's
+// parameters.
+func playFlags(ctx context.Context, q serve.Query, maxMemory int64) *decideFlags {
+	return &decideFlags{format: "json", engine: q.Engine, lockEdges: q.LockEdges,
+		timeout: q.Timeout, maxMemory: maxMemory, within: ctx}
+}
+
+// playEnv is a run's env: the report goes back as a value, and an error
+// message to the buffer.
+func playEnv(stderr *bytes.Buffer) *env {
+	return &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, cmd: "check"}
+}
+
+// playCheck is POST /api/check: conc check's compile, engine choice, run
+// and replay (check.go, decide.go) on the body.
+func playCheck(maxMemory int64) serve.Checker {
+	return func(ctx context.Context, src []byte, q serve.Query) (*report.Report, error) {
+		f := playFlags(ctx, q, maxMemory)
+		if err := f.check(); err != nil {
+			return nil, &serve.UsageError{Msg: err.Error()}
+		}
+		p, err := lang.CompileWithin(q.Name, src, maxMemory)
+		var big *lang.TooLarge
+		if errors.As(err, &big) {
+			return refusedReport(f, big)
+		}
+		if err != nil {
+			return nil, err // lang.ErrorList: 400 with positions
+		}
+		var stderr bytes.Buffer
+		e := playEnv(&stderr)
+		p, eng, _ := engineFor(e, f, p)
+		if eng == nil {
+			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
+		}
+		r, _ := judge(e, f, eng, p)
+		if err := ctx.Err(); err != nil {
+			// The client went away: the search stopped with it, and its
+			// unknown would read as a timeout.
+			return nil, fmt.Errorf("the check was abandoned: the client went away (%v)", err)
+		}
+		if r == nil {
+			return nil, errors.New(playMessage(&stderr))
+		}
+		return r, nil
+	}
+}
+
+// playExplain is POST /api/explain: the engine conc check would take and
+// why, and conc profiles' text (profiles.go) under the same budgets.
+func playExplain(maxMemory int64) serve.Explainer {
+	return func(ctx context.Context, src []byte, q serve.Query) (*serve.Explanation, error) {
+		f := playFlags(ctx, q, maxMemory)
+		if err := f.check(); err != nil {
+			return nil, &serve.UsageError{Msg: err.Error()}
+		}
+		p, err := lang.CompileWithin(q.Name, src, maxMemory)
+		var big *lang.TooLarge
+		if errors.As(err, &big) {
+			return &serve.Explanation{Why: "unknown: " + big.Reason}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var stderr bytes.Buffer
+		p, eng, _ := engineFor(playEnv(&stderr), f, p)
+		if eng == nil {
+			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
+		}
+		return &serve.Explanation{Engine: eng.Name, Why: engineWhy(f.engine, p, eng, f.options()),
+			Profiles: playProfiles(ctx, p, q.Timeout, maxMemory)}, nil
+	}
+}
+
+// playProfiles is conc profiles' text for p, or its unknown line.
+func playProfiles(ctx context.Context, p *model.Program, timeout time.Duration, maxMemory int64) string {
+	out, reason := extractWithin(p, profilesFlags{format: "text", timeout: timeout, maxMemory: maxMemory, within: ctx})
+	switch {
+	case reason != "":
+		return "unknown: " + reason
+	case out.err != nil:
+		return "profiles: " + out.err.Error()
+	}
+	return out.text.String()
+}
+
+// playMessage is the message a run wrote, without its "conc: check: ".
+func playMessage(stderr *bytes.Buffer) string {
+	s := strings.TrimSpace(stderr.String())
+	s = strings.TrimPrefix(s, "conc: ")
+	return strings.TrimPrefix(s, "check: ")
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/internal/browsertest"
+	"github.com/conc-dev/conc/serve"
+)
+
+// browser is one headless Chromium (internal/browsertest), with a bound on
+// the whole session so that a hung browser fails the test instead of
+// hanging it (not a timing assertion).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(browsertest.Start(t, 1400, 1000), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestPlaygroundInBrowser: a learner's use of the page in a real browser:
+// every example checked through the page shows the verdict conc check's
+// JSON has, with the engine's sentence and the profiles; a violation's
+// witness frame names its cycle; the lab draws its plot.
+func TestPlaygroundInBrowser(t *testing.T) {
+	ctx := browser(t)
+	docs, err := filepath.Abs("../../docs")
+	require.NoError(t, err)
+	srv := httptest.NewServer(examplesPlayground())
+	defer srv.Close()
+	t.Chdir("../../examples") // the CLI names each file as the page does
+	exs, err := serve.Examples()
+	require.NoError(t, err)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL),
+		chromedp.WaitVisible(`body[data-ready="true"]`)))
+	for i, ex := range exs {
+		cli := cliAnswer(t, ex.Name)
+		want := cli.Verdict
+		require.NoError(t, chromedp.Do(ctx,
+			choose("#example", ex.Name),
+			chromedp.Click("#check"),
+			chromedp.WaitVisible(`#verdict[data-verdict="`+want+`"], #verdict[data-verdict="error"]`),
+			chromedp.WaitVisible(`#profiles:not(:empty)`),
+		), ex.Name)
+		var shown struct{ Verdict, Why, Profiles string }
+		require.NoError(t, json.Unmarshal([]byte(text(t, ctx, `JSON.stringify({
+			verdict: document.getElementById("verdict").dataset.verdict,
+			why: document.getElementById("why").textContent,
+			profiles: document.getElementById("profiles").textContent})`)), &shown))
+		require.Equal(t, want, shown.Verdict, "%d: %s", i, ex.Name)
+		require.NotEmpty(t, shown.Why, ex.Name)
+		prof := conc("profiles", ex.Name)
+		require.Equal(t, prof.stdout, shown.Profiles, ex.Name)
+		if want == "violation" {
+			frame, err := chromedp.Run(ctx, chromedp.Poll[string](
+				`(() => { const b = document.getElementById("timeline").contentDocument.body;
+				          return b && b.innerText.toLowerCase().includes("conflict cycle") ? b.innerText : null })()`,
+				chromedp.WithPollingTimeout(20*time.Second)))
+			require.NoError(t, err, ex.Name)
+			require.Contains(t, strings.ToLower(frame), "conflict cycle", ex.Name)
+			// The drawing: a mark per event of the JSON's run, an arrow
+			// per pair of its cycle.
+			var drawn struct {
+				Events int
+				Edges  []string
+			}
+			require.NoError(t, json.Unmarshal([]byte(text(t, ctx, `(() => {
+				const d = document.getElementById("timeline").contentDocument;
+				return JSON.stringify({events: d.querySelectorAll("[data-event]").length,
+					edges: [...d.querySelectorAll("[data-edge]")].map(e => e.dataset.edge)}) })()`)), &drawn))
+			require.Equal(t, len(cli.Witness.Run), drawn.Events, ex.Name)
+			var edges []string
+			for _, c := range cli.Witness.Cycle {
+				edges = append(edges, fmt.Sprintf("%d-%d", c.From, c.To))
+			}
+			require.Equal(t, edges, drawn.Edges, ex.Name)
+		}
+		if ex.Name == "fig1.conc" {
+			playgroundShot(t, ctx, docs, "playground.png")
+		}
+	}
+
+	// A bad program: conc check's static errors, each with its position.
+	bad := "thread A { atomic { read x } }\nthread B { frob y }\nthread A { }\n"
+	var cli bytes.Buffer
+	require.Equal(t, exitUsage, run([]string{"check", "-"}, strings.NewReader(bad), io.Discard, &cli))
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.SetValue("#source", bad),
+		chromedp.Click("#check"),
+		chromedp.WaitVisible(`#verdict[data-verdict="error"]`),
+		chromedp.WaitVisible(`#errors li[data-line]`),
+	))
+	name := exs[len(exs)-1].Name // the example selected last names the program
+	require.Equal(t, strings.ReplaceAll(cli.String(), "<stdin>", name),
+		text(t, ctx, `[...document.querySelectorAll("#errors li")].map(li => li.textContent + "\n").join("")`))
+	playgroundShot(t, ctx, docs, "errors.png")
+
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Click("#tab-lab"),
+		choose("#family", "chain"),
+		chromedp.SetValue("#sizes", "1,2,4,8"),
+		chromedp.SetValue("#metric", "states"),
+		chromedp.Click("#run"),
+		chromedp.WaitVisible("#plot svg"),
+	))
+	require.Regexp(t, `global\s+states ~ n\^`, text(t, ctx, `document.getElementById("fits").textContent`))
+	playgroundShot(t, ctx, docs, "lab.png")
+}
+
+// choose selects value in the <select> sel as a learner does: the page
+// hears the change.
+func choose(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.SetValue(sel, value),
+		ignore(chromedp.Evaluate[bool](`document.querySelector("`+sel+`").dispatchEvent(new Event("change"))`)))
+}
+
+// ignore drops an action's value, for chromedp.Do.
+func ignore[T any](a chromedp.Action[T]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := a(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
+// text evaluates a JavaScript expression of the page that gives a string.
+func text(t *testing.T, ctx context.Context, expr string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	require.NoError(t, err, expr)
+	return s
+}
+
+// cliJSON is the part of conc check --format json the page shows.
+type cliJSON struct {
+	Verdict string
+	Witness struct {
+		Run   []json.RawMessage
+		Cycle []struct{ From, To int }
+	}
+}
+
+// cliAnswer is conc check --format json's answer for an example.
+func cliAnswer(t *testing.T, name string) cliJSON {
+	t.Helper()
+	o := cliCheck(name)
+	var r cliJSON
+	require.NoError(t, json.Unmarshal([]byte(o.stdout), &r), o.stdout+o.stderr)
+	return r
+}
+
+// playgroundShot takes the page as it is; with CONC_SCREENSHOTS=1 it is
+// kept in docs/img/ as playground-NAME (docs/playground.md shows them), so
+// that a test run does not rewrite the repository's images.
+func playgroundShot(t *testing.T, ctx context.Context, docs, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG, not JPEG
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")), "not a PNG")
+	require.Greater(t, len(png), 10_000, "an empty screenshot")
+	if os.Getenv("CONC_SCREENSHOTS") == "1" {
+		require.NoError(t, os.WriteFile(filepath.Join(docs, "img", "playground-"+name), png, 0o644))
+	}
+}
