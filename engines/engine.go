@@ -27,8 +27,8 @@ type Options struct {
 	LockEdges  bool // release→acquire and fork/join conflicts (docs/spec.md §1)
 	IgnoreSync bool // drop lock, fork and join events first (optimistic)
 	MaxStates  int  // 0: no limit
-	MaxDepth   int  // brute: events per thread explored; 0: BruteMaxDepth, or no bound for a loop-free program
-	MaxStack   int  // bounded search for recursive threads; 0: BruteMaxStack (brute), GlobalMaxStack (global)
+	MaxDepth   int  // brute: events per thread explored; 0: brute.MaxDepth, or no bound for a loop-free program
+	MaxStack   int  // bounded search for recursive threads; 0: brute.MaxStack, global.MaxStack
 	// MaxMemory is the memory budget in bytes (--max-memory); 0: the
 	// default, budget.Default(). It is always on: every search's states
 	// cost memory, so it also ends every search.
@@ -60,6 +60,12 @@ type Engine struct {
 	Doc      string
 	Supports func(p *model.Program, opts Options) error
 	Check    func(ctx context.Context, p *model.Program, opts Options) (Result, error)
+	// Decides declares the programs the engine decides (decides.go).
+	Decides Decides
+	// Auto is the engine's place in --engine auto's order of preference
+	// (1 first, the paper's: profiles, then the product, then
+	// enumeration); 0: auto never picks it.
+	Auto int
 }
 
 var registry = map[string]*Engine{}
@@ -77,7 +83,7 @@ func Lookup(name string) (*Engine, error) {
 	if e, ok := registry[name]; ok {
 		return e, nil
 	}
-	return nil, fmt.Errorf("unknown engine %q (have %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown engine %q (have %s)", name, namesList())
 }
 
 // Names lists the registered engines, sorted.
@@ -89,3 +95,5 @@ func Names() []string {
 	sort.Strings(ns)
 	return ns
 }
+
+func namesList() string { return strings.Join(Names(), ", ") }

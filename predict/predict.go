@@ -122,24 +122,25 @@ type predictor struct {
 	o   Options
 }
 
-// decide picks the engine: the streaming profile check unless locks, fork or
-// join are in play (and not ignored), else the named or global engine.
+// decide picks the engine: the registry's choice for a trace (its
+// projections are straight-line threads) unless one is named; the
+// streaming profile check for profile, else the lock-aware path.
 func (p *predictor) decide() (*Outcome, error) {
 	sync := p.s.sync && !p.o.Check.IgnoreSync
-	switch p.o.Engine {
-	case "", "auto":
-		if !sync {
-			return p.streaming()
+	name, shortcuts := p.o.Engine, false
+	if name == "" || name == "auto" {
+		eng := engines.Pick(engines.Shape{Class: model.StraightLine, LoopFree: true, Sync: sync})
+		if eng == nil {
+			return nil, &UsageError{"no engine decides this trace"}
 		}
-		return p.lockAware("global", true)
-	case "profile":
-		if sync {
-			return nil, &UsageError{"--engine profile cannot decide a trace with locks, fork or join: " +
-				"use --engine global (or auto), or --ignore-sync for the optimistic answer"}
-		}
+		name, shortcuts = eng.Name, true
+	} else if eng, err := engines.Lookup(name); err == nil && sync && eng.Decides.LockFree {
+		return nil, &UsageError{engines.SyncError(name, "a trace").Error()}
+	}
+	if name == "profile" {
 		return p.streaming()
 	}
-	return p.lockAware(p.o.Engine, false)
+	return p.lockAware(name, shortcuts)
 }
 
 // streaming is the profile engine over the spool.
