@@ -35,6 +35,11 @@ type Options struct {
 	MaxMemory int64
 }
 
+// IgnoredSyncNote is the Reason of a violation that an engine searching
+// runs found with --ignore-sync: the run need not respect what was dropped.
+const IgnoredSyncNote = "--ignore-sync: lock, fork and join events were ignored, " +
+	"so this run may not respect them (the witness is a run of the program without them)"
+
 // Stats are the engine's counters, reported in JSON.
 type Stats struct {
 	States int64 `json:"states"`

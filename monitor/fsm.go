@@ -21,7 +21,7 @@ import (
 //
 // Invariants (while no cycle): R[T][T] is false, and R[T][X] implies
 // R[T] ⊇ R[X] and D[T] ⊇ D[X]. The state is one flat
-// slice of words, so engines copy it with State/SetState and hash it with
+// slice of words, so engines copy it (State) and hash it with
 // AppendKey. A latest transaction stays cur(T) after its end until T begins
 // the next one (it retires lazily); that changes nothing, as it gets no more
 // events either way.
@@ -54,18 +54,12 @@ func NewFSM(a *Alphabet) *FSM {
 // Alphabet is the monitor's alphabet.
 func (m *FSM) Alphabet() *Alphabet { return m.a }
 
-// Reset returns to the empty run.
-func (m *FSM) Reset() { clear64(m.st) }
-
 // Violated reports whether the run so far is not conflict-serializable.
 func (m *FSM) Violated() bool { return m.st[0] != 0 }
 
 // State is the monitor's state as words. It aliases the monitor: copy it
 // before stepping again.
 func (m *FSM) State() []uint64 { return m.st }
-
-// SetState restores a state taken with State.
-func (m *FSM) SetState(s []uint64) { copy(m.st, s) }
 
 // ForgetReach clears D[t] and R[t][*], the reach of t's latest transaction,
 // keeping its letters. Engines call it when that transaction will make no

@@ -69,9 +69,6 @@ func NewAlphabet(c AlphabetConfig) *Alphabet {
 	return a
 }
 
-// Threads is the number of threads.
-func (a *Alphabet) Threads() int { return a.threads }
-
 // Words is the length of a letter set in 64-bit words.
 func (a *Alphabet) Words() int { return a.words }
 

@@ -62,8 +62,7 @@ func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines
 	case found:
 		res.Verdict, res.Witness = engines.Violation, s.witness
 		if opts.IgnoreSync {
-			res.Reason = "--ignore-sync: lock, fork and join events were ignored, " +
-				"so this run may not respect them (the witness is a run of the program without them)"
+			res.Reason = engines.IgnoredSyncNote
 		}
 	case s.stopped != "" || s.cutDepth || s.cutStack:
 		res.Verdict, res.Reason = engines.Unknown, s.unknownReason()

@@ -93,8 +93,7 @@ func decide(ctx context.Context, p *model.Program, opts engines.Options, cfg con
 		}
 		res.Verdict, res.Witness = engines.Violation, w
 		if opts.IgnoreSync {
-			res.Reason = "--ignore-sync: lock, fork and join events were ignored, " +
-				"so this run may not respect them (the witness is a run of the program without them)"
+			res.Reason = engines.IgnoredSyncNote
 		}
 	case s.stopped != "":
 		res.Verdict, res.Reason = engines.Unknown, s.stopped

@@ -29,9 +29,6 @@ func newVisitedSet() *visitedSet {
 	return &visitedSet{seed: maphash.MakeSeed(), slots: make([]slot, 256)}
 }
 
-// Len is the number of stored states.
-func (v *visitedSet) Len() int { return v.count }
-
 // lookup finds key's slot; found reports whether key is stored. When it is
 // not, the returned slot is where insert puts it.
 func (v *visitedSet) lookup(key []byte) (slot *slot, found bool) {

@@ -73,31 +73,10 @@ func FiniteProfiles(p *model.Program) ([]ThreadProfiles, error) {
 // supports accepts programs (finite or recursive) without synchronisation, or
 // with it when --ignore-sync drops it.
 func supports(p *model.Program, opts engines.Options) error {
-	if err := recursiveUnsupported(p); err != nil {
-		return err
-	}
 	if p.HasSync() && !opts.IgnoreSync {
 		return errProfileSync
 	}
 	return nil
-}
-
-// recursiveUnsupported rejects recursive threads when no pushdown extractor
-// (profiles' Lemma 4 saturation) is installed.
-func recursiveUnsupported(p *model.Program) error {
-	if profiles.SupportsPushdown() {
-		return nil
-	}
-	for _, t := range p.Threads {
-		if t.Auto.Pushdown() {
-			return errRecursive(t.Name)
-		}
-	}
-	return nil
-}
-
-func errRecursive(name string) error {
-	return fmt.Errorf("profile engine: thread %s is recursive; profiles of pushdown threads (Lemma 4) are not implemented, use --engine global or brute", name)
 }
 
 var errProfileSync = errors.New("profile engine: the program uses locks, fork or join, and profiles (Lemma 3) decide only programs without them; pass --ignore-sync to drop them (optimistic), or use --engine global")
@@ -106,9 +85,6 @@ var errProfileSync = errors.New("profile engine: the program uses locks, fork or
 // which also finds stack and sync edges) and applies --ignore-sync; note is
 // the Result.Reason to report, events the edges extraction visited.
 func prepare(p *model.Program, opts engines.Options) (q *model.Program, tps []ThreadProfiles, note string, events int64, err error) {
-	if err := recursiveUnsupported(p); err != nil {
-		return nil, nil, "", 0, err
-	}
 	if tps, err = FiniteProfiles(p); err != nil {
 		return nil, nil, "", 0, err
 	}
