@@ -12,7 +12,7 @@ import (
 	"github.com/conc-dev/conc/engines/internal/enginetest"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/graph"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -66,8 +66,8 @@ func exhaustive(p *model.Program, lockEdges bool) bool {
 	for l := range owner {
 		owner[l] = -1
 	}
-	var rec func(g *monitor.Graph) bool
-	rec = func(g *monitor.Graph) bool {
+	var rec func(g *graph.Graph) bool
+	rec = func(g *graph.Graph) bool {
 		for t := 0; t < k; t++ {
 			out := p.Threads[t].Auto.Out[pos[t]]
 			if len(out) == 0 {
@@ -98,7 +98,7 @@ func exhaustive(p *model.Program, lockEdges bool) bool {
 		}
 		return false
 	}
-	return rec(monitor.New(lockEdges))
+	return rec(graph.New(lockEdges))
 }
 
 // TestBruteAgainstExhaustive compares brute with plain enumeration on random

@@ -13,7 +13,7 @@ import (
 	"github.com/conc-dev/conc/engines/internal/enginetest"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/graph"
 )
 
 // randomAutomaton writes a random automaton spec (buildProg's "@" form)
@@ -111,8 +111,8 @@ func interleavingViolates(words [][]model.Event, locks int, lockEdges bool) bool
 	for l := range owner {
 		owner[l] = -1
 	}
-	var rec func(g *monitor.Graph) bool
-	rec = func(g *monitor.Graph) bool {
+	var rec func(g *graph.Graph) bool
+	rec = func(g *graph.Graph) bool {
 		for t, w := range words {
 			if pos[t] == len(w) {
 				continue
@@ -139,7 +139,7 @@ func interleavingViolates(words [][]model.Event, locks int, lockEdges bool) bool
 		}
 		return false
 	}
-	return rec(monitor.New(lockEdges))
+	return rec(graph.New(lockEdges))
 }
 
 // boundedViolates enumerates every combination of the threads' words.

@@ -9,7 +9,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/graph"
 )
 
 // searcher is one depth-first exploration. The configuration (thread
@@ -126,7 +126,7 @@ func sharing(p *model.Program) (readShared, writeShared [][]bool) {
 
 // search explores from the initial configuration; it reports a violation.
 func (s *searcher) search() bool {
-	found, _ := s.explore(monitor.New(s.lockEdge))
+	found, _ := s.explore(graph.New(s.lockEdge))
 	return found
 }
 
@@ -151,7 +151,7 @@ type visitEntry struct {
 // Invariant: g is the conflict graph of s.run, which is acyclic, and every
 // configuration in s.seen has been, or is being, explored with at least the
 // event budget recorded there.
-func (s *searcher) explore(g *monitor.Graph) (found, onStack bool) {
+func (s *searcher) explore(g *graph.Graph) (found, onStack bool) {
 	if s.stopped != "" {
 		return false, false
 	}
@@ -178,7 +178,7 @@ func (s *searcher) explore(g *monitor.Graph) (found, onStack bool) {
 }
 
 // tryAll takes each move in turn, exploring after it and undoing it.
-func (s *searcher) tryAll(g *monitor.Graph, moves []threadMove) (found, cycled bool) {
+func (s *searcher) tryAll(g *graph.Graph, moves []threadMove) (found, cycled bool) {
 	for _, m := range moves {
 		found, onStack := s.try(g, m)
 		if found {
@@ -190,7 +190,7 @@ func (s *searcher) tryAll(g *monitor.Graph, moves []threadMove) (found, cycled b
 }
 
 // try makes move m, explores, and undoes m.
-func (s *searcher) try(g *monitor.Graph, m threadMove) (found, onStack bool) {
+func (s *searcher) try(g *graph.Graph, m threadMove) (found, onStack bool) {
 	e := s.p.Threads[m.t].Auto.Out[s.q[m.t]][m.edge]
 	u := s.apply(m, e)
 	defer s.undo(m, e, u)
@@ -213,7 +213,7 @@ func (s *searcher) try(g *monitor.Graph, m threadMove) (found, onStack bool) {
 
 // visit records a new configuration and returns its entry with fresh set, or returns the entry of an earlier visit that subsumes it. It
 // also enforces --max-states and the deadline (then: nil, false).
-func (s *searcher) visit(g *monitor.Graph) (*visitEntry, bool) {
+func (s *searcher) visit(g *graph.Graph) (*visitEntry, bool) {
 	kb := s.appendKey(g)
 	for _, old := range s.seen[string(kb)] {
 		if s.covers(old) {
@@ -254,7 +254,7 @@ func (s *searcher) covers(old *visitEntry) bool {
 }
 
 // noteCuts records where the moves refused by --max-depth lead.
-func (s *searcher) noteCuts(g *monitor.Graph, cuts []threadMove) {
+func (s *searcher) noteCuts(g *graph.Graph, cuts []threadMove) {
 	for _, m := range cuts {
 		e := s.p.Threads[m.t].Auto.Out[s.q[m.t]][m.edge]
 		u := s.apply(m, e)
@@ -285,7 +285,7 @@ func (s *searcher) depthCutMatters() bool {
 
 // appendKey encodes the configuration without event counts: thread states
 // and stacks, lock owners, fork status, and the conflict graph's key.
-func (s *searcher) appendKey(g *monitor.Graph) []byte {
+func (s *searcher) appendKey(g *graph.Graph) []byte {
 	b := s.keyBuf[:0]
 	for t, q := range s.q {
 		b = binary.AppendUvarint(b, uint64(q))

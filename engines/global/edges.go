@@ -2,7 +2,7 @@ package global
 
 import (
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/fsm"
 )
 
 // What the search knows about each thread's edges and states, computed
@@ -13,7 +13,7 @@ import (
 // edgeFacts is what the search needs to know about one edge of one thread,
 // computed once.
 type edgeFacts struct {
-	letters *monitor.Letters
+	letters *fsm.Letters
 	// noop: the monitor's state cannot change. A compact-mode access of a
 	// private variable (always inside a transaction, by Automaton's
 	// invariant) adds only thread(t), which the transaction has, and
@@ -44,7 +44,7 @@ func (s *searcher) threadEdges(t int, a *model.Automaton) [][]*edgeFacts {
 				for _, x := range deps {
 					g.private = g.private && x < 0
 				}
-				g.noop = l.Kind == monitor.KindNone ||
+				g.noop = l.Kind == fsm.KindNone ||
 					s.cfg.compact && e.Ev.Op.IsAccess() && len(deps) > 0 && g.private
 				cache[key] = g
 			}
@@ -87,7 +87,7 @@ func (s *searcher) silentRuns(t int) []silentRun {
 // with before it ends (a shared access; with lock edges a lock, fork or
 // join event): the least fixpoint of live(q) = some edge of q has such a
 // letter, or is no begin or end and leads to a live state. In a dead state
-// the monitor may forget t's reach (monitor.FSM.ForgetReach).
+// the monitor may forget t's reach (fsm.FSM.ForgetReach).
 func (s *searcher) deadRows(t int) []bool {
 	a := s.p.Threads[t].Auto
 	live := make([]bool, a.NumStates())

@@ -8,7 +8,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/fsm"
 )
 
 // searcher is the explicit-state depth-first search of the product of
@@ -26,7 +26,7 @@ type searcher struct {
 	mem       *budget.Meter
 	forkedBy  []int
 	pushdown  []bool
-	fsm       *monitor.FSM
+	fsm       *fsm.FSM
 	edges     [][][]*edgeFacts // per thread, state, edge: precomputed facts
 	fa        *alphabet
 	fut       []futureTable // per thread (threads of one automaton share it)
@@ -78,11 +78,11 @@ func newSearcher(ctx context.Context, p *model.Program, opts engines.Options, cf
 		s.maxStack = MaxStack
 	}
 	sharedVars, sharedLocks := sharedTargets(p)
-	ac := monitor.AlphabetConfig{Threads: k, Vars: len(p.Vars), Locks: len(p.Locks), LockEdges: opts.LockEdges}
+	ac := fsm.AlphabetConfig{Threads: k, Vars: len(p.Vars), Locks: len(p.Locks), LockEdges: opts.LockEdges}
 	if cfg.compact {
 		ac.SharedVars, ac.SharedLocks = sharedVars, sharedLocks
 	}
-	s.fsm = monitor.NewFSM(monitor.NewAlphabet(ac))
+	s.fsm = fsm.NewFSM(fsm.NewAlphabet(ac))
 	s.fa = newAlphabet(p, sharedVars, sharedLocks)
 	if need := s.tableBytes(); !s.mem.Fits(need) {
 		s.stopped = s.mem.TooLarge(fmt.Sprintf("the global engine's tables for %s automaton states",

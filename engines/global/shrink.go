@@ -2,7 +2,7 @@ package global
 
 import (
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/graph"
 )
 
 // shrinkWitness cuts a witness down to what its cycle needs: every thread
@@ -143,7 +143,7 @@ func shrinkBuild(p *model.Program, w *model.Witness, idx [][]int, cut []int) *mo
 			keep[i] = true
 		}
 	}
-	g := monitor.New(w.LockEdges)
+	g := graph.New(w.LockEdges)
 	for i, st := range w.Run {
 		if !keep[i] {
 			continue

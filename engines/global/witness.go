@@ -4,18 +4,18 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/graph"
 )
 
 // witness turns the path the search found into a model.Witness: the run
 // (the path's events), each thread's path through its automaton, and the
 // cycle. The finite-state monitor only says that a cycle closed; the cycle
 // itself comes from replaying the run through the exact conflict graph
-// (monitor.Graph), whose last step is the one that closed it. The witness
+// (graph.Graph), whose last step is the one that closed it. The witness
 // is then shrunk to what the cycle needs (shrinkWitness).
 func (s *searcher) witness(p *model.Program) (*model.Witness, error) {
 	w := &model.Witness{Paths: make([][]model.Move, len(p.Threads)), LockEdges: s.lockEdges}
-	g := monitor.New(s.lockEdges)
+	g := graph.New(s.lockEdges)
 	for _, st := range s.expandRuns(p) {
 		w.Paths[st.t] = append(w.Paths[st.t], model.Move{From: st.from, Edge: st.e})
 		ev := p.Threads[st.t].Auto.Out[st.from][st.e].Ev

@@ -1,4 +1,4 @@
-package monitor
+package graph
 
 import (
 	"encoding/binary"

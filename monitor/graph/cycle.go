@@ -1,4 +1,4 @@
-package monitor
+package graph
 
 import "github.com/conc-dev/conc/model"
 

@@ -1,4 +1,4 @@
-package monitor
+package fsm
 
 import (
 	"encoding/binary"

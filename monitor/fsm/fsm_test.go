@@ -1,4 +1,4 @@
-package monitor
+package fsm
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/graph"
 	"github.com/stretchr/testify/require"
 )
 
@@ -182,7 +183,7 @@ func TestFSMAgreesWithConflictGraph(t *testing.T) {
 	for i := range testflag.N(15_000, 100_000) {
 		run := randomFSMRun(r)
 		lockEdges := i%2 == 1
-		m, ng, g := newRunFSM(run, lockEdges), newNaiveGraph(lockEdges), New(lockEdges)
+		m, ng, g := newRunFSM(run, lockEdges), newNaiveGraph(lockEdges), graph.New(lockEdges)
 		for j, s := range run.steps {
 			got, err := m.Event(int(s.Thread), s.Ev)
 			require.NoError(t, err)
