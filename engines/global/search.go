@@ -82,7 +82,7 @@ func newSearcher(ctx context.Context, p *model.Program, opts engines.Options, cf
 	if cfg.compact {
 		ac.SharedVars, ac.SharedLocks = sharedVars, sharedLocks
 	}
-	s.fsm = fsm.NewFSM(fsm.NewAlphabet(ac))
+	s.fsm = fsm.New(fsm.NewAlphabet(ac))
 	s.fa = newAlphabet(p, sharedVars, sharedLocks)
 	if need := s.tableBytes(); !s.mem.Fits(need) {
 		s.stopped = s.mem.TooLarge(fmt.Sprintf("the global engine's tables for %s automaton states",

@@ -41,8 +41,8 @@ const (
 	depthMask = started - 1
 )
 
-// NewFSM returns the monitor of the empty run over alphabet a.
-func NewFSM(a *Alphabet) *FSM {
+// New returns the monitor of the empty run over alphabet a.
+func New(a *Alphabet) *FSM {
 	k := a.threads
 	m := &FSM{a: a, w: a.words, rw: (k + 63) / 64}
 	m.stride = 1 + 2*m.w + m.rw

@@ -170,7 +170,7 @@ func (g *naiveGraph) edge(u, w int) {
 }
 
 func newRunFSM(run fsmRun, lockEdges bool) *FSM {
-	return NewFSM(NewAlphabet(AlphabetConfig{Threads: run.k, Vars: run.vars, Locks: run.locks, LockEdges: lockEdges}))
+	return New(NewAlphabet(AlphabetConfig{Threads: run.k, Vars: run.vars, Locks: run.locks, LockEdges: lockEdges}))
 }
 
 // TestFSMAgreesWithConflictGraph is the monitor's correctness claim: on every
@@ -230,7 +230,7 @@ func stateKey(t *testing.T, m *FSM, steps []model.Step) string {
 // TestFSMFigure1 is the paper's Figure 1 shape: T1 reads x, T2 writes x and
 // y, then T1 (same transaction) reads y: T1 -> T2 -> T1.
 func TestFSMFigure1(t *testing.T) {
-	m := NewFSM(NewAlphabet(AlphabetConfig{Threads: 2, Vars: 2}))
+	m := New(NewAlphabet(AlphabetConfig{Threads: 2, Vars: 2}))
 	steps := []struct {
 		t    int
 		ev   model.Event
@@ -256,7 +256,7 @@ func TestFSMFigure1(t *testing.T) {
 // transaction of a third thread that no current transaction is, only one
 // reachable (its letters live in D).
 func TestFSMCompletedTransactionsStillCount(t *testing.T) {
-	m := NewFSM(NewAlphabet(AlphabetConfig{Threads: 3, Vars: 3}))
+	m := New(NewAlphabet(AlphabetConfig{Threads: 3, Vars: 3}))
 	ev := func(op model.Op, x int32) model.Event { return model.Event{Op: op, Target: x} }
 	b, e := ev(model.OpBegin, -1), ev(model.OpEnd, -1)
 	run := []model.Step{
@@ -296,7 +296,7 @@ func TestFSMUntrackedVariables(t *testing.T) {
 			shared[x] = len(users[x]) > 1
 		}
 		full := newRunFSM(run, false)
-		small := NewFSM(NewAlphabet(AlphabetConfig{Threads: run.k, Vars: run.vars, Locks: run.locks, SharedVars: shared}))
+		small := New(NewAlphabet(AlphabetConfig{Threads: run.k, Vars: run.vars, Locks: run.locks, SharedVars: shared}))
 		for _, s := range run.steps {
 			a, err := full.Event(int(s.Thread), s.Ev)
 			require.NoError(t, err)
@@ -308,7 +308,7 @@ func TestFSMUntrackedVariables(t *testing.T) {
 }
 
 func TestFSMBadEvents(t *testing.T) {
-	m := NewFSM(NewAlphabet(AlphabetConfig{Threads: 2, Vars: 1, Locks: 1}))
+	m := New(NewAlphabet(AlphabetConfig{Threads: 2, Vars: 1, Locks: 1}))
 	_, err := m.Event(2, model.Event{Op: model.OpBegin, Target: -1})
 	require.Error(t, err)
 	_, err = m.Event(0, model.Event{Op: model.OpRead, Target: 3})
@@ -320,7 +320,7 @@ func TestFSMBadEvents(t *testing.T) {
 
 // TestFSMManyLetters exercises letter sets of several words.
 func TestFSMManyLetters(t *testing.T) {
-	m := NewFSM(NewAlphabet(AlphabetConfig{Threads: 70, Vars: 100, LockEdges: true}))
+	m := New(NewAlphabet(AlphabetConfig{Threads: 70, Vars: 100, LockEdges: true}))
 	require.Greater(t, m.Alphabet().Words(), 2)
 	ev := func(op model.Op, x int32) model.Event { return model.Event{Op: op, Target: x} }
 	for _, s := range []struct {
