@@ -35,6 +35,11 @@ type Options struct {
 	MaxMemory int64
 }
 
+// OptimisticNote is the note --ignore-sync puts on a violation that reaches
+// the user without one (docs/spec.md §4), from conc check and conc predict.
+const OptimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
+	"a schedule that respects them may not produce this run"
+
 // IgnoredSyncNote is the Reason of a violation that an engine searching
 // runs found with --ignore-sync: the run need not respect what was dropped.
 const IgnoredSyncNote = "--ignore-sync: lock, fork and join events were ignored, " +

@@ -63,9 +63,6 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// optimistic is the note of an answer given with synchronisation dropped.
-const optimistic = "optimistic: --ignore-sync dropped lock, fork and join events; a schedule that respects them may not produce this run"
-
 // Predict decides whether some reordering of the trace's per-thread
 // projections (docs/spec.md §3) is not conflict-serializable. The trace is read
 // once, into a spool on disk; without locks, fork and join (or with
@@ -203,7 +200,7 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 	}
 	res.Verdict, res.Witness = engines.Violation, m.w
 	if p.o.Check.IgnoreSync && p.s.sync {
-		res.Reason = optimistic
+		res.Reason = engines.OptimisticNote
 	}
 	return &Outcome{Result: res, Program: m.names}, nil
 }
