@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	_ "github.com/conc-dev/conc/engines/all"
 	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"

@@ -1,4 +1,4 @@
-package engines
+package engines_test
 
 import (
 	"context"
@@ -9,6 +9,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/engines"
+	_ "github.com/conc-dev/conc/engines/all"
+	"github.com/conc-dev/conc/engines/global"
+	"github.com/conc-dev/conc/engines/internal/enginetest"
+	"github.com/conc-dev/conc/engines/profile"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/lang"
 )
@@ -29,25 +34,25 @@ func smallBudget(mib int64) int64 {
 func TestSearchesStopAtTheMemoryBudget(t *testing.T) {
 	src, err := os.ReadFile("../testdata/programs/deep_sites.conc")
 	require.NoError(t, err)
-	p := compileConc(t, string(src))
-	res, err := checkProfile(context.Background(), p, Options{})
+	p := enginetest.Compile(t, string(src))
+	res, err := profile.Check(context.Background(), p, engines.Options{})
 	require.NoError(t, err)
-	require.Equal(t, Violation, res.Verdict, "the default engine answers at once")
+	require.Equal(t, engines.Violation, res.Verdict, "the default engine answers at once")
 	for _, tc := range []struct {
 		engine string
-		opts   Options
+		opts   engines.Options
 	}{
-		{"global", Options{}},
-		{"global", Options{LockEdges: true}},
-		{"brute", Options{LockEdges: true}},
+		{"global", engines.Options{}},
+		{"global", engines.Options{LockEdges: true}},
+		{"brute", engines.Options{LockEdges: true}},
 	} {
 		t.Run(fmt.Sprintf("%s lock-edges=%v", tc.engine, tc.opts.LockEdges), func(t *testing.T) {
-			e, err := Lookup(tc.engine)
+			e, err := engines.Lookup(tc.engine)
 			require.NoError(t, err)
 			tc.opts.MaxMemory = smallBudget(4)
 			res, err := e.Check(context.Background(), p, tc.opts)
 			require.NoError(t, err)
-			require.Equal(t, Unknown, res.Verdict, res.Reason)
+			require.Equal(t, engines.Unknown, res.Verdict, res.Reason)
 			require.Regexp(t, `^memory budget of [0-9.]+ MiB reached after [0-9,]+ states \(--max-memory raises it\)$`, res.Reason)
 			require.Positive(t, res.Stats.States)
 		})
@@ -66,13 +71,13 @@ thread B { call deposit }
 `
 	p, err := lang.Compile("bank.conc", []byte(src))
 	require.NoError(t, err)
-	res, err := globalCheck(context.Background(), p, Options{MaxMemory: smallBudget(1)})
+	res, err := global.Check(context.Background(), p, engines.Options{MaxMemory: smallBudget(1)})
 	require.NoError(t, err)
-	require.Equal(t, Unknown, res.Verdict)
+	require.Equal(t, engines.Unknown, res.Verdict)
 	require.Regexp(t, `^the global engine's tables for 80,0[0-9][0-9] automaton states would need about [0-9.]+ MiB, `+
 		`more than the memory budget of [0-9.]+ MiB leaves \(--max-memory raises it\)$`, res.Reason)
 	require.Zero(t, res.Stats.States)
-	res, err = globalCheck(context.Background(), p, Options{MaxMemory: smallBudget(256)})
+	res, err = global.Check(context.Background(), p, engines.Options{MaxMemory: smallBudget(256)})
 	require.NoError(t, err)
-	require.Equal(t, Violation, res.Verdict, res.Reason)
+	require.Equal(t, engines.Violation, res.Verdict, res.Reason)
 }

@@ -27,13 +27,23 @@ type Options struct {
 	LockEdges  bool // release→acquire and fork/join conflicts (docs/spec.md §1)
 	IgnoreSync bool // drop lock, fork and join events first (optimistic)
 	MaxStates  int  // 0: no limit
-	MaxDepth   int  // brute: events per thread explored; 0: BruteMaxDepth, or no bound for a loop-free program
-	MaxStack   int  // bounded search for recursive threads; 0: BruteMaxStack (brute), GlobalMaxStack (global)
+	MaxDepth   int  // brute: events per thread explored; 0: brute.MaxDepth, or no bound for a loop-free program
+	MaxStack   int  // bounded search for recursive threads; 0: brute.MaxStack, global.MaxStack
 	// MaxMemory is the memory budget in bytes (--max-memory); 0: the
 	// default, budget.Default(). It is always on: every search's states
 	// cost memory, so it also ends every search.
 	MaxMemory int64
 }
+
+// OptimisticNote is the note --ignore-sync puts on a violation that reaches
+// the user without one (docs/spec.md §4), from conc check and conc predict.
+const OptimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
+	"a schedule that respects them may not produce this run"
+
+// IgnoredSyncNote is the Reason of a violation that an engine searching
+// runs found with --ignore-sync: the run need not respect what was dropped.
+const IgnoredSyncNote = "--ignore-sync: lock, fork and join events were ignored, " +
+	"so this run may not respect them (the witness is a run of the program without them)"
 
 // Stats are the engine's counters, reported in JSON.
 type Stats struct {
@@ -60,6 +70,12 @@ type Engine struct {
 	Doc      string
 	Supports func(p *model.Program, opts Options) error
 	Check    func(ctx context.Context, p *model.Program, opts Options) (Result, error)
+	// Decides declares the programs the engine decides (decides.go).
+	Decides Decides
+	// Auto is the engine's place in --engine auto's order of preference
+	// (1 first, the paper's: profiles, then the product, then
+	// enumeration); 0: auto never picks it.
+	Auto int
 }
 
 var registry = map[string]*Engine{}
@@ -77,7 +93,7 @@ func Lookup(name string) (*Engine, error) {
 	if e, ok := registry[name]; ok {
 		return e, nil
 	}
-	return nil, fmt.Errorf("unknown engine %q (have %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown engine %q (have %s)", name, namesList())
 }
 
 // Names lists the registered engines, sorted.
@@ -89,3 +105,5 @@ func Names() []string {
 	sort.Strings(ns)
 	return ns
 }
+
+func namesList() string { return strings.Join(Names(), ", ") }

@@ -1,10 +1,13 @@
-package engines
+package engines_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/engines"
+	_ "github.com/conc-dev/conc/engines/all"
+	"github.com/conc-dev/conc/engines/internal/enginetest"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
 )
@@ -23,14 +26,14 @@ thread B { acquire m; release m; write x }
 // bare access is written; without lock edges it stays bare. The witnesses
 // also pass verify.Witness, which rejects the bare form under lock edges.
 func TestWitnessWrapsUnarySync(t *testing.T) {
-	p := compileConc(t, lockEdgesProgram)
+	p := enginetest.Compile(t, lockEdgesProgram)
 	for _, name := range []string{"brute", "global"} {
-		e, err := Lookup(name)
+		e, err := engines.Lookup(name)
 		require.NoError(t, err)
 		for _, lockEdges := range []bool{true, false} {
-			res, err := e.Check(t.Context(), p, Options{LockEdges: lockEdges})
+			res, err := e.Check(t.Context(), p, engines.Options{LockEdges: lockEdges})
 			require.NoError(t, err)
-			require.Equal(t, Violation, res.Verdict, "%s lock edges %v", name, lockEdges)
+			require.Equal(t, engines.Violation, res.Verdict, "%s lock edges %v", name, lockEdges)
 			require.NoError(t, verify.Witness(p, res.Witness), "%s lock edges %v", name, lockEdges)
 			syncs := requireUnarySync(t, res.Witness, lockEdges)
 			require.Positive(t, syncs, "%s: the witness has lock events", name)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	_ "github.com/conc-dev/conc/engines/all"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 )

@@ -25,16 +25,6 @@ func (o Op) String() string {
 	return "op?"
 }
 
-// ParseOp is the inverse of String.
-func ParseOp(s string) (Op, bool) {
-	for i, n := range opNames {
-		if n == s {
-			return Op(i), true
-		}
-	}
-	return 0, false
-}
-
 // IsAccess reports a read or write.
 func (o Op) IsAccess() bool { return o == OpRead || o == OpWrite }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/engines"
+	_ "github.com/conc-dev/conc/engines/all"
+	"github.com/conc-dev/conc/engines/global"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 )
@@ -136,7 +138,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 	}
 	check := eng.Check
 	if prefiltered {
-		check = engines.GlobalNoPrefilter
+		check = global.NoPrefilter
 	}
 	res, err := check(p.ctx, rd.p, opts)
 	if err != nil {

@@ -63,9 +63,6 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// optimistic is the note of an answer given with synchronisation dropped.
-const optimistic = "optimistic: --ignore-sync dropped lock, fork and join events; a schedule that respects them may not produce this run"
-
 // Predict decides whether some reordering of the trace's per-thread
 // projections (docs/spec.md §3) is not conflict-serializable. The trace is read
 // once, into a spool on disk; without locks, fork and join (or with
@@ -122,24 +119,25 @@ type predictor struct {
 	o   Options
 }
 
-// decide picks the engine: the streaming profile check unless locks, fork or
-// join are in play (and not ignored), else the named or global engine.
+// decide picks the engine: the registry's choice for a trace (its
+// projections are straight-line threads) unless one is named; the
+// streaming profile check for profile, else the lock-aware path.
 func (p *predictor) decide() (*Outcome, error) {
 	sync := p.s.sync && !p.o.Check.IgnoreSync
-	switch p.o.Engine {
-	case "", "auto":
-		if !sync {
-			return p.streaming()
+	name, shortcuts := p.o.Engine, false
+	if name == "" || name == "auto" {
+		eng := engines.Pick(engines.Shape{Class: model.StraightLine, LoopFree: true, Sync: sync})
+		if eng == nil {
+			return nil, &UsageError{"no engine decides this trace"}
 		}
-		return p.lockAware("global", true)
-	case "profile":
-		if sync {
-			return nil, &UsageError{"--engine profile cannot decide a trace with locks, fork or join: " +
-				"use --engine global (or auto), or --ignore-sync for the optimistic answer"}
-		}
+		name, shortcuts = eng.Name, true
+	} else if eng, err := engines.Lookup(name); err == nil && sync && eng.Decides.LockFree {
+		return nil, &UsageError{engines.SyncError(name, "a trace").Error()}
+	}
+	if name == "profile" {
 		return p.streaming()
 	}
-	return p.lockAware(p.o.Engine, false)
+	return p.lockAware(name, shortcuts)
 }
 
 // streaming is the profile engine over the spool.
@@ -202,7 +200,7 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 	}
 	res.Verdict, res.Witness = engines.Violation, m.w
 	if p.o.Check.IgnoreSync && p.s.sync {
-		res.Reason = optimistic
+		res.Reason = engines.OptimisticNote
 	}
 	return &Outcome{Result: res, Program: m.names}, nil
 }

@@ -46,20 +46,3 @@ func ProfileAutomaton(p *Profiles) *model.Automaton {
 	}
 	return a
 }
-
-// ProfileProgram is the program of Lemma 3: every thread of p replaced by its
-// profile automaton. Threads that share profiles share the automaton. By
-// Lemma 3 it has a non-serializable run iff p has (p without locks).
-func ProfileProgram(p *model.Program, ps []*Profiles) *model.Program {
-	q := &model.Program{File: p.File, Vars: p.Vars}
-	memo := map[*Profiles]*model.Automaton{}
-	for i, t := range p.Threads {
-		a, ok := memo[ps[i]]
-		if !ok {
-			a = ProfileAutomaton(ps[i])
-			memo[ps[i]] = a
-		}
-		q.Threads = append(q.Threads, &model.Thread{Name: t.Name, Auto: a, Pos: t.Pos})
-	}
-	return q
-}

@@ -16,8 +16,8 @@
 // Extract computes the profiles of a finite automaton in one forward dataflow
 // pass (linear in its size for a straight-line thread; a fixpoint over loops
 // otherwise); ProfileAutomaton turns them back into the paper's profile
-// automaton P_i, and ProfileProgram into the program of Lemma 3. Write renders
+// automaton P_i. Write renders
 // them for `conc profiles`. Pushdown threads get the saturation of Lemma 4
-// (pda.go, installed with RegisterPushdown; docs/pda.md has the argument)
+// (pda.go; docs/pda.md has the argument)
 // and PushdownPath, Path's counterpart for witnesses.
 package profiles

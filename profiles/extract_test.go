@@ -122,11 +122,6 @@ func TestExtractErrors(t *testing.T) {
 	a.Out[0][0].To = 9
 	_, err = Extract(a, 1)
 	require.ErrorContains(t, err, "missing state")
-	pd := line("b r0 e")
-	pd.Out[1][0].Stack = model.StackPush
-	withoutPushdown(t)
-	_, err = Extract(pd, 1)
-	require.ErrorIs(t, err, ErrPushdown)
 }
 
 func TestProfileAutomatonRoundTrip(t *testing.T) {

@@ -7,8 +7,6 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-func init() { RegisterPushdown(ExtractPushdown) }
-
 // ExtractPushdown computes the profiles of a pushdown thread (Lemma 4): the
 // saturation below summarises every procedure by the summaries of its
 // same-level paths, and the profiles are read off the runs from Init, which

@@ -122,11 +122,3 @@ func pdaOracle(t *testing.T, a *model.Automaton, nvars int) *Profiles {
 	}
 	return p
 }
-
-// withoutPushdown uninstalls the pushdown extractor for the rest of the
-// test, to exercise what Extract does without one.
-func withoutPushdown(t *testing.T) {
-	saved := pushdown
-	pushdown = nil
-	t.Cleanup(func() { pushdown = saved })
-}

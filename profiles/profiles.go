@@ -118,27 +118,9 @@ func (p *Profiles) Count() int {
 	return n
 }
 
-// Extractor computes the profiles of one thread's automaton over nvars
-// variables.
-type Extractor func(a *model.Automaton, nvars int) (*Profiles, error)
-
-var pushdown Extractor
-
-// RegisterPushdown installs the extractor for pushdown threads (Lemma 4's
-// saturation lives in another package). Extract uses it for every automaton
-// that touches the stack.
-func RegisterPushdown(f Extractor) { pushdown = f }
-
-// SupportsPushdown reports whether a pushdown extractor is installed.
-func SupportsPushdown() bool { return pushdown != nil }
-
-// ErrPushdown is returned for a recursive thread when no pushdown extractor
-// is installed.
-var ErrPushdown = fmt.Errorf("recursive (pushdown) thread: profile extraction for pushdown systems (Lemma 4) is not available")
-
 // Extract computes the profiles of a thread (Definition 4). Finite automata
 // are handled here (extract.go: one pass for straight-line threads, a
-// fixpoint otherwise); pushdown ones by the registered extractor.
+// fixpoint otherwise); pushdown ones by Lemma 4's saturation (pda.go).
 func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
 	if a.Init < 0 || int(a.Init) >= a.NumStates() {
 		return nil, fmt.Errorf("profiles: initial state %d out of range", a.Init)
@@ -154,10 +136,7 @@ func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
 		return nil, err
 	}
 	if a.Pushdown() {
-		if pushdown == nil {
-			return nil, ErrPushdown
-		}
-		return pushdown(a, nvars)
+		return ExtractPushdown(a, nvars)
 	}
 	c = newCollector(a, nvars)
 	extractRegular(a, c)
@@ -176,23 +155,4 @@ func checkTargets(a *model.Automaton, nvars int) error {
 		}
 	}
 	return nil
-}
-
-// OfProgram extracts the profiles of every thread of p. Threads that share an
-// automaton (thread W[n]) share one *Profiles, computed once.
-func OfProgram(p *model.Program) ([]*Profiles, error) {
-	out := make([]*Profiles, len(p.Threads))
-	memo := map[*model.Automaton]*Profiles{}
-	for i, t := range p.Threads {
-		pr, ok := memo[t.Auto]
-		if !ok {
-			var err error
-			if pr, err = Extract(t.Auto, len(p.Vars)); err != nil {
-				return nil, fmt.Errorf("thread %s: %w", t.Name, err)
-			}
-			memo[t.Auto] = pr
-		}
-		out[i] = pr
-	}
-	return out, nil
 }

@@ -2,7 +2,6 @@ package profiles
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,11 +12,10 @@ import (
 // Group is the profiles of the threads that share one automaton (thread
 // W[n] declares n of them), as Write renders them.
 type Group struct {
-	Names       []string      `json:"names"`
-	Class       string        `json:"class"`
-	Count       int           `json:"count"`
-	Profiles    []ProfileJSON `json:"profiles"`
-	Unavailable string        `json:"unavailable,omitempty"`
+	Names    []string      `json:"names"`
+	Class    string        `json:"class"`
+	Count    int           `json:"count"`
+	Profiles []ProfileJSON `json:"profiles"`
 }
 
 // ProfileJSON is one profile as data: its kind and its one or two accesses.
@@ -33,8 +31,7 @@ type EventJSON struct {
 }
 
 // Groups extracts the profiles of p's threads, one group per automaton in
-// order of first use. A recursive thread without a pushdown extractor gets
-// Unavailable; any other extraction error is returned.
+// order of first use; an extraction error is returned.
 func Groups(p *model.Program) ([]Group, error) {
 	var gs []Group
 	index := map[*model.Automaton]int{}
@@ -46,16 +43,12 @@ func Groups(p *model.Program) ([]Group, error) {
 		index[t.Auto] = len(gs)
 		g := Group{Names: []string{t.Name}, Class: model.ClassOf(t.Auto).String(), Profiles: []ProfileJSON{}}
 		pr, err := Extract(t.Auto, len(p.Vars))
-		switch {
-		case errors.Is(err, ErrPushdown):
-			g.Unavailable = err.Error()
-		case err != nil:
+		if err != nil {
 			return nil, fmt.Errorf("thread %s: %w", t.Name, err)
-		default:
-			g.Count = pr.Count()
-			for _, x := range pr.List() {
-				g.Profiles = append(g.Profiles, profileJSON(p, x))
-			}
+		}
+		g.Count = pr.Count()
+		for _, x := range pr.List() {
+			g.Profiles = append(g.Profiles, profileJSON(p, x))
 		}
 		gs = append(gs, g)
 	}
@@ -103,10 +96,6 @@ func writeText(w io.Writer, gs []Group) error {
 	}
 	for _, g := range gs {
 		fmt.Fprintf(&b, "%s: ", groupName(g.Names, g.Class))
-		if g.Unavailable != "" {
-			fmt.Fprintf(&b, "profiles unavailable: %s\n", g.Unavailable)
-			continue
-		}
 		fmt.Fprintf(&b, "%d %s\n", g.Count, plural(g.Count, "profile"))
 		for _, x := range g.Profiles {
 			fmt.Fprintf(&b, "  %s\n", profileText(x))

@@ -58,10 +58,6 @@ func TestWriteRecursiveAndErrors(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, p, "text"))
 	require.Contains(t, b.String(), "thread R (recursive): 1 profile\n  [read x]\n")
-	withoutPushdown(t)
-	b.Reset()
-	require.NoError(t, Write(&b, p, "text"))
-	require.Contains(t, b.String(), "thread R (recursive): profiles unavailable")
 	require.Error(t, Write(&b, p, "xml"))
 	p.Threads[0].Auto = line("b r7 e")
 	require.Error(t, Write(&b, p, "text"))

@@ -1,3 +1,5 @@
+//go:build !purego
+
 //lint:file-ignore U1000 the assembly uses these fields and constants (go_asm.h)
 
 package trace

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "go_asm.h"
 #include "textflag.h"
 

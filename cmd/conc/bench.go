@@ -11,6 +11,7 @@ import (
 
 	"github.com/conc-dev/conc/bench"
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/internal/outfile"
 )
 
@@ -53,7 +54,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.metric, "metric", "time", "what the plot's y axis shows: time or states")
 	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
 	fs.BoolVar(&f.md, "markdown", false, "print the table and fits as Markdown, after a line naming the command and the machine (CPU, cores, Go, date), for docs/complexity.md")
-	fs.IntVar(&f.maxDep, "max-depth", 0, fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth))
+	fs.IntVar(&f.maxDep, "max-depth", 0, fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", brute.MaxDepth))
 }
 
 // benchTimeout is --timeout's default: bench always bounds a decision, so

@@ -12,10 +12,6 @@ import (
 	"github.com/conc-dev/conc/report"
 )
 
-// optimisticNote is the note --ignore-sync puts on a violation (docs/spec.md §4).
-const optimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
-	"a schedule that respects them may not produce this run"
-
 // timeoutGrace is how long past the end of its context (the deadline, or
 // the memory budget) an engine may run before the CLI stops waiting for it:
 // engines watch the context, this is a backstop.
@@ -77,7 +73,7 @@ func judge(e *env, f *decideFlags, eng *engines.Engine, p *model.Program) (*repo
 		return nil, unreplayable(e, res.Engine, err)
 	}
 	if f.ignoreSync && res.Verdict == engines.Violation && res.Reason == "" {
-		res.Reason = optimisticNote
+		res.Reason = engines.OptimisticNote
 	}
 	r, err := report.BuildLean(p, res)
 	if err != nil {

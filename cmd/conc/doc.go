@@ -25,9 +25,11 @@
 // Decisions where the spec is silent:
 //   - flags may come before, between or after the arguments; "--" ends them;
 //     "-" as the file reads standard input (named <stdin> in positions);
-//   - --engine auto takes, among profile, global, brute (without profile when
-//     locks, fork or join are in play), the first registered engine that
-//     supports the program; the engine field of the output names it;
+//   - --engine auto is the registry's choice (engines.Auto, from what each
+//     engine declares): among profile, global, brute, the first that
+//     accepts the program and decides it, else the first that accepts it
+//     (profile refuses locks, fork and join); the engine field of the
+//     output names it;
 //   - --quiet leaves out only the text summary line; JSON is unchanged;
 //   - --dot always writes a valid graph: the cycle for a violation, else an
 //     empty graph labelled with the verdict; --html always a whole page

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/engines/brute"
+	"github.com/conc-dev/conc/engines/global"
 )
 
 // decideFlags are the flags of the commands that decide a program (check,
@@ -47,7 +49,7 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	timeoutVar(fs, &f.timeout, decideTimeoutHelp)
 	countVar(fs, "max-states", "give up after `N` states with verdict unknown (default 0: no limit)",
 		&f.maxStates, &f.maxStatesSet)
-	countVar(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", engines.BruteMaxDepth),
+	countVar(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", brute.MaxDepth),
 		&f.maxDepth, nil)
 	countVar(fs, "max-stack", maxStackHelp(), &f.maxStack, nil)
 	memoryVar(fs, &f.maxMemory)
@@ -100,9 +102,9 @@ func (dl deadline) reason() string {
 // maxStackHelp states --max-stack's real default: each engine with a
 // bounded stack search has its own constant.
 func maxStackHelp() string {
-	def := fmt.Sprint(engines.BruteMaxStack)
-	if engines.GlobalMaxStack != engines.BruteMaxStack {
-		def = fmt.Sprintf("brute %d, global %d", engines.BruteMaxStack, engines.GlobalMaxStack)
+	def := fmt.Sprint(brute.MaxStack)
+	if global.MaxStack != brute.MaxStack {
+		def = fmt.Sprintf("brute %d, global %d", brute.MaxStack, global.MaxStack)
 	}
 	return "brute, global: call depth `N` of the bounded search on recursive threads (default " + def + ")"
 }
@@ -113,8 +115,8 @@ func (f *decideFlags) check() error {
 	switch {
 	case f.format != "text" && f.format != "json":
 		return fmt.Errorf("--format %q: want text or json", f.format)
-	case f.engine != "auto" && !isSpecEngine(f.engine) && !isRegistered(f.engine):
-		return fmt.Errorf("--engine %q: want auto, profile, global or brute", f.engine)
+	case f.engine != "auto" && !registered(f.engine):
+		return unknownEngine(f.engine)
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/predict"
 )
 
@@ -22,8 +22,8 @@ func TestHelpStatesDefaults(t *testing.T) {
 	}
 	for _, cmd := range []string{"check", "predict"} {
 		o := conc(cmd, "--help")
-		require.Contains(t, o.stdout, fmt.Sprintf("per thread (default %d)", engines.BruteMaxDepth))
-		require.Contains(t, o.stdout, fmt.Sprintf("on recursive threads (default %d)", engines.BruteMaxStack))
+		require.Contains(t, o.stdout, fmt.Sprintf("per thread (default %d)", brute.MaxDepth))
+		require.Contains(t, o.stdout, fmt.Sprintf("on recursive threads (default %d)", brute.MaxStack))
 		require.Contains(t, o.stdout, "(-: standard output")
 	}
 	o := conc("predict", "--help")
@@ -34,5 +34,5 @@ func TestHelpStatesDefaults(t *testing.T) {
 func TestBenchHelpStatesMaxDepth(t *testing.T) {
 	o := conc("bench", "--help")
 	require.Equal(t, 0, o.code)
-	require.Contains(t, o.stdout, fmt.Sprintf("per thread (default %d)", engines.BruteMaxDepth))
+	require.Contains(t, o.stdout, fmt.Sprintf("per thread (default %d)", brute.MaxDepth))
 }

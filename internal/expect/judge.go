@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/conc-dev/conc/engines"
+	_ "github.com/conc-dev/conc/engines/all" // Decides reads the engines' declarations
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
 )
@@ -19,24 +20,16 @@ const Bounded = "brute"
 var boundWords = []string{"depth", "bound", "limit", "stack", "states", "undecidable"}
 
 // Decides reports whether engine is a decision procedure for p (after any
-// --ignore-sync), by the paper's results: brute only for finitely many
-// finite runs (loop-free programs, explored whole unless --max-depth is
-// given); profile for every lock-free class, recursive
-// included (Lemma 3, Theorems 1 and 2); global for finite-state programs
-// with locks (Theorem 4), its search of recursive threads being bounded by
-// --max-stack. No engine decides recursive threads with locks (undecidable,
-// Section 4), and an engine this table does not know must decide the rest.
+// --ignore-sync), as the engine declares (engines.Decides): brute only for
+// finitely many finite runs, profile for every lock-free class, global for
+// finite-state programs with locks. An engine the registry does not know
+// must decide everything but recursive threads with locks (undecidable,
+// Section 4).
 func Decides(p *model.Program, engine string) bool {
-	class := p.Class()
-	switch engine {
-	case Bounded:
-		return p.LoopFree()
-	case "profile":
-		return true
-	case "global":
-		return class != model.Recursive
+	if e, err := engines.Lookup(engine); err == nil {
+		return e.DecidesProgram(p)
 	}
-	return class != model.Recursive || !p.HasSync()
+	return p.Class() != model.Recursive || !p.HasSync()
 }
 
 // UnknownAllowed reports whether engine may answer unknown on p under opts
@@ -47,8 +40,8 @@ func UnknownAllowed(p *model.Program, engine string, opts engines.Options) (bool
 	if opts.MaxStates > 0 {
 		return true, "a state limit is set"
 	}
-	if opts.MaxDepth > 0 && engine == Bounded {
-		return true, "--max-depth bounds " + Bounded + "'s search"
+	if e, err := engines.Lookup(engine); err == nil && opts.MaxDepth > 0 && e.Decides.DepthBound {
+		return true, "--max-depth bounds " + engine + "'s search"
 	}
 	if opts.IgnoreSync {
 		p = model.DropSync(p)

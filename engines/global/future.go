@@ -1,0 +1,248 @@
+package global
+
+import (
+	"sort"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// Futures: what a thread may still do. Partial-order reduction needs to know
+// whether another thread can ever make a move that interferes with a given
+// one; the answer is read off per-state tables of "future letters":
+//
+//   - r(x), w(x) for every variable two threads touch;
+//   - lk(l) for every lock two threads use (acquire or release);
+//   - fj(U) for every thread U that some thread forks or joins.
+//
+// base(q) holds the letters of every edge reachable from q (for a pushdown
+// automaton the edges reachable in its graph, pops going to every return
+// site: an over-approximation, which is what soundness needs). before(l, q)
+// holds those reachable without taking an acquire of l, that acquire left
+// out: while a thread that cannot move holds l, nothing past that acquire
+// can happen.
+
+// maxRefinedLocks bounds the locks that get a before-table.
+const maxRefinedLocks = 16
+
+// alphabet numbers the future letters of a program.
+type alphabet struct {
+	words     int
+	read      []int32 // per variable, or -1 when private
+	write     []int32
+	lock      []int32 // per lock, or -1 when one thread uses it
+	fj        []int32 // per thread, or -1 when nobody forks or joins it
+	refined   []int32 // the locks with before-tables
+	refinedOf []int32 // per lock: index into refined, or -1
+}
+
+// futureTable answers, for one automaton: may a thread in state q still make
+// a move with future letter x, without acquiring a lock marked in held (nil:
+// no lock held)? Answers may err only towards yes.
+type futureTable interface {
+	has(q, x int32, held []bool) bool
+}
+
+// denseFut keeps a letter set per state: base, and per refined lock the
+// before-table (for regular and pushdown automata).
+type denseFut struct {
+	fa     *alphabet
+	base   []uint64
+	before [][]uint64 // per refined lock
+}
+
+func (d *denseFut) has(q, x int32, held []bool) bool {
+	w := d.fa.words
+	if !hasFuture(d.base, w, q, x) {
+		return false
+	}
+	if held != nil {
+		for r, l := range d.fa.refined {
+			if held[l] && !hasFuture(d.before[r], w, q, x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// newAlphabet numbers the letters that can make two threads interfere.
+func newAlphabet(p *model.Program, sharedVars, sharedLocks []bool) *alphabet {
+	fa := &alphabet{}
+	n := int32(0)
+	next := func(on bool) int32 {
+		if !on {
+			return -1
+		}
+		n++
+		return n - 1
+	}
+	for x := range p.Vars {
+		fa.read = append(fa.read, next(sharedVars[x]))
+		fa.write = append(fa.write, next(sharedVars[x]))
+	}
+	for l := range p.Locks {
+		fa.lock = append(fa.lock, next(sharedLocks[l]))
+		fa.refinedOf = append(fa.refinedOf, -1)
+		if sharedLocks[l] && len(fa.refined) < maxRefinedLocks {
+			fa.refinedOf[l] = int32(len(fa.refined))
+			fa.refined = append(fa.refined, int32(l))
+		}
+	}
+	targets := make([]bool, len(p.Threads))
+	for _, th := range p.Threads {
+		for _, es := range th.Auto.Out {
+			for _, e := range es {
+				if e.Ev.Op == model.OpFork || e.Ev.Op == model.OpJoin {
+					targets[e.Ev.Target] = true
+				}
+			}
+		}
+	}
+	for u := range p.Threads {
+		fa.fj = append(fa.fj, next(targets[u]))
+	}
+	fa.words = max(1, int(n+63)/64)
+	return fa
+}
+
+// own is the future letter of one event, or -1.
+func (fa *alphabet) own(ev model.Event) int32 {
+	switch ev.Op {
+	case model.OpRead:
+		return fa.read[ev.Target]
+	case model.OpWrite:
+		return fa.write[ev.Target]
+	case model.OpAcquire, model.OpRelease:
+		return fa.lock[ev.Target]
+	case model.OpFork, model.OpJoin:
+		return fa.fj[ev.Target]
+	}
+	return -1
+}
+
+// deps appends the future letters that interfere with event ev made by
+// another thread: a write for a read, any access for a write, any use of the
+// same lock for a lock event. Fork and join interfere with the forked or
+// joined thread itself, which the caller checks by thread.
+func (fa *alphabet) deps(ev model.Event, out []int32) []int32 {
+	switch ev.Op {
+	case model.OpRead:
+		out = append(out, fa.write[ev.Target])
+	case model.OpWrite:
+		out = append(out, fa.read[ev.Target], fa.write[ev.Target])
+	case model.OpAcquire, model.OpRelease:
+		out = append(out, fa.lock[ev.Target])
+	}
+	return out
+}
+
+// newFutureTable computes a's tables: occurrence lists for a straight-line
+// automaton (memory linear in its length, whatever the alphabet: traces
+// can be long), per-state letter sets by a fixpoint otherwise.
+func newFutureTable(fa *alphabet, a *model.Automaton) futureTable {
+	if model.ClassOf(a) == model.StraightLine {
+		return newLineFut(fa, a)
+	}
+	order := a.PostOrder(true)
+	d := &denseFut{fa: fa, base: futureFixpoint(fa, a, order, -1)}
+	for _, l := range fa.refined {
+		d.before = append(d.before, futureFixpoint(fa, a, order, l))
+	}
+	return d
+}
+
+// futureFixpoint computes fut[q] = ⋃ over edges e of q (except acquires of
+// cut, when cut >= 0) of own(e) ∪ fut[e.To], the least solution.
+func futureFixpoint(fa *alphabet, a *model.Automaton, order []int32, cut int32) []uint64 {
+	w := fa.words
+	fut := make([]uint64, a.NumStates()*w)
+	for changed := true; changed; {
+		changed = false
+		for _, q := range order {
+			row := fut[int(q)*w : int(q)*w+w]
+			for _, e := range a.Out[q] {
+				if cut >= 0 && e.Ev.Op == model.OpAcquire && e.Ev.Target == cut {
+					continue
+				}
+				if x := fa.own(e.Ev); x >= 0 && row[x/64]&(1<<(x%64)) == 0 {
+					row[x/64] |= 1 << (x % 64)
+					changed = true
+				}
+				to := fut[int(e.To)*w : int(e.To)*w+w]
+				for i := range row {
+					if to[i]&^row[i] != 0 {
+						row[i] |= to[i]
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	return fut
+}
+
+// has reports whether letter x is in the row of state q of table tab.
+func hasFuture(tab []uint64, words int, q int32, x int32) bool {
+	return tab[int(q)*words+int(x/64)]&(1<<(x%64)) != 0
+}
+
+// lineFut is the future of a straight-line automaton: its states lie on one
+// path, so the future from the state at position p is the edges at p, p+1,
+// ...; a letter is in it iff it occurs at some position >= p (before an
+// acquire of l: before l's next acquire at or after p).
+type lineFut struct {
+	fa  *alphabet
+	pos []int32   // per state: its position on the path, or -1 off it
+	occ [][]int32 // per future letter: the positions of its edges, ascending
+	acq [][]int32 // per lock: the positions of its acquires, ascending
+}
+
+func newLineFut(fa *alphabet, a *model.Automaton) *lineFut {
+	n := fa.words * 64
+	lf := &lineFut{fa: fa, pos: make([]int32, a.NumStates()), occ: make([][]int32, n), acq: make([][]int32, len(fa.lock))}
+	for q := range lf.pos {
+		lf.pos[q] = -1
+	}
+	q := a.Init
+	for i := int32(0); lf.pos[q] < 0; i++ {
+		lf.pos[q] = i
+		if len(a.Out[q]) == 0 {
+			break
+		}
+		e := a.Out[q][0]
+		if x := fa.own(e.Ev); x >= 0 {
+			lf.occ[x] = append(lf.occ[x], i)
+		}
+		if e.Ev.Op == model.OpAcquire {
+			lf.acq[e.Ev.Target] = append(lf.acq[e.Ev.Target], i)
+		}
+		q = e.To
+	}
+	return lf
+}
+
+func (lf *lineFut) has(q, x int32, held []bool) bool {
+	p := lf.pos[q]
+	if p < 0 {
+		return true // off the path (unreachable): no claim
+	}
+	i, ok := firstAtLeast(lf.occ[x], p)
+	if !ok {
+		return false
+	}
+	for l, h := range held {
+		if a, ok := firstAtLeast(lf.acq[l], p); h && ok && a <= i {
+			return false
+		}
+	}
+	return true
+}
+
+// firstAtLeast is the first element of ascending xs that is >= p.
+func firstAtLeast(xs []int32, p int32) (int32, bool) {
+	i := sort.Search(len(xs), func(i int) bool { return xs[i] >= p })
+	if i == len(xs) {
+		return 0, false
+	}
+	return xs[i], true
+}

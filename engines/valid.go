@@ -1,0 +1,53 @@
+package engines
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
+
+// ValidProgram reports the first structural error of p: automata whose
+// states, edges, event targets or stack symbols are out of range. Engines
+// must return errors, not panic, on such programs. A program without threads
+// is valid: it has one run, the empty one, which is serializable.
+func ValidProgram(p *model.Program) error {
+	if p == nil {
+		return fmt.Errorf("no program")
+	}
+	for ti, t := range p.Threads {
+		if t == nil || t.Auto == nil || t.Auto.NumStates() == 0 {
+			return fmt.Errorf("thread %d has no automaton", ti)
+		}
+		a := t.Auto
+		if a.Init < 0 || int(a.Init) >= a.NumStates() {
+			return fmt.Errorf("thread %s: initial state %d out of range", t.Name, a.Init)
+		}
+		for q, es := range a.Out {
+			for k, e := range es {
+				if err := validEdge(p, a, e); err != nil {
+					return fmt.Errorf("thread %s: state %d edge %d: %v", t.Name, q, k, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func validEdge(p *model.Program, a *model.Automaton, e model.Edge) error {
+	limit := map[model.Op]int{
+		model.OpRead: len(p.Vars), model.OpWrite: len(p.Vars),
+		model.OpAcquire: len(p.Locks), model.OpRelease: len(p.Locks),
+		model.OpFork: len(p.Threads), model.OpJoin: len(p.Threads),
+	}
+	switch {
+	case e.To < 0 || int(e.To) >= a.NumStates():
+		return fmt.Errorf("target state %d out of range", e.To)
+	case e.Ev.Op > model.OpJoin:
+		return fmt.Errorf("unknown op %d", e.Ev.Op)
+	case e.Ev.Op.HasTarget() && (e.Ev.Target < 0 || int(e.Ev.Target) >= limit[e.Ev.Op]):
+		return fmt.Errorf("%s target %d out of range", e.Ev.Op, e.Ev.Target)
+	case e.Stack > model.StackPop || e.Stack != model.StackNone && e.Sym < 0:
+		return fmt.Errorf("bad stack operation %d/%d", e.Stack, e.Sym)
+	}
+	return nil
+}

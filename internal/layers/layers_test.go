@@ -1,0 +1,174 @@
+package layers
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/conc-dev/conc/"
+
+// graph maps a package (its path below the module) to the module's
+// packages its non-test files import.
+type graph map[string][]string
+
+// readGraph parses the import clauses of every non-test .go file below
+// root (testdata and hidden directories left out).
+func readGraph(t *testing.T, root string) graph {
+	g := graph{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && path != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(rel)
+		if _, ok := g[pkg]; !ok {
+			g[pkg] = nil
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return err
+			}
+			if strings.HasPrefix(p, module) {
+				g[pkg] = append(g[pkg], strings.TrimPrefix(p, module))
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return g
+}
+
+// deps is every package pkg depends on, directly or not.
+func (g graph) deps(pkg string) map[string]bool {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(p string) {
+		for _, q := range g[p] {
+			if !seen[q] {
+				seen[q] = true
+				walk(q)
+			}
+		}
+	}
+	walk(pkg)
+	return seen
+}
+
+// programSide are the packages that check .conc programs: none may depend
+// on the trace reader (trace) or the trace monitor (monitor).
+var programSide = []string{"model", "lang", "profiles", "monitor/graph", "monitor/fsm", "engines", "verify", "report"}
+
+// engineImports are the engines one engine may import: global asks
+// profile first (its prefilter, docs/global.md).
+var engineImports = map[string][]string{"engines/global": {"engines/profile"}}
+
+func isEngine(p string) bool {
+	return strings.HasPrefix(p, "engines/") && p != "engines/all" && !strings.HasPrefix(p, "engines/internal/")
+}
+
+func isUnder(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// violations lists the edges of g that docs/design.md's rules forbid.
+func (g graph) violations() []string {
+	var bad []string
+	add := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
+	for pkg, imps := range g {
+		for _, q := range imps {
+			switch {
+			case pkg == "model":
+				add("model imports %s: model is the bottom layer", q)
+			case pkg == "engines" && isUnder(q, "engines"):
+				add("the registry (engines) imports the engine %s: it knows only types", q)
+			case isEngine(pkg) && isEngine(q) && !contains(engineImports[pkg], q):
+				add("engine %s imports engine %s", pkg, q)
+			case isUnder(pkg, "monitor") && isUnder(q, "monitor"):
+				add("monitor %s imports monitor %s: the monitors are independent", pkg, q)
+			}
+		}
+	}
+	for pkg := range g {
+		side := isEngine(pkg) || pkg == "engines/all"
+		for _, p := range programSide {
+			side = side || pkg == p
+		}
+		d := g.deps(pkg)
+		if side && (d["trace"] || d["monitor"]) {
+			add("%s checks .conc programs but depends on the trace reader", pkg)
+		}
+		if pkg == "verify" {
+			for q := range d {
+				if isUnder(q, "engines") {
+					add("verify depends on %s: the checker shares no code with the engines", q)
+				}
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLayers: the module's imports keep docs/design.md's rules.
+func TestLayers(t *testing.T) {
+	g := readGraph(t, "../..")
+	for _, p := range append(programSide, "engines/brute", "engines/profile", "engines/global", "monitor", "trace", "predict") {
+		require.Contains(t, g, p, "the rules name a package that is not there")
+	}
+	require.Empty(t, g.violations())
+}
+
+// TestLayersCatch: each rule fires on a graph that breaks it.
+func TestLayersCatch(t *testing.T) {
+	for _, c := range []struct {
+		pkg, imp, want string
+	}{
+		{"model", "lang", "model imports lang"},
+		{"engines", "engines/brute", "the registry (engines) imports the engine engines/brute"},
+		{"engines/brute", "engines/global", "engine engines/brute imports engine engines/global"},
+		{"monitor/fsm", "monitor/graph", "monitor monitor/fsm imports monitor monitor/graph"},
+		{"profiles", "monitor", "profiles checks .conc programs but depends on the trace reader"},
+		{"verify", "engines", "verify depends on engines"},
+	} {
+		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
+			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace"},
+			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"}}
+		require.Empty(t, g.violations(), "the base graph keeps the rules")
+		g[c.pkg] = append(g[c.pkg], c.imp)
+		got := g.violations()
+		require.NotEmpty(t, got, c.want)
+		require.Contains(t, strings.Join(got, "\n"), c.want)
+	}
+}
