@@ -52,6 +52,9 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		if out, ok, err := p.pairs(); err != nil || ok {
 			return out, err
 		}
+		if out, ok, err := p.pairsLocked(); err != nil || ok {
+			return out, err
+		}
 	}
 	return p.engine(eng, prefiltered)
 }

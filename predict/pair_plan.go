@@ -1,6 +1,10 @@
 package predict
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+)
 
 // pairs answers violation with the two-thread reordering of pair_hb.go, or
 // reports false (nothing found, or a witness verify refuses: never an
@@ -37,4 +41,42 @@ func (p *predictor) pairPlan(f pairFind) (plan, bool, error) {
 		return plan{}, false, err
 	}
 	return plan{cycle: cycle, observed: &observedCut{cut: need, tail: &e2}}, true, nil
+}
+
+// pairsLocked answers violation with the lock-aware pattern of
+// pair_lock.go, or reports false.
+func (p *predictor) pairsLocked() (*Outcome, bool, error) {
+	f, ok, err := p.s.findPairLock(p.sp, func() bool { return p.ctx.Err() != nil })
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	pl, err := p.pairLockPlan(f)
+	if err != nil {
+		return nil, false, err
+	}
+	why := fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses of its variable, before line %d)",
+		pairLockNote, p.s.threadNames[f.t2], f.lineF, p.s.threadNames[f.t1], f.lineE2)
+	return p.checked(pl, why)
+}
+
+// pairLockNote starts the reason of the lock-aware two-thread answer.
+const pairLockNote = "two threads through their locks"
+
+// pairLockPlan is pair_lock.go's run as segments: the context C in its
+// observed order, T2 to y0, T1 to just before e2, T2 through f, T1's e2.
+func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
+	var segs []segment
+	err := p.s.eachEdge(p.sp, f.ctx, false, func(t int, q int64, _ model.Event) {
+		if n := len(segs); n > 0 && segs[n-1].t == t {
+			segs[n-1].upto = q
+			return
+		}
+		segs = append(segs, segment{t, q})
+	})
+	if err != nil {
+		return plan{}, err
+	}
+	segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.e2 - 1}, segment{f.t2, f.f}, segment{f.t1, f.e2})
+	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
+	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, nil
 }

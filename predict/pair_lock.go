@@ -1,0 +1,252 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// The lock-aware two-thread pattern with one access of the interrupting
+// thread (docs/predict.md, "Two threads through their locks"). Thread T1
+// accesses variable v twice in transaction A (e1 <po e2), thread T2
+// accesses v at f, with e1 D f D e2 (f a write, or e1 and e2 writes). Let
+// C be what must run before T1 and T2 start: the events that happen before
+// their forks (vector clocks of the observed run, down-closed). The run
+//
+//	C in its observed order;
+//	T2 up to y0, its last point before f holding no lock;
+//	T1 up to just before e2 (through e1);
+//	T2 from y0 through f;
+//	T1's e2
+//
+// has the cycle A -> txn(f) -> A, and it respects the locks when the locks
+// T2 acquires between y0 and f (acq(f)) are not held by T1 just before e2
+// (held1): T2 holds nothing at y0, so T1's part never waits; T2's part waits
+// only for a lock T1 holds, which is in held1; e2 is an access. Nothing else
+// runs, so no other thread's lock is in the way, except those held at the
+// end of C, and no join may be on the way (a joined thread must have
+// finished): T1's part and T2's part are taken before each thread's first
+// join. The witness is verified like every other (gate.go); one that fails
+// is no answer.
+//
+// So a first pass indexes, per variable, the accesses f of every thread by
+// (thread, write, acq(f)) (the first of each, a few per thread and
+// variable), and a second pass meets every access e2 that follows an access
+// of the same variable in its transaction with the index: O(index entries of
+// v) per such access, memory O(threads × variables), not the trace's length.
+
+// pairAccess is an indexed access f: its thread, whether it writes, the
+// locks its thread acquired since it last held none (at edge y0), its edge
+// and line.
+type pairAccess struct {
+	t     int32
+	write bool
+	acq   lockset
+	f, y0 int64
+	line  int64
+}
+
+// pairIndexCap bounds the accesses indexed per variable.
+const pairIndexCap = 32
+
+// lockPos is one thread's lock state in a pass: the locks it holds, the
+// locks acquired since it last held none and that point's edge, its
+// nesting depth and whether it has joined a thread yet.
+type lockPos struct {
+	held, acq lockset
+	depth     int
+	y0        int64
+	joined    bool
+}
+
+func (lp *lockPos) step(ev *trace.Event, edges int64) {
+	switch ev.Op {
+	case model.OpAcquire:
+		lp.held.add(ev.Target)
+		lp.acq.add(ev.Target)
+		lp.depth++
+	case model.OpRelease:
+		lp.held.remove(ev.Target)
+		if lp.depth--; lp.depth <= 0 {
+			lp.depth, lp.acq, lp.y0 = 0, 0, edges
+		}
+	case model.OpJoin:
+		lp.joined = true
+	}
+}
+
+// pairWalk follows the projections' edges, open transactions, lock states
+// and vector clocks (in edges) through a pass.
+type pairWalk struct {
+	vc, lockVC [][]int64
+	open       []bool
+	locks      []lockPos
+	forkVC     [][]int64 // per forked thread: the clock of its fork
+}
+
+func newPairWalk(k, locks int) *pairWalk {
+	w := &pairWalk{vc: make([][]int64, k), lockVC: make([][]int64, locks), open: make([]bool, k),
+		locks: make([]lockPos, k), forkVC: make([][]int64, k)}
+	for t := range w.vc {
+		w.vc[t] = make([]int64, k)
+	}
+	return w
+}
+
+// step moves thread ev.Thread on by ev and returns the edge of an access
+// (the middle edge of a unary one) or of the event.
+func (w *pairWalk) step(ev *trace.Event) int64 {
+	t := ev.Thread
+	at := w.vc[t][t]
+	syncBefore(w.vc, w.lockVC, ev)
+	switch {
+	case ev.Op == model.OpBegin:
+		w.open[t] = true
+	case ev.Op == model.OpEnd:
+		w.open[t] = false
+	case ev.Op.IsAccess() && !w.open[t]:
+		at++
+	}
+	w.vc[t][t] += edgesOf(ev, w.open[t])
+	syncAfter(w.vc, w.lockVC, ev)
+	if ev.Op == model.OpFork {
+		w.forkVC[ev.Target] = append([]int64(nil), w.vc[ev.Target]...)
+	}
+	w.locks[t].step(ev, w.vc[t][t])
+	return at
+}
+
+// context is C for threads t1 and t2: the join of their forks' clocks.
+func (w *pairWalk) context(t1, t2 int) []int64 {
+	c := make([]int64, len(w.vc))
+	joinVC(c, w.forkVC[t1])
+	joinVC(c, w.forkVC[t2])
+	return c
+}
+
+// pairIndex is the first pass: per variable, the indexed accesses.
+func (s *summary) pairIndex(sp *spool) ([][]pairAccess, *pairWalk, error) {
+	w := newPairWalk(len(s.threads), len(s.locks))
+	idx := make([][]pairAccess, len(s.vars))
+	r := sp.reader()
+	var ev trace.Event
+	for {
+		if err := r.next(&ev); err == io.EOF {
+			return idx, w, nil
+		} else if err != nil {
+			return nil, nil, err
+		}
+		at := w.step(&ev)
+		lp := w.locks[ev.Thread]
+		if !ev.Op.IsAccess() || lp.joined {
+			continue
+		}
+		a := pairAccess{t: ev.Thread, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
+		idx[ev.Target] = addAccess(idx[ev.Target], a)
+	}
+}
+
+// addAccess keeps the first access of each (thread, write, acq) class.
+func addAccess(list []pairAccess, a pairAccess) []pairAccess {
+	if len(list) >= pairIndexCap {
+		return list
+	}
+	for _, b := range list {
+		if b.t == a.t && b.write == a.write && b.acq == a.acq {
+			return list
+		}
+	}
+	return append(list, a)
+}
+
+// pairLockFind is a pattern of this file: T1's e1, e2 and T2's f (edges),
+// y0 and the context C.
+type pairLockFind struct {
+	t1, t2        int
+	e1, e2, f, y0 int64
+	ctx           []int64
+	lineE2, lineF int64
+}
+
+// firstAccess is, in T1's open transaction, its first access of a variable
+// and its first write of it (-1 if none).
+type firstAccess struct{ any, write int64 }
+
+// findPairLock is the second pass: it meets each access e2 with the index
+// and returns the first pattern found.
+func (s *summary) findPairLock(sp *spool, stop func() bool) (pairLockFind, bool, error) {
+	idx, ctxw, err := s.pairIndex(sp)
+	if err != nil {
+		return pairLockFind{}, false, err
+	}
+	k := len(s.threads)
+	w := newPairWalk(k, len(s.locks))
+	txnVars := make([]map[int32]firstAccess, k)
+	r := sp.reader()
+	var ev trace.Event
+	for n := 1; ; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return pairLockFind{}, false, nil
+		} else if err != nil {
+			return pairLockFind{}, false, err
+		}
+		t := ev.Thread
+		at := w.step(&ev)
+		switch {
+		case ev.Op == model.OpBegin:
+			txnVars[t] = map[int32]firstAccess{}
+		case ev.Op == model.OpEnd:
+			txnVars[t] = nil
+		case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
+			if f, ok := meetIndex(ctxw, idx[ev.Target], txnVars[t], &ev, at, w.locks[t].held); ok {
+				return f, true, nil
+			}
+			noteAccess(txnVars[t], &ev, at)
+		}
+		if n&4095 == 0 && stop() {
+			return pairLockFind{}, false, nil
+		}
+	}
+}
+
+// noteAccess records an access in its transaction's first accesses.
+func noteAccess(m map[int32]firstAccess, ev *trace.Event, at int64) {
+	fa, ok := m[ev.Target]
+	if !ok {
+		fa = firstAccess{any: at, write: -1}
+	}
+	if ev.Op == model.OpWrite && fa.write < 0 {
+		fa.write = at
+	}
+	m[ev.Target] = fa
+}
+
+// meetIndex checks T1's access e2 (edge at, holding held) against the
+// indexed accesses of its variable.
+func meetIndex(w *pairWalk, list []pairAccess, m map[int32]firstAccess, ev *trace.Event, at int64, held lockset) (pairLockFind, bool) {
+	fa, ok := m[ev.Target]
+	if !ok {
+		return pairLockFind{}, false
+	}
+	t1 := int(ev.Thread)
+	for _, a := range list {
+		e1 := fa.any
+		if !a.write {
+			e1 = fa.write
+			if ev.Op != model.OpWrite {
+				continue
+			}
+		}
+		if int(a.t) == t1 || e1 < 0 || a.acq&held != 0 {
+			continue
+		}
+		c := w.context(t1, int(a.t))
+		if e1 < c[t1] || a.y0 < c[a.t] {
+			continue
+		}
+		return pairLockFind{t1: t1, t2: int(a.t), e1: e1, e2: at, f: a.f, y0: a.y0, ctx: c,
+			lineE2: ev.Line, lineF: a.line}, true
+	}
+	return pairLockFind{}, false
+}
