@@ -49,10 +49,12 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		if out, ok, err := p.observed(); err != nil || ok {
 			return out, err
 		}
-		if out, ok, err := p.pairs(); err != nil || ok {
+		// The lock-aware pattern first: its two passes are cheaper than
+		// the happens-before pass's vector clocks (pair_lock.go).
+		if out, ok, err := p.pairsLocked(); err != nil || ok {
 			return out, err
 		}
-		if out, ok, err := p.pairsLocked(); err != nil || ok {
+		if out, ok, err := p.pairs(); err != nil || ok {
 			return out, err
 		}
 	}

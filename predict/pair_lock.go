@@ -129,6 +129,7 @@ func (w *pairWalk) context(t1, t2 int) []int64 {
 func (s *summary) pairIndex(sp *spool) ([][]pairAccess, *pairWalk, error) {
 	w := newPairWalk(len(s.threads), len(s.locks))
 	idx := make([][]pairAccess, len(s.vars))
+	keys := make([][]uint64, len(s.vars))
 	r := sp.reader()
 	var ev trace.Event
 	for {
@@ -143,21 +144,28 @@ func (s *summary) pairIndex(sp *spool) ([][]pairAccess, *pairWalk, error) {
 			continue
 		}
 		a := pairAccess{t: ev.Thread, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
-		idx[ev.Target] = addAccess(idx[ev.Target], a)
+		idx[ev.Target], keys[ev.Target] = addAccess(idx[ev.Target], keys[ev.Target], a)
 	}
 }
 
-// addAccess keeps the first access of each (thread, write, acq) class.
-func addAccess(list []pairAccess, a pairAccess) []pairAccess {
+// addAccess keeps the first access of each (thread, write, acq) class. The
+// classes are compared by a key of 8 bytes (keys[v], beside list), since
+// this runs for every access: two classes with one key keep only the first,
+// which can only miss a pattern.
+func addAccess(list []pairAccess, keys []uint64, a pairAccess) ([]pairAccess, []uint64) {
 	if len(list) >= pairIndexCap {
-		return list
+		return list, keys
 	}
-	for _, b := range list {
-		if b.t == a.t && b.write == a.write && b.acq == a.acq {
-			return list
+	key := (uint64(a.acq)*0x9E3779B97F4A7C15 ^ uint64(a.t)<<1) + 1
+	if a.write {
+		key ^= 1
+	}
+	for _, k := range keys {
+		if k == key {
+			return list, keys
 		}
 	}
-	return append(list, a)
+	return append(list, a), append(keys, key)
 }
 
 // pairLockFind is a pattern of this file: T1's e1, e2 and T2's f (edges),
