@@ -39,6 +39,17 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 				return out, err
 			}
 		}
+		if shortcuts && (found || c.stop != "") {
+			// The lock-aware two-thread pattern (pair_lock.go) as soon as
+			// the lock-free check has a violation (its runs are runs of
+			// the program without synchronisation, with the same
+			// cycle, so otherwise it has none): on a violating trace its
+			// first pass usually stops early, before the passes of the
+			// critical-section proof and of the observed order.
+			if out, ok, err := p.pairsLocked(); err != nil || ok {
+				return out, err
+			}
+		}
 		if shortcuts && prefiltered {
 			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
 				return out, err
@@ -47,11 +58,6 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 	}
 	if shortcuts {
 		if out, ok, err := p.observed(); err != nil || ok {
-			return out, err
-		}
-		// The lock-aware pattern first: its two passes are cheaper than
-		// the happens-before pass's vector clocks (pair_lock.go).
-		if out, ok, err := p.pairsLocked(); err != nil || ok {
 			return out, err
 		}
 		if out, ok, err := p.pairs(); err != nil || ok {

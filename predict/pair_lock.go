@@ -125,26 +125,36 @@ func (w *pairWalk) context(t1, t2 int) []int64 {
 	return c
 }
 
-// pairIndex is the first pass: per variable, the indexed accesses.
-func (s *summary) pairIndex(sp *spool) ([][]pairAccess, *pairWalk, error) {
+// pairIndex is the first pass: per variable, the indexed accesses. It
+// meets each access with the accesses indexed so far on the way (a pattern
+// whose f comes first in the trace is as good as one whose f comes later;
+// the threads' forks are then known, since f and e2 follow them), so a
+// trace with an early pattern is not read to its end.
+func (s *summary) pairIndex(sp *spool, stop func() bool) ([][]pairAccess, *pairWalk, pairLockFind, bool, error) {
 	w := newPairWalk(len(s.threads), len(s.locks))
 	idx := make([][]pairAccess, len(s.vars))
 	keys := make([][]uint64, len(s.vars))
+	m := newTxnVars(len(s.threads))
 	r := sp.reader()
 	var ev trace.Event
-	for {
+	for n := 1; ; n++ {
 		if err := r.next(&ev); err == io.EOF {
-			return idx, w, nil
+			return idx, w, pairLockFind{}, false, nil
 		} else if err != nil {
-			return nil, nil, err
+			return nil, nil, pairLockFind{}, false, err
 		}
 		at := w.step(&ev)
-		lp := w.locks[ev.Thread]
-		if !ev.Op.IsAccess() || lp.joined {
-			continue
+		if f, ok := m.meet(w, idx, &ev, at); ok {
+			return nil, nil, f, true, nil
 		}
-		a := pairAccess{t: ev.Thread, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
-		idx[ev.Target], keys[ev.Target] = addAccess(idx[ev.Target], keys[ev.Target], a)
+		lp := w.locks[ev.Thread]
+		if ev.Op.IsAccess() && !lp.joined {
+			a := pairAccess{t: ev.Thread, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
+			idx[ev.Target], keys[ev.Target] = addAccess(idx[ev.Target], keys[ev.Target], a)
+		}
+		if n&4095 == 0 && stop() {
+			return nil, nil, pairLockFind{}, false, nil
+		}
 	}
 }
 
@@ -181,16 +191,17 @@ type pairLockFind struct {
 // and its first write of it (-1 if none).
 type firstAccess struct{ any, write int64 }
 
-// findPairLock is the second pass: it meets each access e2 with the index
-// and returns the first pattern found.
+// findPairLock meets every access e2 with the index (the first pass
+// with what is indexed so far, then, if that found nothing, a second pass
+// with all of it) and returns the first pattern found.
 func (s *summary) findPairLock(sp *spool, stop func() bool) (pairLockFind, bool, error) {
-	idx, ctxw, err := s.pairIndex(sp)
-	if err != nil {
-		return pairLockFind{}, false, err
+	idx, ctxw, f, ok, err := s.pairIndex(sp, stop)
+	if err != nil || ok || idx == nil {
+		return f, ok, err
 	}
-	k := len(s.threads)
-	w := newPairWalk(k, len(s.locks))
-	txnVars := make([]map[int32]firstAccess, k)
+	w := newPairWalk(len(s.threads), len(s.locks))
+	w.forkVC = ctxw.forkVC // every fork, for the contexts
+	m := newTxnVars(len(s.threads))
 	r := sp.reader()
 	var ev trace.Event
 	for n := 1; ; n++ {
@@ -199,23 +210,36 @@ func (s *summary) findPairLock(sp *spool, stop func() bool) (pairLockFind, bool,
 		} else if err != nil {
 			return pairLockFind{}, false, err
 		}
-		t := ev.Thread
-		at := w.step(&ev)
-		switch {
-		case ev.Op == model.OpBegin:
-			txnVars[t] = map[int32]firstAccess{}
-		case ev.Op == model.OpEnd:
-			txnVars[t] = nil
-		case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
-			if f, ok := meetIndex(ctxw, idx[ev.Target], txnVars[t], &ev, at, w.locks[t].held); ok {
-				return f, true, nil
-			}
-			noteAccess(txnVars[t], &ev, at)
+		if f, ok := m.meet(w, idx, &ev, w.step(&ev)); ok {
+			return f, true, nil
 		}
 		if n&4095 == 0 && stop() {
 			return pairLockFind{}, false, nil
 		}
 	}
+}
+
+// txnVars is, per thread, the first accesses of its open transaction.
+type txnVars []map[int32]firstAccess
+
+func newTxnVars(k int) txnVars { return make(txnVars, k) }
+
+// meet follows ev (already stepped by w, at its edge at) in the open
+// transactions and checks an access e2 against the index.
+func (m txnVars) meet(w *pairWalk, idx [][]pairAccess, ev *trace.Event, at int64) (pairLockFind, bool) {
+	t := ev.Thread
+	switch {
+	case ev.Op == model.OpBegin:
+		m[t] = map[int32]firstAccess{}
+	case ev.Op == model.OpEnd:
+		m[t] = nil
+	case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
+		if f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t].held); ok {
+			return f, true
+		}
+		noteAccess(m[t], ev, at)
+	}
+	return pairLockFind{}, false
 }
 
 // noteAccess records an access in its transaction's first accesses.
