@@ -51,6 +51,9 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 			}
 		}
 		if shortcuts && prefiltered {
+			if ok, err := p.forkPrefilter(); err != nil || ok {
+				return proved(c.states, forkPrefilterNote), err
+			}
 			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
 				return out, err
 			}
@@ -88,9 +91,11 @@ func proved(states int64, why string) *Outcome {
 
 // The reasons the lock-aware path gives when a shortcut answered.
 const (
-	prefilterNote    = "no violation even with locks, fork and join dropped"
-	normalRunNote    = "the normal run found without locks, fork and join respects them"
-	locksProtectNote = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
+	prefilterNote = "no violation even with locks, fork and join dropped"
+	// forkPrefilterNote: forkscan.go.
+	forkPrefilterNote = "no violation with locks and joins dropped, in the runs that respect fork order"
+	normalRunNote     = "the normal run found without locks, fork and join respects them"
+	locksProtectNote  = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
 )
 
 // checked materialises a plan over the projection with its synchronisation
