@@ -69,6 +69,8 @@ type forkScan struct {
 	chainers map[[2]uint64]*chainer
 	from     [][]*threadSum // per forked thread i: the others' summaries after i's fork
 	states   int64
+	lx       *lockLetters // with lock edges: the synchronisation's letters
+	base     []*threadSum // with lock edges: the summaries with them
 }
 
 // excluded is E at thread i's edge q: the threads whose fork comes after it.
@@ -92,9 +94,12 @@ func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
 		return c, nil
 	}
 	th := fs.s.threads
+	if fs.base != nil {
+		th = fs.base
+	}
 	if fs.clk[i] != nil {
 		if fs.from[i] == nil {
-			from, err := fs.s.summaryFrom(fs.p.sp, fs.clk[i])
+			from, err := fs.s.summaryFrom(fs.p.sp, fs.clk[i], fs.lx)
 			if err != nil {
 				return nil, err
 			}
@@ -117,13 +122,16 @@ func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
 }
 
 // summaryFrom is the first pass's letter summary of every thread t counting
-// only its edges from from[t] on (transactions numbered as in the whole).
-func (s *summary) summaryFrom(sp *spool, from []int64) ([]*threadSum, error) {
+// only its edges from from[t] on (transactions numbered as in the whole);
+// with lx, over its letters, and a lock, fork or join event outside a
+// transaction is one of its own (docs/spec.md §1).
+func (s *summary) summaryFrom(sp *spool, from []int64, lx *lockLetters) ([]*threadSum, error) {
 	th := make([]*threadSum, len(s.threads))
 	for t := range th {
 		th[t] = &threadSum{}
 	}
 	edges := make([]int64, len(th))
+	var ls []profiles.Letter
 	r := sp.reader()
 	var ev trace.Event
 	for {
@@ -140,17 +148,64 @@ func (s *summary) summaryFrom(sp *spool, from []int64) ([]*threadSum, error) {
 			x.open = true
 		case ev.Op == model.OpEnd:
 			x.open = false
-		case ev.Op.IsAccess():
+		case ev.Op.IsAccess() || lx != nil:
 			if !x.open {
 				x.txn++
+			}
+			if ev.Op.IsAccess() && !x.open {
 				at++
 			}
 			if at >= from[t] {
-				x.see(letterOf(&ev), x.txn)
+				for _, l := range lx.of(&ev, ls[:0]) {
+					x.see(l, x.txn)
+				}
 			}
 		}
 		edges[t] += edgesOf(&ev, x.open)
 	}
+}
+
+// lockLetters gives, with lock edges, every event the letters that make its
+// conflicts (more than docs/spec.md §1's, which is sound for a proof: more
+// conflicts only add cycles): an access its own; acquire and release of
+// lock l a write of a variable for l (so acquire conflicts with release both
+// ways); fork U and join U, and every event of a forked or joined thread U,
+// a write of a variable for U. A nil lockLetters gives accesses theirs only.
+type lockLetters struct {
+	vars, locks int
+	marked      []bool // per thread: forked or joined by some thread
+}
+
+func newLockLetters(s *summary) *lockLetters {
+	lx := &lockLetters{vars: len(s.vars), locks: len(s.locks), marked: make([]bool, len(s.threads))}
+	for u := range s.forker {
+		lx.marked[u] = true
+	}
+	for _, u := range s.joined {
+		lx.marked[u] = true
+	}
+	return lx
+}
+
+// of appends ev's letters to ls (an access's own first).
+func (lx *lockLetters) of(ev *trace.Event, ls []profiles.Letter) []profiles.Letter {
+	if ev.Op.IsAccess() {
+		ls = append(ls, letterOf(ev))
+	}
+	if lx == nil {
+		return ls
+	}
+	write := func(v int) profiles.Letter { return profiles.Letter(2*v + 1) }
+	switch ev.Op {
+	case model.OpAcquire, model.OpRelease:
+		ls = append(ls, write(lx.vars+int(ev.Target)))
+	case model.OpFork, model.OpJoin:
+		ls = append(ls, write(lx.vars+lx.locks+int(ev.Target)))
+	}
+	if lx.marked[ev.Thread] {
+		ls = append(ls, write(lx.vars+lx.locks+int(ev.Thread)))
+	}
+	return ls
 }
 
 // forkOpen is one thread's open transaction in the scan.
@@ -167,7 +222,7 @@ type forkOpen struct {
 // when it does not apply or ran out of budget.
 func (p *predictor) forkPrefilter() (bool, error) {
 	k := len(p.s.threads)
-	if len(p.s.forker) == 0 || p.o.Check.LockEdges || k > forkScanThreads {
+	if len(p.s.forker) == 0 || k > forkScanThreads {
 		return false, nil
 	}
 	clk, err := p.s.forkClocks(p.sp)
@@ -175,9 +230,16 @@ func (p *predictor) forkPrefilter() (bool, error) {
 		return false, err
 	}
 	fs := &forkScan{s: p.s, p: p, clk: clk, chainers: map[[2]uint64]*chainer{}, from: make([][]*threadSum, k)}
+	if p.o.Check.LockEdges {
+		fs.lx = newLockLetters(p.s)
+		if fs.base, err = p.s.summaryFrom(p.sp, make([]int64, k), fs.lx); err != nil {
+			return false, err
+		}
+	}
 	ts := make([]forkOpen, k)
 	r := p.sp.reader()
 	var ev trace.Event
+	var ls []profiles.Letter
 	for n := 0; ; n++ {
 		if err := r.next(&ev); err == io.EOF {
 			return true, nil
@@ -193,11 +255,13 @@ func (p *predictor) forkPrefilter() (bool, error) {
 			st.open, st.letters, st.cur = false, nil, nil
 		case ev.Op.IsAccess() && !st.open:
 			st.pos += 2 // a unary access cannot be interrupted
-		case ev.Op.IsAccess():
-			if l := letterOf(&ev); p.u.relevant(ev.Thread, l) {
-				if violates, ok, err := fs.access(st, i, l); err != nil || violates || !ok {
-					return false, err
-				}
+		case st.open:
+			ls = fs.lx.of(&ev, ls[:0])
+			if ev.Op.IsAccess() && !p.u.relevant(ev.Thread, ls[0]) {
+				ls = ls[1:]
+			}
+			if violates, ok, err := fs.event(st, i, ls); err != nil || violates || !ok {
+				return false, err
 			}
 		}
 		st.pos++
@@ -207,9 +271,26 @@ func (p *predictor) forkPrefilter() (bool, error) {
 	}
 }
 
-// access is i's relevant access b (letter l) in its open transaction: it
-// reports a chain closing on b, or !ok when the search gave up.
-func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter) (violates, ok bool, err error) {
+// event is i's event at edge st.pos in its open transaction, with letters
+// ls: does a chain close on one of them, from a letter before the event?
+func (fs *forkScan) event(st *forkOpen, i int, ls []profiles.Letter) (violates, ok bool, err error) {
+	for _, l := range ls {
+		if violates, ok, err = fs.access(st, i, l, false); err != nil || violates || !ok {
+			return violates, ok, err
+		}
+	}
+	for _, l := range ls {
+		if _, ok, err = fs.access(st, i, l, true); err != nil || !ok {
+			return false, ok, err
+		}
+	}
+	return false, true, nil
+}
+
+// access checks whether a chain closes on i's letter l (b) in its open
+// transaction, or (fold) folds F_l into the transaction's minima; !ok when
+// the search gave up.
+func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter, fold bool) (violates, ok bool, err error) {
 	e := fs.excluded(i, st.pos)
 	c, err := fs.chainer(i, e)
 	if err != nil {
@@ -227,11 +308,11 @@ func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter) (violates, ok
 		}
 	}
 	for j, t := range st.cur {
-		if t != inf && t <= c.close(j, l) {
+		if !fold && t != inf && t <= c.close(j, l) {
 			return true, true, nil
 		}
 	}
-	if !st.letters[l] {
+	if fold && !st.letters[l] {
 		st.letters[l] = true
 		if !fs.fold(c, st, i, l) {
 			return false, false, nil

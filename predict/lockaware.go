@@ -50,10 +50,12 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 				return out, err
 			}
 		}
-		if shortcuts && prefiltered {
+		if shortcuts && (prefiltered || p.o.Check.LockEdges) {
 			if ok, err := p.forkPrefilter(); err != nil || ok {
 				return proved(c.states, forkPrefilterNote), err
 			}
+		}
+		if shortcuts && prefiltered {
 			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
 				return out, err
 			}
@@ -93,7 +95,7 @@ func proved(states int64, why string) *Outcome {
 const (
 	prefilterNote = "no violation even with locks, fork and join dropped"
 	// forkPrefilterNote: forkscan.go.
-	forkPrefilterNote = "no violation with locks and joins dropped, in the runs that respect fork order"
+	forkPrefilterNote = "no violation with locks and joins dropped, in the runs that respect fork order (with lock edges, their conflicts kept)"
 	normalRunNote     = "the normal run found without locks, fork and join respects them"
 	locksProtectNote  = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
 )

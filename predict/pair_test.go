@@ -199,36 +199,42 @@ func TestPairLockedBeyondTheEngine(t *testing.T) {
 // TestForkPrefilterIsSound: on random traces with fork (and join, locks,
 // nested and non-nested sections; 600 quick, 6,000 with CONC_LONG=1)
 // whenever the prefilter with fork order proves the trace serializable,
-// brute agrees; it must prove some that the plain prefilter (fork
-// dropped) finds violating.
+// under either semantics, brute agrees; it must prove some of each, and
+// without lock edges some that the plain prefilter (fork dropped) finds
+// violating.
 func TestForkPrefilterIsSound(t *testing.T) {
 	n := testflag.N(600, 6000)
 	brute, err := engines.Lookup("brute")
 	require.NoError(t, err)
-	proofs := 0
+	proofs := map[bool]int{}
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 17))
 		sh := randomPairShape(r)
 		sh.fork = true
 		src := sh.trace(r)
-		p := testPredictor(t, src, Options{})
-		_, found, _, err := p.lockFree()
-		require.NoError(t, err)
-		if !found {
-			continue // the plain prefilter proves it already
+		for _, lockEdges := range []bool{false, true} {
+			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
+			if !lockEdges {
+				_, found, _, err := p.lockFree()
+				require.NoError(t, err)
+				if !found {
+					continue // the plain prefilter proves it already
+				}
+			}
+			ok, err := p.forkPrefilter()
+			require.NoError(t, err)
+			if !ok {
+				continue
+			}
+			proofs[lockEdges]++
+			want, err := brute.Check(context.Background(), projectionOf(t, src), engines.Options{MaxDepth: 1000, LockEdges: lockEdges})
+			require.NoError(t, err)
+			require.Equal(t, engines.Serializable, want.Verdict, "seed %d lock edges %v\n%s", seed, lockEdges, src)
 		}
-		ok, err := p.forkPrefilter()
-		require.NoError(t, err)
-		if !ok {
-			continue
-		}
-		proofs++
-		want, err := brute.Check(context.Background(), projectionOf(t, src), engines.Options{MaxDepth: 1000})
-		require.NoError(t, err)
-		require.Equal(t, engines.Serializable, want.Verdict, "seed %d\n%s", seed, src)
 	}
-	t.Logf("fork-order proofs: %d of %d", proofs, n)
-	require.Greater(t, proofs, n/100)
+	t.Logf("fork-order proofs (by lock edges): %v of %d", proofs, n)
+	require.Greater(t, proofs[false], n/100)
+	require.Greater(t, proofs[true], n/100)
 }
 
 // TestForkOrderProvesCryptShape: crypt's shape in small (the main thread's
