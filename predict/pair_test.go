@@ -102,7 +102,7 @@ func testPredictor(t testing.TB, src string, o Options) *predictor {
 }
 
 // TestPairFindersAreSound: on thousands of random traces (nested and
-// non-nested locking, 2 to 5 threads, fork and join; 300 quick, 3,000 with
+// non-nested locking, 2 to 5 threads, fork and join; 100 quick, 3,000 with
 // CONC_LONG=1) every violation either two-thread finder answers, under
 // both semantics, is brute's verdict too, its witness replays on the
 // projection program and, written as STD, is flagged by the trace monitor
@@ -111,7 +111,7 @@ func testPredictor(t testing.TB, src string, o Options) *predictor {
 // replay: its conditions are then exact for the run it builds, so a
 // refused witness there is a bug in the detection, not bad luck.
 func TestPairFindersAreSound(t *testing.T) {
-	n := testflag.N(150, 3000)
+	n := testflag.N(100, 3000)
 	brute, err := engines.Lookup("brute")
 	require.NoError(t, err)
 	found := map[string]int{}
@@ -197,13 +197,13 @@ func TestPairLockedBeyondTheEngine(t *testing.T) {
 }
 
 // TestForkPrefilterIsSound: on random traces with fork (and join, locks,
-// nested and non-nested sections; 600 quick, 6,000 with CONC_LONG=1)
+// nested and non-nested sections; 300 quick, 6,000 with CONC_LONG=1)
 // whenever the prefilter with fork order proves the trace serializable,
 // under either semantics, brute agrees; it must prove some of each, and
 // without lock edges some that the plain prefilter (fork dropped) finds
 // violating.
 func TestForkPrefilterIsSound(t *testing.T) {
-	n := testflag.N(600, 6000)
+	n := testflag.N(300, 6000)
 	brute, err := engines.Lookup("brute")
 	require.NoError(t, err)
 	proofs := map[bool]int{}
