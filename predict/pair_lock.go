@@ -27,8 +27,11 @@ import (
 // runs, so no other thread's lock is in the way, except those held at the
 // end of C, and no join may be on the way (a joined thread must have
 // finished): T1's part and T2's part are taken before each thread's first
-// join. The witness is verified like every other (gate.go); one that fails
-// is no answer.
+// join. A second schedule covers T1 holding a lock before e2 that T2 needs:
+// T1 stops at its last point p1 after e1 holding no lock, and T2 runs
+// through f on to its next point z holding none (so neither ever waits for
+// the other). The witness is verified like every other (gate.go); one that
+// fails is no answer.
 //
 // So a first pass indexes, per variable, the accesses f of every thread by
 // (thread, write, acq(f)) (the first of each, a few per thread and
@@ -44,6 +47,7 @@ type pairAccess struct {
 	write bool
 	acq   lockset
 	f, y0 int64
+	z     int64 // the thread's next point after f holding no lock (0: none yet)
 	line  int64
 }
 
@@ -135,6 +139,7 @@ func (s *summary) pairIndex(sp *spool, stop func() bool) ([][]pairAccess, *pairW
 	idx := make([][]pairAccess, len(s.vars))
 	keys := make([][]uint64, len(s.vars))
 	m := newTxnVars(len(s.threads))
+	pend := make([][][2]int32, len(s.threads)) // indexed accesses without their z
 	r := sp.reader()
 	var ev trace.Event
 	for n := 1; ; n++ {
@@ -148,9 +153,23 @@ func (s *summary) pairIndex(sp *spool, stop func() bool) ([][]pairAccess, *pairW
 			return nil, nil, f, true, nil
 		}
 		lp := w.locks[ev.Thread]
+		if lp.depth == 0 { // a lock-free point: z of the accesses waiting for one
+			for _, x := range pend[ev.Thread] {
+				idx[x[0]][x[1]].z = w.vc[ev.Thread][ev.Thread]
+			}
+			pend[ev.Thread] = pend[ev.Thread][:0]
+		}
 		if ev.Op.IsAccess() && !lp.joined {
 			a := pairAccess{t: ev.Thread, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
+			n := len(idx[ev.Target])
 			idx[ev.Target], keys[ev.Target] = addAccess(idx[ev.Target], keys[ev.Target], a)
+			if len(idx[ev.Target]) > n {
+				if lp.depth == 0 {
+					idx[ev.Target][n].z = at + 1
+				} else {
+					pend[ev.Thread] = append(pend[ev.Thread], [2]int32{ev.Target, int32(n)})
+				}
+			}
 		}
 		if n&4095 == 0 && stop() {
 			return nil, nil, pairLockFind{}, false, nil
@@ -183,6 +202,9 @@ func addAccess(list []pairAccess, keys []uint64, a pairAccess) ([]pairAccess, []
 type pairLockFind struct {
 	t1, t2        int
 	e1, e2, f, y0 int64
+	// p1 > 0: the second schedule, T1 stopping at its lock-free point p1
+	// and T2 running on to its lock-free point z.
+	p1, z         int64
 	ctx           []int64
 	lineE2, lineF int64
 }
@@ -234,7 +256,7 @@ func (m txnVars) meet(w *pairWalk, idx [][]pairAccess, ev *trace.Event, at int64
 	case ev.Op == model.OpEnd:
 		m[t] = nil
 	case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
-		if f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t].held); ok {
+		if f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t]); ok {
 			return f, true
 		}
 		noteAccess(m[t], ev, at)
@@ -254,9 +276,14 @@ func noteAccess(m map[int32]firstAccess, ev *trace.Event, at int64) {
 	m[ev.Target] = fa
 }
 
-// meetIndex checks T1's access e2 (edge at, holding held) against the
-// indexed accesses of its variable.
-func meetIndex(w *pairWalk, list []pairAccess, m map[int32]firstAccess, ev *trace.Event, at int64, held lockset) (pairLockFind, bool) {
+// meetIndex checks T1's access e2 (edge at) against the indexed accesses
+// of its variable, with either schedule: T1 waits just before e2 (holding
+// held1) while T2 runs from y0 through f, when T2 acquires nothing held1
+// holds; or T1 waits at its last lock-free point p1 after e1 while T2 runs
+// from y0 through f on to its next lock-free point z (neither holds a lock
+// when the other moves). The second is the classic two critical sections
+// of one atomic method with another thread's section between them.
+func meetIndex(w *pairWalk, list []pairAccess, m map[int32]firstAccess, ev *trace.Event, at int64, lp lockPos) (pairLockFind, bool) {
 	fa, ok := m[ev.Target]
 	if !ok {
 		return pairLockFind{}, false
@@ -270,15 +297,22 @@ func meetIndex(w *pairWalk, list []pairAccess, m map[int32]firstAccess, ev *trac
 				continue
 			}
 		}
-		if int(a.t) == t1 || e1 < 0 || a.acq&held != 0 {
+		if int(a.t) == t1 || e1 < 0 {
 			continue
 		}
 		c := w.context(t1, int(a.t))
 		if e1 < c[t1] || a.y0 < c[a.t] {
 			continue
 		}
-		return pairLockFind{t1: t1, t2: int(a.t), e1: e1, e2: at, f: a.f, y0: a.y0, ctx: c,
-			lineE2: ev.Line, lineF: a.line}, true
+		f := pairLockFind{t1: t1, t2: int(a.t), e1: e1, e2: at, f: a.f, y0: a.y0, ctx: c,
+			lineE2: ev.Line, lineF: a.line}
+		switch {
+		case a.acq&lp.held == 0:
+			return f, true
+		case lp.y0 > e1 && a.z > 0:
+			f.p1, f.z = lp.y0, a.z
+			return f, true
+		}
 	}
 	return pairLockFind{}, false
 }

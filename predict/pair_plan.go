@@ -76,7 +76,11 @@ func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
 	if err != nil {
 		return plan{}, err
 	}
-	segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.e2 - 1}, segment{f.t2, f.f}, segment{f.t1, f.e2})
+	if f.p1 > 0 { // T1 waits at its lock-free point p1, T2 runs on to z
+		segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.p1 - 1}, segment{f.t2, f.z - 1}, segment{f.t1, f.e2})
+	} else {
+		segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.e2 - 1}, segment{f.t2, f.f}, segment{f.t1, f.e2})
+	}
 	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
 	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, nil
 }

@@ -255,3 +255,22 @@ func TestForkOrderProvesCryptShape(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, engines.Serializable, res.Verdict)
 }
+
+// TestPairLockedTwoSections: the classic atomicity bug, one atomic method
+// with two critical sections of one lock, and another thread's section
+// writing between them. T1 holds l just before its second access, so the
+// first schedule (T1 waiting there) cannot run T2's section; the second
+// (T1 waiting between its sections, T2 running on until it holds nothing)
+// can. Under a one-byte table limit this was unknown.
+func TestPairLockedTwoSections(t *testing.T) {
+	src := "T1|begin\nT1|acq(l)\nT1|r(x)\nT1|rel(l)\nT1|acq(l)\nT1|w(x)\nT1|rel(l)\nT1|end\n" +
+		"T2|acq(l)\nT2|w(x)\nT2|rel(l)\n"
+	full := projectionOf(t, src)
+	for _, lockEdges := range []bool{false, true} {
+		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
+		require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+		require.True(t, strings.HasPrefix(out.Result.Reason, pairLockNote), out.Result.Reason)
+		require.NoError(t, verify.Witness(full, out.Result.Witness))
+		requireSTDRoundTrip(t, src, out, true)
+	}
+}
