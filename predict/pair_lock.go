@@ -56,26 +56,44 @@ const pairIndexCap = 32
 
 // lockPos is one thread's lock state in a pass: the locks it holds, the
 // locks acquired since it last held none and that point's edge, its
-// nesting depth and whether it has joined a thread yet.
+// nesting depth and whether it has joined a thread yet. Locks from
+// bigLock on share the set's last bit (held while any of them is), so
+// the sets only ever say more than the truth: a schedule they allow may
+// still be refused by the verification, never one they forbid wrongly
+// allowed.
 type lockPos struct {
 	held, acq lockset
+	big       int // big locks held
 	depth     int
 	y0        int64
 	joined    bool
 }
 
+const bigLock = 63
+
 func (lp *lockPos) step(ev *trace.Event, edges int64) {
-	switch ev.Op {
-	case model.OpAcquire:
-		lp.held.add(ev.Target)
-		lp.acq.add(ev.Target)
-		lp.depth++
-	case model.OpRelease:
-		lp.held.remove(ev.Target)
-		if lp.depth--; lp.depth <= 0 {
-			lp.depth, lp.acq, lp.y0 = 0, 0, edges
+	switch l := ev.Target; {
+	case ev.Op == model.OpAcquire:
+		if l >= bigLock {
+			l = bigLock
+			lp.big++
 		}
-	case model.OpJoin:
+		lp.held.add(l)
+		lp.acq.add(l)
+		lp.depth++
+	case ev.Op == model.OpRelease:
+		if l >= bigLock {
+			if lp.big--; lp.big <= 0 {
+				lp.big = 0
+				lp.held.remove(bigLock)
+			}
+		} else {
+			lp.held.remove(l)
+		}
+		if lp.depth--; lp.depth <= 0 {
+			lp.depth, lp.acq, lp.y0, lp.big, lp.held = 0, 0, edges, 0, 0
+		}
+	case ev.Op == model.OpJoin:
 		lp.joined = true
 	}
 }

@@ -274,3 +274,35 @@ func TestPairLockedTwoSections(t *testing.T) {
 		requireSTDRoundTrip(t, src, out, true)
 	}
 }
+
+// TestPairLockedManyLocks: with 64 locks taken first by thread 0, the
+// random traces' locks have numbers beyond the lock sets' words (they
+// share the last bit): the lock-aware pattern still answers, soundly.
+func TestPairLockedManyLocks(t *testing.T) {
+	brute, err := engines.Lookup("brute")
+	require.NoError(t, err)
+	found := 0
+	for seed := uint64(0); seed < uint64(testflag.N(40, 400)); seed++ {
+		r := rand.New(rand.NewPCG(seed, 18))
+		sh := randomPairShape(r)
+		sh.threads, sh.locks, sh.fork = 2, 1+r.IntN(3), false
+		var b strings.Builder
+		for l := 0; l < 64; l++ {
+			fmt.Fprintf(&b, "T0|acq(d%d)\nT0|rel(d%d)\n", l, l)
+		}
+		src := b.String() + sh.trace(r)
+		out, ok, err := testPredictor(t, src, Options{}).pairsLocked()
+		require.NoError(t, err)
+		if !ok {
+			continue
+		}
+		found++
+		full := projectionOf(t, src)
+		want, err := brute.Check(context.Background(), full, engines.Options{MaxDepth: 2000})
+		require.NoError(t, err)
+		require.Equal(t, engines.Violation, want.Verdict, "seed %d\n%s", seed, src)
+		require.NoError(t, verify.Witness(full, out.Result.Witness))
+	}
+	t.Logf("found %d", found)
+	require.Positive(t, found)
+}
