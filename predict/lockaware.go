@@ -68,6 +68,7 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		if out, ok, err := p.pairs(); err != nil || ok {
 			return out, err
 		}
+		p.pairsTried = true
 	}
 	return p.engine(eng, prefiltered)
 }
@@ -125,7 +126,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
-			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20)}
+			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20) + p.pairsNote()}
 		return &Outcome{Result: res}, nil
 	}
 	if mem := budget.New(p.o.Check.MaxMemory); !mem.Fits(tableBytes(size, len(p.s.threads))) {
@@ -140,7 +141,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 			"the reduced projection has %d states (%d threads, shared locks: %d), more than the %s engine "+
 				"is started on by default (%d; docs/predict.md): --max-states or --timeout to search anyway, "+
 				"--ignore-sync for the optimistic answer",
-			size.states, len(p.s.threads), size.locks, eng.Name, DefaultMaxSize)}
+			size.states, len(p.s.threads), size.locks, eng.Name, DefaultMaxSize) + p.pairsNote()}
 		return &Outcome{Result: res}, nil
 	}
 	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
@@ -186,6 +187,15 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 		return nil, &WitnessError{res.Engine, err}
 	}
 	return p.violation(res, pl)
+}
+
+// pairsNote says, in an unknown's reason, that the two-thread searches ran
+// and found nothing, which proves nothing (docs/predict.md).
+func (p *predictor) pairsNote() string {
+	if !p.pairsTried {
+		return ""
+	}
+	return "; the two-thread searches found no violation, which is no proof that there is none (docs/predict.md)"
 }
 
 // forksFirst checks what verify cannot see in the prefixes: a thread's

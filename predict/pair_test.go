@@ -306,3 +306,13 @@ func TestPairLockedManyLocks(t *testing.T) {
 	t.Logf("found %d", found)
 	require.Positive(t, found)
 }
+
+// TestUnknownSaysThePairsRan: when the two-thread searches find nothing and
+// the engine cannot run, the reason says they ran and that this is no proof.
+func TestUnknownSaysThePairsRan(t *testing.T) {
+	src := "T1|begin\nT1|acq(l)\nT1|w(x)\nT1|rel(l)\nT1|end\nT2|begin\nT2|acq(l)\nT2|w(x)\nT2|rel(l)\nT2|end\n"
+	out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: true}})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "too large for the global engine")
+	require.Contains(t, out.Result.Reason, "the two-thread searches found no violation, which is no proof")
+}

@@ -120,6 +120,8 @@ type predictor struct {
 	u   *users
 	sp  *spool
 	o   Options
+	// pairsTried: the two-thread searches ran and found nothing.
+	pairsTried bool
 }
 
 // decide picks the engine: the streaming profile check unless locks, fork or
