@@ -27,8 +27,11 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		return nil, &UsageError{err.Error()}
 	}
 	prefiltered := name == "global" && !p.o.Check.LockEdges
+	var states int64 // the lock-free check's, for the proofs' answers
+	pairsToo := false
 	if name == "global" {
 		pl, found, c, err := p.lockFree()
+		states = c.states
 		switch {
 		case err != nil:
 			return nil, err
@@ -39,22 +42,11 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 				return out, err
 			}
 		}
-		if shortcuts && (found || c.stop != "") {
-			// The lock-aware two-thread pattern (pair_lock.go) as soon as
-			// the lock-free check has a violation (its runs are runs of
-			// the program without synchronisation, with the same
-			// cycle, so otherwise it has none): on a violating trace its
-			// first pass usually stops early, before the passes of the
-			// critical-section proof and of the observed order.
-			if out, ok, err := p.pairsLocked(); err != nil || ok {
-				return out, err
-			}
-		}
-		if shortcuts && (prefiltered || p.o.Check.LockEdges) {
-			if ok, err := p.forkPrefilter(); err != nil || ok {
-				return proved(c.states, forkPrefilterNote), err
-			}
-		}
+		// The lock-aware two-thread pattern (pair_lock.go) only when the
+		// lock-free check has a violation (its runs are runs of the program
+		// without synchronisation, with the same cycle, so otherwise it has
+		// none).
+		pairsToo = found || c.stop != ""
 		if shortcuts && prefiltered {
 			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
 				return out, err
@@ -62,7 +54,13 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		}
 	}
 	if shortcuts {
-		if out, ok, err := p.observed(); err != nil || ok {
+		if out, ok, err := p.observedOrPairs(pairsToo); err != nil || ok {
+			return out, err
+		}
+		if ok, err := p.forkPrefilter(); err != nil || ok {
+			return proved(states, forkPrefilterNote), err
+		}
+		if out, ok, err := p.pairsLocked(true); err != nil || ok {
 			return out, err
 		}
 		if out, ok, err := p.pairs(); err != nil || ok {

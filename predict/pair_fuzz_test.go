@@ -47,7 +47,7 @@ func FuzzPairFinders(f *testing.F) {
 		for _, lockEdges := range []bool{false, true} {
 			p := &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp,
 				o: Options{Check: engines.Options{LockEdges: lockEdges}}}
-			for _, find := range []func() (*Outcome, bool, error){p.pairsLocked, p.pairs} {
+			for _, find := range []func() (*Outcome, bool, error){func() (*Outcome, bool, error) { return pairsLockedBoth(p) }, p.pairs} {
 				out, ok, err := find()
 				if err != nil {
 					t.Fatal(err)

@@ -147,50 +147,77 @@ func (w *pairWalk) context(t1, t2 int) []int64 {
 	return c
 }
 
-// pairIndex is the first pass: per variable, the indexed accesses. It
-// meets each access with the accesses indexed so far on the way (a pattern
-// whose f comes first in the trace is as good as one whose f comes later;
-// the threads' forks are then known, since f and e2 follow them), so a
-// trace with an early pattern is not read to its end.
-func (s *summary) pairIndex(sp *spool, stop func() bool) ([][]pairAccess, *pairWalk, pairLockFind, bool, error) {
-	w := newPairWalk(len(s.threads), len(s.locks))
-	idx := make([][]pairAccess, len(s.vars))
-	keys := make([][]uint64, len(s.vars))
-	m := newTxnVars(len(s.threads))
-	pend := make([][][2]int32, len(s.threads)) // indexed accesses without their z
+// pairIndexer is the first pass (pairIndex): it indexes, per variable,
+// the accesses, and meets each access with the accesses indexed so far on
+// the way (a pattern whose f comes first in the trace is as good as one
+// whose f comes later; the threads' forks are then known, since f and e2
+// follow them), so a trace with an early pattern is not read to its end.
+type pairIndexer struct {
+	w    *pairWalk
+	idx  [][]pairAccess
+	keys [][]uint64
+	m    txnVars
+	pend [][][2]int32 // per thread: indexed accesses without their z yet
+	seen int64        // events taken
+}
+
+func newPairIndexer(s *summary) *pairIndexer {
+	return &pairIndexer{w: newPairWalk(len(s.threads), len(s.locks)), idx: make([][]pairAccess, len(s.vars)),
+		keys: make([][]uint64, len(s.vars)), m: newTxnVars(len(s.threads)), pend: make([][][2]int32, len(s.threads))}
+}
+
+// step takes one event; it reports a pattern the event closes.
+func (px *pairIndexer) step(ev *trace.Event) (pairLockFind, bool) {
+	w := px.w
+	px.seen++
+	at := w.step(ev)
+	if f, ok := px.m.meet(w, px.idx, ev, at); ok {
+		return f, true
+	}
+	t := ev.Thread
+	lp := w.locks[t]
+	if lp.depth == 0 { // a lock-free point: z of the accesses waiting for one
+		for _, x := range px.pend[t] {
+			px.idx[x[0]][x[1]].z = w.vc[t][t]
+		}
+		px.pend[t] = px.pend[t][:0]
+	}
+	if ev.Op.IsAccess() && !lp.joined {
+		a := pairAccess{t: t, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
+		v, n := ev.Target, len(px.idx[ev.Target])
+		px.idx[v], px.keys[v] = addAccess(px.idx[v], px.keys[v], a)
+		switch {
+		case len(px.idx[v]) == n:
+		case lp.depth == 0:
+			px.idx[v][n].z = at + 1
+		default:
+			px.pend[t] = append(px.pend[t], [2]int32{v, int32(n)})
+		}
+	}
+	return pairLockFind{}, false
+}
+
+// indexed is what the second pass needs of a complete first pass.
+func (px *pairIndexer) indexed() *pairIndexed {
+	return &pairIndexed{idx: px.idx, forkVC: px.w.forkVC}
+}
+
+// pairIndex is the first pass on its own.
+func (s *summary) pairIndex(sp *spool, stop func() bool) (*pairIndexer, pairLockFind, bool, error) {
+	px := newPairIndexer(s)
 	r := sp.reader()
 	var ev trace.Event
 	for n := 1; ; n++ {
 		if err := r.next(&ev); err == io.EOF {
-			return idx, w, pairLockFind{}, false, nil
+			return px, pairLockFind{}, false, nil
 		} else if err != nil {
-			return nil, nil, pairLockFind{}, false, err
+			return nil, pairLockFind{}, false, err
 		}
-		at := w.step(&ev)
-		if f, ok := m.meet(w, idx, &ev, at); ok {
-			return nil, nil, f, true, nil
-		}
-		lp := w.locks[ev.Thread]
-		if lp.depth == 0 { // a lock-free point: z of the accesses waiting for one
-			for _, x := range pend[ev.Thread] {
-				idx[x[0]][x[1]].z = w.vc[ev.Thread][ev.Thread]
-			}
-			pend[ev.Thread] = pend[ev.Thread][:0]
-		}
-		if ev.Op.IsAccess() && !lp.joined {
-			a := pairAccess{t: ev.Thread, write: ev.Op == model.OpWrite, acq: lp.acq, f: at, y0: lp.y0, line: ev.Line}
-			n := len(idx[ev.Target])
-			idx[ev.Target], keys[ev.Target] = addAccess(idx[ev.Target], keys[ev.Target], a)
-			if len(idx[ev.Target]) > n {
-				if lp.depth == 0 {
-					idx[ev.Target][n].z = at + 1
-				} else {
-					pend[ev.Thread] = append(pend[ev.Thread], [2]int32{ev.Target, int32(n)})
-				}
-			}
+		if f, ok := px.step(&ev); ok {
+			return nil, f, true, nil
 		}
 		if n&4095 == 0 && stop() {
-			return nil, nil, pairLockFind{}, false, nil
+			return nil, pairLockFind{}, false, nil
 		}
 	}
 }
@@ -231,16 +258,28 @@ type pairLockFind struct {
 // and its first write of it (-1 if none).
 type firstAccess struct{ any, write int64 }
 
-// findPairLock meets every access e2 with the index (the first pass
-// with what is indexed so far, then, if that found nothing, a second pass
-// with all of it) and returns the first pattern found.
-func (s *summary) findPairLock(sp *spool, stop func() bool) (pairLockFind, bool, error) {
-	idx, ctxw, f, ok, err := s.pairIndex(sp, stop)
-	if err != nil || ok || idx == nil {
-		return f, ok, err
+// pairIndexed is what the first pass leaves for the second: the index and
+// the forks' clocks.
+type pairIndexed struct {
+	idx    [][]pairAccess
+	forkVC [][]int64
+}
+
+// firstPairLock is the first pass (pairIndex): a pattern found on the way,
+// or the index for the second.
+func (s *summary) firstPairLock(sp *spool, stop func() bool) (*pairIndexed, pairLockFind, bool, error) {
+	px, f, ok, err := s.pairIndex(sp, stop)
+	if err != nil || ok || px == nil {
+		return nil, f, ok, err
 	}
+	return px.indexed(), pairLockFind{}, false, nil
+}
+
+// secondPairLock meets every access e2 with the whole index and returns
+// the first pattern found.
+func (s *summary) secondPairLock(sp *spool, pi *pairIndexed, stop func() bool) (pairLockFind, bool, error) {
 	w := newPairWalk(len(s.threads), len(s.locks))
-	w.forkVC = ctxw.forkVC // every fork, for the contexts
+	w.forkVC = pi.forkVC // every fork, for the contexts
 	m := newTxnVars(len(s.threads))
 	r := sp.reader()
 	var ev trace.Event
@@ -250,7 +289,7 @@ func (s *summary) findPairLock(sp *spool, stop func() bool) (pairLockFind, bool,
 		} else if err != nil {
 			return pairLockFind{}, false, err
 		}
-		if f, ok := m.meet(w, idx, &ev, w.step(&ev)); ok {
+		if f, ok := m.meet(w, pi.idx, &ev, w.step(&ev)); ok {
 			return f, true, nil
 		}
 		if n&4095 == 0 && stop() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
 )
 
 // pairs answers violation with the two-thread reordering of pair_hb.go, or
@@ -44,12 +45,28 @@ func (p *predictor) pairPlan(f pairFind) (plan, bool, error) {
 }
 
 // pairsLocked answers violation with the lock-aware pattern of
-// pair_lock.go, or reports false.
-func (p *predictor) pairsLocked() (*Outcome, bool, error) {
-	f, ok, err := p.s.findPairLock(p.sp, func() bool { return p.ctx.Err() != nil })
+// pair_lock.go, or reports false: its first pass (which keeps the index in
+// p.pairIdx), or, with second, its second pass over that index.
+func (p *predictor) pairsLocked(second bool) (*Outcome, bool, error) {
+	stop := func() bool { return p.ctx.Err() != nil }
+	var f pairLockFind
+	var ok bool
+	var err error
+	switch {
+	case !second:
+		p.pairIdx, f, ok, err = p.s.firstPairLock(p.sp, stop)
+	case p.pairIdx != nil:
+		f, ok, err = p.s.secondPairLock(p.sp, p.pairIdx, stop)
+		p.pairIdx = nil
+	}
 	if err != nil || !ok {
 		return nil, false, err
 	}
+	return p.answerPairLock(f)
+}
+
+// answerPairLock is the verified witness of a lock-aware pattern.
+func (p *predictor) answerPairLock(f pairLockFind) (*Outcome, bool, error) {
 	pl, err := p.pairLockPlan(f)
 	if err != nil {
 		return nil, false, err
@@ -83,4 +100,39 @@ func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
 	}
 	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
 	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, nil
+}
+
+// observedOrPairs is the observed-order shortcut (observed.go) and, with
+// pairsToo, the lock-aware pattern's first pass in the same pass over the
+// spool: whichever finds first answers (a trace whose observed order
+// violates early is not read to its end for the pattern, nor one with an
+// early pattern for the monitor). A first pass that read everything keeps
+// its index for the second (p.pairIdx); one cut short by the monitor is
+// run again on its own when the observed witness does not replay.
+func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
+	if !pairsToo {
+		return p.observed()
+	}
+	px := newPairIndexer(p.s)
+	var f pairLockFind
+	var hit bool
+	v, first, ok, err := p.observedViolationAlso(func(ev *trace.Event) bool {
+		f, hit = px.step(ev)
+		return hit
+	})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case hit:
+		return p.answerPairLock(f)
+	case ok:
+		if out, ok, err := p.observedAnswer(v, first); err != nil || ok {
+			return out, ok, err
+		}
+	}
+	if px.seen == p.s.events {
+		p.pairIdx = px.indexed()
+		return nil, false, nil
+	}
+	return p.pairsLocked(false)
 }

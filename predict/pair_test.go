@@ -132,10 +132,10 @@ func TestPairFindersAreSound(t *testing.T) {
 				} else {
 					var f pairLockFind
 					var hit bool
-					f, hit, err = p.s.findPairLock(p.sp, func() bool { return false })
+					f, hit, err = findPairLock(p)
 					require.NoError(t, err)
 					if hit {
-						out, ok, err = p.pairsLocked()
+						out, ok, err = pairsLockedBoth(p)
 						if !ok && sh.nested && cleanContext(f) {
 							refused++
 							t.Errorf("seed %d: nested trace, lock-aware pattern %+v refused\n%s", seed, f, src)
@@ -291,7 +291,7 @@ func TestPairLockedManyLocks(t *testing.T) {
 			fmt.Fprintf(&b, "T0|acq(d%d)\nT0|rel(d%d)\n", l, l)
 		}
 		src := b.String() + sh.trace(r)
-		out, ok, err := testPredictor(t, src, Options{}).pairsLocked()
+		out, ok, err := pairsLockedBoth(testPredictor(t, src, Options{}))
 		require.NoError(t, err)
 		if !ok {
 			continue
@@ -315,4 +315,23 @@ func TestUnknownSaysThePairsRan(t *testing.T) {
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "too large for the global engine")
 	require.Contains(t, out.Result.Reason, "the two-thread searches found no violation, which is no proof")
+}
+
+// findPairLock runs both passes of the lock-aware pattern's search.
+func findPairLock(p *predictor) (pairLockFind, bool, error) {
+	stop := func() bool { return false }
+	pi, f, ok, err := p.s.firstPairLock(p.sp, stop)
+	if err != nil || ok || pi == nil {
+		return f, ok, err
+	}
+	return p.s.secondPairLock(p.sp, pi, stop)
+}
+
+// pairsLockedBoth is the lock-aware step with both its passes.
+func pairsLockedBoth(p *predictor) (*Outcome, bool, error) {
+	out, ok, err := p.pairsLocked(false)
+	if err != nil || ok {
+		return out, ok, err
+	}
+	return p.pairsLocked(true)
 }

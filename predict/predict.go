@@ -122,6 +122,8 @@ type predictor struct {
 	o   Options
 	// pairsTried: the two-thread searches ran and found nothing.
 	pairsTried bool
+	// pairIdx: the lock-aware pattern's index, between its passes.
+	pairIdx *pairIndexed
 }
 
 // decide picks the engine: the streaming profile check unless locks, fork or
