@@ -20,10 +20,11 @@ import (
 // the other direction, the events that happen before i's own fork precede
 // all of i, so before a: the other threads' summaries count only their
 // events after i's fork's clock (summaryFrom). That is the lock-free check
-// of what is left (the threads of E(b) are left empty). E(b) only shrinks as b moves on in
-// its thread, so each thread's open transaction refolds its F's at most
-// once per fork it passes. No violation here means none with the
-// synchronisation; a violation here concludes nothing.
+// of what is left (the threads of E(b) are left empty). E(b) only shrinks
+// as b moves on in its thread, so each thread's open transaction refolds
+// its F's at most once per fork it passes. No violation here means none
+// with the synchronisation; a violation here concludes nothing. With lock
+// edges the synchronisation's conflicts are kept as letters (lockLetters).
 
 // forkScanThreads bounds the threads: E is a word, and the chain search is
 // the exhaustive one (2^k·k states at most).
@@ -68,9 +69,8 @@ type forkScan struct {
 	clk      [][]int64
 	chainers map[[2]uint64]*chainer
 	from     [][]*threadSum // per forked thread i: the others' summaries after i's fork
-	states   int64
-	lx       *lockLetters // with lock edges: the synchronisation's letters
-	base     []*threadSum // with lock edges: the summaries with them
+	lx       *lockLetters   // with lock edges: the synchronisation's letters
+	base     []*threadSum   // with lock edges: the summaries with them
 }
 
 // excluded is E at thread i's edge q: the threads whose fork comes after it.
@@ -323,9 +323,7 @@ func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter, fold bool) (v
 
 // fold lowers the transaction's minima by F_a; false when the search gave up.
 func (fs *forkScan) fold(c *chainer, st *forkOpen, i int, a profiles.Letter) bool {
-	before := c.states
 	f := c.reach(i, a)
-	fs.states += c.states - before
 	if c.stop != "" {
 		return false
 	}
