@@ -30,7 +30,14 @@
 // section of a lock every conflicting access takes cannot be interrupted
 // (locksets.go: a proof of serializable); and the observed order, a
 // reordering like any other, may itself not be serializable (its witness
-// trimmed to what happens before the cycle). Every witness, the
+// trimmed to what happens before the cycle). Three more: the lock-free
+// check with fork order kept (forkscan.go: a chain uses no thread forked
+// after its b, and no event that must precede the interrupted thread's
+// start; a proof of serializable, with lock edges too), and two
+// linear-time searches for a two-thread violation, one through the locks
+// (pair_lock.go: another thread's access scheduled between two accesses of
+// a transaction from lock-free points) and one over the observed order
+// closed under happens-before (pair_hb.go). Every witness, the
 // shortcuts' and the engines', is checked by package verify before it is
 // answered (gate.go; verify.Prefix: the run is read off the projection, so
 // what is checked is lock validity, fork and join order and the cycle).

@@ -86,6 +86,17 @@ func randomTrace(r *rand.Rand, s traceShape) string {
 	for t := range scripts {
 		scripts[t] = s.script(r, t)
 	}
+	return schedule(r, scripts, s.fork)
+}
+
+// schedule interleaves the threads' scripts at random, respecting locks,
+// fork (when fork is set, only thread 0 starts) and join, until no thread
+// can move.
+func schedule(r *rand.Rand, scripts [][]step, fork bool) string {
+	s := struct {
+		threads int
+		fork    bool
+	}{len(scripts), fork}
 	next := make([]int, s.threads)
 	owner := map[string]int{}
 	started := make([]bool, s.threads)

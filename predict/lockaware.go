@@ -29,8 +29,11 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		return nil, &UsageError{err.Error()}
 	}
 	prefiltered := name == "global" && !p.o.Check.LockEdges
+	var states int64 // the lock-free check's, for the proofs' answers
+	pairsToo := false
 	if name == "global" {
 		pl, found, c, err := p.lockFree()
+		states = c.states
 		switch {
 		case err != nil:
 			return nil, err
@@ -41,6 +44,11 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 				return out, err
 			}
 		}
+		// The lock-aware two-thread pattern (pair_lock.go) only when the
+		// lock-free check has a violation (its runs are runs of the program
+		// without synchronisation, with the same cycle, so otherwise it has
+		// none).
+		pairsToo = found || c.stop != ""
 		if shortcuts && prefiltered {
 			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
 				return out, err
@@ -48,9 +56,19 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		}
 	}
 	if shortcuts {
-		if out, ok, err := p.observed(); err != nil || ok {
+		if out, ok, err := p.observedOrPairs(pairsToo); err != nil || ok {
 			return out, err
 		}
+		if ok, err := p.forkPrefilter(); err != nil || ok {
+			return proved(states, forkPrefilterNote), err
+		}
+		if out, ok, err := p.pairsLocked(true); err != nil || ok {
+			return out, err
+		}
+		if out, ok, err := p.pairs(); err != nil || ok {
+			return out, err
+		}
+		p.pairsTried = true
 	}
 	return p.engine(eng, prefiltered)
 }
@@ -76,9 +94,11 @@ func proved(states int64, why string) *Outcome {
 
 // The reasons the lock-aware path gives when a shortcut answered.
 const (
-	prefilterNote    = "no violation even with locks, fork and join dropped"
-	normalRunNote    = "the normal run found without locks, fork and join respects them"
-	locksProtectNote = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
+	prefilterNote = "no violation even with locks, fork and join dropped"
+	// forkPrefilterNote: forkscan.go.
+	forkPrefilterNote = "no violation with locks and joins dropped, in the runs that respect fork order (with lock edges, their conflicts kept)"
+	normalRunNote     = "the normal run found without locks, fork and join respects them"
+	locksProtectNote  = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
 )
 
 // checked materialises a plan over the projection with its synchronisation
@@ -106,7 +126,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
-			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20)}
+			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20) + p.pairsNote()}
 		return &Outcome{Result: res}, nil
 	}
 	if mem := budget.New(p.o.Check.MaxMemory); !mem.Fits(tableBytes(size, len(p.s.threads))) {
@@ -121,7 +141,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 			"the reduced projection has %d states (%d threads, shared locks: %d), more than the %s engine "+
 				"is started on by default (%d; docs/predict.md): --max-states or --timeout to search anyway, "+
 				"--ignore-sync for the optimistic answer",
-			size.states, len(p.s.threads), size.locks, eng.Name, DefaultMaxSize)}
+			size.states, len(p.s.threads), size.locks, eng.Name, DefaultMaxSize) + p.pairsNote()}
 		return &Outcome{Result: res}, nil
 	}
 	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
@@ -167,6 +187,15 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 		return nil, &WitnessError{res.Engine, err}
 	}
 	return p.violation(res, pl)
+}
+
+// pairsNote says, in an unknown's reason, that the two-thread searches ran
+// and found nothing, which proves nothing (docs/predict.md).
+func (p *predictor) pairsNote() string {
+	if !p.pairsTried {
+		return ""
+	}
+	return "; the two-thread searches found no violation, which is no proof that there is none (docs/predict.md)"
 }
 
 // forksFirst checks what verify cannot see in the prefixes: a thread's

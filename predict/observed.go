@@ -24,6 +24,13 @@ const observedMaxCycle = 4096
 
 // observedViolation runs the monitor over the spool to its first violation.
 func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, error) {
+	return p.observedViolationAlso(nil)
+}
+
+// observedViolationAlso is observedViolation that also shows every event
+// to also, before the monitor, and stops when also says so (the lock-aware
+// two-thread pattern's first pass shares the pass, pair_plan.go).
+func (p *predictor) observedViolationAlso(also func(*trace.Event) bool) (monitor.TraceViolation, int64, bool, error) {
 	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: p.o.Check.LockEdges, MaxCycle: observedMaxCycle, MaxViolations: 64})
 	r := p.sp.reader()
 	var ev trace.Event
@@ -32,6 +39,9 @@ func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, er
 			return monitor.TraceViolation{}, 0, false, nil
 		} else if err != nil {
 			return monitor.TraceViolation{}, 0, false, err
+		}
+		if also != nil && also(&ev) {
+			return monitor.TraceViolation{}, 0, false, nil
 		}
 		m.Step(ev)
 		if n&4095 == 0 && p.ctx.Err() != nil {
@@ -53,6 +63,12 @@ func (p *predictor) observed() (*Outcome, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
+	return p.observedAnswer(v, first)
+}
+
+// observedAnswer is the witness of the monitor's violation v (first at
+// line first), if it replays.
+func (p *predictor) observedAnswer(v monitor.TraceViolation, first int64) (*Outcome, bool, error) {
 	pl, ok, err := p.observedPlan(v, first)
 	if err != nil || !ok {
 		return nil, false, err

@@ -117,6 +117,10 @@ type predictor struct {
 	u   *users
 	sp  *spool
 	o   Options
+	// pairsTried: the two-thread searches ran and found nothing.
+	pairsTried bool
+	// pairIdx: the lock-aware pattern's index, between its passes.
+	pairIdx *pairIndexed
 }
 
 // decide picks the engine: the registry's choice for a trace (its

@@ -44,6 +44,7 @@ type summary struct {
 	sync        bool          // some acq, rel, fork or join
 	lockUser    []int32       // per lock: its one thread, or -2 when shared
 	forker      map[int32]ref // per forked thread: its fork event (thread, edge)
+	joined      []int32       // the threads some thread joins (with repeats)
 }
 
 // collect is the first pass: it reads the whole trace, writes it to the
@@ -115,6 +116,9 @@ func (s *summary) step(ev *trace.Event) {
 		s.useLock(ev.Target, ev.Thread)
 	default:
 		s.sync = true
+		if ev.Op == model.OpJoin {
+			s.joined = append(s.joined, ev.Target)
+		}
 		if ev.Op == model.OpFork {
 			if s.forker == nil {
 				s.forker = map[int32]ref{}

@@ -44,6 +44,9 @@ type plan struct {
 // long witness.
 type observedCut struct {
 	cut []int64
+	// tail, when set, is an edge of its thread (its cut) run after all
+	// the others: the two-thread reordering's e2 (pair_hb.go).
+	tail *ref
 }
 
 // materialised is a plan made concrete: the witness over the projection
@@ -118,6 +121,9 @@ func (pl plan) need(threads int) []int64 {
 	need := make([]int64, threads)
 	if pl.observed != nil {
 		copy(need, pl.observed.cut)
+		if tl := pl.observed.tail; tl != nil {
+			need[tl.t] = max(need[tl.t], tl.pos+1)
+		}
 		return need
 	}
 	for _, sg := range pl.segs {
@@ -150,8 +156,14 @@ func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[r
 		total += n
 	}
 	run := make([]model.Step, 0, total)
+	var tail []model.Step // edges past a thread's cut, run last
+	var tailAt []int64
 	err := s.eachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
 		if ev.Op == model.OpSkip {
+			return
+		}
+		if q >= oc.cut[t] {
+			tail, tailAt = append(tail, model.Step{Thread: int32(t), Ev: ev}), append(tailAt, q)
 			return
 		}
 		if _, ok := at[ref{t, q}]; ok {
@@ -159,6 +171,12 @@ func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[r
 		}
 		run = append(run, model.Step{Thread: int32(t), Ev: ev})
 	})
+	for x, st := range tail {
+		if r := (ref{int(st.Thread), tailAt[x]}); hasRef(at, r) {
+			at[r] = len(run)
+		}
+		run = append(run, st)
+	}
 	return run, err
 }
 
@@ -259,4 +277,9 @@ func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int,
 		}
 	}
 	return nil
+}
+
+func hasRef(at map[ref]int, r ref) bool {
+	_, ok := at[r]
+	return ok
 }

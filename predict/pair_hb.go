@@ -1,0 +1,179 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
+	"github.com/conc-dev/conc/trace"
+)
+
+// The two-thread reordering (docs/predict.md, "Two threads, closed under
+// happens-before"). A conflict cycle through transactions of two threads
+// contains the pattern: a transaction A of thread T1 with accesses
+// e1 <po e2, and accesses f1 <=po f2 of thread T2 with e1 D f1 and f2 D e2,
+// run as e1 < f1 <= f2 < e2. This pass looks for the pattern in one order
+// that is always a run: the observed order restricted to the events that
+// happen before f2 or before e2 (program order, release -> next acquire,
+// fork -> child, child -> join: the order observed_trim.go keeps), with e2
+// moved last. That set is down-closed, so the observed order restricted to
+// it is a run (the argument of observed_trim.go); e2 is an access, which
+// never blocks. The run has the pattern when, as observed, e1 precedes f1
+// and e2 precedes f2 (else the observed trace already violates), f2 does
+// not happen after e2 (T2 does not know T1's edge e2: vc_f2[T1] <= e2), and
+// then it has the cycle A -> txn(f1) ->po txn(f2) -> A.
+//
+// One pass, vector clocks in edges of each thread's projection, and per
+// thread and letter the latest transaction using it (its first and last
+// access): O(threads) per access and O(threads × letters) memory, whatever
+// the length. It finds violations only: a pattern whose run must reorder
+// critical sections (T2's segment happening after A through a lock) is not
+// this order's, and is left to the rest of the pipeline.
+
+// letterTxn is a thread's latest transaction using a letter: its number and
+// the edges of the letter's first and last access in it.
+type letterTxn struct {
+	txn         int64
+	first, last int64
+	lastLine    int64 // the trace line of the last access
+}
+
+// pairEntry is T2's entry into a transaction of T1: T2's access f1 (edge,
+// transaction) conflicts with T1's e1 (edge) of transaction txn, which it
+// follows as observed.
+type pairEntry struct {
+	txn       int64
+	e1        int64
+	f1, f1Txn int64
+}
+
+// pairFind is a two-thread pattern found: e1, e2 of t1's transaction, f1,
+// f2 of t2, as edges, and whether f1 and f2 lie in one transaction.
+type pairFind struct {
+	t1, t2         int
+	e1, e2, f1, f2 int64
+	sameF          bool
+	lineE2, lineF2 int64
+}
+
+// pairScan is the state of the pass.
+type pairScan struct {
+	vc, lockVC [][]int64
+	open       []bool
+	txn        []int64
+	last       [][]letterTxn
+	entry      [][]pairEntry // entry[t2][t1]; txn 0: none
+}
+
+// findPair runs the pass over the spool and returns the first pattern.
+func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) {
+	k := len(s.threads)
+	ps := &pairScan{vc: make([][]int64, k), lockVC: make([][]int64, len(s.locks)),
+		open: make([]bool, k), txn: make([]int64, k), last: make([][]letterTxn, k), entry: make([][]pairEntry, k)}
+	for t := range ps.vc {
+		ps.vc[t] = make([]int64, k)
+		ps.entry[t] = make([]pairEntry, k)
+	}
+	r := sp.reader()
+	var ev trace.Event
+	for n := 1; ; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return pairFind{}, false, nil
+		} else if err != nil {
+			return pairFind{}, false, err
+		}
+		if f, ok := ps.step(&ev); ok {
+			return f, true, nil
+		}
+		if n&4095 == 0 && stop() {
+			return pairFind{}, false, nil
+		}
+	}
+}
+
+// step folds one event in, and reports a pattern it closes.
+func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
+	t := ev.Thread
+	at := ps.vc[t][t]
+	syncBefore(ps.vc, ps.lockVC, ev)
+	switch {
+	case ev.Op == model.OpBegin:
+		ps.open[t] = true
+		ps.txn[t]++
+	case ev.Op == model.OpEnd:
+		ps.open[t] = false
+	case ev.Op.IsAccess() && !ps.open[t]:
+		ps.txn[t]++
+		at++ // the middle edge of begin; access; end
+	}
+	ps.vc[t][t] += edgesOf(ev, ps.open[t])
+	syncAfter(ps.vc, ps.lockVC, ev)
+	if !ev.Op.IsAccess() {
+		return pairFind{}, false
+	}
+	l := letterOf(ev)
+	ps.enter(int(t), l, at)
+	f, ok := ps.close(int(t), l, at)
+	ps.see(int(t), l, at, ev.Line)
+	if ok {
+		f.lineF2 = ev.Line
+	}
+	return f, ok
+}
+
+// enter records, for every other thread t1, the latest transaction of t1
+// that t's access (edge at, letter l) enters: one with an earlier access
+// conflicting with l (the earliest such access is the best e1).
+func (ps *pairScan) enter(t int, l profiles.Letter, at int64) {
+	for t1 := range ps.last {
+		if t1 == t {
+			continue
+		}
+		for _, a := range conflicting(l) {
+			if a < 0 || int(a) >= len(ps.last[t1]) {
+				continue
+			}
+			rec, en := ps.last[t1][a], &ps.entry[t][t1]
+			if rec.txn == 0 || rec.txn < en.txn || rec.txn == en.txn && rec.first >= en.e1 {
+				continue
+			}
+			*en = pairEntry{txn: rec.txn, e1: rec.first, f1: at, f1Txn: ps.txn[t]}
+		}
+	}
+}
+
+// close looks for a t1 whose entered transaction has an access e2 after e1
+// conflicting with t's access (edge at, letter l) that t does not know of.
+func (ps *pairScan) close(t int, l profiles.Letter, at int64) (pairFind, bool) {
+	for t1 := range ps.last {
+		en := ps.entry[t][t1]
+		if t1 == t || en.txn == 0 {
+			continue
+		}
+		for _, b := range conflicting(l) {
+			if b < 0 || int(b) >= len(ps.last[t1]) {
+				continue
+			}
+			rec := ps.last[t1][b]
+			if rec.txn == en.txn && rec.last > en.e1 && rec.last >= ps.vc[t][t1] {
+				return pairFind{t1: t1, t2: t, e1: en.e1, e2: rec.last, f1: en.f1, f2: at,
+					sameF: en.f1Txn == ps.txn[t], lineE2: rec.lastLine}, true
+			}
+		}
+	}
+	return pairFind{}, false
+}
+
+// see records t's access (edge at) to letter l in its current transaction.
+func (ps *pairScan) see(t int, l profiles.Letter, at, line int64) {
+	if int(l) >= len(ps.last[t]) {
+		n := max(2*len(ps.last[t]), int(l)+1, 16)
+		ps.last[t] = append(ps.last[t], make([]letterTxn, n-len(ps.last[t]))...)
+	}
+	rec := &ps.last[t][l]
+	if rec.txn != ps.txn[t] {
+		*rec = letterTxn{txn: ps.txn[t], first: at, last: at, lastLine: line}
+		return
+	}
+	rec.last, rec.lastLine = at, line
+}

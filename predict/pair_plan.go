@@ -1,0 +1,138 @@
+package predict
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// pairs answers violation with the two-thread reordering of pair_hb.go, or
+// reports false (nothing found, or a witness verify refuses: never an
+// answer).
+func (p *predictor) pairs() (*Outcome, bool, error) {
+	f, ok, err := p.s.findPair(p.sp, func() bool { return p.ctx.Err() != nil })
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	pl, ok, err := p.pairPlan(f)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	why := fmt.Sprintf("%s (thread %s's transaction interrupted by thread %s, line %d moved after line %d)",
+		pairNote, p.s.threadNames[f.t1], p.s.threadNames[f.t2], f.lineE2, f.lineF2)
+	return p.checked(pl, why)
+}
+
+// pairNote starts the reason of the two-thread reordering's answer.
+const pairNote = "two-thread reordering of the observed order"
+
+// pairPlan is the run of pair_hb.go: the observed order cut to what
+// happens before f2 or before e2, then e2.
+func (p *predictor) pairPlan(f pairFind) (plan, bool, error) {
+	e1, e2 := ref{f.t1, f.e1}, ref{f.t1, f.e2}
+	f1, f2 := ref{f.t2, f.f1}, ref{f.t2, f.f2}
+	cycle := [][2]ref{{e1, f1}}
+	if !f.sameF {
+		cycle = append(cycle, [2]ref{f1, f2}) // program order within T2
+	}
+	cycle = append(cycle, [2]ref{f2, e2})
+	need, ok, err := p.hbCut([][2]ref{{{f.t1, f.e2 - 1}, f2}}, f.lineF2)
+	if err != nil || !ok || need[f.t1] > f.e2 || need[f.t2] <= f.f2 {
+		return plan{}, false, err
+	}
+	return plan{cycle: cycle, observed: &observedCut{cut: need, tail: &e2}}, true, nil
+}
+
+// pairsLocked answers violation with the lock-aware pattern of
+// pair_lock.go, or reports false: its first pass (which keeps the index in
+// p.pairIdx), or, with second, its second pass over that index.
+func (p *predictor) pairsLocked(second bool) (*Outcome, bool, error) {
+	stop := func() bool { return p.ctx.Err() != nil }
+	var f pairLockFind
+	var ok bool
+	var err error
+	switch {
+	case !second:
+		p.pairIdx, f, ok, err = p.s.firstPairLock(p.sp, stop)
+	case p.pairIdx != nil:
+		f, ok, err = p.s.secondPairLock(p.sp, p.pairIdx, stop)
+		p.pairIdx = nil
+	}
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return p.answerPairLock(f)
+}
+
+// answerPairLock is the verified witness of a lock-aware pattern.
+func (p *predictor) answerPairLock(f pairLockFind) (*Outcome, bool, error) {
+	pl, err := p.pairLockPlan(f)
+	if err != nil {
+		return nil, false, err
+	}
+	why := fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses of its variable, before line %d)",
+		pairLockNote, p.s.threadNames[f.t2], f.lineF, p.s.threadNames[f.t1], f.lineE2)
+	return p.checked(pl, why)
+}
+
+// pairLockNote starts the reason of the lock-aware two-thread answer.
+const pairLockNote = "two threads through their locks"
+
+// pairLockPlan is pair_lock.go's run as segments: the context C in its
+// observed order, T2 to y0, T1 to just before e2, T2 through f, T1's e2.
+func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
+	var segs []segment
+	err := p.s.eachEdge(p.sp, f.ctx, false, func(t int, q int64, _ model.Event) {
+		if n := len(segs); n > 0 && segs[n-1].t == t {
+			segs[n-1].upto = q
+			return
+		}
+		segs = append(segs, segment{t, q})
+	})
+	if err != nil {
+		return plan{}, err
+	}
+	if f.p1 > 0 { // T1 waits at its lock-free point p1, T2 runs on to z
+		segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.p1 - 1}, segment{f.t2, f.z - 1}, segment{f.t1, f.e2})
+	} else {
+		segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.e2 - 1}, segment{f.t2, f.f}, segment{f.t1, f.e2})
+	}
+	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
+	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, nil
+}
+
+// observedOrPairs is the observed-order shortcut (observed.go) and, with
+// pairsToo, the lock-aware pattern's first pass in the same pass over the
+// spool: whichever finds first answers (a trace whose observed order
+// violates early is not read to its end for the pattern, nor one with an
+// early pattern for the monitor). A first pass that read everything keeps
+// its index for the second (p.pairIdx); one cut short by the monitor is
+// run again on its own when the observed witness does not replay.
+func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
+	if !pairsToo {
+		return p.observed()
+	}
+	px := newPairIndexer(p.s)
+	var f pairLockFind
+	var hit bool
+	v, first, ok, err := p.observedViolationAlso(func(ev *trace.Event) bool {
+		f, hit = px.step(ev)
+		return hit
+	})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case hit:
+		return p.answerPairLock(f)
+	case ok:
+		if out, ok, err := p.observedAnswer(v, first); err != nil || ok {
+			return out, ok, err
+		}
+	}
+	if px.seen == p.s.events {
+		p.pairIdx = px.indexed()
+		return nil, false, nil
+	}
+	return p.pairsLocked(false)
+}
