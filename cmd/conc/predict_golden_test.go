@@ -14,7 +14,7 @@ import (
 // witness run (the cycle's events and their lead-in), the cycle in words
 // and the header that says how long the run is and where the whole of it
 // goes. Raytracer's excerpt violates only with lock edges, so it is also
-// kept under --lock-edges (the fork edge in words).
+// kept under --lock-edges (the fork edge in words); sor's DOT too.
 func TestPredictGoldenExcerpts(t *testing.T) {
 	dir := "../../testdata/traces"
 	entries, err := os.ReadDir(dir)
@@ -44,4 +44,13 @@ func TestPredictGoldenExcerpts(t *testing.T) {
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, "(T1 runs only after its fork)")
 	golden(t, "predict/jgf-raytracer-reduced.lock-edges.txt", out.stdout)
+
+	// Sor's DOT: a box per transaction, its long one abridged to the
+	// cycle's events (… N more events), an edge per conflict.
+	dot := filepath.Join(t.TempDir(), "sor.dot")
+	out = conc("predict", filepath.Join(dir, "jgf-sor-reduced.std"), "--dot", dot)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	golden(t, "predict/jgf-sor-reduced.dot", string(g))
 }
