@@ -12,9 +12,10 @@ import (
 // then only the cycle's events, each after at most lead events of its own
 // thread that lead into it (what that thread did just before), in run
 // order. The whole run is --witness-out's and the JSON's; a predicted run
-// can be millions of events long (crypt: 3.5 million).
+// can be millions of events long (crypt: 3.5 million), so the header says
+// where to get it: nothing else in the text would tell a reader.
 func writeLeadIn(b *bufio.Writer, w *Witness, lead int) {
-	fmt.Fprintf(b, "witness run of %s; the cycle's events (*), each after at most %d of its thread's before it:\n",
+	fmt.Fprintf(b, "witness run of %s (whole: --witness-out FILE or --format json); the cycle's events (*), each after at most %d of its thread's before it:\n",
 		plural(w.Len(), "event"), lead)
 	writeRows(b, w, leadIn(w, lead))
 }

@@ -232,7 +232,7 @@ func TestPredictTextLeadIn(t *testing.T) {
 	wout := filepath.Join(t.TempDir(), "w.std")
 	out := conc("predict", path, "--witness-out", wout)
 	require.Equal(t, exitViolation, out.code, out.stderr)
-	require.Contains(t, out.stdout, "witness run of 400 events; the cycle's events (*), each after at most 5 of its thread's before it:\n"+
+	require.Contains(t, out.stdout, "witness run of 400 events (whole: --witness-out FILE or --format json); the cycle's events (*), each after at most 5 of its thread's before it:\n"+
 		"  ... 12 more events\n")
 	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
 	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The text conc predict prints for each real-trace excerpt
+// (testdata/traces), kept as golden files as monitor's are: the abridged
+// witness run (the cycle's events and their lead-in), the cycle in words
+// and the header that says how long the run is and where the whole of it
+// goes. Raytracer's excerpt violates only with lock edges, so it is also
+// kept under --lock-edges (the fork edge in words); sor's DOT too.
+func TestPredictGoldenExcerpts(t *testing.T) {
+	dir := "../../testdata/traces"
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	n, violating := 0, 0
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".std")
+		if !ok {
+			name, ok = strings.CutSuffix(e.Name(), ".std.gz")
+		}
+		if !ok {
+			continue
+		}
+		n++
+		out := conc("predict", filepath.Join(dir, e.Name()), "--quiet")
+		require.Empty(t, out.stderr, name)
+		golden(t, filepath.Join("predict", name+".txt"), out.stdout)
+		if out.code == exitViolation {
+			violating++
+			require.Contains(t, out.stdout, "(whole: --witness-out FILE or --format json)", name)
+		}
+	}
+	require.Equal(t, 6, n, "the six excerpts")
+	require.Equal(t, 3, violating, "lufact, moldyn and sor violate without lock edges")
+
+	out := conc("predict", filepath.Join(dir, "jgf-raytracer-reduced.std"), "--quiet", "--lock-edges")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "(T1 runs only after its fork)")
+	golden(t, "predict/jgf-raytracer-reduced.lock-edges.txt", out.stdout)
+
+	// Sor's DOT: a box per transaction, its long one abridged to the
+	// cycle's events (… N more events), an edge per conflict.
+	dot := filepath.Join(t.TempDir(), "sor.dot")
+	out = conc("predict", filepath.Join(dir, "jgf-sor-reduced.std"), "--dot", dot)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	golden(t, "predict/jgf-sor-reduced.dot", string(g))
+}
