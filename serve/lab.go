@@ -104,6 +104,9 @@ func labResult(spec bench.Spec, metric string, points []bench.Point) (*labAnswer
 // metric (conc bench's flags of those names).
 func (s *server) labSpec(r *http.Request) (bench.Spec, string, error) {
 	v, lim := r.URL.Query(), s.cfg.Lab
+	if err := knownParams(v, "family", "engines", "sizes", "threads", "metric"); err != nil {
+		return bench.Spec{}, "", err
+	}
 	spec := bench.Spec{Family: v.Get("family"), Timeout: lim.PerDecision, Repeat: 1, Seed: 1}
 	axis, _, err := bench.LookupAxis(spec.Family)
 	if err != nil {

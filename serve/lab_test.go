@@ -49,6 +49,7 @@ func TestLabBounded(t *testing.T) {
 		"family=chain&engines=profile&threads=2,3,4,2": "at most 3 values",
 		"family=np&engines=profile&threads=2":          "does not apply",
 		"family=chain&engines=profile&metric=joules":   "want time or states",
+		"family=chain&engines=profile&size=4":          `unknown query parameter "size"`,
 	} {
 		w := get(t, h, "/api/lab?"+q)
 		require.Equal(t, http.StatusBadRequest, w.Code, q)
