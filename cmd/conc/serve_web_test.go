@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/browsertest"
+	"github.com/conc-dev/conc/report/html"
 	"github.com/conc-dev/conc/serve"
 )
 
@@ -81,7 +82,15 @@ func TestPlaygroundInBrowser(t *testing.T) {
 				const d = document.getElementById("timeline").contentDocument;
 				return JSON.stringify({events: d.querySelectorAll("[data-event]").length,
 					edges: [...d.querySelectorAll("[data-edge]")].map(e => e.dataset.edge)}) })()`)), &drawn))
-			require.Equal(t, len(cli.Witness.Run), drawn.Events, ex.Name)
+			// A run longer than html.DefaultLimit is drawn around its
+			// cycle: fewer marks, the cycle's among them (TestHTMLInBrowser
+			// checks which).
+			if n := len(cli.Witness.Run); n <= html.DefaultLimit {
+				require.Equal(t, n, drawn.Events, ex.Name)
+			} else {
+				require.Less(t, drawn.Events, n, ex.Name)
+				require.GreaterOrEqual(t, drawn.Events, len(cli.Witness.Cycle), ex.Name)
+			}
 			var edges []string
 			for _, c := range cli.Witness.Cycle {
 				edges = append(edges, fmt.Sprintf("%d-%d", c.From, c.To))

@@ -13,20 +13,27 @@ import (
 type Options struct {
 	// Title is the page's title (default "conc: " and the verdict).
 	Title string
-	// Limit is the longest witness run drawn in full (default 60): a
-	// longer one is drawn around its cycle (report.Witness.Window).
+	// Limit is the longest witness run drawn in full (default
+	// DefaultLimit): a longer one is drawn around its cycle
+	// (report.Witness.Window).
 	Limit int
 	// Lead is how many events of its thread a cycle event is drawn after
 	// in a long run (default 3).
 	Lead int
 }
 
+// DefaultLimit is as many columns as a page 100em wide shows without
+// scrolling (at colW each): a longer run drawn in full put its cycle,
+// often at its end, out of sight (examples/long_thread.conc's 35 events
+// showed 17 transactions of one thread and no arrow).
+const DefaultLimit = 20
+
 func (o Options) withDefaults(r *report.Report) Options {
 	if o.Title == "" {
 		o.Title = "conc: " + r.Verdict
 	}
 	if o.Limit <= 0 {
-		o.Limit = 60
+		o.Limit = DefaultLimit
 	}
 	if o.Lead <= 0 {
 		o.Lead = 3
