@@ -72,6 +72,13 @@ func TestPlaygroundInBrowser(t *testing.T) {
 				chromedp.WithPollingTimeout(20*time.Second)))
 			require.NoError(t, err, ex.Name)
 			require.Contains(t, strings.ToLower(frame), "conflict cycle", ex.Name)
+			// The frame is as tall as its page: every lane in sight
+			// without scrolling inside it.
+			_, err = chromedp.Run(ctx, chromedp.Poll[bool](
+				`(() => { const f = document.getElementById("timeline");
+				          return f.clientHeight >= f.contentDocument.documentElement.scrollHeight || null })()`,
+				chromedp.WithPollingTimeout(5*time.Second)))
+			require.NoError(t, err, "%s: the witness frame scrolls", ex.Name)
 			// The drawing: a mark per event of the JSON's run, an arrow
 			// per pair of its cycle.
 			var drawn struct {
