@@ -197,7 +197,7 @@ svg .txn.interrupted text { fill: #c0392b; font-weight: bold; }
 svg .event circle { fill: #fff; stroke: #567; stroke-width: 1.5; }
 svg .event.cycle circle { fill: #2c3e50; stroke: #2c3e50; }
 svg .event.cycle.interrupted circle { fill: #c0392b; stroke: #c0392b; }
-svg .event text { text-anchor: middle; fill: #333; }
+svg .event text { text-anchor: middle; fill: #333; paint-order: stroke; stroke: #fcfcfc; stroke-width: 3px; stroke-linejoin: round; }
 svg .event .target { fill: #666; font-size: 10px; }
 svg .edge path { fill: none; stroke: #2c3e50; stroke-width: 1.8; }
 svg .edge.elided path { stroke-dasharray: 5 4; stroke: #888; }
