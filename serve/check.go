@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/lang"
@@ -33,6 +36,9 @@ func writeErrors(w http.ResponseWriter, status int, errs ...apiError) {
 // query reads the check parameters of docs/spec.md §4, conc serve from the URL.
 func (s *server) query(r *http.Request) (Query, error) {
 	v := r.URL.Query()
+	if err := knownParams(v, "name", "engine", "lock-edges", "timeout"); err != nil {
+		return Query{}, err
+	}
 	q := Query{Name: v.Get("name"), Engine: v.Get("engine"), Timeout: s.cfg.MaxTimeout}
 	if q.Name == "" {
 		q.Name = DefaultName
@@ -56,6 +62,18 @@ func (s *server) query(r *http.Request) (Query, error) {
 		q.Timeout = min(d, s.cfg.MaxTimeout)
 	}
 	return q, nil
+}
+
+// knownParams refuses a query parameter the API does not read, as the
+// CLI refuses an unknown flag: a misspelt lock_edges=true would otherwise
+// answer, silently, the check without it.
+func knownParams(v url.Values, known ...string) error {
+	for name := range v {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("unknown query parameter %q: want %s", name, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 // request reads a check request's body and query, answering the error

@@ -91,8 +91,9 @@ func labResult(spec bench.Spec, metric string, points []bench.Point) (*labAnswer
 	if err := bench.WriteFits(&fits, bench.Fits(points)); err != nil {
 		return nil, err
 	}
-	title := fmt.Sprintf("conc bench --family %s --engines %s", spec.Family, strings.Join(spec.Engines, ","))
-	if err := bench.WritePlot(&svg, "svg", points, bench.PlotOptions{Title: title, Metric: metric}); err != nil {
+	// Title and axis as conc bench --plot draws them (cmd/conc/bench.go).
+	o := bench.PlotOptions{Title: bench.DefaultTitle(spec.Family, spec.Engines), Metric: metric, XLabel: "n = " + axis.N}
+	if err := bench.WritePlot(&svg, "svg", points, o); err != nil {
 		return nil, err
 	}
 	ans.Table, ans.Fits, ans.SVG = table.String(), fits.String(), svg.String()
@@ -103,6 +104,9 @@ func labResult(spec bench.Spec, metric string, points []bench.Point) (*labAnswer
 // metric (conc bench's flags of those names).
 func (s *server) labSpec(r *http.Request) (bench.Spec, string, error) {
 	v, lim := r.URL.Query(), s.cfg.Lab
+	if err := knownParams(v, "family", "engines", "sizes", "threads", "metric"); err != nil {
+		return bench.Spec{}, "", err
+	}
 	spec := bench.Spec{Family: v.Get("family"), Timeout: lim.PerDecision, Repeat: 1, Seed: 1}
 	axis, _, err := bench.LookupAxis(spec.Family)
 	if err != nil {

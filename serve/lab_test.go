@@ -31,7 +31,9 @@ func TestLabSweep(t *testing.T) {
 	require.Contains(t, a.Table, "violation")
 	require.Regexp(t, `global\s+states ~ n\^[0-9.]+ +\(k=3, 4 points`, a.Fits)
 	require.Contains(t, a.SVG, "<svg")
-	require.Contains(t, a.SVG, "conc bench --family chain --engines profile,global")
+	// Titled and labelled as conc bench --plot titles and labels it.
+	require.Contains(t, a.SVG, ">chain: profile, global</text>")
+	require.Contains(t, a.SVG, ">n = unary writes of z per thread</text>")
 }
 
 // TestLabBounded: a sweep cannot ask for more than the limits allow.
@@ -47,6 +49,7 @@ func TestLabBounded(t *testing.T) {
 		"family=chain&engines=profile&threads=2,3,4,2": "at most 3 values",
 		"family=np&engines=profile&threads=2":          "does not apply",
 		"family=chain&engines=profile&metric=joules":   "want time or states",
+		"family=chain&engines=profile&size=4":          `unknown query parameter "size"`,
 	} {
 		w := get(t, h, "/api/lab?"+q)
 		require.Equal(t, http.StatusBadRequest, w.Code, q)

@@ -79,7 +79,7 @@ func TestOversizeBodyRefused(t *testing.T) {
 
 func TestBadQueryRefused(t *testing.T) {
 	h := New(Config{Check: compileOnly, Explain: noExplain})
-	for _, q := range []string{"timeout=5", "timeout=-1s", "timeout=soon", "lock-edges=maybe"} {
+	for _, q := range []string{"timeout=5", "timeout=-1s", "timeout=soon", "lock-edges=maybe", "lock_edges=true", "format=text"} {
 		w := post(t, h, "/api/check?"+q, tiny)
 		require.Equal(t, http.StatusBadRequest, w.Code, q)
 		require.Contains(t, errorsOf(t, w)[0].Message, strings.SplitN(q, "=", 2)[0], q)

@@ -27,8 +27,10 @@ func playground(f serveFlags) http.Handler { return serve.New(playConfig(f)) }
 // example, the API's and the browser's: the browser's page then meets
 // the answers the API test had the server decide (remembered, as a
 // classroom's second check of an example is) instead of deciding each
-// example again. Its time limit is conc check's default, not the
-// server's (10 s): a slow machine must not turn an answer into unknown.
+// example again. Its time limit is conc check's default, as the CLI it is
+// compared with has: with the server's 10 s, recursive_counter.conc (2 s
+// alone, a search to --max-stack) timed out under a loaded go test ./...
+// and its unknown's counts differed from the CLI's.
 var examplesPlayground = sync.OnceValue(func() http.Handler { return playground(serveFlags{timeout: defaultTimeout}) })
 
 func postProgram(t *testing.T, h http.Handler, path, query, src string) *httptest.ResponseRecorder {

@@ -44,10 +44,7 @@ func Start(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	path := ExecPath()
 	if path == "" {
-		if InCI() {
-			t.Fatal("no Chromium (/usr/bin/chromium), and CI is set: .ci/run installs the chromium package")
-		}
-		t.Skip("no Chromium installed (apt-get install chromium); the browser tests need it")
+		noBrowser(t)
 	}
 	// chromedp's defaults (Puppeteer's: headless, no first run, no
 	// background networking, extensions or sync, an sRGB profile so that
@@ -72,4 +69,15 @@ func Start(t *testing.T, width, height int) context.Context {
 		t.Fatalf("starting Chromium (%s): %v", path, err)
 	}
 	return ctx
+}
+
+// noBrowser ends a browser test that has no Chromium: skipped on a
+// developer's machine, failed in CI.
+func noBrowser(t testing.TB) {
+	t.Helper()
+	if InCI() {
+		t.Fatal("no Chromium (/usr/bin/chromium), and CI is set: .ci/run installs the chromium package")
+		return
+	}
+	t.Skip("no Chromium installed (apt-get install chromium); the browser tests need it")
 }

@@ -13,20 +13,27 @@ import (
 type Options struct {
 	// Title is the page's title (default "conc: " and the verdict).
 	Title string
-	// Limit is the longest witness run drawn in full (default 60): a
-	// longer one is drawn around its cycle (report.Witness.Window).
+	// Limit is the longest witness run drawn in full (default
+	// DefaultLimit): a longer one is drawn around its cycle
+	// (report.Witness.Window).
 	Limit int
 	// Lead is how many events of its thread a cycle event is drawn after
 	// in a long run (default 3).
 	Lead int
 }
 
+// DefaultLimit is as many columns as a page 100em wide shows without
+// scrolling (at colW each): a longer run drawn in full put its cycle,
+// often at its end, out of sight (examples/long_thread.conc's 35 events
+// showed 17 transactions of one thread and no arrow).
+const DefaultLimit = 20
+
 func (o Options) withDefaults(r *report.Report) Options {
 	if o.Title == "" {
 		o.Title = "conc: " + r.Verdict
 	}
 	if o.Limit <= 0 {
-		o.Limit = 60
+		o.Limit = DefaultLimit
 	}
 	if o.Lead <= 0 {
 		o.Lead = 3
@@ -190,7 +197,7 @@ svg .txn.interrupted text { fill: #c0392b; font-weight: bold; }
 svg .event circle { fill: #fff; stroke: #567; stroke-width: 1.5; }
 svg .event.cycle circle { fill: #2c3e50; stroke: #2c3e50; }
 svg .event.cycle.interrupted circle { fill: #c0392b; stroke: #c0392b; }
-svg .event text { text-anchor: middle; fill: #333; }
+svg .event text { text-anchor: middle; fill: #333; paint-order: stroke; stroke: #fcfcfc; stroke-width: 3px; stroke-linejoin: round; }
 svg .event .target { fill: #666; font-size: 10px; }
 svg .edge path { fill: none; stroke: #2c3e50; stroke-width: 1.8; }
 svg .edge.elided path { stroke-dasharray: 5 4; stroke: #888; }

@@ -85,8 +85,9 @@ func (d *diagram) draw(b *bufio.Writer) {
 	for _, m := range d.marks {
 		m.draw(b)
 	}
-	for _, a := range d.arrows {
-		d.drawArrowLabel(b, a)
+	for i, sp := range d.labelSpots() {
+		a := d.arrows[i]
+		fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"><title>%s</title>%s</text>`+"\n", sp.class, sp.x, sp.y, esc(a.title), esc(sp.text))
 	}
 	b.WriteString("</svg>\n")
 }
@@ -188,21 +189,60 @@ func (d *diagram) drawArrow(b *bufio.Writer, a arrow) {
 		class, attr, esc(a.title), x0, y0, cx, cy, x1, y1, d.id)
 }
 
-// drawArrowLabel writes the label at the curve's midpoint.
-func (d *diagram) drawArrowLabel(b *bufio.Writer, a arrow) {
-	x0, y0, cx, cy, x1, y1 := d.curve(a)
-	mx, my := (x0+2*cx+x1)/4, (y0+2*cy+y1)/4
-	class := "edge-label"
-	switch {
-	case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
-		my -= 4 // over the arc
-	case d.marks[a.from].lane == d.marks[a.to].lane:
-		my += 11 // under the arc, small enough for a column's width
-		class += " same-lane"
-	default:
-		my -= 3
+// spot is where an arrow's label goes: centred on x, baseline y.
+type spot struct {
+	x, y        float64
+	class, text string
+}
+
+// width and height of the label's box, from its font (the CSS's
+// .edge-label sizes, monospace: about 0.62 em per character).
+func (s spot) size() (w, h float64) {
+	em := 11.0
+	if s.class != "edge-label" {
+		em = 8
 	}
-	fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"><title>%s</title>%s</text>`+"\n", class, mx, my, esc(a.title), esc(short(a.label, 24)))
+	return 0.62 * em * float64(utf8.RuneCountInString(s.text)), em + 2
+}
+
+// overlaps reports whether the two labels' boxes meet.
+func (s spot) overlaps(o spot) bool {
+	w, h := s.size()
+	ow, oh := o.size()
+	return abs(s.x-o.x) < (w+ow)/2 && abs(s.y-o.y) < (h+oh)/2
+}
+
+// labelSpots places each arrow's label at its curve's midpoint, moved
+// down a line at a time while it would cover a label placed before it:
+// two arrows that cross at their midpoints (a lost update's, as in
+// examples/bank.conc) would otherwise write their labels over each other.
+func (d *diagram) labelSpots() []spot {
+	var out []spot
+	for _, a := range d.arrows {
+		x0, y0, cx, cy, x1, y1 := d.curve(a)
+		sp := spot{x: (x0 + 2*cx + x1) / 4, y: (y0 + 2*cy + y1) / 4, class: "edge-label", text: short(a.label, 24)}
+		switch {
+		case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
+			sp.y -= 4 // over the arc
+		case d.marks[a.from].lane == d.marks[a.to].lane:
+			sp.y += 11 // under the arc, small enough for a column's width
+			sp.class += " same-lane"
+		default:
+			sp.y -= 3
+		}
+		for moved := true; moved; {
+			moved = false
+			for _, o := range out {
+				if sp.overlaps(o) {
+					_, h := sp.size()
+					sp.y += h
+					moved = true
+				}
+			}
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // short cuts s to n runes, with "…" for the rest (the tooltip has it all).

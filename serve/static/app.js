@@ -93,6 +93,17 @@ async function explain() {
   $("profiles").textContent = body.profiles;
 }
 
+// fitTimeline makes the witness frame as tall as its page, so that a
+// learner sees every lane without scrolling inside a frame (at a fixed
+// 22em the second thread of Figure 1 was below the fold). The frame's
+// srcdoc page shares this origin, so its height can be read.
+function fitTimeline() {
+  const d = $("timeline").contentDocument;
+  if (d && d.documentElement) {
+    $("timeline").style.height = (d.documentElement.scrollHeight + 4) + "px";
+  }
+}
+
 function loadExample() {
   const ex = examples[$("example").selectedIndex];
   if (ex) $("source").value = ex.source;
@@ -140,6 +151,7 @@ async function init() {
   for (const ex of examples) $("example").append(new Option(ex.name));
   $("example").addEventListener("change", loadExample);
   $("check").addEventListener("click", check);
+  $("timeline").addEventListener("load", fitTimeline);
   loadExample();
   families = await (await fetch("/api/lab/families")).json();
   for (const f of families) $("family").append(new Option(f.name));
