@@ -5,8 +5,8 @@ import "strings"
 // node is one statement or declaration of a .conc program, laid out one per
 // line: a leaf is a single line; a block is a header line ending in "{", its
 // bodies separated by "} or {" lines (choose), and a closing "}". The
-// generators build nodes and print them; Shrink parses printed text back
-// into nodes and edits them.
+// generators build nodes and print them (internal/shrink reads the printed
+// layout back, for the tests' counterexamples).
 type node struct {
 	head   string
 	bodies [][]*node // nil for a leaf
