@@ -26,26 +26,6 @@ func block(head string, bodies ...[]*node) *node {
 
 func (n *node) isBlock() bool { return n.bodies != nil }
 
-// clone copies n deeply, so that an edit of the copy leaves n alone.
-func (n *node) clone() *node {
-	c := &node{head: n.head}
-	if n.bodies != nil {
-		c.bodies = make([][]*node, len(n.bodies))
-		for i, b := range n.bodies {
-			c.bodies[i] = cloneList(b)
-		}
-	}
-	return c
-}
-
-func cloneList(l []*node) []*node {
-	c := make([]*node, len(l))
-	for i, n := range l {
-		c[i] = n.clone()
-	}
-	return c
-}
-
 // render prints a program: top-level nodes separated by blank lines when
 // they are blocks, bodies indented by two spaces.
 func render(comment string, top []*node) string {
