@@ -123,7 +123,7 @@ func TestClasses(t *testing.T) {
 		"straight-line": model.StraightLine, "regular": model.Regular, "recursive": model.Recursive,
 		"locks": model.StraightLine, "locks-regular": model.Regular,
 	}
-	for _, pre := range Classes() {
+	for _, pre := range classes() {
 		classes, withSync := map[model.Class]int{}, 0
 		for seed := uint64(0); seed < 200; seed++ {
 			src := Random(rand.New(rand.NewPCG(seed, 9)), pre.Params)

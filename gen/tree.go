@@ -5,8 +5,8 @@ import "strings"
 // node is one statement or declaration of a .conc program, laid out one per
 // line: a leaf is a single line; a block is a header line ending in "{", its
 // bodies separated by "} or {" lines (choose), and a closing "}". The
-// generators build nodes and print them; Shrink parses printed text back
-// into nodes and edits them.
+// generators build nodes and print them (internal/shrink reads the printed
+// layout back, for the tests' counterexamples).
 type node struct {
 	head   string
 	bodies [][]*node // nil for a leaf
@@ -25,26 +25,6 @@ func block(head string, bodies ...[]*node) *node {
 }
 
 func (n *node) isBlock() bool { return n.bodies != nil }
-
-// clone copies n deeply, so that an edit of the copy leaves n alone.
-func (n *node) clone() *node {
-	c := &node{head: n.head}
-	if n.bodies != nil {
-		c.bodies = make([][]*node, len(n.bodies))
-		for i, b := range n.bodies {
-			c.bodies[i] = cloneList(b)
-		}
-	}
-	return c
-}
-
-func cloneList(l []*node) []*node {
-	c := make([]*node, len(l))
-	for i, n := range l {
-		c[i] = n.clone()
-	}
-	return c
-}
 
 // render prints a program: top-level nodes separated by blank lines when
 // they are blocks, bodies indented by two spaces.

@@ -6,9 +6,11 @@
 // Rendering is two steps. Build resolves an engines.Result against its program
 // into a Report: thread, variable and lock names, source positions as strings,
 // the transaction of every run event and every cycle conflict in words. The
-// renderers (WriteText, WriteJSON, WriteDOT) only print a Report, so a driver
-// with more to say (conc monitor's first failing line and the violating
-// transactions of a trace) fills the Report's extra fields before rendering.
+// renderers (WriteText, WriteJSON, WriteDOT) only print a Report. For a
+// trace, BuildTrace makes the Report from the trace monitor's answer (its
+// first failing line and the violating transactions) given in report's own
+// types (TraceAnswer): report reads no trace and imports no monitor, so the
+// driver converts; GroupViolations then sorts the violations by signature.
 // BuildLean is Build for long witnesses: the Report keeps the engine's run
 // and the program's names instead of spelled-out events, and the renderers
 // spell each event as they write it (into reused buffers; the JSON encoding

@@ -192,6 +192,3 @@ func (s *server) labFamilies(w http.ResponseWriter, _ *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, out)
 }
-
-// DefaultLabLimits are the lab's limits when Config leaves them zero.
-func DefaultLabLimits() LabLimits { return LabLimits{}.withDefaults() }

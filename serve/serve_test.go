@@ -195,7 +195,7 @@ func TestServerTimeouts(t *testing.T) {
 	srv := NewServer(DefaultAddr, Config{Check: compileOnly, Explain: noExplain})
 	require.Positive(t, srv.ReadHeaderTimeout)
 	require.Positive(t, srv.ReadTimeout)
-	require.Greater(t, srv.WriteTimeout, DefaultMaxTimeout+DefaultLabLimits().PerSweep)
+	require.Greater(t, srv.WriteTimeout, DefaultMaxTimeout+LabLimits{}.withDefaults().PerSweep)
 	require.Positive(t, srv.IdleTimeout)
 }
 

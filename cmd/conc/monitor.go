@@ -111,7 +111,7 @@ func runMonitor(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return exitUsage
 	}
-	rep := traceReport(r, res)
+	rep := report.BuildTrace(monitorAnswer(r, res))
 	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
 	var ex *budget.Exceeded
 	if rep.Reason != "" && errors.As(context.Cause(ctx), &ex) {
@@ -152,42 +152,34 @@ func verdictOf(res monitor.TraceResult) engines.Verdict {
 	return engines.Serializable
 }
 
-// traceReport resolves the monitor's answer to names (docs/spec.md §5): a trace is
-// a straight-line program, one thread per trace thread.
-func traceReport(r *trace.Reader, res monitor.TraceResult) *report.Report {
-	rep := &report.Report{
-		Verdict:   verdictOf(res).String(),
-		Engine:    "monitor",
-		Class:     "straight-line",
-		Threads:   r.Threads().Len(),
-		Vars:      r.Vars().Len(),
-		Locks:     r.Locks().Len(),
-		First:     int(res.First),
-		Violating: &res.Count,
-		Stats:     engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
+// monitorAnswer is the monitor's answer in report's terms (report.BuildTrace
+// makes the report). Each monitor violation is let go once yielded, and its
+// cycle's steps go through one reused slice: a trace can have a million.
+func monitorAnswer(r *trace.Reader, res monitor.TraceResult) report.TraceAnswer {
+	return report.TraceAnswer{
+		Verdict: verdictOf(res),
+		Threads: r.Threads().Len(),
+		Vars:    r.Vars().Len(),
+		Locks:   r.Locks().Len(),
+		Names:   res.Threads,
+		First:   res.First,
+		Count:   res.Count,
+		Stats:   engines.Stats{States: res.Stats.MaxLive, Events: res.Stats.Events, Millis: res.Stats.Millis},
+		Len:     len(res.Violations),
+		Cycles: func(yield func(report.TraceCycle) bool) {
+			var steps []report.CycleStep
+			for i, v := range res.Violations {
+				res.Violations[i] = monitor.TraceViolation{}
+				steps = steps[:0]
+				for _, s := range v.Cycle {
+					steps = append(steps, report.CycleStep{Thread: s.Thread, Line: s.Line, Begin: s.Begin})
+				}
+				c := report.TraceCycle{Thread: v.Thread, Begin: v.Begin, End: v.End, Out: v.Out, In: v.In,
+					Steps: steps, Elided: v.Elided, ElidedAt: v.ElidedAt}
+				if !yield(c) {
+					return
+				}
+			}
+		},
 	}
-	switch {
-	case res.Stopped != "" && !res.Violation:
-		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
-	case rep.Threads == 0:
-		rep.Reason = report.NoThreadsNote // an empty trace, or all of it skipped
-	}
-	// A trace can have a million violations: the ends share one array, and
-	// each monitor violation is let go once converted.
-	rep.Violations = make([]report.Violation, 0, len(res.Violations))
-	ends := make([]int, len(res.Violations))
-	for i, v := range res.Violations {
-		res.Violations[i] = monitor.TraceViolation{}
-		rv := report.Violation{Thread: res.Threads[v.Thread], Begin: int(v.Begin), Out: int(v.Out), In: int(v.In),
-			Cycle: make([]report.TraceStep, 0, len(v.Cycle)), Elided: v.Elided, ElidedAt: v.ElidedAt}
-		if v.End >= 0 {
-			ends[i] = int(v.End)
-			rv.End = &ends[i]
-		}
-		for _, s := range v.Cycle {
-			rv.Cycle = append(rv.Cycle, report.TraceStep{Thread: res.Threads[s.Thread], Line: int(s.Line), Begin: int(s.Begin)})
-		}
-		rep.Violations = append(rep.Violations, rv)
-	}
-	return rep
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/engines/internal/enginetest"
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/shrink"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
@@ -93,7 +94,7 @@ func TestGlobalAgreesWithBrute(t *testing.T) {
 			require.NotEqual(t, engines.Unknown, want.Verdict, "seed %d: brute on a loop-free program: %s\n%s", seed, want.Reason, c.src)
 		}
 		if got.Verdict == engines.Unknown || want.Verdict != engines.Unknown && want.Verdict != got.Verdict {
-			small := gen.Shrink(c.src, func(s string) bool { return globalDisagrees(s, c.lockEdges, allReductions) != "" })
+			small := shrink.Program(c.src, func(s string) bool { return globalDisagrees(s, c.lockEdges, allReductions) != "" })
 			t.Fatalf("seed %d (lock edges %v): global %v (%s), brute %v\nprogram:\n%s\nshrunk:\n%s",
 				seed, c.lockEdges, got.Verdict, got.Reason, want.Verdict, c.src, small)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/shrink"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
@@ -139,9 +140,9 @@ func TestProfileGenerated(t *testing.T) {
 	require.Greater(t, counts["regular=true profile=violation brute=violation"], n/10)
 }
 
-// pfShrink shrinks a failing case's program with gen.Shrink.
+// pfShrink shrinks a failing case's program with shrink.Program.
 func pfShrink(t *testing.T, c pfGenCase) string {
-	return gen.Shrink(c.src, func(s string) bool {
+	return shrink.Program(c.src, func(s string) bool {
 		p, err := lang.Compile("gen.conc", []byte(s))
 		if err != nil {
 			return false

@@ -11,6 +11,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/shrink"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
@@ -44,7 +45,7 @@ func TestProfileRecursiveGenerated(t *testing.T) {
 		require.Equal(t, model.Recursive, p.Class(), "seed %d\n%s", seed, src)
 		got, brute, problem := pdaDisagreement(t, p)
 		if problem != "" {
-			small := gen.Shrink(src, func(s string) bool {
+			small := shrink.Program(src, func(s string) bool {
 				q, err := lang.Compile("gen.conc", []byte(s))
 				if err != nil || q.Class() != model.Recursive {
 					return false

@@ -109,14 +109,6 @@ func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines
 	return withProfiles(ctx, p, opts, Decide)
 }
 
-// Product decides p by the paper's construction of Theorem 1 instead
-// of the chain search: the product of the threads' profile automata with a
-// monitor of normal runs. It answers what the profile engine answers (the
-// tests check this); it is here for those tests and for conc bench.
-func Product(ctx context.Context, p *model.Program, opts engines.Options) (engines.Result, error) {
-	return withProfiles(ctx, p, opts, decideProduct)
-}
-
 // withProfiles extracts p's profiles (prepare) and decides them with
 // decide, adding prepare's note and the run's size and time.
 func withProfiles(ctx context.Context, p *model.Program, opts engines.Options,

@@ -69,9 +69,6 @@ func NewAlphabet(c AlphabetConfig) *Alphabet {
 	return a
 }
 
-// Words is the length of a letter set in 64-bit words.
-func (a *Alphabet) Words() int { return a.words }
-
 // Kind says how an event moves the monitor.
 type Kind uint8
 

@@ -1,11 +1,6 @@
 package fsm
 
-import (
-	"encoding/binary"
-	"fmt"
-
-	"github.com/conc-dev/conc/model"
-)
+import "encoding/binary"
 
 // FSM is the finite-state serializability monitor (the paper's reference [7],
 // Farzan and Madhusudan, CAV 2008): it reads a run one event at a time and
@@ -110,20 +105,6 @@ func (m *FSM) depth(t int) uint64       { return *m.status(t) & depthMask }
 func (m *FSM) setDepth(t int, d uint64) { p := m.status(t); *p = *p&^depthMask | d }
 func (m *FSM) hasStarted(t int) bool    { return *m.status(t)&started != 0 }
 func (m *FSM) markStarted(t int)        { *m.status(t) |= started }
-func (m *FSM) threadOK(t int) bool      { return t >= 0 && t < m.a.threads }
-
-// Event steps the monitor with event ev of thread t; it reports whether the
-// run is now not serializable. Convenience over Step for traces and tests.
-func (m *FSM) Event(t int, ev model.Event) (bool, error) {
-	if !m.threadOK(t) {
-		return m.Violated(), fmt.Errorf("monitor: thread %d out of range", t)
-	}
-	if (ev.Op.IsAccess() || ev.Op.IsSync()) && !m.a.targetOK(ev) {
-		return m.Violated(), fmt.Errorf("monitor: %s target %d out of range", ev.Op, ev.Target)
-	}
-	l := m.a.Of(t, ev)
-	return m.Step(t, &l), nil
-}
 
 // Step steps the monitor with an event of thread t whose letters are l (from
 // Alphabet.Of); it reports whether the run is now not serializable. Once a
@@ -236,18 +217,4 @@ func (m *FSM) reachesLetter(s int, mask []uint64) bool {
 		}
 	}
 	return false
-}
-
-// targetOK reports whether ev's target is in range for the alphabet.
-func (a *Alphabet) targetOK(ev model.Event) bool {
-	n := 0
-	switch ev.Op {
-	case model.OpRead, model.OpWrite:
-		n = len(a.read)
-	case model.OpAcquire, model.OpRelease:
-		n = len(a.rel)
-	case model.OpFork, model.OpJoin:
-		n = a.threads
-	}
-	return ev.Target >= 0 && int(ev.Target) < n
 }

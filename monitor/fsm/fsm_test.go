@@ -321,7 +321,7 @@ func TestFSMBadEvents(t *testing.T) {
 // TestFSMManyLetters exercises letter sets of several words.
 func TestFSMManyLetters(t *testing.T) {
 	m := New(NewAlphabet(AlphabetConfig{Threads: 70, Vars: 100, LockEdges: true}))
-	require.Greater(t, m.Alphabet().Words(), 2)
+	require.Greater(t, m.Alphabet().words, 2)
 	ev := func(op model.Op, x int32) model.Event { return model.Event{Op: op, Target: x} }
 	for _, s := range []struct {
 		t  int

@@ -9,6 +9,14 @@ import (
 	"github.com/conc-dev/conc/profiles"
 )
 
+// Product decides p by the paper's construction of Theorem 1 instead
+// of the chain search: the product of the threads' profile automata with a
+// monitor of normal runs. It answers what the profile engine answers: the
+// tests hold Decide to it on every program they draw, so it lives with them.
+func Product(ctx context.Context, p *model.Program, opts engines.Options) (engines.Result, error) {
+	return withProfiles(ctx, p, opts, decideProduct)
+}
+
 // The paper's construction for Theorem 1: replace each thread by its profile
 // automaton P_i (profiles.ProfileAutomaton), form the product of the P_i, and
 // intersect it with a monitor for non-serializability that, since normal runs

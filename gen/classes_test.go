@@ -1,15 +1,14 @@
 package gen
 
-// Preset is a named setting of Params: one class of programs that the
-// engines' differential tests draw from.
-type Preset struct {
+// preset is a named setting of Params: one class of programs Random must
+// be able to draw (TestClasses).
+type preset struct {
 	Name   string
 	Params Params
 }
 
-// Classes are the presets the engine tests share, one per class of the
-// paper (Section 2) crossed with locks (Section 4): small enough that brute
-// decides the straight-line ones and bounds the others quickly.
+// classes are the presets TestClasses draws from, one per class of the
+// paper (Section 2) crossed with locks (Section 4).
 //
 //   - straight-line: lock-free, no loop, choose or call (Theorem 1's input);
 //   - regular: lock-free with loops and choose;
@@ -19,14 +18,14 @@ type Preset struct {
 //
 // All presets allow unary and nested transactions, the constructs whose
 // semantics (docs/spec.md §1) engines most easily get wrong.
-func Classes() []Preset {
+func classes() []preset {
 	base := Params{Threads: 2, EventsPerThread: 3, Vars: 2, TxnLen: 2, Unary: true, Nested: true}
 	with := func(f func(*Params)) Params {
 		p := base
 		f(&p)
 		return p
 	}
-	return []Preset{
+	return []preset{
 		{"straight-line", base},
 		{"regular", with(func(p *Params) { p.Loops, p.Choice = true, true })},
 		{"recursive", with(func(p *Params) { p.Recursion, p.Choice = true, true })},

@@ -1,4 +1,4 @@
-package gen
+package shrink
 
 import (
 	"regexp"
@@ -7,7 +7,7 @@ import (
 	"github.com/conc-dev/conc/lang"
 )
 
-// Shrink returns a smallest program it can find, from src, for which fails
+// Program returns a smallest program it can find, from src, for which fails
 // still holds: it deletes statements, declarations and threads, replaces
 // blocks by one of their bodies, drops choose branches and cuts repeat and
 // thread W[n] counts to 1, keeping each edit while fails holds. Candidates
@@ -15,7 +15,7 @@ import (
 // and the result is one. src itself is returned when no edit keeps the
 // failure (or when src does not parse into lines and blocks).
 //
-// Shrink works on the layout the generators print (one statement a line,
+// Program works on the layout the generators print (one statement a line,
 // "{" ending a block's line); in hand-written programs, a line holding a
 // whole block is one statement to it. Comments are dropped.
 //
@@ -23,18 +23,18 @@ import (
 // caller claims); each round tries edits from the outermost statements
 // inwards and restarts at the first that keeps the failure, so the result
 // is a local minimum: no single edit keeps the failure.
-func Shrink(src string, fails func(string) bool) string {
+func Program(src string, fails func(string) bool) string {
 	top, ok := parseLines(src)
 	if !ok {
 		return src
 	}
-	cur := render("", top)
+	cur := render(top)
 	for {
 		next, found := shrinkStep(top, fails)
 		if !found {
 			return cur
 		}
-		top, cur = next, render("", next)
+		top, cur = next, render(next)
 	}
 }
 
@@ -51,7 +51,7 @@ func shrinkStep(top []*node, fails func(string) bool) ([]*node, bool) {
 				continue
 			}
 			*list = nl
-			text := render("", cand)
+			text := render(cand)
 			if _, err := lang.Compile("shrink.conc", []byte(text)); err != nil {
 				continue
 			}

@@ -1,4 +1,4 @@
-package gen
+package shrink
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	_ "github.com/conc-dev/conc/engines/all"
+	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 )
@@ -64,7 +65,7 @@ thread U { read y }
 		return err == nil && len(p.Threads) > 0 && p.Threads[0].Name == "W[0]" &&
 			p.Uses(func(o model.Op) bool { return o == model.OpWrite })
 	}
-	got := Shrink(src, fails)
+	got := Program(src, fails)
 	require.Equal(t, "thread W[1] {\n  write x\n}\n", got)
 	require.Positive(t, calls)
 }
@@ -73,9 +74,9 @@ thread U { read y }
 // its input; input it cannot lay out is returned unchanged.
 func TestShrinkKeepsSource(t *testing.T) {
 	src := "thread A {\n  write x\n}\n"
-	require.Equal(t, src, Shrink(src, func(s string) bool { return s == src }))
+	require.Equal(t, src, Program(src, func(s string) bool { return s == src }))
 	odd := "thread A {\n  write x\n" // no closing brace
-	require.Equal(t, odd, Shrink(odd, func(string) bool { return true }))
+	require.Equal(t, odd, Program(odd, func(string) bool { return true }))
 }
 
 // TestShrinkViolation shrinks random violating programs with the brute
@@ -93,15 +94,15 @@ func TestShrinkViolation(t *testing.T) {
 		res, err := brute.Check(context.Background(), p, engines.Options{})
 		return err == nil && res.Verdict == engines.Violation
 	}
-	p := Params{Threads: 3, EventsPerThread: 4, Vars: 2, TxnLen: 3, Unary: true, Nested: true, Sync: true}
+	p := gen.Params{Threads: 3, EventsPerThread: 4, Vars: 2, TxnLen: 3, Unary: true, Nested: true, Sync: true}
 	shrunk := 0
 	for seed := uint64(0); shrunk < 3 && seed < 100; seed++ {
-		src := Random(rand.New(rand.NewPCG(seed, 5)), p)
+		src := gen.Random(rand.New(rand.NewPCG(seed, 5)), p)
 		if !violates(src) {
 			continue
 		}
 		shrunk++
-		got := Shrink(src, violates)
+		got := Program(src, violates)
 		require.True(t, violates(got), got)
 		prog, err := lang.Compile("got.conc", []byte(got))
 		require.NoError(t, err)
@@ -118,7 +119,7 @@ func TestShrinkViolation(t *testing.T) {
 // TestParseLinesRoundTrip: the examples and generated programs parse into
 // lines and blocks and render back to programs of the same shape.
 func TestParseLinesRoundTrip(t *testing.T) {
-	files, err := filepath.Glob("../examples/*.conc")
+	files, err := filepath.Glob("../../examples/*.conc")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	var srcs []string
@@ -128,13 +129,13 @@ func TestParseLinesRoundTrip(t *testing.T) {
 		srcs = append(srcs, string(b))
 	}
 	for seed := uint64(0); seed < 50; seed++ {
-		p := Params{Loops: true, Choice: true, Recursion: seed%2 == 0, Sync: true, Nested: true, Unary: true}
-		srcs = append(srcs, Random(rand.New(rand.NewPCG(seed, 3)), p))
+		p := gen.Params{Loops: true, Choice: true, Recursion: seed%2 == 0, Sync: true, Nested: true, Unary: true}
+		srcs = append(srcs, gen.Random(rand.New(rand.NewPCG(seed, 3)), p))
 	}
 	for _, src := range srcs {
 		top, ok := parseLines(src)
 		require.True(t, ok, src)
-		out := render("", top)
+		out := render(top)
 		a, err := lang.Compile("a.conc", []byte(src))
 		require.NoError(t, err, src)
 		b, err := lang.Compile("b.conc", []byte(out))
@@ -172,12 +173,12 @@ func TestEdits(t *testing.T) {
 		got, ok := c.e(body, 0, editCtx{leaves: leafProcs(top)})
 		require.True(t, ok, c.name)
 		want, _ := parseLines(c.out)
-		require.Equal(t, render("", want), render("", got), c.name)
+		require.Equal(t, render(want), render(got), c.name)
 	}
 	top, _ := parseLines("thread W[4] {\n}\n")
 	got, ok := cutCount(top, 0, editCtx{top: true})
 	require.True(t, ok)
-	require.Equal(t, "thread W[1] {\n}\n", render("", got))
+	require.Equal(t, "thread W[1] {\n}\n", render(got))
 	for _, c := range []struct {
 		e   edit
 		src string

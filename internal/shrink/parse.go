@@ -1,4 +1,4 @@
-package gen
+package shrink
 
 import "strings"
 
@@ -7,7 +7,7 @@ import "strings"
 // "}" closes it, and any other line is a leaf. It reports false when the
 // braces do not balance. Comments are removed first.
 func parseLines(src string) ([]*node, bool) {
-	root := block("", nil)
+	root := block("")
 	stack := []*node{root}
 	for _, raw := range strings.Split(stripComments(src), "\n") {
 		line := strings.TrimSpace(raw)
@@ -25,7 +25,7 @@ func parseLines(src string) ([]*node, bool) {
 			}
 			cur.bodies = append(cur.bodies, []*node{})
 		case strings.HasSuffix(line, "{"):
-			n := block(strings.TrimSpace(strings.TrimSuffix(line, "{")), nil)
+			n := block(strings.TrimSpace(strings.TrimSuffix(line, "{")))
 			appendStmt(cur, n)
 			stack = append(stack, n)
 		default:
