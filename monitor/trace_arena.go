@@ -28,16 +28,19 @@ func (a *txnArena) alloc() *traceTxn {
 		x := a.free[k-1]
 		a.free = a.free[:k-1]
 		out, in := x.out[:0], x.in[:0]
-		*x = traceTxn{}
-		if cap(out) > len(x.outBuf) {
-			x.out = out
-		} else {
-			x.out = x.outBuf[:0]
+		if x.owns(out) {
+			out = nil
 		}
-		if cap(in) > len(x.inBuf) {
+		if x.owns(in) {
+			in = nil
+		}
+		*x = traceTxn{}
+		x.out, x.in = x.buf[:0:1], x.buf[1:1:2]
+		if cap(out) > 1 {
+			x.out = out
+		}
+		if cap(in) > 1 {
 			x.in = in
-		} else {
-			x.in = x.inBuf[:0]
 		}
 		return x
 	}
@@ -46,7 +49,7 @@ func (a *txnArena) alloc() *traceTxn {
 	}
 	x := &a.chunk[0]
 	a.chunk = a.chunk[1:]
-	x.out, x.in = x.outBuf[:0], x.inBuf[:0]
+	x.out, x.in = x.buf[:0:1], x.buf[1:1:2]
 	return x
 }
 
