@@ -28,18 +28,13 @@ func (a *txnArena) alloc() *traceTxn {
 		x := a.free[k-1]
 		a.free = a.free[:k-1]
 		out, in := x.out[:0], x.in[:0]
-		if x.owns(out) {
-			out = nil
-		}
-		if x.owns(in) {
-			in = nil
-		}
 		*x = traceTxn{}
 		x.out, x.in = x.buf[:0:1], x.buf[1:1:2]
-		if cap(out) > 1 {
+		if cap(out) > 1 { // an inline out-list has room for one
 			x.out = out
 		}
-		if cap(in) > 1 {
+		// An inline in-list has room for one, or two after spreadIn.
+		if cap(in) > 2 || cap(in) == 2 && &in[:1][0] != &x.buf[0] {
 			x.in = in
 		}
 		return x
