@@ -29,15 +29,13 @@ func (a *txnArena) alloc() *traceTxn {
 		a.free = a.free[:k-1]
 		out, in := x.out[:0], x.in[:0]
 		*x = traceTxn{}
-		if cap(out) > len(x.outBuf) {
+		x.out, x.in = x.buf[:0:1], x.buf[1:1:2]
+		if cap(out) > 1 { // an inline out-list has room for one
 			x.out = out
-		} else {
-			x.out = x.outBuf[:0]
 		}
-		if cap(in) > len(x.inBuf) {
+		// An inline in-list has room for one, or two after spreadIn.
+		if cap(in) > 2 || cap(in) == 2 && &in[:1][0] != &x.buf[0] {
 			x.in = in
-		} else {
-			x.in = x.inBuf[:0]
 		}
 		return x
 	}
@@ -46,7 +44,7 @@ func (a *txnArena) alloc() *traceTxn {
 	}
 	x := &a.chunk[0]
 	a.chunk = a.chunk[1:]
-	x.out, x.in = x.outBuf[:0], x.inBuf[:0]
+	x.out, x.in = x.buf[:0:1], x.buf[1:1:2]
 	return x
 }
 

@@ -37,3 +37,33 @@ func TestTxnArenaRecycles(t *testing.T) {
 	require.Len(t, y.in, 0)
 	require.NotSame(t, y, a.alloc())
 }
+
+// spreadIn lends out's inline edge to the in-list while out is empty; the
+// out-list must then grow a slice of its own, and a recycled node must not
+// come back with both lists in its inline buffer, where they would
+// overwrite each other.
+func TestSpreadInKeepsListsApart(t *testing.T) {
+	var a txnArena
+	x := a.alloc()
+	in := []traceEdge{{from: 1}, {from: 2}, {from: 3}}
+	x.in = append(x.in, in[0])
+	x.spreadIn()
+	x.in = append(x.in, in[1])
+	require.True(t, x.owns(x.in), "two in-edges, both inline")
+	x.out = append(x.out, traceEdge{from: 9})
+	require.False(t, x.owns(x.out))
+	require.Equal(t, in[:2], x.in)
+	a.release(x)
+	y := a.alloc()
+	require.Same(t, x, y)
+	y.in = append(y.in, in[2])
+	y.out = append(y.out, traceEdge{from: 8})
+	require.Equal(t, in[2:], y.in)
+	require.Equal(t, []traceEdge{{from: 8}}, y.out)
+	// An in-list with a slice of its own is left alone.
+	z := a.alloc()
+	z.in = append(make([]traceEdge, 0, 4), in[0])
+	z.spreadIn()
+	require.False(t, z.owns(z.in))
+	require.True(t, z.owns(z.out))
+}

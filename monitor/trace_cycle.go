@@ -14,6 +14,7 @@ type traceSearch struct {
 	start  []int32    // reverse adjacency (CSR) of the reached subgraph
 	rev    []traceHop
 	queue  []int32
+	keep   []bool // collect: per index, reaches a live transaction
 }
 
 // traceHop is an edge between two indices of the search, with its witness

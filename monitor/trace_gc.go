@@ -21,20 +21,19 @@ func (m *TraceMonitor) collect() {
 	m.stats.GCs++
 	s := &m.search
 	s.epoch++
-	s.order, s.parent, s.depth = s.order[:0], s.parent[:0], s.depth[:0]
+	s.order = s.order[:0]
 	for _, th := range m.threads {
 		if x := th.cur; x != nil && x.stamp != s.epoch {
-			s.add(x, traceHop{}, 0)
+			s.mark(x)
 		}
 	}
 	for i := 0; i < len(s.order); i++ {
 		for _, e := range s.order[i].out {
 			if e.to.stamp != s.epoch {
-				s.add(e.to, traceHop{}, 0)
+				s.mark(e.to)
 			}
 		}
 	}
-	s.buildReverse()
 	keep := m.keepLive()
 	dead := m.dead[:0]
 	for _, n := range m.nodes {
@@ -69,11 +68,25 @@ func (m *TraceMonitor) collect() {
 	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4 // keepLive reads every record
 }
 
+// mark indexes n as reached by collect's forward pass. Only order and the
+// node's stamp and index: when a long transaction reaches every other one
+// (sor's main thread), this scratch is as long as the graph, and the tree
+// edges and depths that add records would be a quarter of the peak heap.
+func (s *traceSearch) mark(n *traceTxn) {
+	n.stamp, n.idx = s.epoch, int32(len(s.order))
+	s.order = append(s.order, n)
+}
+
 // keepLive marks the reached transactions that reach a live one: a
 // backward search over the reached subgraph from those the records name.
+// It walks the in-lists, which hold the same edges as the out-lists seen
+// from their targets (no in-list names a recycled node: unlinkOut, prune),
+// rather than a reversed copy of the reached subgraph, which would cost
+// 24 bytes an edge more at the collection's peak.
 func (m *TraceMonitor) keepLive() []bool {
 	s := &m.search
-	keep := make([]bool, len(s.order))
+	keep := append(s.keep[:0], make([]bool, len(s.order))...)
+	s.keep = keep
 	s.queue = s.queue[:0]
 	seed := func(src traceSrc) {
 		if n := src.txn; n != nil && !src.stale() && n.stamp == s.epoch && !keep[n.idx] {
@@ -95,11 +108,10 @@ func (m *TraceMonitor) keepLive() []bool {
 		seed(l)
 	}
 	for q := 0; q < len(s.queue); q++ {
-		j := s.queue[q]
-		for _, h := range s.rev[s.start[j]:s.start[j+1]] {
-			if !keep[h.from] {
-				keep[h.from] = true
-				s.queue = append(s.queue, h.from)
+		for _, e := range s.order[s.queue[q]].in {
+			if p := e.to; p.stamp == s.epoch && !keep[p.idx] {
+				keep[p.idx] = true
+				s.queue = append(s.queue, p.idx)
 			}
 		}
 	}
