@@ -95,21 +95,33 @@ func playEnv(stderr *bytes.Buffer) *env {
 	return &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, cmd: "check"}
 }
 
+// playCompile is the flags of q and the program of src, as conc check
+// reads them: a usage error is a serve.UsageError, a static error the
+// lang.ErrorList (400 with positions), and a program over the memory
+// budget comes back as big, for an unknown answer.
+func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (*decideFlags, *model.Program, *lang.TooLarge, error) {
+	f := playFlags(ctx, q, maxMemory)
+	if err := f.check(); err != nil {
+		return f, nil, nil, &serve.UsageError{Msg: err.Error()}
+	}
+	p, err := lang.CompileWithin(q.Name, src, maxMemory)
+	var big *lang.TooLarge
+	if errors.As(err, &big) {
+		return f, nil, big, nil
+	}
+	return f, p, nil, err
+}
+
 // playCheck is POST /api/check: conc check's compile, engine choice, run
 // and replay (check.go, decide.go) on the body.
 func playCheck(maxMemory int64) serve.Checker {
 	return func(ctx context.Context, src []byte, q serve.Query) (*report.Report, error) {
-		f := playFlags(ctx, q, maxMemory)
-		if err := f.check(); err != nil {
-			return nil, &serve.UsageError{Msg: err.Error()}
-		}
-		p, err := lang.CompileWithin(q.Name, src, maxMemory)
-		var big *lang.TooLarge
-		if errors.As(err, &big) {
+		f, p, big, err := playCompile(ctx, src, q, maxMemory)
+		if big != nil {
 			return refusedReport(f, big)
 		}
 		if err != nil {
-			return nil, err // lang.ErrorList: 400 with positions
+			return nil, err
 		}
 		var stderr bytes.Buffer
 		e := playEnv(&stderr)
@@ -134,13 +146,8 @@ func playCheck(maxMemory int64) serve.Checker {
 // why, and conc profiles' text (profiles.go) under the same budgets.
 func playExplain(maxMemory int64) serve.Explainer {
 	return func(ctx context.Context, src []byte, q serve.Query) (*serve.Explanation, error) {
-		f := playFlags(ctx, q, maxMemory)
-		if err := f.check(); err != nil {
-			return nil, &serve.UsageError{Msg: err.Error()}
-		}
-		p, err := lang.CompileWithin(q.Name, src, maxMemory)
-		var big *lang.TooLarge
-		if errors.As(err, &big) {
+		f, p, big, err := playCompile(ctx, src, q, maxMemory)
+		if big != nil {
 			return &serve.Explanation{Why: "unknown: " + big.Reason}, nil
 		}
 		if err != nil {
