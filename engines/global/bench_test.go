@@ -257,3 +257,32 @@ func BenchmarkGlobalLoopedFamily(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFutureTable builds the dense future tables of one looped
+// thread and asks each (state, letter) once, lock held and not: the tables
+// alone, without the search around them.
+func BenchmarkFutureTable(b *testing.B) {
+	p := loopedFamily(2, 2000, 30)
+	sv, sl := sharedTargets(p)
+	fa := newAlphabet(p, sv, sl)
+	a := p.Threads[0].Auto
+	held := make([]bool, len(p.Locks))
+	held[0] = true
+	yes := 0
+	for b.Loop() {
+		d := newFutureTable(fa, a).(*denseFut)
+		yes = 0
+		for q := range int32(a.NumStates()) {
+			for x := range int32(fa.words * 64) {
+				if d.has(q, x, nil) {
+					yes++
+				}
+				if d.has(q, x, held) {
+					yes++
+				}
+			}
+		}
+	}
+	require.Positive(b, yes)
+	b.ReportMetric(float64(yes), "answers")
+}
