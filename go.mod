@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/stretchr/testify v1.12.1
 	gonum.org/v1/plot v0.17.0

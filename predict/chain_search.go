@@ -3,6 +3,8 @@ package predict
 import (
 	"encoding/binary"
 
+	"github.com/bits-and-blooms/bitset"
+
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -21,7 +23,7 @@ type hop struct {
 type chainSearch struct {
 	c     *chainer
 	i     int
-	set   []uint64
+	set   *bitset.BitSet     // sized for every thread once: Set never grows it
 	best  map[string]int32   // beyond 64 threads
 	small map[smallKey]int32 // 17 to 64 threads
 	key   []byte
@@ -35,7 +37,7 @@ func (c *chainer) newSearch(i int) *chainSearch {
 	for j := range f {
 		f[j] = inf
 	}
-	s := &chainSearch{c: c, i: i, set: make([]uint64, (c.k+63)/64), f: f}
+	s := &chainSearch{c: c, i: i, set: bitset.New(uint(c.k)), f: f}
 	if c.k <= denseThreads {
 		if c.dense == nil {
 			n := (1 << c.k) * c.k
@@ -70,13 +72,13 @@ func (s *chainSearch) run(a profiles.Letter) bool {
 }
 
 func (s *chainSearch) enterThread(j int, t int32) bool {
-	s.set[j/64] |= 1 << (j % 64)
+	s.set.Set(uint(j))
 	s.path = append(s.path, hop{j, t})
 	if s.dfs(j, t) {
 		return true
 	}
 	s.path = s.path[:len(s.path)-1]
-	s.set[j/64] &^= 1 << (j % 64)
+	s.set.Clear(uint(j))
 	return false
 }
 
@@ -97,7 +99,7 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 		return false
 	}
 	for k := 0; k < s.c.k; k++ {
-		if k == s.i || s.set[k/64]&(1<<(k%64)) != 0 {
+		if k == s.i || s.set.Test(uint(k)) {
 			continue
 		}
 		if t2 := s.c.step(j, k).at(t); t2 != inf && s.enterThread(k, t2) {
@@ -151,7 +153,7 @@ func (c *chainer) count() bool {
 // (a string key cost twice as much); beyond, a map keyed by the set's words.
 func (s *chainSearch) better(j int, t int32) bool {
 	if d := s.c.dense; d != nil {
-		x := int(s.set[0])*s.c.k + j
+		x := int(s.set.Words()[0])*s.c.k + j
 		if d.gen[x] == d.cur && d.best[x] <= t {
 			return false
 		}
@@ -159,7 +161,7 @@ func (s *chainSearch) better(j int, t int32) bool {
 		return true
 	}
 	if s.small != nil { // up to 64 threads: one word of set, no string key
-		x := smallKey{s.set[0], int32(j)}
+		x := smallKey{s.set.Words()[0], int32(j)}
 		if old, ok := s.small[x]; ok && old <= t {
 			return false
 		}
@@ -167,7 +169,7 @@ func (s *chainSearch) better(j int, t int32) bool {
 		return true
 	}
 	s.key = s.key[:0]
-	for _, w := range s.set {
+	for _, w := range s.set.Words() {
 		s.key = binary.LittleEndian.AppendUint64(s.key, w)
 	}
 	s.key = binary.AppendUvarint(s.key, uint64(j))

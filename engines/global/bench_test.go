@@ -223,3 +223,66 @@ func BenchmarkGlobalLockedFamily(b *testing.B) {
 		}
 	}
 }
+
+// loopedFamily is lockedFamily with every thread made a loop: its last
+// edge returns to its start. The threads are regular, not straight-line,
+// so the search reads the dense per-state future tables (denseFut) that
+// the straight-line family never builds.
+func loopedFamily(k, n, private int) *model.Program {
+	p := lockedFamily(k, n, private, false)
+	for _, th := range p.Threads {
+		a := th.Auto
+		last := len(a.Out) - 2 // the state before the final End
+		a.Out[last][0].To = 0
+		a.Out, a.InTxn, a.Held = a.Out[:last+1], a.InTxn[:last+1], a.Held[:last+1]
+	}
+	return p
+}
+
+// BenchmarkGlobalLoopedFamily times the reduced search on loopedFamily,
+// whose partial-order reduction asks the dense future tables at every step.
+func BenchmarkGlobalLoopedFamily(b *testing.B) {
+	for _, c := range []struct{ k, n int }{{2, 2000}, {3, 600}} {
+		k, p := c.k, loopedFamily(c.k, c.n, 30)
+		require.Equal(b, model.Regular, model.ClassOf(p.Threads[0].Auto))
+		b.Run(fmt.Sprintf("threads=%d/events=%d", k, c.n), func(b *testing.B) {
+			var states int64
+			for b.Loop() {
+				res, err := decide(context.Background(), p, engines.Options{}, allReductions)
+				require.NoError(b, err)
+				require.Equal(b, engines.Serializable, res.Verdict)
+				states = res.Stats.States
+			}
+			b.ReportMetric(float64(states), "states")
+		})
+	}
+}
+
+// BenchmarkFutureTable builds the dense future tables of one looped
+// thread and asks each (state, letter) once, lock held and not: the tables
+// alone, without the search around them.
+func BenchmarkFutureTable(b *testing.B) {
+	p := loopedFamily(2, 2000, 30)
+	sv, sl := sharedTargets(p)
+	fa := newAlphabet(p, sv, sl)
+	a := p.Threads[0].Auto
+	held := make([]bool, len(p.Locks))
+	held[0] = true
+	yes := 0
+	for b.Loop() {
+		d := newFutureTable(fa, a).(*denseFut)
+		yes = 0
+		for q := range int32(a.NumStates()) {
+			for x := range int32(fa.words * 64) {
+				if d.has(q, x, nil) {
+					yes++
+				}
+				if d.has(q, x, held) {
+					yes++
+				}
+			}
+		}
+	}
+	require.Positive(b, yes)
+	b.ReportMetric(float64(yes), "answers")
+}

@@ -14,6 +14,7 @@ const (
 	postOrderBytes = 1 + 4 + 16
 	lineFutBytes   = 4 + 4 // lineFut: the position, and an occurrence
 	futWordsBytes  = 8     // denseFut: one word of letters, per table
+	futRowBytes    = 32    // denseFut: a row's bitset.BitSet header, per table
 )
 
 // tableBytes estimates what the tables of s's program take: per thread,
@@ -34,7 +35,7 @@ func (s *searcher) tableBytes() int64 {
 		if model.ClassOf(a) == model.StraightLine {
 			need += n * lineFutBytes
 		} else {
-			need += n * futWordsBytes * int64(s.fa.words) * int64(1+len(s.fa.refined))
+			need += n * (futRowBytes + futWordsBytes*int64(s.fa.words)) * int64(1+len(s.fa.refined))
 		}
 	}
 	return need

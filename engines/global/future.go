@@ -3,6 +3,8 @@ package global
 import (
 	"sort"
 
+	"github.com/bits-and-blooms/bitset"
+
 	"github.com/conc-dev/conc/model"
 )
 
@@ -46,18 +48,21 @@ type futureTable interface {
 // before-table (for regular and pushdown automata).
 type denseFut struct {
 	fa     *alphabet
-	base   []uint64
-	before [][]uint64 // per refined lock
+	base   futureRows
+	before []futureRows // per refined lock
 }
 
+// futureRows is a letter set per state. The rows share one allocation of
+// words (futureFixpoint), each wrapped once, where it is built.
+type futureRows []bitset.BitSet
+
 func (d *denseFut) has(q, x int32, held []bool) bool {
-	w := d.fa.words
-	if !hasFuture(d.base, w, q, x) {
+	if !d.base[q].Test(uint(x)) {
 		return false
 	}
 	if held != nil {
 		for r, l := range d.fa.refined {
-			if held[l] && !hasFuture(d.before[r], w, q, x) {
+			if held[l] && !d.before[r][q].Test(uint(x)) {
 				return false
 			}
 		}
@@ -153,37 +158,33 @@ func newFutureTable(fa *alphabet, a *model.Automaton) futureTable {
 
 // futureFixpoint computes fut[q] = ⋃ over edges e of q (except acquires of
 // cut, when cut >= 0) of own(e) ∪ fut[e.To], the least solution.
-func futureFixpoint(fa *alphabet, a *model.Automaton, order []int32, cut int32) []uint64 {
+func futureFixpoint(fa *alphabet, a *model.Automaton, order []int32, cut int32) futureRows {
 	w := fa.words
-	fut := make([]uint64, a.NumStates()*w)
+	words := make([]uint64, a.NumStates()*w)
+	fut := make(futureRows, a.NumStates())
+	for q := range fut {
+		fut[q] = *bitset.From(words[q*w : q*w+w : q*w+w])
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, q := range order {
-			row := fut[int(q)*w : int(q)*w+w]
+			row := &fut[q]
 			for _, e := range a.Out[q] {
 				if cut >= 0 && e.Ev.Op == model.OpAcquire && e.Ev.Target == cut {
 					continue
 				}
-				if x := fa.own(e.Ev); x >= 0 && row[x/64]&(1<<(x%64)) == 0 {
-					row[x/64] |= 1 << (x % 64)
+				if x := fa.own(e.Ev); x >= 0 && !row.Test(uint(x)) {
+					row.Set(uint(x))
 					changed = true
 				}
-				to := fut[int(e.To)*w : int(e.To)*w+w]
-				for i := range row {
-					if to[i]&^row[i] != 0 {
-						row[i] |= to[i]
-						changed = true
-					}
+				if to := &fut[e.To]; !row.IsSuperSet(to) {
+					row.InPlaceUnion(to)
+					changed = true
 				}
 			}
 		}
 	}
 	return fut
-}
-
-// has reports whether letter x is in the row of state q of table tab.
-func hasFuture(tab []uint64, words int, q int32, x int32) bool {
-	return tab[int(q)*words+int(x/64)]&(1<<(x%64)) != 0
 }
 
 // lineFut is the future of a straight-line automaton: its states lie on one
