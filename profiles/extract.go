@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
@@ -38,6 +39,44 @@ type collector struct {
 	diffPred []uint64 // row l: the x with ▷ x ◁ ▷ l ◁
 	edges    int      // edges processed (reachable edges, counted once)
 	sync     bool     // some reachable edge is a lock, fork or join event
+	ctx      context.Context
+	done     <-chan struct{} // ctx's (nil: never ends)
+	ticks    uint32          // steps counted by tick
+}
+
+// Polling. An extraction of a large automaton runs long (Lemma 4's
+// saturation is cubic), so its loops watch their context: a non-blocking
+// receive from the done channel, every tickMask+1 steps of the fixpoints
+// (a state processed, a fact taken) and every lineMask+1 edges of the
+// straight-line walk, the hot loop of conc predict.
+const (
+	tickMask = 1<<8 - 1
+	lineMask = 1<<14 - 1
+)
+
+// within makes the extraction watch ctx.
+func (c *collector) within(ctx context.Context) {
+	c.ctx, c.done = ctx, ctx.Done()
+}
+
+// ended is the context's cause once it has ended, nil before.
+func (c *collector) ended() error {
+	select {
+	case <-c.done:
+		return context.Cause(c.ctx)
+	default:
+		return nil
+	}
+}
+
+// tick counts one step of a fixpoint and, every tickMask+1, checks the
+// context.
+func (c *collector) tick() error {
+	c.ticks++
+	if c.ticks&tickMask != 0 {
+		return nil
+	}
+	return c.ended()
 }
 
 // newCollector sizes the tables by the letters a uses: O(u²) bits for u
@@ -111,6 +150,11 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 		if len(es) != 1 || steps > n {
 			return len(es) == 0, nil
 		}
+		if steps&lineMask == lineMask {
+			if err := c.ended(); err != nil {
+				return false, err
+			}
+		}
 		e := &es[0]
 		if err := checkEdge(q, e, n, L); err != nil || e.Stack != model.StackNone {
 			return false, err
@@ -148,6 +192,11 @@ func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 			c.single[0] |= single
 			c.edges = int(steps)
 			return len(es) == 0, nil
+		}
+		if steps&lineMask == lineMask {
+			if err := c.ended(); err != nil {
+				return false, err
+			}
 		}
 		e := &es[0]
 		switch e.Ev.Op {

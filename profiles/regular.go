@@ -12,7 +12,8 @@ import "github.com/conc-dev/conc/model"
 // Invariant: after processing q, every successor's sets include the transfer
 // of q's current sets, and the collector holds the profiles of q's out-edges
 // for those sets; q is dirty whenever its sets grew since.
-func extractRegular(a *model.Automaton, c *collector) {
+// It ends with the context's cause when c's context ends.
+func extractRegular(a *model.Automaton, c *collector) error {
 	order := reversePostorder(a)
 	for _, q := range order {
 		c.edges += len(a.Out[q])
@@ -28,6 +29,9 @@ func extractRegular(a *model.Automaton, c *collector) {
 			if !dirty[q] {
 				continue
 			}
+			if err := c.tick(); err != nil {
+				return err
+			}
 			dirty[q] = false
 			pending--
 			qc, qb := cur[int(q)*w:int(q+1)*w], bef[int(q)*w:int(q+1)*w]
@@ -42,6 +46,7 @@ func extractRegular(a *model.Automaton, c *collector) {
 			}
 		}
 	}
+	return nil
 }
 
 // transfer applies one edge: it records the edge's profiles and ORs the
