@@ -98,3 +98,24 @@ func TestProfileMemoryBetweenStates(t *testing.T) {
 	require.Contains(t, res.Reason, "--max-memory")
 	require.Zero(t, res.Stats.States)
 }
+
+// The extraction watches the context too (a straight line polls every
+// 16,384 edges): a context ended before it stops it, and the engine
+// answers unknown for the deadline rather than failing with the
+// extraction's error.
+func TestProfileContextEndsExtraction(t *testing.T) {
+	src := "vars x\nthread A {" + strings.Repeat(" read x;", 6000) + " }\nthread B { write x }\n"
+	p, err := lang.Compile("long.conc", []byte(src))
+	require.NoError(t, err)
+	_, err = FiniteProfiles(t.Context(), p)
+	require.NoError(t, err)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err = FiniteProfiles(ctx, p)
+	require.ErrorIs(t, err, context.Canceled)
+	res, err := Check(ctx, p, engines.Options{})
+	require.NoError(t, err)
+	require.Equal(t, engines.Unknown, res.Verdict)
+	require.Equal(t, "deadline reached (--timeout)", res.Reason)
+}
