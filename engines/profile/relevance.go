@@ -41,11 +41,11 @@ func (s *chainSearch) computeRelevance(L int) bool {
 	for grew := true; grew; {
 		grew = false
 		for x := profiles.Letter(0); int(x) < L; x++ {
-			if !s.tick() {
-				return false
-			}
 			if co.Has(x) {
 				continue
+			}
+			if !s.tick() {
+				return false
 			}
 			for c, nx := range s.next {
 				if s.avail[c] > 0 && nx[x].Intersects(live) {
