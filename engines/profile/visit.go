@@ -65,8 +65,9 @@ func (v *visitSet) admit(key []byte) bool {
 // --clauses 60 the 4096 states between two polls took 11 s, on two
 // transactions of 1,000 accesses the relevance of one letter 40 s), so each
 // counts its steps (one letter taken from a worklist, or one letter of a
-// fixpoint round) with tick, which checks the deadline every tickDeadline
-// steps and the memory budget (a heap read, about 0.7 µs) every tickMemory.
+// fixpoint round) with tick, which checks the deadline (and the work
+// --max-states allows) every 256 steps and the memory budget (a heap read,
+// about 0.7 µs) every 4,096: the masks below.
 const (
 	tickDeadline = 1<<8 - 1
 	tickMemory   = 1<<12 - 1
