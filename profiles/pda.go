@@ -179,9 +179,11 @@ func (s *saturation) enqueue(e, slot, q int32) {
 //
 // It ends with the context's cause when the collector's context ends.
 func (s *saturation) saturate() error {
-	for s.work.Len() > 0 {
-		if err := s.c.tick(); err != nil {
-			return err
+	for taken := 1; s.work.Len() > 0; taken++ {
+		if taken&tickMask == 0 {
+			if err := s.c.ended(); err != nil {
+				return err
+			}
 		}
 		f := heap.Pop(&s.work).(satFact)
 		s.queued[f.slot] = false

@@ -25,12 +25,14 @@ func extractRegular(a *model.Automaton, c *collector) error {
 	reached := make([]bool, a.NumStates())
 	dirty[a.Init], reached[a.Init] = true, true
 	for pending := 1; pending > 0; {
-		for _, q := range order {
+		for i, q := range order {
+			if i&tickMask == tickMask {
+				if err := c.ended(); err != nil {
+					return err
+				}
+			}
 			if !dirty[q] {
 				continue
-			}
-			if err := c.tick(); err != nil {
-				return err
 			}
 			dirty[q] = false
 			pending--
