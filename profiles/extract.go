@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
@@ -38,7 +39,44 @@ type collector struct {
 	diffPred []uint64 // row l: the x with ▷ x ◁ ▷ l ◁
 	edges    int      // edges processed (reachable edges, counted once)
 	sync     bool     // some reachable edge is a lock, fork or join event
+	ctx      context.Context
+	done     <-chan struct{} // ctx's (nil: never ends)
 }
+
+// Polling. An extraction of a large automaton runs long (Lemma 4's
+// saturation is cubic), so its loops watch their context: a non-blocking
+// receive from the done channel, every tickMask+1 steps of the fixpoints
+// (a state of the sweep's order, a fact taken) and every lineMask+1 edges of
+// the straight-line walk, the hot loop of conc predict. The counters are
+// the loops' own (a register), and the walk folds its poll into its bound
+// check, so a walk's step costs no instruction more.
+const (
+	tickMask = 1<<8 - 1
+	lineMask = 1<<14 - 1
+)
+
+// within makes the extraction watch ctx.
+func (c *collector) within(ctx context.Context) {
+	c.ctx, c.done = ctx, ctx.Done()
+}
+
+// ended is the context's cause once it has ended, nil before. Not
+// inlined: the hot loops keep only a call they rarely make (inlined, the
+// select cost the straight-line walk 6% more instructions).
+//
+//go:noinline
+func (c *collector) ended() error {
+	select {
+	case <-c.done:
+		return context.Cause(c.ctx)
+	default:
+		return nil
+	}
+}
+
+// nextPoll is the step after which a straight-line walk of n steps next
+// polls (it stops at n anyway).
+func nextPoll(steps, n int32) int32 { return min(n, steps+lineMask) }
 
 // newCollector sizes the tables by the letters a uses: O(u²) bits for u
 // used letters, whatever the program's variables.
@@ -106,10 +144,17 @@ func extractLine(a *model.Automaton, c *collector) (bool, error) {
 	cur, bef := make([]uint64, c.w), make([]uint64, c.w)
 	L := Letter(2 * c.nvars)
 	q, n := a.Init, int32(len(a.Out))
+	lim := nextPoll(0, n)
 	for steps := int32(0); ; steps++ {
 		es := a.Out[q]
-		if len(es) != 1 || steps > n {
-			return len(es) == 0, nil
+		if len(es) != 1 || steps > lim {
+			if len(es) != 1 || steps > n {
+				return len(es) == 0, nil
+			}
+			if err := c.ended(); err != nil {
+				return false, err
+			}
+			lim = nextPoll(steps, n)
 		}
 		e := &es[0]
 		if err := checkEdge(q, e, n, L); err != nil || e.Stack != model.StackNone {
@@ -142,12 +187,19 @@ func extractLine1(a *model.Automaton, c *collector) (bool, error) {
 	}
 	L := Letter(2 * c.nvars)
 	q, n := a.Init, int32(len(a.Out))
+	lim := nextPoll(0, n)
 	for steps := int32(0); ; steps++ {
 		es := a.Out[q]
-		if len(es) != 1 || steps > n {
-			c.single[0] |= single
-			c.edges = int(steps)
-			return len(es) == 0, nil
+		if len(es) != 1 || steps > lim {
+			if len(es) != 1 || steps > n {
+				c.single[0] |= single
+				c.edges = int(steps)
+				return len(es) == 0, nil
+			}
+			if err := c.ended(); err != nil {
+				return false, err
+			}
+			lim = nextPoll(steps, n)
 		}
 		e := &es[0]
 		switch e.Ev.Op {

@@ -108,7 +108,7 @@ func TestLineMatchesRegular(t *testing.T) {
 		ok, err := extractLine(a, c1)
 		require.NoError(t, err)
 		require.True(t, ok)
-		extractRegular(a, c2)
+		require.NoError(t, extractRegular(a, c2))
 		require.Equal(t, c2.profiles(), c1.profiles(), spec)
 		require.Equal(t, len(strings.Fields(spec)), c1.edges)
 		require.Equal(t, oracle(a, 3), rel(c1.profiles()), spec)

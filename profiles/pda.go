@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"container/heap"
+	"context"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
@@ -25,6 +26,12 @@ import (
 // Time O(|P|³·v·Words(v)), which is Lemma 4's O(|P|³·v²); the bound is
 // reached only by systems whose procedures all call each other everywhere.
 func ExtractPushdown(a *model.Automaton, nvars int) (*Profiles, error) {
+	return extractPushdown(context.Background(), a, nvars)
+}
+
+// extractPushdown is ExtractPushdown watching ctx: it ends with the
+// context's cause.
+func extractPushdown(ctx context.Context, a *model.Automaton, nvars int) (*Profiles, error) {
 	if a.Init < 0 || int(a.Init) >= a.NumStates() {
 		return nil, fmt.Errorf("profiles: initial state %d out of range", a.Init)
 	}
@@ -32,7 +39,10 @@ func ExtractPushdown(a *model.Automaton, nvars int) (*Profiles, error) {
 		return nil, err
 	}
 	s := newSaturation(a, nvars)
-	s.saturate()
+	s.c.within(ctx)
+	if err := s.saturate(); err != nil {
+		return nil, err
+	}
 	c := s.c
 	for _, q := range s.entries[0].reached {
 		c.edges += len(a.Out[q])
@@ -166,8 +176,15 @@ func (s *saturation) enqueue(e, slot, q int32) {
 // pop edges read as plain ones), so on acyclic parts a fact's inputs are
 // final before it is taken, and it is processed once instead of once per
 // letter its summary gains.
-func (s *saturation) saturate() {
-	for s.work.Len() > 0 {
+//
+// It ends with the context's cause when the collector's context ends.
+func (s *saturation) saturate() error {
+	for taken := 1; s.work.Len() > 0; taken++ {
+		if taken&tickMask == 0 {
+			if err := s.c.ended(); err != nil {
+				return err
+			}
+		}
 		f := heap.Pop(&s.work).(satFact)
 		s.queued[f.slot] = false
 		for i, ed := range s.a.Out[f.state] {
@@ -185,6 +202,7 @@ func (s *saturation) saturate() {
 			}
 		}
 	}
+	return nil
 }
 
 // step applies a plain edge (or an unmatched push) to fact slot of entry e.

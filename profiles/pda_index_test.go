@@ -41,7 +41,9 @@ func callSites(n int) *model.Automaton {
 // some to time a few milliseconds).
 func saturationScans(a *model.Automaton) (int, *Profiles) {
 	s := newSaturation(a, 1)
-	s.saturate()
+	if err := s.saturate(); err != nil {
+		panic(err)
+	}
 	p, err := ExtractPushdown(a, 1)
 	if err != nil {
 		panic(err)

@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
@@ -122,10 +123,17 @@ func (p *Profiles) Count() int {
 // are handled here (extract.go: one pass for straight-line threads, a
 // fixpoint otherwise); pushdown ones by Lemma 4's saturation (pda.go).
 func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
+	return ExtractContext(context.Background(), a, nvars)
+}
+
+// ExtractContext is Extract watching ctx: when it ends, the extraction
+// stops within a few hundred steps with the context's cause as its error.
+func ExtractContext(ctx context.Context, a *model.Automaton, nvars int) (*Profiles, error) {
 	if a.Init < 0 || int(a.Init) >= a.NumStates() {
 		return nil, fmt.Errorf("profiles: initial state %d out of range", a.Init)
 	}
 	c := newCollector(a, nvars)
+	c.within(ctx)
 	if ok, err := extractLine(a, c); err != nil || ok {
 		if err != nil {
 			return nil, err
@@ -136,10 +144,13 @@ func Extract(a *model.Automaton, nvars int) (*Profiles, error) {
 		return nil, err
 	}
 	if a.Pushdown() {
-		return ExtractPushdown(a, nvars)
+		return extractPushdown(ctx, a, nvars)
 	}
 	c = newCollector(a, nvars)
-	extractRegular(a, c)
+	c.within(ctx)
+	if err := extractRegular(a, c); err != nil {
+		return nil, err
+	}
 	return c.profiles(), nil
 }
 

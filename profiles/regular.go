@@ -12,7 +12,8 @@ import "github.com/conc-dev/conc/model"
 // Invariant: after processing q, every successor's sets include the transfer
 // of q's current sets, and the collector holds the profiles of q's out-edges
 // for those sets; q is dirty whenever its sets grew since.
-func extractRegular(a *model.Automaton, c *collector) {
+// It ends with the context's cause when c's context ends.
+func extractRegular(a *model.Automaton, c *collector) error {
 	order := reversePostorder(a)
 	for _, q := range order {
 		c.edges += len(a.Out[q])
@@ -24,7 +25,12 @@ func extractRegular(a *model.Automaton, c *collector) {
 	reached := make([]bool, a.NumStates())
 	dirty[a.Init], reached[a.Init] = true, true
 	for pending := 1; pending > 0; {
-		for _, q := range order {
+		for i, q := range order {
+			if i&tickMask == tickMask {
+				if err := c.ended(); err != nil {
+					return err
+				}
+			}
 			if !dirty[q] {
 				continue
 			}
@@ -42,6 +48,7 @@ func extractRegular(a *model.Automaton, c *collector) {
 			}
 		}
 	}
+	return nil
 }
 
 // transfer applies one edge: it records the edge's profiles and ORs the

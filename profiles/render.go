@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,8 +32,9 @@ type EventJSON struct {
 }
 
 // Groups extracts the profiles of p's threads, one group per automaton in
-// order of first use; an extraction error is returned.
-func Groups(p *model.Program) ([]Group, error) {
+// order of first use; an extraction error is returned, and so is ctx's
+// cause when it ends first (ExtractContext).
+func Groups(ctx context.Context, p *model.Program) ([]Group, error) {
 	var gs []Group
 	index := map[*model.Automaton]int{}
 	for _, t := range p.Threads {
@@ -42,7 +44,7 @@ func Groups(p *model.Program) ([]Group, error) {
 		}
 		index[t.Auto] = len(gs)
 		g := Group{Names: []string{t.Name}, Class: model.ClassOf(t.Auto).String(), Profiles: []ProfileJSON{}}
-		pr, err := Extract(t.Auto, len(p.Vars))
+		pr, err := ExtractContext(ctx, t.Auto, len(p.Vars))
 		if err != nil {
 			return nil, fmt.Errorf("thread %s: %w", t.Name, err)
 		}
@@ -67,9 +69,10 @@ func profileJSON(p *model.Program, x Profile) ProfileJSON {
 // Write renders the profiles of p's threads in format "text" or "json".
 // Text prints a header per group and one profile a line, transactions in
 // brackets: [read x] is ▷ read(x) ◁, [read x, write y] two accesses in one
-// transaction, [read x] [write y] two in different transactions.
-func Write(w io.Writer, p *model.Program, format string) error {
-	gs, err := Groups(p)
+// transaction, [read x] [write y] two in different transactions. The
+// extraction watches ctx (Groups).
+func Write(ctx context.Context, w io.Writer, p *model.Program, format string) error {
+	gs, err := Groups(ctx, p)
 	if err != nil {
 		return err
 	}

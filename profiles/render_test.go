@@ -23,7 +23,7 @@ func renderProgram() *model.Program {
 
 func TestWriteText(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, Write(&b, renderProgram(), "text"))
+	require.NoError(t, Write(t.Context(), &b, renderProgram(), "text"))
 	require.Equal(t, `thread A (straight-line): 3 profiles
   [read x]
   [write y]
@@ -37,7 +37,7 @@ threads W[0] … W[3] (4 sharing one automaton, straight-line): 3 profiles
 
 func TestWriteJSON(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, Write(&b, renderProgram(), "json"))
+	require.NoError(t, Write(t.Context(), &b, renderProgram(), "json"))
 	var got struct {
 		Vars    []string
 		Threads []Group
@@ -56,9 +56,9 @@ func TestWriteRecursiveAndErrors(t *testing.T) {
 	pd.Out[1][0].Stack = model.StackPush
 	p.Threads = append(p.Threads, &model.Thread{Name: "R", Auto: pd})
 	var b bytes.Buffer
-	require.NoError(t, Write(&b, p, "text"))
+	require.NoError(t, Write(t.Context(), &b, p, "text"))
 	require.Contains(t, b.String(), "thread R (recursive): 1 profile\n  [read x]\n")
-	require.Error(t, Write(&b, p, "xml"))
+	require.Error(t, Write(t.Context(), &b, p, "xml"))
 	p.Threads[0].Auto = line("b r7 e")
-	require.Error(t, Write(&b, p, "text"))
+	require.Error(t, Write(t.Context(), &b, p, "text"))
 }

@@ -82,7 +82,9 @@ type profilesOut struct {
 // extractWithin extracts the profiles into a buffer under the time and
 // memory budgets (extraction counts no states, so both are watched from
 // outside and an extraction over either is abandoned); reason is the
-// unknown's reason, "" when extraction finished.
+// unknown's reason, "" when extraction finished. The extraction watches
+// the same context, so an abandoned one stops too (within a few hundred
+// steps) rather than running on in the background (conc serve's explain).
 func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
 	dl := deadlineOf(f.timeout)
 	dl.within = f.within
@@ -91,7 +93,7 @@ func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) 
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
 	go func() {
 		out := &profilesOut{}
-		out.err = profiles.Write(&out.text, prog, f.format)
+		out.err = profiles.Write(ctx, &out.text, prog, f.format)
 		done <- out
 	}()
 	select {

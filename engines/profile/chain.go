@@ -115,6 +115,10 @@ func Decide(ctx context.Context, p *model.Program, tps []ThreadProfiles, opts en
 	res := engines.Result{Engine: "profile", Verdict: engines.Serializable}
 	cs := classesOf(tps)
 	s := &chainSearch{visitSet: newVisitSet(ctx, opts)}
+	if !s.poll(false) { // a context ended before the search started
+		_, err := s.settle(&res, false, nil)
+		return res, err
+	}
 	for _, c := range cs {
 		reach, next := linkTable(c.prof)
 		s.reach, s.next = append(s.reach, reach), append(s.next, next)
@@ -148,7 +152,9 @@ func (s *chainSearch) search(cs []*threadClass, ci int, a profiles.Letter) (chai
 	if !s.relaxed(a) {
 		return chain{}, false // not even with threads repeating
 	}
-	s.computeRelevance(pr.Letters())
+	if !s.computeRelevance(pr.Letters()) {
+		return chain{}, false
+	}
 	clear(s.visited)
 	s.steps = s.steps[:0]
 	if !s.dfs(a, profiles.NewSet(len(s.tgt))) {
@@ -163,6 +169,9 @@ func (s *chainSearch) relaxed(a profiles.Letter) bool {
 	seen := profiles.NewSet(len(s.tgt))
 	frontier := []profiles.Letter{a}
 	for len(frontier) > 0 {
+		if !s.tick() {
+			return false
+		}
 		l := frontier[len(frontier)-1]
 		frontier = frontier[:len(frontier)-1]
 		for c, nx := range s.next {
@@ -238,6 +247,9 @@ func (s *chainSearch) dfs(cur profiles.Letter, banned profiles.Set) bool {
 // extend tries every exit of a class-c thread entered by in.
 func (s *chainSearch) extend(c int, in profiles.Letter, banned profiles.Set) bool {
 	for _, e := range s.reach[c][in].Letters() {
+		if s.stop != "" {
+			return false
+		}
 		if !s.rel.live.Has(e) || !s.visit(e, banned) || !s.feasible(e, banned) {
 			continue
 		}
@@ -246,9 +258,6 @@ func (s *chainSearch) extend(c int, in profiles.Letter, banned profiles.Set) boo
 			return true
 		}
 		s.steps = s.steps[:len(s.steps)-1]
-		if s.stop != "" {
-			return false
-		}
 	}
 	return false
 }
@@ -256,12 +265,16 @@ func (s *chainSearch) extend(c int, in profiles.Letter, banned profiles.Set) boo
 // feasible is forward checking: can a target still be reached from cur
 // with the classes not yet used and entries not banned, if threads may
 // repeat and the banned set did not grow? If not, no completion exists.
+// It is false, too, when a budget ended the search (stop is set).
 func (s *chainSearch) feasible(cur profiles.Letter, banned profiles.Set) bool {
 	seen := profiles.NewSet(len(banned))
 	seen.Add(cur)
 	stack := append(s.stack[:0], cur)
 	defer func() { s.stack = stack[:0] }()
 	for len(stack) > 0 {
+		if !s.tick() {
+			return false
+		}
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		insArr, n := entries(x)

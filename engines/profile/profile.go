@@ -51,14 +51,14 @@ func (f *finiteThread) Path(pr profiles.Profile) ([]model.Move, int, int, bool, 
 
 // FiniteProfiles extracts the profiles of every thread of a program (finite
 // or, with the pushdown extractor, recursive); threads sharing an automaton
-// share the value.
-func FiniteProfiles(p *model.Program) ([]ThreadProfiles, error) {
+// share the value. The extraction watches ctx, and ends with its cause.
+func FiniteProfiles(ctx context.Context, p *model.Program) ([]ThreadProfiles, error) {
 	out := make([]ThreadProfiles, len(p.Threads))
 	memo := map[*model.Automaton]*finiteThread{}
 	for i, t := range p.Threads {
 		f, ok := memo[t.Auto]
 		if !ok {
-			pr, err := profiles.Extract(t.Auto, len(p.Vars))
+			pr, err := profiles.ExtractContext(ctx, t.Auto, len(p.Vars))
 			if err != nil {
 				return nil, fmt.Errorf("thread %s: %w", t.Name, err)
 			}
@@ -84,8 +84,8 @@ var errProfileSync = errors.New("profile engine: the program uses locks, fork or
 // prepare extracts the profiles (one pass over each distinct automaton,
 // which also finds stack and sync edges) and applies --ignore-sync; note is
 // the Result.Reason to report, events the edges extraction visited.
-func prepare(p *model.Program, opts engines.Options) (q *model.Program, tps []ThreadProfiles, note string, events int64, err error) {
-	if tps, err = FiniteProfiles(p); err != nil {
+func prepare(ctx context.Context, p *model.Program, opts engines.Options) (q *model.Program, tps []ThreadProfiles, note string, events int64, err error) {
+	if tps, err = FiniteProfiles(ctx, p); err != nil {
 		return nil, nil, "", 0, err
 	}
 	sync := false
@@ -114,7 +114,12 @@ func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines
 func withProfiles(ctx context.Context, p *model.Program, opts engines.Options,
 	decide func(context.Context, *model.Program, []ThreadProfiles, engines.Options) (engines.Result, error)) (engines.Result, error) {
 	start := time.Now()
-	q, tps, note, events, err := prepare(p, opts)
+	q, tps, note, events, err := prepare(ctx, p, opts)
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Cause(ctx)) {
+		// The extraction stopped for the deadline (or the memory watch,
+		// which the CLI names): unknown, as when the search stops.
+		return engines.Result{Engine: "profile", Verdict: engines.Unknown, Reason: "deadline reached (--timeout)"}, nil
+	}
 	if err != nil {
 		return engines.Result{Engine: "profile"}, err
 	}

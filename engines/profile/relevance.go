@@ -31,8 +31,10 @@ type relevance struct {
 
 // computeRelevance finds live (a fixpoint, O(L²·classes) per round) and each
 // live letter's relevant classes: those with a step into live from a letter
-// reachable from it through live letters.
-func (s *chainSearch) computeRelevance(L int) {
+// reachable from it through live letters. It is false when a budget ended
+// the search (stop is set): a round of the fixpoint is O(L·classes) and the
+// relevance of one letter O(L·classes) too, so each letter is a tick.
+func (s *chainSearch) computeRelevance(L int) bool {
 	w := len(s.tgt)
 	co := profiles.NewSet(w) // live (the targets are only where chains end)
 	live := s.tgt.Clone()
@@ -41,6 +43,9 @@ func (s *chainSearch) computeRelevance(L int) {
 		for x := profiles.Letter(0); int(x) < L; x++ {
 			if co.Has(x) {
 				continue
+			}
+			if !s.tick() {
+				return false
 			}
 			for c, nx := range s.next {
 				if s.avail[c] > 0 && nx[x].Intersects(live) {
@@ -55,6 +60,9 @@ func (s *chainSearch) computeRelevance(L int) {
 	cw := (len(s.next) + 63) / 64
 	useful := make([][]uint64, L)
 	for _, x := range co.Letters() {
+		if !s.tick() {
+			return false
+		}
 		useful[x] = make([]uint64, cw)
 		for c, nx := range s.next {
 			if s.avail[c] > 0 && nx[x].Intersects(live) {
@@ -64,18 +72,24 @@ func (s *chainSearch) computeRelevance(L int) {
 	}
 	s.rel = relevance{live: co, classes: make([][]uint64, L)}
 	for _, l := range co.Letters() {
-		s.rel.classes[l] = s.reachUnion(l, co, useful, cw)
+		if s.rel.classes[l] = s.reachUnion(l, co, useful, cw); s.rel.classes[l] == nil {
+			return false
+		}
 	}
+	return true
 }
 
 // reachUnion ORs useful[x] over the letters x reachable from l (including l)
-// by class steps that stay in co.
+// by class steps that stay in co; nil when a budget ended the search.
 func (s *chainSearch) reachUnion(l profiles.Letter, co profiles.Set, useful [][]uint64, cw int) []uint64 {
 	out := make([]uint64, cw)
 	seen := profiles.NewSet(len(co))
 	seen.Add(l)
 	stack := []profiles.Letter{l}
 	for len(stack) > 0 {
+		if !s.tick() {
+			return nil
+		}
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for i, u := range useful[x] {
