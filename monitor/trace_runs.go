@@ -92,9 +92,10 @@ func (s *traceSearch) parentLink(i int32) (int32, int64) {
 }
 
 // shortcut merges, in a chain of hops in path order, each run of
-// consecutive same-thread hops into one program-order hop.
+// consecutive same-thread hops into one program-order hop, in place (the
+// writes lag the reads), so that it allocates nothing.
 func shortcut(hops []walkHop) []walkHop {
-	var out []walkHop
+	out := hops[:0]
 	for _, h := range hops {
 		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
 			out[k].to, out[k].atLine = h.to, h.atLine
@@ -107,7 +108,7 @@ func shortcut(hops []walkHop) []walkHop {
 
 // shortcutBack is shortcut for a chain listed nearest its end first.
 func shortcutBack(hops []walkHop) []walkHop {
-	var out []walkHop
+	out := hops[:0]
 	for _, h := range hops {
 		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
 			out[k].from, out[k].fromLine = h.from, h.fromLine
