@@ -106,7 +106,9 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 	} else {
 		bw = m.chainBack(xb, n)
 	}
-	m.describe(&v, fw, bw, closed && found, int(s.dist[j])+len(bw)-1)
+	bw = shortcutBack(bw)
+	_, _, down := s.runBack(j)
+	m.describe(&v, fw, bw, closed && found, int(down)+len(bw)-1)
 	return v
 }
 

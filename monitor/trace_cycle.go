@@ -14,7 +14,9 @@ type traceSearch struct {
 	start  []int32    // reverse adjacency (CSR) of the reached subgraph
 	rev    []traceHop
 	queue  []int32
-	keep   []bool // collect: per index, reaches a live transaction
+	keep   []bool  // collect: per index, reaches a live transaction
+	fwRuns runMemo // same-thread runs along next (trace_runs.go)
+	bwRuns runMemo // same-thread runs along parent
 }
 
 // traceHop is an edge between two indices of the search, with its witness

@@ -318,6 +318,19 @@ func checkReportedCycle(t *testing.T, want naiveResult, v TraceViolation, lockEd
 	}
 	last := visits[len(visits)-1].exit
 	require.True(t, txnFollows(want, self, last, lockEdges), "no edge back to the violating transaction\n%s", ctx)
+	// Program order is shortcut (trace_runs.go): no listed transaction is
+	// both entered from and left to its own thread.
+	for i, vi := range visits {
+		prev, next := v.Thread, v.Thread
+		if i > 0 {
+			prev = visits[i-1].exit.Thread
+		}
+		if i+1 < len(visits) {
+			next = visits[i+1].enter.Thread
+		}
+		th := vi.enter.Thread
+		require.False(t, prev == th && next == th, "T%d's transaction at line %d lies inside a program-order run\n%s", th, vi.enter.Line, ctx)
+	}
 	checkOwnEvents(t, want, v, self, visits[0].enter, last, lockEdges, ctx)
 }
 

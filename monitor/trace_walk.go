@@ -3,14 +3,16 @@ package monitor
 // walkHop is an edge of a reported cycle: From -> To, witnessed by the
 // event at line FromLine of From and the conflicting later one at AtLine of To.
 type walkHop struct {
-	from, to *traceTxn
-	fromLine int64
-	atLine   int64
+	from, to       *traceTxn
+	fromLine       int64
+	atLine         int64
+	fromIdx, toIdx int32 // search indices, where the hop came from a search
 }
 
 // cycleOf builds the reported cycle through the transaction with search
 // index j, for closures: the shortest path from j back to x (next edges,
-// ending with a closing edge into x), then the tree path from x down to j.
+// ending with a closing edge into x), then the tree path from x down to j,
+// each with its same-thread runs shortcut (trace_runs.go).
 func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 	s := &m.search
 	lim := m.opts.MaxCycle
@@ -19,28 +21,44 @@ func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 	fw, closed := s.wayBack(j, lim)
 	var bw []walkHop
 	at := j
-	for ; at != 0 && len(bw) <= lim+1; at = s.parent[at].from {
-		bw = append(bw, s.walkHop(s.parent[at]))
+	for ; at != 0 && len(bw) <= lim+1; at = bw[len(bw)-1].fromIdx {
+		bw = append(bw, s.upHop(at))
 	}
-	m.describe(&v, fw, bw, closed && at == 0, int(s.depth[j])+int(s.dist[j])-1)
+	_, _, up := s.bwRuns.find(s, s.epoch, j, s.parentLink)
+	_, _, down := s.runBack(j)
+	m.describe(&v, fw, bw, closed && at == 0, int(up)+int(down)-1)
 	return v
 }
 
-// wayBack follows next hops from index j towards x (index 0), for at most
-// lim+2 hops (one more than a listing shows); closed says it reached x.
+// wayBack follows next hops from index j towards x (index 0), a same-thread
+// run as one hop, for at most lim+2 hops (one more than a listing shows);
+// closed says it reached x.
 func (s *traceSearch) wayBack(j int32, lim int) (fw []walkHop, closed bool) {
 	for at := j; len(fw) <= lim+1; {
-		h := s.next[at]
-		fw = append(fw, s.walkHop(h))
-		if at = h.to; at == 0 {
+		h := s.walkHop(s.next[at])
+		if end, line, _ := s.runBack(at); end != at {
+			h.to, h.atLine, h.toIdx = s.order[end], line, end
+		}
+		fw = append(fw, h)
+		if at = h.toIdx; at == 0 {
 			return fw, true
 		}
 	}
 	return fw, false
 }
 
+// upHop is the tree hop into index at, or the shortcut up its whole
+// same-thread run.
+func (s *traceSearch) upHop(at int32) walkHop {
+	h := s.walkHop(s.parent[at])
+	if end, line, _ := s.bwRuns.find(s, s.epoch, at, s.parentLink); end != at {
+		h.from, h.fromLine, h.fromIdx = s.order[end], line, end
+	}
+	return h
+}
+
 func (s *traceSearch) walkHop(h traceHop) walkHop {
-	return walkHop{from: s.order[h.from], to: s.order[h.to], fromLine: h.fromLine, atLine: h.atLine}
+	return walkHop{from: s.order[h.from], to: s.order[h.to], fromLine: h.fromLine, atLine: h.atLine, fromIdx: h.from, toIdx: h.to}
 }
 
 // describe fills v's cycle from the hops leaving its transaction (fw, in
@@ -56,7 +74,7 @@ func (m *TraceMonitor) describe(v *TraceViolation, fw, bw []walkHop, closed bool
 		for i := len(bw) - 1; i >= 0; i-- {
 			walk = append(walk, bw[i])
 		}
-		walk = simplify(walk)
+		walk = shortcut(simplify(walk))
 		v.Cycle = listHops(walk)
 		v.Out, v.In = walk[0].fromLine, walk[len(walk)-1].atLine
 		return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -205,32 +206,62 @@ func longCycleTrace() string {
 	return b.String()
 }
 
+// relayTrace: T1's transaction, then T2 to T6 each a unary read of what
+// the one before wrote and a unary write, from T2's write of a to T6's of
+// bl, which T1 reads: one cycle through eleven transactions that no
+// program-order shortcut makes shorter than five threads.
+func relayTrace() string {
+	var b strings.Builder
+	b.WriteString("T1|begin\nT1|r(a)\nT2|w(a)\nT2|w(c2)\n")
+	for i := 3; i <= 6; i++ {
+		w := "c" + strconv.Itoa(i)
+		if i == 6 {
+			w = "bl"
+		}
+		fmt.Fprintf(&b, "T%d|r(c%d)\nT%d|w(%s)\n", i, i-1, i, w)
+	}
+	b.WriteString("T1|r(bl)\nT1|end\n")
+	return b.String()
+}
+
 func TestMonitorLongCycleElisionAndDOT(t *testing.T) {
-	path := file(t, "long.std", longCycleTrace())
+	path := file(t, "relay.std", relayTrace())
 	dot := filepath.Join(t.TempDir(), "cycle.dot")
 	out := conc("monitor", path, "--max-cycle", "4", "--dot", dot)
 	require.Equal(t, exitViolation, out.code, out.stderr)
-	require.Contains(t, out.stdout, "  cycle T1 lines 1-17 → T2 lines 3-3 → T2 lines 4-4 → ... 11 more transactions ... → back to T1:\n"+
+	require.Contains(t, out.stdout, "  cycle T1 lines 1-14 → T2 lines 3-3 → T2 lines 4-4 → ... 8 more transactions ... → back to T1:\n"+
 		"    T1's read of a at line 2 comes before T2's write of a at line 3\n")
 	g, err := os.ReadFile(dot)
 	require.NoError(t, err)
 	require.Contains(t, string(g), "digraph conflicts {")
-	require.Contains(t, string(g), `t0 [label="T1 lines 1-17"]`)
+	require.Contains(t, string(g), `t0 [label="T1 lines 1-14"]`)
 	require.Contains(t, string(g), `t0 -> t1 [label="a"]`)
 	require.Contains(t, string(g), `t1 -> t2 [label="program order"]`)
 	require.Contains(t, string(g), "style=dashed")
 
-	// With room for the whole cycle, every unary write of T2 is listed.
+	// With room for the whole cycle, every transaction on it is listed.
 	out = conc("monitor", path, "--max-cycle", "50")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.NotContains(t, out.stdout, "more transaction")
-	// T2's thirteen unary writes, chained by program order, read as one run.
-	require.Contains(t, out.stdout, "  cycle T1 lines 1-17 → T2 lines 3-15 (13 unary events) → back to T1:\n"+
-		"    T1's read of a at line 2 comes before T2's write of a at line 3\n"+
-		"    T2's 13 unary events at lines 3 to 15 follow one another (program order of T2)\n"+
-		"    T2's write of bl at line 15 comes before T1's read of bl at line 16\n")
+	require.Contains(t, out.stdout, "  cycle T1 lines 1-14 → T2 lines 3-3 → T2 lines 4-4 → T3 lines 5-5 → T3 lines 6-6 → "+
+		"T4 lines 7-7 → T4 lines 8-8 → T5 lines 9-9 → T5 lines 10-10 → T6 lines 11-11 → T6 lines 12-12 → back to T1:\n")
 
 	out = conc("monitor", path, "--max-cycle", "0")
 	require.Equal(t, exitUsage, out.code)
 	require.Contains(t, out.stderr, "--max-cycle")
+}
+
+// T2's thirteen unary writes, chained by program order, are one
+// program-order hop of the cycle (docs/traces.md, program-order
+// shortcuts): the whole cycle fits --max-cycle 4 and shows both conflicts
+// with T1, where hop by hop it was elided.
+func TestMonitorShortcutsProgramOrder(t *testing.T) {
+	path := file(t, "long.std", longCycleTrace())
+	out := conc("monitor", path, "--max-cycle", "4")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.NotContains(t, out.stdout, "more transaction")
+	require.Contains(t, out.stdout, "  cycle T1 lines 1-17 → T2 lines 3-3 → T2 lines 15-15 → back to T1:\n"+
+		"    T1's read of a at line 2 comes before T2's write of a at line 3\n"+
+		"    T2's write of a at line 3 comes before T2's write of bl at line 15 (program order of T2)\n"+
+		"    T2's write of bl at line 15 comes before T1's read of bl at line 16\n")
 }

@@ -1,0 +1,123 @@
+package monitor
+
+// Program-order shortcuts. In the conflict graph (docs/spec.md §1) every
+// transaction of a thread has an edge to every later one of that thread, so
+// a stretch of a cycle through consecutive hops inside one thread, A -> A'
+// -> ... -> B, may be listed as the single program-order hop A -> B (from
+// A's event to B's) and the listing is still a real cycle. Without this a
+// long run of one thread's unary transactions fills --max-cycle and hides
+// the conflicts between threads, which are what a reader needs.
+
+// runMemo memoises, for each index of one search, where its same-thread run
+// ends along one of the search's chains (next towards x, or parent up the
+// tree), and how many hops the shortcut chain from it to index 0 has. The
+// entries are valid for one search epoch (stamp), and each is filled once
+// (path compression), so listing a cycle costs O(listed hops) amortised.
+type runMemo struct {
+	stamp []uint32
+	end   []int32 // last index of the run from i (i itself: no run)
+	line  []int64 // witness line at the run's far end (end != i)
+	hops  []int32 // hops of the shortcut chain from i to index 0
+	stack []int32
+}
+
+// runLink is one step of a chain: the index after i and the hop's line at
+// the far end (the atLine along next, the fromLine along parent).
+type runLink func(i int32) (int32, int64)
+
+// find returns i's run end and far line, and the shortcut hop count from i.
+func (r *runMemo) find(s *traceSearch, epoch uint32, i int32, link runLink) (int32, int64, int32) {
+	for len(r.stamp) < len(s.order) {
+		r.stamp, r.end = append(r.stamp, 0), append(r.end, 0)
+		r.line, r.hops = append(r.line, 0), append(r.hops, 0)
+	}
+	r.stack = r.stack[:0]
+	for at := i; r.stamp[at] != epoch; {
+		if at == 0 {
+			r.stamp[0], r.end[0], r.hops[0] = epoch, 0, 0
+			break
+		}
+		r.stack = append(r.stack, at)
+		at, _ = link(at)
+	}
+	for p := len(r.stack) - 1; p >= 0; p-- {
+		c := r.stack[p]
+		k, ln := link(c)
+		r.stamp[c], r.end[c], r.line[c], r.hops[c] = epoch, c, 0, r.hops[k]+1
+		if !s.sameThread(c, k) {
+			continue
+		}
+		if r.end[k] != k {
+			ln = r.line[k]
+		}
+		// c's run reaches k's run end; it costs a hop of its own only
+		// when k's run is k alone (the hop c -> k is then the whole run).
+		r.end[c], r.line[c] = r.end[k], ln
+		if r.end[k] != k {
+			r.hops[c] = r.hops[k]
+		}
+	}
+	return r.end[i], r.line[i], r.hops[i]
+}
+
+// sameThread says indices a and b are transactions of one thread.
+func (s *traceSearch) sameThread(a, b int32) bool {
+	return s.order[a].thread == s.order[b].thread
+}
+
+// runBack is find along next. Index 0 (x) ends every other chain, so its
+// own way back, next[0] into the search and on, is read off its successor's.
+func (s *traceSearch) runBack(i int32) (int32, int64, int32) {
+	if i != 0 {
+		return s.fwRuns.find(s, s.epoch, i, s.nextLink)
+	}
+	k := s.next[0].to
+	end, line, hops := s.fwRuns.find(s, s.epoch, k, s.nextLink)
+	switch {
+	case !s.sameThread(0, k):
+		return 0, 0, hops + 1
+	case end == k:
+		return k, s.next[0].atLine, hops + 1
+	}
+	return end, line, hops
+}
+
+// nextLink steps along next (towards x); parentLink up the BFS tree.
+func (s *traceSearch) nextLink(i int32) (int32, int64) {
+	return s.next[i].to, s.next[i].atLine
+}
+
+func (s *traceSearch) parentLink(i int32) (int32, int64) {
+	return s.parent[i].from, s.parent[i].fromLine
+}
+
+// shortcut merges, in a chain of hops in path order, each run of
+// consecutive same-thread hops into one program-order hop, in place (the
+// writes lag the reads), so that it allocates nothing.
+func shortcut(hops []walkHop) []walkHop {
+	out := hops[:0]
+	for _, h := range hops {
+		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
+			out[k].to, out[k].atLine = h.to, h.atLine
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// shortcutBack is shortcut for a chain listed nearest its end first.
+func shortcutBack(hops []walkHop) []walkHop {
+	out := hops[:0]
+	for _, h := range hops {
+		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
+			out[k].from, out[k].fromLine = h.from, h.fromLine
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// samePO says h stays inside one thread (a program-order hop).
+func samePO(h walkHop) bool { return h.from.thread == h.to.thread }
