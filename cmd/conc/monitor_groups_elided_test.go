@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,12 +47,7 @@ func TestMonitorGroupsElidedInvariants(t *testing.T) {
 		o := trace.GenOptions{Seed: uint64(1000 + i), Events: int64(20 + rng.IntN(60)), Threads: 3 + rng.IntN(3),
 			Vars: 2 + rng.IntN(4), Locks: rng.IntN(2), TxnLen: 1 + rng.IntN(4), Unprotected: rng.Float64() * 0.6,
 			Unary: rng.Float64() * 0.5, Writes: 0.2 + rng.Float64()*0.6, Fork: rng.IntN(2) == 0}
-		path := filepath.Join(dir, fmt.Sprintf("t%d.std", i))
-		f, err := os.Create(path)
-		require.NoError(t, err)
-		_, err = trace.NewGen(o).WriteTo(f)
-		require.NoError(t, err)
-		require.NoError(t, f.Close())
+		path := genTraceFile(t, dir, i, o)
 		events := readEvents(t, path)
 		lockEdges := rng.IntN(2) == 0
 		args := []string{"monitor", path, "--format", "json", "--max-cycle", "2"}

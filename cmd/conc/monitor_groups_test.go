@@ -61,12 +61,7 @@ func TestMonitorGroupsInvariants(t *testing.T) {
 		o := trace.GenOptions{Seed: uint64(i), Events: int64(5 + rng.IntN(40)), Threads: 2 + rng.IntN(3),
 			Vars: 1 + rng.IntN(4), Locks: rng.IntN(3), TxnLen: 1 + rng.IntN(4), Unprotected: rng.Float64() * 0.6,
 			Unary: rng.Float64() * 0.5, Nested: rng.Float64() * 0.3, Writes: 0.2 + rng.Float64()*0.6, Fork: rng.IntN(2) == 0}
-		path := filepath.Join(dir, fmt.Sprintf("t%d.std", i))
-		f, err := os.Create(path)
-		require.NoError(t, err)
-		_, err = trace.NewGen(o).WriteTo(f)
-		require.NoError(t, err)
-		require.NoError(t, f.Close())
+		path := genTraceFile(t, dir, i, o)
 		events := readEvents(t, path)
 		for _, lockEdges := range []bool{false, true} {
 			args := []string{"monitor", path, "--format", "json", "--max-cycle", "1000"}
@@ -84,6 +79,18 @@ func TestMonitorGroupsInvariants(t *testing.T) {
 		}
 	}
 	require.Greater(t, violating, n, "the traces should violate often")
+}
+
+// genTraceFile writes the i-th random trace of o into dir.
+func genTraceFile(t *testing.T, dir string, i int, o trace.GenOptions) string {
+	t.Helper()
+	path := filepath.Join(dir, fmt.Sprintf("t%d.std", i))
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	_, err = trace.NewGen(o).WriteTo(f)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	return path
 }
 
 // checkStreamed: the text output groups the violations as the monitor
