@@ -22,13 +22,13 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 	}
 	s := &m.search
 	s.epoch++
-	s.order, s.next, s.dist, s.member = s.order[:0], s.next[:0], s.dist[:0], s.member[:0]
+	s.order, s.next, s.member = s.order[:0], s.next[:0], s.member[:0]
 	rx := findTxn(x)
-	s.visit(x, traceHop{to: -1}, 0, true)
+	s.visit(x, traceHop{to: -1}, true)
 	s.queue = s.queue[:0]
 	for _, src := range srcs {
 		if u := src.txn; u.mask&xb != 0 && u.stamp != s.epoch {
-			j := s.visit(u, traceHop{to: 0, fromLine: src.line, atLine: line}, 1, findTxn(u) == rx)
+			j := s.visit(u, traceHop{to: 0, fromLine: src.line, atLine: line}, findTxn(u) == rx)
 			s.enqueue(j)
 		}
 	}
@@ -39,9 +39,9 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 			switch {
 			case p.dead || p.mask&xb == 0:
 			case p == x && s.next[0].to < 0:
-				s.next[0], s.dist[0] = traceHop{from: 0, to: j, fromLine: e.from, atLine: e.at}, s.dist[j]+1
+				s.next[0] = traceHop{from: 0, to: j, fromLine: e.from, atLine: e.at}
 			case p.stamp != s.epoch:
-				k := s.visit(p, traceHop{to: j, fromLine: e.from, atLine: e.at}, s.dist[j]+1, findTxn(p) == rx)
+				k := s.visit(p, traceHop{to: j, fromLine: e.from, atLine: e.at}, findTxn(p) == rx)
 				s.enqueue(k)
 			}
 		}
@@ -50,13 +50,12 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 }
 
 // visit indexes n in the backward search; h is its first hop towards x.
-func (s *traceSearch) visit(n *traceTxn, h traceHop, d int32, member bool) int32 {
+func (s *traceSearch) visit(n *traceTxn, h traceHop, member bool) int32 {
 	j := int32(len(s.order))
 	n.stamp, n.idx = s.epoch, j
 	h.from = j
 	s.order = append(s.order, n)
 	s.next = append(s.next, h)
-	s.dist = append(s.dist, d)
 	s.member = append(s.member, member)
 	return j
 }

@@ -7,9 +7,7 @@ type traceSearch struct {
 	epoch  uint32
 	order  []*traceTxn
 	parent []traceHop // per index: the tree edge into it (from x)
-	depth  []int32    // per index: tree depth
 	next   []traceHop // per index: the first edge of a shortest path back to x
-	dist   []int32    // per index: that path's length
 	member []bool     // closuresByBits: per index, already in x's component
 	start  []int32    // reverse adjacency (CSR) of the reached subgraph
 	rev    []traceHop
@@ -67,22 +65,21 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 // first, recording the tree edges. Invariant: order[:i] are expanded.
 func (s *traceSearch) reach(x *traceTxn) {
 	s.epoch++
-	s.order, s.parent, s.depth = s.order[:0], s.parent[:0], s.depth[:0]
-	s.add(x, traceHop{from: -1, to: 0}, 0)
+	s.order, s.parent = s.order[:0], s.parent[:0]
+	s.add(x, traceHop{from: -1, to: 0})
 	for i := 0; i < len(s.order); i++ {
 		for _, e := range s.order[i].out {
 			if e.to.stamp != s.epoch {
-				s.add(e.to, traceHop{from: int32(i), to: int32(len(s.order)), fromLine: e.from, atLine: e.at}, s.depth[i]+1)
+				s.add(e.to, traceHop{from: int32(i), to: int32(len(s.order)), fromLine: e.from, atLine: e.at})
 			}
 		}
 	}
 }
 
-func (s *traceSearch) add(n *traceTxn, h traceHop, d int32) {
+func (s *traceSearch) add(n *traceTxn, h traceHop) {
 	n.stamp, n.idx = s.epoch, int32(len(s.order))
 	s.order = append(s.order, n)
 	s.parent = append(s.parent, h)
-	s.depth = append(s.depth, d)
 }
 
 // backFrom searches backwards from the closing sources over the reached
@@ -91,16 +88,14 @@ func (s *traceSearch) add(n *traceTxn, h traceHop, d int32) {
 func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
 	n := len(s.order)
 	s.buildReverse()
-	s.next, s.dist = s.next[:0], s.dist[:0]
+	s.next = s.next[:0]
 	for range n {
 		s.next = append(s.next, traceHop{to: -1})
-		s.dist = append(s.dist, 0)
 	}
 	s.queue = s.queue[:0]
 	for _, src := range srcs {
 		if j := src.txn.idx; src.txn.stamp == s.epoch && s.next[j].to < 0 {
 			s.next[j] = traceHop{from: j, to: 0, fromLine: src.line, atLine: line}
-			s.dist[j] = 1
 			s.queue = append(s.queue, j)
 		}
 	}
@@ -109,7 +104,6 @@ func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
 		for _, h := range s.rev[s.start[j]:s.start[j+1]] {
 			if s.next[h.from].to < 0 {
 				s.next[h.from] = h
-				s.dist[h.from] = s.dist[j] + 1
 				s.queue = append(s.queue, h.from)
 			}
 		}

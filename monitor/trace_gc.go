@@ -71,7 +71,7 @@ func (m *TraceMonitor) collect() {
 // mark indexes n as reached by collect's forward pass. Only order and the
 // node's stamp and index: when a long transaction reaches every other one
 // (sor's main thread), this scratch is as long as the graph, and the tree
-// edges and depths that add records would be a quarter of the peak heap.
+// edges that add records would be a large part of the peak heap.
 func (s *traceSearch) mark(n *traceTxn) {
 	n.stamp, n.idx = s.epoch, int32(len(s.order))
 	s.order = append(s.order, n)
