@@ -3,7 +3,6 @@ package trace
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"io"
 	"strings"
@@ -30,8 +29,8 @@ type Fields struct {
 // not handed over; nor, since no line is checked against the ones before
 // it, should one be asked for that the Reader made no event of (an inner
 // begin or end, a re-entrant acq or rel). Gzip input is inflated as
-// NewReader does (a name ending in ".gz", or gzip's magic bytes). Once ctx
-// ends it stops, within one buffer, and returns context.Cause(ctx).
+// NewReader does (a name ending in ".gz", or gzip's magic bytes), and a
+// truncated or corrupt stream is an error. Once ctx ends it stops, within one buffer, and returns context.Cause(ctx).
 func LinesAt(ctx context.Context, src io.Reader, name string, next func(after int64) int64, found func(line int64, f Fields)) error {
 	return linesAt(ctx, src, name, next, found, 1<<20)
 }
@@ -41,7 +40,7 @@ func LinesAt(ctx context.Context, src io.Reader, name string, next func(after in
 func linesAt(ctx context.Context, src io.Reader, name string, next func(int64) int64, found func(int64, Fields), size int) error {
 	br := bufio.NewReaderSize(src, 64<<10)
 	if magic, _ := br.Peek(2); strings.HasSuffix(name, ".gz") || bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
+		zr, err := newInflater(br)
 		if err != nil {
 			return err
 		}
@@ -87,9 +86,9 @@ func (s *lineScanner) fill() (more bool, err error) {
 		}
 		s.buf = append(s.buf, make([]byte, len(s.buf))...)
 	}
-	n, err := io.ReadFull(s.src, s.buf[s.end:])
+	n, err := fillFrom(s.src, s.buf[s.end:]) // a cut gzip stream is an error, not the end
 	s.end += n
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
+	if err == io.EOF {
 		s.eof, err = true, nil
 	}
 	return true, err

@@ -151,3 +151,18 @@ func TestLinesAtSkips(t *testing.T) {
 		}
 	}
 }
+
+// A gzip stream cut short is damage, not the trace's end: LinesAt says so
+// rather than handing over fewer lines than were asked for.
+func TestLinesAtReportsATruncatedStream(t *testing.T) {
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	_, err := w.Write([]byte(strings.Repeat("T1|w(x)|a\n", 20000)))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	cut := z.Bytes()[:z.Len()/2]
+	n := 0
+	err = LinesAt(context.Background(), bytes.NewReader(cut), "t.std.gz", func(l int64) int64 { return (l + 1) % 20001 }, func(int64, Fields) { n++ })
+	require.Error(t, err)
+	require.Less(t, n, 20000)
+}
