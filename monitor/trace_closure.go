@@ -105,7 +105,7 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 	} else {
 		bw = m.chainBack(xb, n)
 	}
-	bw = shortcutBack(bw)
+	bw = shortcut(bw, true)
 	_, _, down := s.runBack(j)
 	m.describe(&v, fw, bw, closed && found, int(down)+len(bw)-1)
 	return v

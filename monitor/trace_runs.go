@@ -91,27 +91,19 @@ func (s *traceSearch) parentLink(i int32) (int32, int64) {
 	return s.parent[i].from, s.parent[i].fromLine
 }
 
-// shortcut merges, in a chain of hops in path order, each run of
-// consecutive same-thread hops into one program-order hop, in place (the
-// writes lag the reads), so that it allocates nothing.
-func shortcut(hops []walkHop) []walkHop {
+// shortcut merges, in a chain of hops, each run of consecutive same-thread
+// hops into one program-order hop, in place (the writes lag the reads), so
+// that it allocates nothing. The chain is in path order, or with back
+// listed nearest its end first (a merged hop then reaches further back).
+func shortcut(hops []walkHop, back bool) []walkHop {
 	out := hops[:0]
 	for _, h := range hops {
 		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
-			out[k].to, out[k].atLine = h.to, h.atLine
-			continue
-		}
-		out = append(out, h)
-	}
-	return out
-}
-
-// shortcutBack is shortcut for a chain listed nearest its end first.
-func shortcutBack(hops []walkHop) []walkHop {
-	out := hops[:0]
-	for _, h := range hops {
-		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
-			out[k].from, out[k].fromLine = h.from, h.fromLine
+			if back {
+				out[k].from, out[k].fromLine = h.from, h.fromLine
+			} else {
+				out[k].to, out[k].atLine = h.to, h.atLine
+			}
 			continue
 		}
 		out = append(out, h)

@@ -74,7 +74,7 @@ func (m *TraceMonitor) describe(v *TraceViolation, fw, bw []walkHop, closed bool
 		for i := len(bw) - 1; i >= 0; i-- {
 			walk = append(walk, bw[i])
 		}
-		walk = shortcut(simplify(walk))
+		walk = shortcut(simplify(walk), false)
 		v.Cycle = listHops(walk)
 		v.Out, v.In = walk[0].fromLine, walk[len(walk)-1].atLine
 		return
