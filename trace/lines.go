@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"strings"
 
 	"github.com/conc-dev/conc/model"
 )
@@ -39,7 +38,7 @@ func LinesAt(ctx context.Context, src io.Reader, name string, next func(after in
 // with small ones).
 func linesAt(ctx context.Context, src io.Reader, name string, next func(int64) int64, found func(int64, Fields), size int) error {
 	br := bufio.NewReaderSize(src, 64<<10)
-	if magic, _ := br.Peek(2); strings.HasSuffix(name, ".gz") || bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+	if magic, _ := br.Peek(2); gzipped(name, magic) {
 		zr, err := newInflater(br)
 		if err != nil {
 			return err

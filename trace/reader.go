@@ -70,7 +70,7 @@ func Open(path string, opts Options) (*Reader, error) {
 		}
 		f, name = g, path
 	}
-	r, err := newReader(f, name, opts, strings.HasSuffix(path, ".gz"))
+	r, err := NewReader(f, name, opts)
 	if err != nil {
 		if path != "-" {
 			f.Close()
@@ -87,10 +87,6 @@ func Open(path string, opts Options) (*Reader, error) {
 // input is recognised by its magic bytes, or by a name ending in ".gz":
 // such a file whose magic is damaged is a corrupt gzip stream, not text.
 func NewReader(src io.Reader, name string, opts Options) (*Reader, error) {
-	return newReader(src, name, opts, strings.HasSuffix(name, ".gz"))
-}
-
-func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, error) {
 	size := opts.BufSize
 	if size <= 0 {
 		size = 1 << 20
@@ -105,7 +101,7 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	} else if err != nil {
 		return nil, err
 	}
-	if gz || (n == 2 && r.buf[0] == 0x1f && r.buf[1] == 0x8b) {
+	if gzipped(name, r.buf[:n]) {
 		zr, err := newInflater(io.MultiReader(bytes.NewReader(append([]byte(nil), r.buf[:n]...)), src))
 		if err != nil {
 			return nil, &Error{File: name, Line: 1, Msg: err.Error(), cause: err}
@@ -117,6 +113,13 @@ func newReader(src io.Reader, name string, opts Options, gz bool) (*Reader, erro
 	}
 	r.src = src
 	return r, nil
+}
+
+// gzipped says input called name whose first bytes are magic is gzip: a
+// name ending in ".gz" (whatever its magic, which may be damaged), or
+// gzip's magic bytes.
+func gzipped(name string, magic []byte) bool {
+	return strings.HasSuffix(name, ".gz") || bytes.HasPrefix(magic, []byte{0x1f, 0x8b})
 }
 
 // Close releases the files and goroutines behind the Reader.
