@@ -19,7 +19,7 @@ import (
 // explicit --engine is taken as asked; one that does not decide
 // synchronisation refuses a program with it (engines.SyncError names the
 // flags).
-func chooseEngine(_ *env, name string, p *model.Program, opts engines.Options) (*engines.Engine, error) {
+func chooseEngine(name string, p *model.Program, opts engines.Options) (*engines.Engine, error) {
 	if name == "auto" {
 		return engines.Auto(p, opts)
 	}

@@ -52,7 +52,7 @@ func engineFor(e *env, f *decideFlags, p *model.Program) (*model.Program, *engin
 	if f.ignoreSync {
 		p = model.DropSync(p)
 	}
-	eng, err := chooseEngine(e, f.engine, p, f.options())
+	eng, err := chooseEngine(f.engine, p, f.options())
 	if err != nil {
 		return p, nil, e.usagef("%v", err)
 	}

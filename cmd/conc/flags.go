@@ -77,18 +77,15 @@ type deadline struct {
 	within context.Context // the parent of the search's context (nil: none)
 }
 
-func (f *decideFlags) deadline() deadline {
-	dl := deadlineOf(f.timeout)
-	dl.within = f.within
-	return dl
-}
+func (f *decideFlags) deadline() deadline { return deadlineOf(f.timeout, f.within) }
 
-// deadlineOf is the deadline of a --timeout value (0: not given).
-func deadlineOf(timeout time.Duration) deadline {
+// deadlineOf is the deadline of a --timeout value (0: not given) under
+// within (nil: none).
+func deadlineOf(timeout time.Duration, within context.Context) deadline {
 	if timeout > 0 {
-		return deadline{d: timeout, given: true}
+		return deadline{d: timeout, given: true, within: within}
 	}
-	return deadline{d: defaultTimeout}
+	return deadline{d: defaultTimeout, within: within}
 }
 
 // reason is the unknown's reason when the deadline ended the search.

@@ -37,31 +37,24 @@ func TestParseFlagsInterspersed(t *testing.T) {
 	}
 }
 
-// TestChooseEngine checks auto's choice against docs/spec.md §4 whichever engines are
-// registered: the paper's engine when it exists, else brute.
+// TestChooseEngine checks auto's choice against docs/spec.md §4: the
+// paper's engine (the CLI registers every engine, engines/all).
 func TestChooseEngine(t *testing.T) {
 	free := &model.Program{Threads: []*model.Thread{{Name: "A", Auto: &model.Automaton{Out: [][]model.Edge{
 		{{To: 1, Ev: model.Event{Op: model.OpBegin, Target: -1}}}, nil}}}}}
 	synced := &model.Program{Locks: []string{"m"}, Threads: []*model.Thread{{Name: "A", Auto: &model.Automaton{Out: [][]model.Edge{
 		{{To: 1, Ev: model.Event{Op: model.OpAcquire, Target: 0}}}, nil}}}}}
-	want := func(name string) string {
-		if _, err := engines.Lookup(name); err == nil {
-			return name
-		}
-		return "brute"
-	}
-	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
-	got, err := chooseEngine(e, "auto", free, engines.Options{})
+	got, err := chooseEngine("auto", free, engines.Options{})
 	require.NoError(t, err)
-	require.Equal(t, want("profile"), got.Name)
-	got, err = chooseEngine(e, "auto", synced, engines.Options{})
+	require.Equal(t, "profile", got.Name)
+	got, err = chooseEngine("auto", synced, engines.Options{})
 	require.NoError(t, err)
-	require.Equal(t, want("global"), got.Name)
-	got, err = chooseEngine(e, "auto", model.DropSync(synced), engines.Options{})
+	require.Equal(t, "global", got.Name)
+	got, err = chooseEngine("auto", model.DropSync(synced), engines.Options{})
 	require.NoError(t, err)
-	require.Equal(t, want("profile"), got.Name, "--ignore-sync leaves no synchronisation")
-	_, err = chooseEngine(e, "profile", synced, engines.Options{})
+	require.Equal(t, "profile", got.Name, "--ignore-sync leaves no synchronisation")
+	_, err = chooseEngine("profile", synced, engines.Options{})
 	require.ErrorContains(t, err, "--ignore-sync")
-	_, err = chooseEngine(e, "nonsense", free, engines.Options{})
+	_, err = chooseEngine("nonsense", free, engines.Options{})
 	require.ErrorContains(t, err, "--engine")
 }

@@ -26,16 +26,18 @@ func golden(t *testing.T, name, got string) {
 	require.Equal(t, string(want), got)
 }
 
-// The text conc monitor --lock-edges prints for each real-trace excerpt
-// (testdata/traces), kept as golden files, and the JSON and DOT for sor's.
-// The text streams the violations into groups (groupSpool); --all holds
-// them all (groupViolations) and must print the same groups; a trace read
-// from standard input names its events by line only.
-func TestMonitorGoldenExcerpts(t *testing.T) {
-	dir := "../../testdata/traces"
+// traceExcerpt is a real-trace excerpt of testdata/traces: its file and
+// its name (the file without .std or .std.gz).
+type traceExcerpt struct{ file, name string }
+
+// traceExcerpts lists the excerpts in dir, which must hold the six Java
+// Grande ones (jgf-*).
+func traceExcerpts(t *testing.T, dir string) []traceExcerpt {
+	t.Helper()
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	n := 0
+	var out []traceExcerpt
+	jgf := 0
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".std")
 		if !ok {
@@ -45,17 +47,30 @@ func TestMonitorGoldenExcerpts(t *testing.T) {
 			continue
 		}
 		if strings.HasPrefix(name, "jgf-") {
-			n++
+			jgf++
 		}
-		path := filepath.Join(dir, e.Name())
+		out = append(out, traceExcerpt{e.Name(), name})
+	}
+	require.Equal(t, 6, jgf, "the six Java Grande excerpts")
+	return out
+}
+
+// The text conc monitor --lock-edges prints for each real-trace excerpt
+// (testdata/traces), kept as golden files, and the JSON and DOT for sor's.
+// The text streams the violations into groups (groupSpool); --all holds
+// them all (groupViolations) and must print the same groups; a trace read
+// from standard input names its events by line only.
+func TestMonitorGoldenExcerpts(t *testing.T) {
+	dir := "../../testdata/traces"
+	for _, x := range traceExcerpts(t, dir) {
+		path := filepath.Join(dir, x.file)
 		out := conc("monitor", path, "--lock-edges", "--quiet")
 		require.Empty(t, out.stderr)
-		golden(t, filepath.Join("monitor", name+".txt"), out.stdout)
+		golden(t, filepath.Join("monitor", x.name+".txt"), out.stdout)
 		held := conc("monitor", path, "--lock-edges", "--quiet", "--all")
 		want, _, _ := strings.Cut(held.stdout, "violating transactions:\n")
-		require.Equal(t, want, out.stdout, name)
+		require.Equal(t, want, out.stdout, x.name)
 	}
-	require.Equal(t, 6, n, "the six Java Grande excerpts")
 
 	sor := filepath.Join(dir, "jgf-sor-reduced.std")
 	dot := filepath.Join(t.TempDir(), "sor.dot")

@@ -12,24 +12,6 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// elidedGroupsJSON adds elided_at to groupsJSON's groups.
-type elidedGroupsJSON struct {
-	Violating int `json:"violating"`
-	Groups    []struct {
-		Count int `json:"count"`
-		Cycle []struct {
-			Thread string `json:"thread"`
-			Begin  int    `json:"begin"`
-			End    *int   `json:"end"`
-			Events []struct {
-				Line int `json:"line"`
-			} `json:"events"`
-		} `json:"cycle"`
-		Elided   int `json:"elided"`
-		ElidedAt int `json:"elided_at"`
-	} `json:"groups"`
-}
-
 // TestMonitorGroupsElidedInvariants: TestMonitorGroupsInvariants lists
 // whole cycles (--max-cycle 1000); on real traces many example cycles are
 // elided (--max-cycle 8; crypt --lock-edges: 19 of the 20 shown), and the
@@ -55,7 +37,7 @@ func TestMonitorGroupsElidedInvariants(t *testing.T) {
 			args = append(args, "--lock-edges")
 		}
 		out := conc(args...)
-		var got elidedGroupsJSON
+		var got groupsJSON
 		require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
 		ctx := fmt.Sprintf("%+v lock edges %v", o, lockEdges)
 		elided += checkElidedGroups(t, got, events, lockEdges, ctx)
@@ -64,7 +46,7 @@ func TestMonitorGroupsElidedInvariants(t *testing.T) {
 }
 
 // checkElidedGroups checks got's groups and returns how many are elided.
-func checkElidedGroups(t *testing.T, got elidedGroupsJSON, events map[int]namedTraceEvent, lockEdges bool, ctx string) int {
+func checkElidedGroups(t *testing.T, got groupsJSON, events map[int]namedTraceEvent, lockEdges bool, ctx string) int {
 	t.Helper()
 	sum, elided := 0, 0
 	for _, g := range got.Groups {

@@ -39,7 +39,8 @@ type groupsJSON struct {
 				Target string `json:"target"`
 			} `json:"events"`
 		} `json:"cycle"`
-		Elided int `json:"elided"`
+		Elided   int `json:"elided"`
+		ElidedAt int `json:"elided_at"`
 	} `json:"groups"`
 }
 

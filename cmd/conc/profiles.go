@@ -86,8 +86,7 @@ type profilesOut struct {
 // the same context, so an abandoned one stops too (within a few hundred
 // steps) rather than running on in the background (conc serve's explain).
 func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
-	dl := deadlineOf(f.timeout)
-	dl.within = f.within
+	dl := deadlineOf(f.timeout, f.within)
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
