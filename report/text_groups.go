@@ -60,7 +60,7 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 			i = j
 			continue
 		}
-		names = append(names, t.label())
+		names = append(names, t.Label())
 	}
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
 		names = append(names, elision(g.Elided))
@@ -104,7 +104,7 @@ func unaryRuns(g *Group) []int {
 	runs := make([]int, len(g.Cycle))
 	for i := 1; i < len(g.Cycle); {
 		j := i
-		for j+1 < len(g.Cycle) && g.Cycle[i].unary() && g.Cycle[j+1].unary() &&
+		for j+1 < len(g.Cycle) && g.Cycle[i].Unary() && g.Cycle[j+1].Unary() &&
 			g.Cycle[j+1].Thread == g.Cycle[i].Thread && !(g.Elided > 0 && j+1 == g.ElidedAt) {
 			j++
 		}
