@@ -52,20 +52,29 @@ type txnKey struct {
 	begin  int
 }
 
-// dotLabel is why a comes before c, in a word or two: the variable of an
-// access conflict, or the kind of ordering edge.
+// dotLabel is why a comes before c, in a word or two (shortLabel).
 func dotLabel(a, c TraceEvent) string {
-	switch kindOfTrace(a, c) {
+	if l := shortLabel(kindOfTrace(a, c), a.Target); l != "" {
+		return l
+	}
+	return "?" // an event not read again (standard input)
+}
+
+// shortLabel is a conflict of kind k from an event on target, in a word
+// or two: the variable of an access conflict, or the kind of ordering
+// edge; "" for an unexplained one (the caller says what it knows).
+func shortLabel(k conflictKind, target string) string {
+	switch k {
 	case sameThread:
 		return "program order"
 	case dataConflict:
-		return a.Target
+		return target
 	case lockOrder:
-		return "lock " + a.Target
+		return "lock " + target
 	case forkOrder:
 		return "fork"
 	case joinOrder:
 		return "join"
 	}
-	return "?" // an event not read again (standard input)
+	return ""
 }
