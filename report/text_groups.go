@@ -29,7 +29,7 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 		writeGroup(b, i+1, &g)
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {
-		fmt.Fprintf(b, "... and %d more %s (--max-groups 0 shows all)\n", more, pluralWord(more, "group"))
+		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", plural(more, "more group"))
 	}
 	if o.All {
 		b.WriteString("violating transactions:\n")
@@ -156,12 +156,4 @@ func cycleVars(cycle []CycleTxn) []string {
 		}
 	}
 	return vars
-}
-
-// pluralWord is word, with an s unless n is 1.
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
