@@ -12,10 +12,7 @@ import (
 // violating transaction on a line of its own. So the default output stays
 // a screen or two however many violations a long trace has.
 func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
-	n := int64(len(r.Violations))
-	if r.Violating != nil {
-		n = *r.Violating
-	}
+	n := r.ViolatingCount()
 	if r.First > 0 {
 		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
 	}
@@ -81,6 +78,15 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 		words, _ := explainPair(a.named(), c.named(), kindOfTrace(a, c))
 		b.WriteString("    " + words + "\n")
 	}
+}
+
+// ViolatingCount is how many violating transactions conc monitor found:
+// Violating, or, for a report that has no count, its Violations.
+func (r *Report) ViolatingCount() int64 {
+	if r.Violating != nil {
+		return *r.Violating
+	}
+	return int64(len(r.Violations))
 }
 
 // shownGroups are the first ShowGroups groups (all if 0).

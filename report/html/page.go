@@ -111,10 +111,7 @@ func writeWitness(b *bufio.Writer, w *report.Witness, o Options) {
 // writeGroups lists conc monitor's groups as the text does, each with its
 // example cycle drawn.
 func writeGroups(b *bufio.Writer, r *report.Report) {
-	n := int64(len(r.Violations))
-	if r.Violating != nil {
-		n = *r.Violating
-	}
+	n := r.ViolatingCount()
 	b.WriteString("<section class=\"groups\">\n<h2>Violating transactions</h2>\n")
 	if r.First > 0 {
 		fmt.Fprintf(b, "<p>first not serializable at trace line %d</p>\n", r.First)
