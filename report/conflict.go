@@ -113,11 +113,7 @@ func kindOfOps[N comparable](at N, ao model.Op, ax N, bt N, bo model.Op, bx N) c
 func explain(p *model.Program, run []model.Step, c model.Conflict) Conflict {
 	a, b := run[c.From], run[c.To]
 	out := Conflict{From: c.From, To: c.To}
-	ea, eb, k := eventOf(p, a), eventOf(p, b), kindOf(a, b)
-	out.Words, out.Label = explainPair(ea, eb, k)
-	if out.Short = shortLabel(k, ea.target); out.Short == "" {
-		out.Short = ea.op + " → " + eb.op
-	}
+	out.Words, out.Label = explainPair(eventOf(p, a), eventOf(p, b), kindOf(a, b))
 	return out
 }
 

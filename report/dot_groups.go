@@ -52,29 +52,20 @@ type txnKey struct {
 	begin  int
 }
 
-// dotLabel is why a comes before c, in a word or two (shortLabel).
+// dotLabel is why a comes before c, in a word or two: the variable of an
+// access conflict, or the kind of ordering edge.
 func dotLabel(a, c TraceEvent) string {
-	if l := shortLabel(kindOfTrace(a, c), a.Target); l != "" {
-		return l
-	}
-	return "?" // an event not read again (standard input)
-}
-
-// shortLabel is a conflict of kind k from an event on target, in a word
-// or two: the variable of an access conflict, or the kind of ordering
-// edge; "" for an unexplained one (the caller says what it knows).
-func shortLabel(k conflictKind, target string) string {
-	switch k {
+	switch kindOfTrace(a, c) {
 	case sameThread:
 		return "program order"
 	case dataConflict:
-		return target
+		return a.Target
 	case lockOrder:
-		return "lock " + target
+		return "lock " + a.Target
 	case forkOrder:
 		return "fork"
 	case joinOrder:
 		return "join"
 	}
-	return ""
+	return "?" // an event not read again (standard input)
 }

@@ -79,12 +79,9 @@ type Event struct {
 type Conflict struct {
 	From int `json:"from"`
 	To   int `json:"to"`
-	// Words explains the conflict in a sentence; Label in a few words
-	// (the DOT's edge), Short in a word or two (the HTML's arrow, as a
-	// group's GroupEdge.Label).
+	// Words explains the conflict in a sentence; Label in a few words.
 	Words string `json:"-"`
 	Label string `json:"-"`
-	Short string `json:"-"`
 }
 
 // Txn is one transaction of the run on the cycle: its thread, its ordinal

@@ -43,7 +43,7 @@ func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
 	d.boxes = txnBoxes(d, shown, interrupted)
 	for _, c := range w.Cycle {
 		f, t := markOf[c.From], markOf[c.To]
-		d.arrows = append(d.arrows, arrow{from: f, to: t, label: c.Short, title: c.Words,
+		d.arrows = append(d.arrows, arrow{from: f, to: t, label: edgeLabel(shown, f, t), title: c.Words,
 			edge: fmt.Sprintf("%d-%d", c.From, c.To)})
 	}
 	return d
@@ -99,6 +99,27 @@ func interruptedTxns(w *report.Witness) map[int]bool {
 	}
 	return out
 }
+
+// edgeLabel is the conflict's label in a word or two: the variable of an
+// access conflict, or the kind of ordering edge.
+func edgeLabel(shown []report.Shown, f, t int) string {
+	a, b := shown[f].Event, shown[t].Event
+	switch {
+	case a.Thread == b.Thread:
+		return "program order"
+	case isAccess(a.Op) && isAccess(b.Op):
+		return a.Target
+	case a.Op == "release" && b.Op == "acquire":
+		return "release→acquire " + a.Target
+	case a.Op == "fork":
+		return "fork"
+	case b.Op == "join":
+		return "join"
+	}
+	return a.Op + " → " + b.Op
+}
+
+func isAccess(op string) bool { return op == "read" || op == "write" }
 
 // eventTitle is an event's tooltip: thread, op, target, position, index.
 func eventTitle(s report.Shown) string {
