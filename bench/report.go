@@ -100,11 +100,10 @@ func Fits(points []Point) []Growth {
 				xs, ys, below := series(ps, x, metric)
 				g := Growth{Engine: kk.engine, Metric: metric, Var: v, Fixed: kk.fixed, Below: below, Points: len(ps)}
 				l, err := Exponent(xs, ys)
-				switch {
-				case (err != nil || l.N < minFitPoints) && below > 0 && len(ps) >= minFitPoints:
-					out = append(out, g) // say why there is no fit
-					continue
-				case err != nil || l.N < minFitPoints:
+				if err != nil || l.N < minFitPoints {
+					if below > 0 && len(ps) >= minFitPoints {
+						out = append(out, g) // say why there is no fit
+					}
 					continue
 				}
 				g.Line = l

@@ -22,7 +22,7 @@ func writeDOTGroups(b *bufio.Writer, groups []Group) {
 		}
 		name := fmt.Sprintf("t%d", len(nodes))
 		nodes[k] = name
-		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(t.label()))
+		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(t.Label()))
 		return name
 	}
 	for _, g := range groups {

@@ -47,7 +47,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		writeGroups(b, r, o)
 	}
 	if !o.Quiet {
-		b.WriteString(summaryLine(r) + "\n")
+		b.WriteString(SummaryLine(r) + "\n")
 	}
 	return b.Flush()
 }
@@ -186,7 +186,9 @@ func txnName(t Txn) string {
 	return fmt.Sprintf("%s#%d", proseThread(t.Thread), t.Nth)
 }
 
-func summaryLine(r *Report) string {
+// SummaryLine is the text report's last line (the HTML page's too):
+// the program's class and size, the engine and its statistics.
+func SummaryLine(r *Report) string {
 	return fmt.Sprintf("%s program, %s, %s, %s; engine %s: %s, %s, %d ms",
 		r.Class, plural(r.Threads, "thread"), plural(r.Vars, "var"), plural(r.Locks, "lock"),
 		r.Engine, plural64(r.Stats.States, "state"), plural64(r.Stats.Events, "event"), r.Stats.Millis)

@@ -12,10 +12,7 @@ import (
 // violating transaction on a line of its own. So the default output stays
 // a screen or two however many violations a long trace has.
 func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
-	n := int64(len(r.Violations))
-	if r.Violating != nil {
-		n = *r.Violating
-	}
+	n := r.ViolatingCount()
 	if r.First > 0 {
 		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
 	}
@@ -29,7 +26,7 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 		writeGroup(b, i+1, &g)
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {
-		fmt.Fprintf(b, "... and %d more %s (--max-groups 0 shows all)\n", more, pluralWord(more, "group"))
+		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", plural(more, "more group"))
 	}
 	if o.All {
 		b.WriteString("violating transactions:\n")
@@ -60,7 +57,7 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 			i = j
 			continue
 		}
-		names = append(names, t.label())
+		names = append(names, t.Label())
 	}
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
 		names = append(names, elision(g.Elided))
@@ -81,6 +78,15 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 		words, _ := explainPair(a.named(), c.named(), kindOfTrace(a, c))
 		b.WriteString("    " + words + "\n")
 	}
+}
+
+// ViolatingCount is how many violating transactions conc monitor found:
+// Violating, or, for a report that has no count, its Violations.
+func (r *Report) ViolatingCount() int64 {
+	if r.Violating != nil {
+		return *r.Violating
+	}
+	return int64(len(r.Violations))
 }
 
 // shownGroups are the first ShowGroups groups (all if 0).
@@ -104,7 +110,7 @@ func unaryRuns(g *Group) []int {
 	runs := make([]int, len(g.Cycle))
 	for i := 1; i < len(g.Cycle); {
 		j := i
-		for j+1 < len(g.Cycle) && g.Cycle[i].unary() && g.Cycle[j+1].unary() &&
+		for j+1 < len(g.Cycle) && g.Cycle[i].Unary() && g.Cycle[j+1].Unary() &&
 			g.Cycle[j+1].Thread == g.Cycle[i].Thread && !(g.Elided > 0 && j+1 == g.ElidedAt) {
 			j++
 		}
@@ -156,12 +162,4 @@ func cycleVars(cycle []CycleTxn) []string {
 		}
 	}
 	return vars
-}
-
-// pluralWord is word, with an s unless n is 1.
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

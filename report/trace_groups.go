@@ -46,12 +46,12 @@ type CycleTxn struct {
 	Events []TraceEvent `json:"events"`
 }
 
-// unary reports whether t is a lone event outside any atomic block (it
+// Unary reports whether t is a lone event outside any atomic block (it
 // begins and ends at one line).
-func (t CycleTxn) unary() bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
+func (t CycleTxn) Unary() bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
 
-// label names t in the text and the DOT: "T0 lines 5-open".
-func (t CycleTxn) label() string {
+// Label names t in the text, the DOT and the HTML: "T0 lines 5-open".
+func (t CycleTxn) Label() string {
 	return fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End))
 }
 
@@ -155,7 +155,7 @@ func (gr *grouper) cycleTxns(v *Violation) ([]CycleTxn, int) {
 func (gr *grouper) signature(cycle []CycleTxn, elidedAt, elided int) []byte {
 	own := cycle[0]
 	b := gr.sig[:0]
-	if own.unary() {
+	if own.Unary() {
 		b = append(b, "unary"...)
 	} else {
 		for k, e := range own.Events {

@@ -49,9 +49,8 @@ func (w *Witness) Window(limit, lead int) []Shown {
 
 // txnCounter returns a function giving the transaction and ordinal of
 // events 0, 1, 2, … called in that order: model.TxnCounter over a lean run,
-// the spelled-out run's Txn otherwise, with the ordinals Build kept (or,
-// for a witness made by hand, counted per thread name as the transactions
-// first appear, which is the order they begin).
+// the spelled-out run's Txn otherwise, with the ordinals spellOut kept (0
+// for a witness made by hand, which has none).
 func (w *Witness) txnCounter() func(i int) (txn, nth int) {
 	if l := w.lean; l != nil {
 		c := model.NewTxnCounter(w.LockEdges, len(l.p.Threads))
@@ -60,20 +59,12 @@ func (w *Witness) txnCounter() func(i int) (txn, nth int) {
 			return x, n
 		}
 	}
-	nth, count := map[int]int{}, map[string]int{}
 	return func(i int) (int, int) {
-		e := w.Run[i]
-		switch {
-		case e.Txn < 0:
-			return -1, 0
-		case e.Txn < len(w.nth):
-			return e.Txn, w.nth[e.Txn]
+		x := w.Run[i].Txn
+		if x < 0 || x >= len(w.nth) {
+			return x, 0
 		}
-		if _, ok := nth[e.Txn]; !ok {
-			count[e.Thread]++
-			nth[e.Txn] = count[e.Thread]
-		}
-		return e.Txn, nth[e.Txn]
+		return x, w.nth[x]
 	}
 }
 

@@ -38,8 +38,8 @@ func New(cfg Config) http.Handler {
 }
 
 // securityHeaders keeps the page from being framed by other sites and the
-// browser from guessing types. (No script policy: the witness page, which
-// the --html renderer will write, may carry its own inline script.)
+// browser from guessing types. (No script policy is set; the witness page
+// of POST /api/timeline, report/html's, carries no script of its own.)
 func securityHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")

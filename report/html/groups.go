@@ -27,7 +27,7 @@ func groupDiagram(k int, g *report.Group) *diagram {
 			lane[t.Thread] = l
 			d.lanes = append(d.lanes, report.ProseThread(t.Thread))
 		}
-		violating := i == 0 && !unary(t)
+		violating := i == 0 && !t.Unary()
 		if key := [2]int{l, t.Begin}; !boxOf[key] {
 			boxOf[key] = true
 			d.boxes = append(d.boxes, groupBox(t, l, col, len(d.cols)-1, violating))
@@ -81,14 +81,12 @@ func groupColumns(d *diagram, g *report.Group) map[int]int {
 // groupBox is transaction t's box: from its begin line to its end, or to
 // the last column if the trace never ends it.
 func groupBox(t report.CycleTxn, lane int, col map[int]int, last int, violating bool) box {
-	x := box{lane: lane, from: col[t.Begin], to: last, cycle: true, interrupted: violating}
-	end := "open"
+	x := box{lane: lane, from: col[t.Begin], to: last, cycle: true, interrupted: violating, name: t.Label()}
 	if t.End != nil {
-		x.to, end = col[*t.End], strconv.Itoa(*t.End)
+		x.to = col[*t.End]
 	}
-	x.name = fmt.Sprintf("%s lines %d-%s", report.ProseThread(t.Thread), t.Begin, end)
 	x.title = "transaction " + x.name
-	if unary(t) {
+	if t.Unary() {
 		// Its one column is too narrow for a name: the axis has its line.
 		x.name, x.title = "", fmt.Sprintf("unary transaction: %s's event at line %d, outside any atomic block", report.ProseThread(t.Thread), t.Begin)
 	}
@@ -97,11 +95,6 @@ func groupBox(t report.CycleTxn, lane int, col map[int]int, last int, violating 
 		x.title += ": the violating transaction, which the cycle leaves and comes back into"
 	}
 	return x
-}
-
-// unary reports whether t is a lone event outside any atomic block.
-func unary(t report.CycleTxn) bool {
-	return t.End != nil && *t.End == t.Begin && len(t.Events) == 1
 }
 
 // opText is an event's op in STD's spelling, "?" for an event the

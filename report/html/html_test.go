@@ -243,3 +243,24 @@ func TestCrossingArrowLabelsApart(t *testing.T) {
 	require.InDelta(t, 0.62*11*7, w, 0.01)
 	require.InDelta(t, 13, h, 0.01)
 }
+
+// TestWitnessArrowLabels: a witness's arrows are labelled as docs/spec.md
+// §5 (--html) says: the variable of an access conflict, release→acquire m
+// for a lock edge.
+func TestWitnessArrowLabels(t *testing.T) {
+	p := &model.Program{File: "lock.conc", Vars: []string{"x"}, Locks: []string{"L"},
+		Threads: []*model.Thread{{Name: "A", Auto: &model.Automaton{Out: make([][]model.Edge, 1)}},
+			{Name: "B", Auto: &model.Automaton{Out: make([][]model.Edge, 1)}}}}
+	step := func(th int32, op model.Op, tgt int32) model.Step {
+		return model.Step{Thread: th, Ev: model.Event{Op: op, Target: tgt, Pos: model.Pos{File: "lock.conc", Line: 1, Col: 1}}}
+	}
+	run := []model.Step{step(0, model.OpBegin, -1), step(0, model.OpAcquire, 0), step(0, model.OpRelease, 0),
+		step(1, model.OpBegin, -1), step(1, model.OpAcquire, 0), step(1, model.OpWrite, 0), step(1, model.OpRelease, 0), step(1, model.OpEnd, -1),
+		step(0, model.OpRead, 0), step(0, model.OpEnd, -1)}
+	w := &model.Witness{Run: run, LockEdges: true, Cycle: []model.Conflict{{From: 2, To: 4}, {From: 5, To: 8}}}
+	r, err := report.Build(p, engines.Result{Verdict: engines.Violation, Engine: "global", Witness: w})
+	require.NoError(t, err)
+	s := page(t, r)
+	require.Contains(t, s, ">release→acquire L</text>")
+	require.Contains(t, s, ">x</text>")
+}

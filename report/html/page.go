@@ -82,7 +82,7 @@ func writeBody(b *bufio.Writer, r *report.Report, o Options) {
 	} else if r.First > 0 {
 		fmt.Fprintf(b, "<p>first not serializable at trace line %d</p>\n", r.First)
 	}
-	fmt.Fprintf(b, "<p class=\"summary\">%s</p>\n</div>\n", esc(summary(r)))
+	fmt.Fprintf(b, "<p class=\"summary\">%s</p>\n</div>\n", esc(report.SummaryLine(r)))
 }
 
 // writeWitness draws the witness run and lists its cycle in words.
@@ -111,10 +111,7 @@ func writeWitness(b *bufio.Writer, w *report.Witness, o Options) {
 // writeGroups lists conc monitor's groups as the text does, each with its
 // example cycle drawn.
 func writeGroups(b *bufio.Writer, r *report.Report) {
-	n := int64(len(r.Violations))
-	if r.Violating != nil {
-		n = *r.Violating
-	}
+	n := r.ViolatingCount()
 	b.WriteString("<section class=\"groups\">\n<h2>Violating transactions</h2>\n")
 	if r.First > 0 {
 		fmt.Fprintf(b, "<p>first not serializable at trace line %d</p>\n", r.First)
@@ -146,13 +143,6 @@ func writeFigure(b *bufio.Writer, d *diagram) {
 	b.WriteString("</div>\n<figcaption>Lanes are threads, time runs left to right; boxes are transactions, " +
 		"<span class=\"key-interrupted\">the red one interrupted</span>; <span class=\"key-cycle\">filled marks</span> " +
 		"are the cycle's events, joined by its conflicts (arrows, labelled with the variable or the ordering edge).</figcaption>\n</figure>\n")
-}
-
-// summary is the text report's last line.
-func summary(r *report.Report) string {
-	return fmt.Sprintf("%s program, %s, %s, %s; engine %s: %s, %s, %d ms",
-		r.Class, plural(r.Threads, "thread"), plural(r.Vars, "var"), plural(r.Locks, "lock"),
-		r.Engine, plural(int(r.Stats.States), "state"), plural(int(r.Stats.Events), "event"), r.Stats.Millis)
 }
 
 func pluralS(n int64) string {

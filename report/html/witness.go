@@ -15,7 +15,6 @@ func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
 	d := &diagram{id: "witness"}
 	lane := map[string]int{}
 	markOf := map[int]int{} // run index -> mark
-	onCycle := cycleEvents(w)
 	interrupted := interruptedTxns(w)
 	for k, s := range shown {
 		prev := -1
@@ -34,14 +33,14 @@ func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
 		}
 		markOf[s.Index] = len(d.marks)
 		d.marks = append(d.marks, mark{col: len(d.cols), lane: l, data: strconv.Itoa(s.Index),
-			op: s.Op, target: s.Target, title: eventTitle(s), cycle: onCycle[s.Index],
+			op: s.Op, target: s.Target, title: eventTitle(s), cycle: s.OnCycle,
 			interrupted: interrupted[s.Txn]})
 		d.cols = append(d.cols, column{label: strconv.Itoa(s.Index)})
 	}
 	if n := w.Len() - 1 - shown[len(shown)-1].Index; n > 0 {
 		d.cols = append(d.cols, column{label: plural(n, "event"), gap: plural(n, "event") + " left out at the end of the run"})
 	}
-	d.boxes = txnBoxes(d, shown, onCycle, interrupted)
+	d.boxes = txnBoxes(d, shown, interrupted)
 	for _, c := range w.Cycle {
 		f, t := markOf[c.From], markOf[c.To]
 		d.arrows = append(d.arrows, arrow{from: f, to: t, label: edgeLabel(shown, f, t), title: c.Words,
@@ -51,7 +50,7 @@ func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
 }
 
 // txnBoxes boxes each transaction from its first to its last shown event.
-func txnBoxes(d *diagram, shown []report.Shown, onCycle map[int]bool, interrupted map[int]bool) []box {
+func txnBoxes(d *diagram, shown []report.Shown, interrupted map[int]bool) []box {
 	byTxn := map[int]int{} // transaction -> its box
 	var boxes []box
 	for k, s := range shown {
@@ -70,22 +69,13 @@ func txnBoxes(d *diagram, shown []report.Shown, onCycle map[int]bool, interrupte
 			}
 		}
 		boxes[i].to = m.col
-		boxes[i].cycle = boxes[i].cycle || onCycle[s.Index]
+		boxes[i].cycle = boxes[i].cycle || s.OnCycle
 	}
 	for i := range boxes {
 		x := &boxes[i]
 		x.title = fmt.Sprintf("transaction %s, drawn from column %d to %d", x.name, x.from, x.to)
 	}
 	return boxes
-}
-
-// cycleEvents are the run events the cycle names.
-func cycleEvents(w *report.Witness) map[int]bool {
-	on := map[int]bool{}
-	for _, c := range w.Cycle {
-		on[c.From], on[c.To] = true, true
-	}
-	return on
 }
 
 // interruptedTxns are the transactions of the cycle that another
