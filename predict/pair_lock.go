@@ -98,40 +98,22 @@ func (lp *lockPos) step(ev *trace.Event, edges int64) {
 	}
 }
 
-// pairWalk follows the projections' edges, open transactions, lock states
-// and vector clocks (in edges) through a pass.
+// pairWalk is pair_hb.go's hbWalk with the threads' lock states and their
+// forks' clocks.
 type pairWalk struct {
-	vc, lockVC [][]int64
-	open       []bool
-	locks      []lockPos
-	forkVC     [][]int64 // per forked thread: the clock of its fork
+	hbWalk
+	locks  []lockPos
+	forkVC [][]int64 // per forked thread: the clock of its fork
 }
 
 func newPairWalk(k, locks int) *pairWalk {
-	w := &pairWalk{vc: make([][]int64, k), lockVC: make([][]int64, locks), open: make([]bool, k),
-		locks: make([]lockPos, k), forkVC: make([][]int64, k)}
-	for t := range w.vc {
-		w.vc[t] = make([]int64, k)
-	}
-	return w
+	return &pairWalk{hbWalk: newHBWalk(k, locks), locks: make([]lockPos, k), forkVC: make([][]int64, k)}
 }
 
-// step moves thread ev.Thread on by ev and returns the edge of an access
-// (the middle edge of a unary one) or of the event.
+// step is hbWalk.step, following the forks and the locks too.
 func (w *pairWalk) step(ev *trace.Event) int64 {
 	t := ev.Thread
-	at := w.vc[t][t]
-	syncBefore(w.vc, w.lockVC, ev)
-	switch {
-	case ev.Op == model.OpBegin:
-		w.open[t] = true
-	case ev.Op == model.OpEnd:
-		w.open[t] = false
-	case ev.Op.IsAccess() && !w.open[t]:
-		at++
-	}
-	w.vc[t][t] += edgesOf(ev, w.open[t])
-	syncAfter(w.vc, w.lockVC, ev)
+	at := w.hbWalk.step(ev)
 	if ev.Op == model.OpFork {
 		w.forkVC[ev.Target] = append([]int64(nil), w.vc[ev.Target]...)
 	}
