@@ -129,6 +129,17 @@ func (w *pairWalk) context(t1, t2 int) []int64 {
 	return c
 }
 
+// contextOf is context(t1, t2)[u], without building C.
+func (w *pairWalk) contextOf(t1, t2, u int) int64 {
+	var c int64
+	for _, f := range [2][]int64{w.forkVC[t1], w.forkVC[t2]} {
+		if f != nil {
+			c = max(c, f[u])
+		}
+	}
+	return c
+}
+
 // pairIndexer is the first pass (pairIndex): it indexes, per variable,
 // the accesses, and meets each access with the accesses indexed so far on
 // the way (a pattern whose f comes first in the trace is as good as one
@@ -339,19 +350,20 @@ func meetIndex(w *pairWalk, list []pairAccess, m map[int32]firstAccess, ev *trac
 		if int(a.t) == t1 || e1 < 0 {
 			continue
 		}
-		c := w.context(t1, int(a.t))
-		if e1 < c[t1] || a.y0 < c[a.t] {
+		t2 := int(a.t)
+		if e1 < w.contextOf(t1, t2, t1) || a.y0 < w.contextOf(t1, t2, t2) {
 			continue
 		}
-		f := pairLockFind{t1: t1, t2: int(a.t), e1: e1, e2: at, f: a.f, y0: a.y0, ctx: c,
-			lineE2: ev.Line, lineF: a.line}
+		f := pairLockFind{t1: t1, t2: t2, e1: e1, e2: at, f: a.f, y0: a.y0, lineE2: ev.Line, lineF: a.line}
 		switch {
 		case a.acq&lp.held == 0:
-			return f, true
 		case lp.y0 > e1 && a.z > 0:
 			f.p1, f.z = lp.y0, a.z
-			return f, true
+		default:
+			continue
 		}
+		f.ctx = w.context(t1, t2) // only a pattern's: this runs for every index entry
+		return f, true
 	}
 	return pairLockFind{}, false
 }
