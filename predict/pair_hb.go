@@ -25,8 +25,9 @@ import (
 //
 // One pass, vector clocks in edges of each thread's projection, and per
 // thread and letter the latest transaction using it (its first and last
-// access): O(threads) per access and O(threads × letters) memory, whatever
-// the length. It finds violations only: a pattern whose run must reorder
+// access): O(threads) per access and O(threads² + threads × letters)
+// memory (the clocks and one entry per pair of threads, besides the
+// letters), whatever the length. It finds violations only: a pattern whose run must reorder
 // critical sections (T2's segment happening after A through a lock) is not
 // this order's, and is left to the rest of the pipeline.
 
