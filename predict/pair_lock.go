@@ -302,9 +302,13 @@ func (m txnVars) meet(w *pairWalk, idx [][]pairAccess, ev *trace.Event, at int64
 	t := ev.Thread
 	switch {
 	case ev.Op == model.OpBegin:
-		m[t] = map[int32]firstAccess{}
-	case ev.Op == model.OpEnd:
-		m[t] = nil
+		// The last transaction's map, unless it grew large (clear costs
+		// its capacity); read only while the transaction is open.
+		if m[t] == nil || len(m[t]) > 64 {
+			m[t] = map[int32]firstAccess{}
+		} else {
+			clear(m[t])
+		}
 	case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
 		if f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t]); ok {
 			return f, true
