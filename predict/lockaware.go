@@ -44,10 +44,10 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 				return out, err
 			}
 		}
-		// The lock-aware two-thread pattern (pair_lock.go) only when the
-		// lock-free check has a violation (its runs are runs of the program
-		// without synchronisation, with the same cycle, so otherwise it has
-		// none).
+		// The two-thread patterns (pair_lock.go, pair_hb.go) only when the
+		// lock-free check has a violation (their runs are runs of the
+		// program without synchronisation, with the same cycle of access
+		// conflicts, so otherwise they have none).
 		pairsToo = found || c.stop != ""
 		if shortcuts && prefiltered {
 			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
@@ -62,11 +62,13 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		if ok, err := p.forkPrefilter(); err != nil || ok {
 			return proved(states, forkPrefilterNote), err
 		}
-		if out, ok, err := p.pairsLocked(true); err != nil || ok {
+		if out, ok, err := p.pairsLocked(true); err != nil || ok { // the index: only with pairsToo
 			return out, err
 		}
-		if out, ok, err := p.pairs(); err != nil || ok {
-			return out, err
+		if pairsToo || name != "global" {
+			if out, ok, err := p.pairs(); err != nil || ok {
+				return out, err
+			}
 		}
 		p.pairsTried = true
 	}

@@ -25,8 +25,9 @@ import (
 //
 // One pass, vector clocks in edges of each thread's projection, and per
 // thread and letter the latest transaction using it (its first and last
-// access): O(threads) per access and O(threads × letters) memory, whatever
-// the length. It finds violations only: a pattern whose run must reorder
+// access): O(threads) per access and O(threads² + threads × letters)
+// memory (the clocks and one entry per pair of threads, besides the
+// letters), whatever the length. It finds violations only: a pattern whose run must reorder
 // critical sections (T2's segment happening after A through a lock) is not
 // this order's, and is left to the rest of the pipeline.
 
@@ -56,22 +57,54 @@ type pairFind struct {
 	lineE2, lineF2 int64
 }
 
-// pairScan is the state of the pass.
-type pairScan struct {
+// hbWalk follows the projections' edges, open transactions and vector
+// clocks (in edges) through a pass: this file's and pair_lock.go's.
+type hbWalk struct {
 	vc, lockVC [][]int64
 	open       []bool
-	txn        []int64
-	last       [][]letterTxn
-	entry      [][]pairEntry // entry[t2][t1]; txn 0: none
+}
+
+func newHBWalk(k, locks int) hbWalk {
+	w := hbWalk{vc: make([][]int64, k), lockVC: make([][]int64, locks), open: make([]bool, k)}
+	for t := range w.vc {
+		w.vc[t] = make([]int64, k)
+	}
+	return w
+}
+
+// step moves thread ev.Thread on by ev and returns the edge of an access
+// (the middle edge of a unary one: begin; access; end) or of the event.
+func (w *hbWalk) step(ev *trace.Event) int64 {
+	t := ev.Thread
+	at := w.vc[t][t]
+	syncBefore(w.vc, w.lockVC, ev)
+	switch {
+	case ev.Op == model.OpBegin:
+		w.open[t] = true
+	case ev.Op == model.OpEnd:
+		w.open[t] = false
+	case ev.Op.IsAccess() && !w.open[t]:
+		at++
+	}
+	w.vc[t][t] += edgesOf(ev, w.open[t])
+	syncAfter(w.vc, w.lockVC, ev)
+	return at
+}
+
+// pairScan is the state of the pass.
+type pairScan struct {
+	hbWalk
+	txn   []int64
+	last  [][]letterTxn
+	entry [][]pairEntry // entry[t2][t1]; txn 0: none
 }
 
 // findPair runs the pass over the spool and returns the first pattern.
 func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) {
 	k := len(s.threads)
-	ps := &pairScan{vc: make([][]int64, k), lockVC: make([][]int64, len(s.locks)),
-		open: make([]bool, k), txn: make([]int64, k), last: make([][]letterTxn, k), entry: make([][]pairEntry, k)}
-	for t := range ps.vc {
-		ps.vc[t] = make([]int64, k)
+	ps := &pairScan{hbWalk: newHBWalk(k, len(s.locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
+		entry: make([][]pairEntry, k)}
+	for t := range ps.entry {
 		ps.entry[t] = make([]pairEntry, k)
 	}
 	r := sp.reader()
@@ -94,20 +127,10 @@ func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) 
 // step folds one event in, and reports a pattern it closes.
 func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
 	t := ev.Thread
-	at := ps.vc[t][t]
-	syncBefore(ps.vc, ps.lockVC, ev)
-	switch {
-	case ev.Op == model.OpBegin:
-		ps.open[t] = true
-		ps.txn[t]++
-	case ev.Op == model.OpEnd:
-		ps.open[t] = false
-	case ev.Op.IsAccess() && !ps.open[t]:
-		ps.txn[t]++
-		at++ // the middle edge of begin; access; end
+	at := ps.hbWalk.step(ev)
+	if ev.Op == model.OpBegin || ev.Op.IsAccess() && !ps.open[t] {
+		ps.txn[t]++ // a transaction, or a unary access's own
 	}
-	ps.vc[t][t] += edgesOf(ev, ps.open[t])
-	syncAfter(ps.vc, ps.lockVC, ev)
 	if !ev.Op.IsAccess() {
 		return pairFind{}, false
 	}

@@ -98,40 +98,22 @@ func (lp *lockPos) step(ev *trace.Event, edges int64) {
 	}
 }
 
-// pairWalk follows the projections' edges, open transactions, lock states
-// and vector clocks (in edges) through a pass.
+// pairWalk is pair_hb.go's hbWalk with the threads' lock states and their
+// forks' clocks.
 type pairWalk struct {
-	vc, lockVC [][]int64
-	open       []bool
-	locks      []lockPos
-	forkVC     [][]int64 // per forked thread: the clock of its fork
+	hbWalk
+	locks  []lockPos
+	forkVC [][]int64 // per forked thread: the clock of its fork
 }
 
 func newPairWalk(k, locks int) *pairWalk {
-	w := &pairWalk{vc: make([][]int64, k), lockVC: make([][]int64, locks), open: make([]bool, k),
-		locks: make([]lockPos, k), forkVC: make([][]int64, k)}
-	for t := range w.vc {
-		w.vc[t] = make([]int64, k)
-	}
-	return w
+	return &pairWalk{hbWalk: newHBWalk(k, locks), locks: make([]lockPos, k), forkVC: make([][]int64, k)}
 }
 
-// step moves thread ev.Thread on by ev and returns the edge of an access
-// (the middle edge of a unary one) or of the event.
+// step is hbWalk.step, following the forks and the locks too.
 func (w *pairWalk) step(ev *trace.Event) int64 {
 	t := ev.Thread
-	at := w.vc[t][t]
-	syncBefore(w.vc, w.lockVC, ev)
-	switch {
-	case ev.Op == model.OpBegin:
-		w.open[t] = true
-	case ev.Op == model.OpEnd:
-		w.open[t] = false
-	case ev.Op.IsAccess() && !w.open[t]:
-		at++
-	}
-	w.vc[t][t] += edgesOf(ev, w.open[t])
-	syncAfter(w.vc, w.lockVC, ev)
+	at := w.hbWalk.step(ev)
 	if ev.Op == model.OpFork {
 		w.forkVC[ev.Target] = append([]int64(nil), w.vc[ev.Target]...)
 	}
@@ -144,6 +126,17 @@ func (w *pairWalk) context(t1, t2 int) []int64 {
 	c := make([]int64, len(w.vc))
 	joinVC(c, w.forkVC[t1])
 	joinVC(c, w.forkVC[t2])
+	return c
+}
+
+// contextOf is context(t1, t2)[u], without building C.
+func (w *pairWalk) contextOf(t1, t2, u int) int64 {
+	var c int64
+	for _, f := range [2][]int64{w.forkVC[t1], w.forkVC[t2]} {
+		if f != nil {
+			c = max(c, f[u])
+		}
+	}
 	return c
 }
 
@@ -309,9 +302,13 @@ func (m txnVars) meet(w *pairWalk, idx [][]pairAccess, ev *trace.Event, at int64
 	t := ev.Thread
 	switch {
 	case ev.Op == model.OpBegin:
-		m[t] = map[int32]firstAccess{}
-	case ev.Op == model.OpEnd:
-		m[t] = nil
+		// The last transaction's map, unless it grew large (clear costs
+		// its capacity); read only while the transaction is open.
+		if m[t] == nil || len(m[t]) > 64 {
+			m[t] = map[int32]firstAccess{}
+		} else {
+			clear(m[t])
+		}
 	case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
 		if f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t]); ok {
 			return f, true
@@ -357,19 +354,20 @@ func meetIndex(w *pairWalk, list []pairAccess, m map[int32]firstAccess, ev *trac
 		if int(a.t) == t1 || e1 < 0 {
 			continue
 		}
-		c := w.context(t1, int(a.t))
-		if e1 < c[t1] || a.y0 < c[a.t] {
+		t2 := int(a.t)
+		if e1 < w.contextOf(t1, t2, t1) || a.y0 < w.contextOf(t1, t2, t2) {
 			continue
 		}
-		f := pairLockFind{t1: t1, t2: int(a.t), e1: e1, e2: at, f: a.f, y0: a.y0, ctx: c,
-			lineE2: ev.Line, lineF: a.line}
+		f := pairLockFind{t1: t1, t2: t2, e1: e1, e2: at, f: a.f, y0: a.y0, lineE2: ev.Line, lineF: a.line}
 		switch {
 		case a.acq&lp.held == 0:
-			return f, true
 		case lp.y0 > e1 && a.z > 0:
 			f.p1, f.z = lp.y0, a.z
-			return f, true
+		default:
+			continue
 		}
+		f.ctx = w.context(t1, t2) // only a pattern's: this runs for every index entry
+		return f, true
 	}
 	return pairLockFind{}, false
 }

@@ -335,3 +335,34 @@ func pairsLockedBoth(p *predictor) (*Outcome, bool, error) {
 	}
 	return p.pairsLocked(true)
 }
+
+// TestPairsNeedALockFreeViolation: lockAware skips the two-thread searches
+// when the lock-free check finds no violation, since their cycles are of
+// access conflicts and their runs, without synchronisation, runs of the
+// program that check decides. On random traces, under both semantics,
+// they find nothing whenever it finds nothing.
+func TestPairsNeedALockFreeViolation(t *testing.T) {
+	n := testflag.N(300, 3000)
+	none := 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 16))
+		src := randomPairShape(r).trace(r)
+		for _, lockEdges := range []bool{false, true} {
+			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
+			_, found, c, err := p.lockFree()
+			require.NoError(t, err)
+			if found || c.stop != "" {
+				continue
+			}
+			none++
+			_, ok, err := p.pairs()
+			require.NoError(t, err)
+			require.False(t, ok, "seed %d lock edges %v: hb pattern\n%s", seed, lockEdges, src)
+			_, ok, err = findPairLock(p)
+			require.NoError(t, err)
+			require.False(t, ok, "seed %d lock edges %v: lock-aware pattern\n%s", seed, lockEdges, src)
+		}
+	}
+	t.Logf("lock-free check clear: %d of %d", none, 2*n)
+	require.Greater(t, none, n/10)
+}
