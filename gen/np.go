@@ -29,15 +29,8 @@ func init() {
 // at least 3 (so that each clause has three distinct variables; about four
 // clauses a variable is where random 3-CNF formulas turn unsatisfiable).
 func npSizes(p Params) (vars, clauses int) {
-	clauses = p.Clauses
-	if clauses <= 0 {
-		clauses = 8
-	}
-	vars = p.Vars
-	if vars <= 0 {
-		vars = max(3, clauses/4)
-	}
-	return vars, clauses
+	clauses = orDefault(p.Clauses, 8)
+	return orDefault(p.Vars, max(3, clauses/4)), clauses
 }
 
 // NP reduces 3-SAT to non-serializability of lock-free straight-line

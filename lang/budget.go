@@ -50,13 +50,17 @@ func CompileWithin(filename string, src []byte, maxBytes int64) (*model.Program,
 
 // fits checks the bound on the automata's states against the budget.
 // Threads of one declaration share an automaton; a thread beyond maxStates
-// is left to the builder's message.
+// is left to compileThread's static error (exit 2), whatever the budget.
 func fits(n *names, m *budget.Meter) *TooLarge {
 	z := newSizes(n)
 	var states int64
 	for _, t := range n.threads {
 		if t.Auto == nil {
-			states += min(z.block(t.Body, false), maxStates)
+			size := z.block(t.Body, false)
+			if size >= maxStates {
+				return nil
+			}
+			states += size
 		}
 	}
 	need := states * bytesPerState

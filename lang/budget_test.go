@@ -38,6 +38,11 @@ func TestCompileWithinKeepsStaticErrors(t *testing.T) {
 	_, err = CompileWithin("huge.conc", []byte("vars x\nthread A { atomic { repeat 1000000 { repeat 31 { read x } } } }\n"), 1<<50)
 	require.ErrorAs(t, err, &errs)
 	require.Contains(t, err.Error(), "is too large: more than 30000000 states")
+	// Also under a budget too small for maxStates states: the input limit
+	// is the error, not an unknown for the budget.
+	_, err = CompileWithin("huge.conc", []byte("vars x\nthread A { atomic { repeat 1000000 { repeat 31 { read x } } } }\n"), 256<<20)
+	require.ErrorAs(t, err, &errs)
+	require.Contains(t, err.Error(), "is too large: more than 30000000 states")
 }
 
 // TestSizeCountsTheInitialState: a thread of exactly maxStates states

@@ -2,7 +2,8 @@
 //
 // Plain `go test ./...` is the quick suite: every check runs, the
 // randomized ones on fewer seeds of the same seeded generators, so the
-// whole suite fits in about a minute on a small machine. With CONC_LONG=1
+// whole suite takes about 3.5 minutes on two cores (cmd/conc's tests,
+// run alone, about one). With CONC_LONG=1
 // in the environment (as .ci/run sets it) every check runs at full size.
 package testflag
 
