@@ -35,15 +35,11 @@ type Options struct {
 	MaxMemory int64
 }
 
-// OptimisticNote is the note --ignore-sync puts on a violation that reaches
-// the user without one (docs/spec.md §4), from conc check and conc predict.
+// OptimisticNote is the note a violation found under --ignore-sync carries
+// (docs/spec.md §4): the engines give it, and conc check and conc predict
+// put it on a violation that reaches the user without one.
 const OptimisticNote = "optimistic: --ignore-sync dropped lock, fork and join events; " +
 	"a schedule that respects them may not produce this run"
-
-// IgnoredSyncNote is the Reason of a violation that an engine searching
-// runs found with --ignore-sync: the run need not respect what was dropped.
-const IgnoredSyncNote = "--ignore-sync: lock, fork and join events were ignored, " +
-	"so this run may not respect them (the witness is a run of the program without them)"
 
 // Stats are the engine's counters, reported in JSON.
 type Stats struct {

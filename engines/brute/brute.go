@@ -62,7 +62,7 @@ func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines
 	case found:
 		res.Verdict, res.Witness = engines.Violation, s.witness
 		if opts.IgnoreSync {
-			res.Reason = engines.IgnoredSyncNote
+			res.Reason = engines.OptimisticNote
 		}
 	case s.stopped != "" || s.cutDepth || s.cutStack:
 		res.Verdict, res.Reason = engines.Unknown, s.unknownReason()

@@ -3,7 +3,7 @@ package global
 import "github.com/conc-dev/conc/model"
 
 // Bytes per automaton state of the tables newSearcher builds before
-// the search (global_edges.go, global_future.go), for the memory budget's
+// the search (edges.go, future.go), for the memory budget's
 // estimate: a program of millions of states (bank.conc with repeat 1000000)
 // would otherwise crash while building them, before any state is searched.
 const (

@@ -93,7 +93,7 @@ func decide(ctx context.Context, p *model.Program, opts engines.Options, cfg con
 		}
 		res.Verdict, res.Witness = engines.Violation, w
 		if opts.IgnoreSync {
-			res.Reason = engines.IgnoredSyncNote
+			res.Reason = engines.OptimisticNote
 		}
 	case s.stopped != "":
 		res.Verdict, res.Reason = engines.Unknown, s.stopped

@@ -11,7 +11,7 @@ import (
 //
 //   - for an enabled edge of a thread in the set, every other thread that
 //     may still make an interfering move (its future letters, see
-//     global_future.go, cut at acquires of locks the set's threads hold:
+//     future.go, cut at acquires of locks the set's threads hold:
 //     those threads do not move outside P, so those locks stay held);
 //   - for a disabled edge, the threads that can enable it (a lock's holder,
 //     a thread's forker, a joined thread).

@@ -202,7 +202,7 @@ func (s *chainSearch) relaxed(a profiles.Letter) bool {
 // Invariant: s.used counts the threads of s.steps per class, and s.visited
 // holds the states (exit, banned, relevant uses) already known to fail. It
 // tries to close the chain before lengthening it, and lengthens it only by
-// relevant classes into live letters (profile_relevance.go).
+// relevant classes into live letters (relevance.go).
 func (s *chainSearch) dfs(cur profiles.Letter, banned profiles.Set) bool {
 	insArr, n := entries(cur)
 	ins := insArr[:n]

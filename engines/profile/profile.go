@@ -83,7 +83,7 @@ var errProfileSync = errors.New("profile engine: the program uses locks, fork or
 
 // prepare extracts the profiles (one pass over each distinct automaton,
 // which also finds stack and sync edges) and applies --ignore-sync; note is
-// the Result.Reason to report, events the edges extraction visited.
+// the Result.Reason of a violation, events the edges extraction visited.
 func prepare(ctx context.Context, p *model.Program, opts engines.Options) (q *model.Program, tps []ThreadProfiles, note string, events int64, err error) {
 	if tps, err = FiniteProfiles(ctx, p); err != nil {
 		return nil, nil, "", 0, err
@@ -100,7 +100,7 @@ func prepare(ctx context.Context, p *model.Program, opts engines.Options) (q *mo
 		// Profiles ignore sync events already; the witness is a run of the
 		// program without them, whose automata keep the same edge indices.
 		p = model.DropSync(p)
-		note = "optimistic: lock, fork and join events were ignored (--ignore-sync); the witness may not respect them"
+		note = engines.OptimisticNote
 	}
 	return p, tps, note, events, nil
 }
@@ -124,7 +124,9 @@ func withProfiles(ctx context.Context, p *model.Program, opts engines.Options,
 		return engines.Result{Engine: "profile"}, err
 	}
 	res, err := decide(ctx, q, tps, opts)
-	res.Reason = joinReason(res.Reason, note)
+	if res.Verdict == engines.Violation { // the note is about the run (docs/spec.md §4)
+		res.Reason = joinReason(res.Reason, note)
+	}
 	res.Stats.Events = events
 	res.Stats.Millis = time.Since(start).Milliseconds()
 	return res, err
