@@ -71,9 +71,34 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 			}
 		}
 		p.pairsTried = true
+		if pairsToo || name != "global" {
+			out, pp, err := p.pairProducts()
+			switch {
+			case err != nil || out != nil:
+				return out, err
+			case pp.proved && pp.busy <= 2:
+				return proved(states, pairsProvedNote), nil
+			}
+			p.pairsProved = pp.proved
+		}
 	}
-	return p.engine(eng, prefiltered)
+	out, err := p.engine(eng, prefiltered)
+	if err == nil && p.pairsProved && out.Result.Verdict == engines.Unknown {
+		out.Result.Reason = twoThreadsNote + out.Result.Reason
+	}
+	return out, err
 }
+
+// pairsProvedNote is the reason of a serializable answer that the pairs'
+// products give on their own: at most two threads have events that can
+// conflict across threads, so every cycle is a two-thread cycle.
+const pairsProvedNote = "every pair of threads decided on its own, and no other thread can take part in a cycle (docs/predict.md)"
+
+// twoThreadsNote starts the reason of an unknown after every pair was
+// proved free of two-thread cycles (pair_product.go).
+const twoThreadsNote = "no violation involving two threads (every pair of threads decided on its own, docs/predict.md); " +
+	"cycles through three or more threads were not decided: "
+
 
 // locksProtect answers serializable when every transaction keeps its
 // cross-thread accesses in one critical section of a lock that guards them
@@ -194,7 +219,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 // pairsNote says, in an unknown's reason, that the two-thread searches ran
 // and found nothing, which proves nothing (docs/predict.md).
 func (p *predictor) pairsNote() string {
-	if !p.pairsTried {
+	if !p.pairsTried || p.pairsProved {
 		return ""
 	}
 	return "; the two-thread searches found no violation, which is no proof that there is none (docs/predict.md)"

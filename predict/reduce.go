@@ -29,6 +29,8 @@ type reduced struct {
 	// locks size the program.
 	states      int64
 	vars, locks int
+	// counts: per thread, its reduced edges (countOnly).
+	counts []int64
 }
 
 // reducer holds the renumbering while the reduced program is built.
@@ -37,6 +39,7 @@ type reducer struct {
 	u         *users
 	lockEdges bool
 	dropSync  bool
+	keep      []bool // the threads kept (nil: all): pair_product.go
 	varID     []int32 // old variable -> new, -1 dropped
 	lockID    []int32
 	vars      []string
@@ -46,7 +49,15 @@ type reducer struct {
 // reduce builds the reduced projection; with countOnly it only counts its
 // states (reduced.states) and builds no program.
 func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly bool) (*reduced, error) {
-	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync}
+	return s.reduceThreads(sp, u, lockEdges, dropSync, countOnly, nil)
+}
+
+// reduceThreads is reduce over the threads keep holds for (nil: all): the
+// others' events, and forks and joins of them, are left out, so the
+// program's runs are the kept threads' runs with every other thread out of
+// the way (pair_product.go).
+func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countOnly bool, keep []bool) (*reduced, error) {
+	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync, keep: keep}
 	rd.varID, rd.vars = renumber(len(s.vars), s.vars, func(x int) bool { return u.varRelevant(x) })
 	rd.lockID, rd.locks = renumber(len(s.locks), s.locks, func(l int) bool { return !dropSync && s.sharedLock(int32(l)) })
 	k := len(s.threads)
@@ -66,6 +77,9 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly boo
 			return nil, err
 		}
 		t := ev.Thread
+		if keep != nil && !keep[t] {
+			continue
+		}
 		rd.event(bs[t], &ev, &pending[t], pos[t], open[t])
 		switch {
 		case ev.Op == model.OpBegin:
@@ -79,13 +93,14 @@ func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly boo
 		out := &reduced{vars: len(rd.vars), locks: len(rd.locks)}
 		for _, b := range bs {
 			out.states += b.count + 1
+			out.counts = append(out.counts, b.count)
 		}
 		return out, nil
 	}
 	for t, b := range bs {
 		// A thread with events but none kept still orders its fork before
 		// its join: one epsilon move stands for it.
-		if len(b.edges) == 0 && pos[t] > 0 && !dropSync {
+		if len(b.edges) == 0 && pos[t] > 0 && !dropSync && (keep == nil || keep[t]) {
 			b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
 		}
 	}
@@ -155,7 +170,7 @@ func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin,
 			return
 		}
 	default: // fork, join
-		if rd.dropSync {
+		if rd.dropSync || rd.keep != nil && !rd.keep[ev.Target] {
 			return
 		}
 		e.Target = ev.Target
