@@ -49,21 +49,35 @@ func (w *Witness) threadAndCycle(i int) (string, bool) {
 	return w.Run[i].Thread, w.Run[i].OnCycle
 }
 
-// txnLines are the trace lines of a predicted witness's transaction t, " (lines
-// B-E)": those of its first event and of its end, "open" if the run stops
-// before it ("" for a run not lean, whose positions are text).
-func (w *Witness) txnLines(t Txn) string {
-	l := w.lean
-	if l == nil || len(t.Events) == 0 {
-		return ""
+// txnLines sets the Begin and End lines of the cycle's transactions txns
+// from their events in run: those of the first event and of its end, End 0
+// (open) if the run stops before the end.
+func txnLines(run []model.Step, txns []Txn) {
+	for i, t := range txns {
+		if len(t.Events) == 0 {
+			continue
+		}
+		first, last := run[t.Events[0]].Ev, run[t.Events[len(t.Events)-1]].Ev
+		if !first.Pos.IsValid() {
+			continue
+		}
+		txns[i].Begin = int(first.Pos.Line)
+		if last.Op == model.OpEnd && last.Pos.IsValid() {
+			txns[i].End = int(last.Pos.Line)
+		}
 	}
-	first, last := l.run[t.Events[0]].Ev, l.run[t.Events[len(t.Events)-1]].Ev
-	if !first.Pos.IsValid() {
+}
+
+// lines are t's lines as the text's cycle line and the DOT name it,
+// " (lines B-E)", E "open" if the run stops before its end ("" if its
+// first event has no position).
+func (t Txn) lines() string {
+	if t.Begin == 0 {
 		return ""
 	}
 	end := "open"
-	if last.Op == model.OpEnd && last.Pos.IsValid() {
-		end = strconv.Itoa(int(last.Pos.Line))
+	if t.End > 0 {
+		end = strconv.Itoa(t.End)
 	}
-	return fmt.Sprintf(" (lines %d-%s)", first.Pos.Line, end)
+	return fmt.Sprintf(" (lines %d-%s)", t.Begin, end)
 }
