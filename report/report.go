@@ -60,6 +60,11 @@ type Witness struct {
 	Txns []Txn `json:"-"`
 	// LockEdges records that release→acquire and fork/join events conflict.
 	LockEdges bool `json:"-"`
+	// STDEvents is how many events conc predict's --witness-out writes
+	// (the run without the begin and end around its unary events, which
+	// an STD trace leaves bare); the text names it when it differs from
+	// the run's length. 0: not a predicted witness.
+	STDEvents int `json:"-"`
 	// lean, when set, is the run Run would spell out (BuildLean); Run is
 	// nil then. Len and Event read either.
 	lean *leanRun

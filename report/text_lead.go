@@ -15,9 +15,22 @@ import (
 // can be millions of events long (crypt: 3.5 million), so the header says
 // where to get it: nothing else in the text would tell a reader.
 func writeLeadIn(b *bufio.Writer, w *Witness, lead int) {
-	fmt.Fprintf(b, "witness run of %s (whole: --witness-out FILE or --format json); the cycle's events (*), each after at most %d of its thread's before it:\n",
-		plural(w.Len(), "event"), lead)
+	fmt.Fprintf(b, "witness run of %s (%s); the cycle's events (*), each after at most %d of its thread's before it:\n",
+		plural(w.Len(), "event"), wholeRun(w), lead)
 	writeRows(b, w, leadIn(w, lead))
+}
+
+// wholeRun says where the whole run goes: the JSON has every event of it
+// (the indices the text shows are the JSON's), --witness-out the
+// STDEvents of them an STD trace has, which the header counts when they
+// are fewer, so that it tells the file's length too (sor: 12183 events, of
+// which the file has 8567).
+func wholeRun(w *Witness) string {
+	if w.STDEvents <= 0 || w.STDEvents == w.Len() {
+		return "whole: --witness-out FILE or --format json"
+	}
+	return fmt.Sprintf("whole: --format json; --witness-out FILE writes %d of them, without the begin and end around unary events",
+		w.STDEvents)
 }
 
 // leadIn marks the events writeLeadIn shows: a backward pass that, at each
