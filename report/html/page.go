@@ -92,7 +92,7 @@ func writeWitness(b *bufio.Writer, n report.Naming, w *report.Witness, o Options
 	b.WriteString("<section class=\"witness\">\n<h2>Witness</h2>\n")
 	if len(shown) < w.Len() {
 		fmt.Fprintf(b, "<p class=\"left-out\">The run has %s; drawn are %d: each event of the cycle after at most %d of its thread's events before it, "+
-			"and the first and last events of each transaction on the cycle. The %s left out are marked ⋯ (the JSON and --witness-out have them all).</p>\n",
+			"and the first and last events of each transaction on the cycle. The %s left out are marked ⋯ (the JSON has them all; predict's --witness-out all but the begin and end around unary events).</p>\n",
 			plural(w.Len(), "event"), len(shown), o.Lead, plural(w.Len()-len(shown), "event"))
 	} else {
 		fmt.Fprintf(b, "<p>A run of %s that is not conflict-serializable. Hover over an event for its position.</p>\n", plural(w.Len(), "event"))
