@@ -23,8 +23,8 @@ func TestBuildResolvesWitness(t *testing.T) {
 	require.Len(t, w.Run, 7)
 	require.Equal(t, Event{Thread: "A", Op: "read", Target: "balance", Pos: "test.conc:7:10", Txn: 0, OnCycle: true}, w.Run[1])
 	require.Equal(t, []Txn{
-		{ID: 0, Thread: "A", Nth: 1, Events: []int{0, 1, 5, 6}},
-		{ID: 1, Thread: "B", Nth: 1, Events: []int{2, 3, 4}},
+		{ID: 0, Thread: "A", Nth: 1, Events: []int{0, 1, 5, 6}, Begin: 6, End: 9},
+		{ID: 1, Thread: "B", Nth: 1, Events: []int{2, 3, 4}, Begin: 6, End: 9},
 	}, w.Txns)
 	require.Equal(t, "A's read of balance at test.conc:7:10 comes before B's write of balance at test.conc:8:11", w.Cycle[0].Words)
 }
@@ -87,10 +87,10 @@ func TestForkJoinWords(t *testing.T) {
 		tB, ev(model.OpWrite, 0, 2, 1),
 		tA, ev(model.OpJoin, tB, 3, 1),
 	)
-	fork := explain(p, run, model.Conflict{From: 0, To: 1})
+	fork := explain(Naming{}, p, run, model.Conflict{From: 0, To: 1})
 	require.Equal(t, "Main's fork of U at test.conc:1:1 comes before U's write of x at test.conc:2:1 (U runs only after its fork)", fork.Words)
 	require.Equal(t, "fork U", fork.Label)
-	join := explain(p, run, model.Conflict{From: 1, To: 2})
+	join := explain(Naming{}, p, run, model.Conflict{From: 1, To: 2})
 	require.Equal(t, "U's write of x at test.conc:2:1 comes before Main's join of U at test.conc:3:1 (U ends before its join)", join.Words)
 	require.Equal(t, "join U", join.Label)
 }

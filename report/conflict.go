@@ -110,10 +110,10 @@ func kindOfOps[N comparable](at N, ao model.Op, ax N, bt N, bo model.Op, bx N) c
 // explain puts conflict c in words, Elle-style: which event of which thread
 // comes before which, and why they conflict when it is not a plain access
 // conflict. Build has checked c's indices.
-func explain(p *model.Program, run []model.Step, c model.Conflict) Conflict {
+func explain(n Naming, p *model.Program, run []model.Step, c model.Conflict) Conflict {
 	a, b := run[c.From], run[c.To]
 	out := Conflict{From: c.From, To: c.To}
-	out.Words, out.Label = explainPair(eventOf(p, a), eventOf(p, b), kindOf(a, b))
+	out.Words, out.Label = explainPair(n, eventOf(p, a), eventOf(p, b), kindOf(a, b))
 	return out
 }
 
@@ -134,32 +134,33 @@ func eventOf(p *model.Program, s model.Step) namedEvent {
 }
 
 // explainPair puts "a comes before b", two events that conflict for reason
-// k, in a sentence and in a few words (a DOT edge's label).
-func explainPair(a, b namedEvent, k conflictKind) (words, label string) {
-	base := describe(a) + " comes before " + describe(b)
+// k, in a sentence and in a few words (a DOT edge's label), threads named
+// by n.
+func explainPair(n Naming, a, b namedEvent, k conflictKind) (words, label string) {
+	base := describe(n, a) + " comes before " + describe(n, b)
 	switch k {
 	case sameThread:
-		return base + " (program order of " + proseThread(a.thread) + ")", "program order"
+		return base + " (program order of " + n.Thread(a.thread) + ")", "program order"
 	case dataConflict:
 		return base, fmt.Sprintf("%s %s → %s %s", a.op, a.target, b.op, b.target)
 	case lockOrder:
 		return base + fmt.Sprintf(" (lock %s passes from one to the other)", a.target),
 			fmt.Sprintf("release %s → acquire %s", a.target, b.target)
 	case forkOrder:
-		return base + fmt.Sprintf(" (%s runs only after its fork)", proseThread(a.target)), "fork " + a.target
+		return base + fmt.Sprintf(" (%s runs only after its fork)", n.Thread(a.target)), "fork " + a.target
 	case joinOrder:
-		return base + fmt.Sprintf(" (%s ends before its join)", proseThread(b.target)), "join " + b.target
+		return base + fmt.Sprintf(" (%s ends before its join)", n.Thread(b.target)), "join " + b.target
 	}
 	return base, fmt.Sprintf("%s → %s", a.op, b.op)
 }
 
 // describe names one event: "T1's read of x at bank.conc:7:5".
-func describe(e namedEvent) string {
-	d := proseThread(e.thread) + "'s " + e.op
+func describe(n Naming, e namedEvent) string {
+	d := n.Thread(e.thread) + "'s " + e.op
 	if e.target != "" {
 		t := e.target
 		if e.op == "fork" || e.op == "join" {
-			t = proseThread(t)
+			t = n.Thread(t)
 		}
 		d += " of " + t
 	}
@@ -167,18 +168,4 @@ func describe(e namedEvent) string {
 		d += " at " + e.pos
 	}
 	return d
-}
-
-// proseThread is how a sentence names a thread: RoadRunner's numeric ids
-// read "T0", "T1", … ("0's read" reads as a number); other names as they are.
-func proseThread(name string) string {
-	if name == "" {
-		return name
-	}
-	for _, c := range name {
-		if c < '0' || c > '9' {
-			return name
-		}
-	}
-	return "T" + name
 }

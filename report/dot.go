@@ -19,9 +19,9 @@ func WriteDOT(w io.Writer, r *Report) error {
 	b.WriteString("  node [shape=box, fontname=\"monospace\"];\n")
 	switch {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
-		writeDOTCycle(b, r.Witness)
+		writeDOTCycle(b, r.naming, r.Witness, r.TxnLines)
 	case len(r.Groups) > 0:
-		writeDOTGroups(b, r.shownGroups())
+		writeDOTGroups(b, r.naming, r.shownGroups())
 	default:
 		fmt.Fprintf(b, "  label=%s;\n", quote(verdictLine(r)))
 	}
@@ -32,8 +32,9 @@ func WriteDOT(w io.Writer, r *Report) error {
 // writeDOTCycle prints one node per distinct transaction of the cycle (a
 // cycle passes each transaction once, but an engine's cycle is not trusted to)
 // and one edge per conflict, from the transaction of its From event to that of
-// its To event.
-func writeDOTCycle(b *bufio.Writer, w *Witness) {
+// its To event. n names the threads; lines adds each transaction's lines
+// to its name, as the text's cycle line has them.
+func writeDOTCycle(b *bufio.Writer, n Naming, w *Witness, lines bool) {
 	drawn := map[int]string{} // transaction key -> node name
 	key := func(txn, event int) int {
 		if txn >= 0 {
@@ -45,7 +46,7 @@ func writeDOTCycle(b *bufio.Writer, w *Witness) {
 		k := key(t.ID, t.Events[0])
 		if _, ok := drawn[k]; !ok {
 			drawn[k] = fmt.Sprintf("t%d", len(drawn))
-			fmt.Fprintf(b, "  %s [label=%s];\n", drawn[k], txnLabel(w, t))
+			fmt.Fprintf(b, "  %s [label=%s];\n", drawn[k], txnLabel(n, w, t, lines))
 		}
 	}
 	for i, c := range w.Cycle {
@@ -59,14 +60,18 @@ func writeDOTCycle(b *bufio.Writer, w *Witness) {
 	}
 }
 
-// txnLabel is the transaction's name then its events, one a left-justified
-// line ("\l" in DOT). A long transaction (a trace's main thread can have
+// txnLabel is the transaction's name (with its lines if lines: "T0#1
+// (lines 1-open)") then its events, one a left-justified line ("\l" in
+// DOT). A long transaction (a trace's main thread can have
 // thousands of events in one) lists only its first and last events and
 // those of the cycle, with "… N more events" between, so that Graphviz
 // can lay the label out.
-func txnLabel(w *Witness, t Txn) string {
-	var lines []string
-	lines = append(lines, dotEscape(txnName(t)))
+func txnLabel(n Naming, w *Witness, t Txn, withLines bool) string {
+	name := txnName(n, t)
+	if withLines {
+		name += t.lines()
+	}
+	lines := []string{dotEscape(name)}
 	long := len(t.Events) > maxLabelEvents
 	skipped := 0
 	for k, i := range t.Events {

@@ -11,8 +11,9 @@ import (
 // and one edge per conflicting pair of transactions, labelled with the
 // variable, or the kind of ordering edge (program order, lock, fork, join).
 // A dashed edge stands for an elided middle. Graphviz renders it: the
-// drawing grows with the groups shown, never with the trace.
-func writeDOTGroups(b *bufio.Writer, groups []Group) {
+// drawing grows with the groups shown, never with the trace. n names the
+// threads.
+func writeDOTGroups(b *bufio.Writer, n Naming, groups []Group) {
 	nodes := map[txnKey]string{}
 	edges := map[[2]string]bool{}
 	node := func(t CycleTxn) string {
@@ -22,7 +23,7 @@ func writeDOTGroups(b *bufio.Writer, groups []Group) {
 		}
 		name := fmt.Sprintf("t%d", len(nodes))
 		nodes[k] = name
-		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(t.Label()))
+		fmt.Fprintf(b, "  %s [label=%s];\n", name, quote(t.Label(n)))
 		return name
 	}
 	for _, g := range groups {

@@ -57,14 +57,23 @@ func randomWitness(rng *rand.Rand) (*model.Program, engines.Result) {
 	return p, res
 }
 
-// renderAll is every renderer's output.
-func renderAll(t *testing.T, r *Report) [4]string {
-	var out [4]bytes.Buffer
+// renderAll is every renderer's output, and the text and DOT conc
+// predict asks for (abridged, with the transactions' lines).
+func renderAll(t *testing.T, r *Report) [6]string {
+	var out [6]bytes.Buffer
 	require.NoError(t, WriteText(&out[0], r, TextOptions{}))
 	require.NoError(t, WriteJSON(&out[1], r))
 	require.NoError(t, WriteDOT(&out[2], r))
 	require.NoError(t, WriteText(&out[3], r, TextOptions{Quiet: true}))
-	return [4]string{out[0].String(), out[1].String(), out[2].String(), out[3].String()}
+	r.TxnLines = true
+	require.NoError(t, WriteText(&out[4], r, TextOptions{Lead: 2}))
+	require.NoError(t, WriteDOT(&out[5], r))
+	r.TxnLines = false
+	var s [6]string
+	for i := range out {
+		s[i] = out[i].String()
+	}
+	return s
 }
 
 // TestLeanRendersAsSpelledOut: a lean report (events spelled as they are

@@ -36,6 +36,12 @@ type Report struct {
 	// otherwise), and Groups sorts them by signature (GroupViolations).
 	Violating *int64  `json:"violating,omitempty"`
 	Groups    []Group `json:"groups,omitempty"`
+	// naming is how the prose names the threads (Naming).
+	naming Naming
+	// TxnLines names each transaction of the witness's cycle with its
+	// lines in the text and the DOT (conc predict: a trace's lines; the
+	// text also has them with TextOptions.Lead).
+	TxnLines bool `json:"-"`
 	// ShowGroups bounds the groups WriteText lists and WriteDOT draws
 	// (conc monitor's --max-groups; 0: all); the JSON has them all.
 	ShowGroups int `json:"-"`
@@ -54,6 +60,11 @@ type Witness struct {
 	Txns []Txn `json:"-"`
 	// LockEdges records that release→acquire and fork/join events conflict.
 	LockEdges bool `json:"-"`
+	// STDEvents is how many events conc predict's --witness-out writes
+	// (the run without the begin and end around its unary events, which
+	// an STD trace leaves bare); the text names it when it differs from
+	// the run's length. 0: not a predicted witness.
+	STDEvents int `json:"-"`
 	// lean, when set, is the run Run would spell out (BuildLean); Run is
 	// nil then. Len and Event read either.
 	lean *leanRun
@@ -86,11 +97,14 @@ type Conflict struct {
 
 // Txn is one transaction of the run on the cycle: its thread, its ordinal
 // among that thread's transactions (1-based) and its events (run indices).
+// Begin is the line of its first event (0 if it has no position), End that
+// of its end event (0 if the run stops before it: open).
 type Txn struct {
-	ID     int
-	Thread string
-	Nth    int
-	Events []int
+	ID         int
+	Thread     string
+	Nth        int
+	Events     []int
+	Begin, End int
 }
 
 // Violation is one transaction of a trace on a conflict cycle (conc monitor).
@@ -158,6 +172,7 @@ func BuildLean(p *model.Program, res engines.Result) (*Report, error) {
 		Vars:    len(p.Vars),
 		Locks:   len(p.Locks),
 		Stats:   res.Stats,
+		naming:  programNaming(p),
 	}
 	if res.Verdict == engines.Serializable && len(p.Threads) == 0 {
 		// Over any engine's own note: a shortcut's reason ("no violation
@@ -165,7 +180,7 @@ func BuildLean(p *model.Program, res engines.Result) (*Report, error) {
 		r.Reason = NoThreadsNote
 	}
 	if res.Verdict == engines.Violation && res.Witness != nil {
-		w, err := buildWitness(p, res.Witness)
+		w, err := buildWitness(r.naming, p, res.Witness)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +189,7 @@ func BuildLean(p *model.Program, res engines.Result) (*Report, error) {
 	return r, nil
 }
 
-func buildWitness(p *model.Program, mw *model.Witness) (*Witness, error) {
+func buildWitness(n Naming, p *model.Program, mw *model.Witness) (*Witness, error) {
 	for i, s := range mw.Run {
 		if s.Thread < 0 || int(s.Thread) >= len(p.Threads) {
 			return nil, fmt.Errorf("report: run event %d: thread %d out of range", i, s.Thread)
@@ -188,12 +203,25 @@ func buildWitness(p *model.Program, mw *model.Witness) (*Witness, error) {
 		if c.From < 0 || c.To >= len(mw.Run) || c.From >= c.To {
 			return nil, fmt.Errorf("report: cycle conflict %d (%d, %d) is not a pair of run events in order", i, c.From, c.To)
 		}
-		w.Cycle = append(w.Cycle, explain(p, mw.Run, c))
+		w.Cycle = append(w.Cycle, explain(n, p, mw.Run, c))
 	}
 	w.lean = &leanRun{p: p, run: mw.Run}
 	w.Txns, w.lean.txn = cycleTxns(p, mw)
+	txnLines(mw.Run, w.Txns)
 	return w, nil
 }
+
+// programNaming is the naming of p's threads.
+func programNaming(p *model.Program) Naming {
+	names := make([]string, len(p.Threads))
+	for i, t := range p.Threads {
+		names[i] = t.Name
+	}
+	return NamingOf(names)
+}
+
+// Naming is how r's prose names its threads.
+func (r *Report) Naming() Naming { return r.naming }
 
 // spellOut fills Run from the lean run, every event with its transaction.
 func (w *Witness) spellOut() {

@@ -41,7 +41,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		} else {
 			writeRun(b, r.Witness)
 		}
-		writeCycle(b, r.Witness, o.Lead > 0)
+		writeCycle(b, r.naming, r.Witness, o.Lead > 0 || r.TxnLines)
 	}
 	if r.Groups != nil {
 		writeGroups(b, r, o)
@@ -154,19 +154,19 @@ func runCells(i int, e Event) [4]string {
 	return [4]string{"  " + mark + " " + strconv.Itoa(i), e.Thread, ev, e.Pos}
 }
 
-// writeCycle names the transactions of the cycle, then gives each conflict
-// in words, one a line.
-func writeCycle(b *bufio.Writer, w *Witness, lines bool) {
+// writeCycle names the transactions of the cycle (with their lines if
+// lines), then gives each conflict in words, one a line.
+func writeCycle(b *bufio.Writer, n Naming, w *Witness, lines bool) {
 	var names []string
 	for _, t := range w.Txns {
-		name := txnName(t)
+		name := txnName(n, t)
 		if lines {
-			name += w.txnLines(t)
+			name += t.lines()
 		}
 		names = append(names, name)
 	}
 	if len(names) > 0 {
-		names = append(names, txnName(w.Txns[0]))
+		names = append(names, txnName(n, w.Txns[0]))
 	}
 	edges := ""
 	if w.LockEdges {
@@ -178,12 +178,13 @@ func writeCycle(b *bufio.Writer, w *Witness, lines bool) {
 	}
 }
 
-// txnName is "A#2" for thread A's second transaction ("T0#2" for thread 0).
-func txnName(t Txn) string {
+// txnName is "A#2" for thread A's second transaction ("T0#2" for thread 0:
+// n names the thread).
+func txnName(n Naming, t Txn) string {
 	if t.Nth == 0 {
-		return proseThread(t.Thread)
+		return n.Thread(t.Thread)
 	}
-	return fmt.Sprintf("%s#%d", proseThread(t.Thread), t.Nth)
+	return fmt.Sprintf("%s#%d", n.Thread(t.Thread), t.Nth)
 }
 
 // SummaryLine is the text report's last line (the HTML page's too):

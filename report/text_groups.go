@@ -23,7 +23,7 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 		plural64(n, "violating transaction"), plural(len(r.Groups), "group"))
 	shown := r.shownGroups()
 	for i, g := range shown {
-		writeGroup(b, i+1, &g)
+		writeGroup(b, r.naming, i+1, &g)
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {
 		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", plural(more, "more group"))
@@ -31,15 +31,15 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 	if o.All {
 		b.WriteString("violating transactions:\n")
 		for _, v := range r.Violations {
-			fmt.Fprintf(b, "  %s lines %d-%s: group %d\n", proseThread(v.Thread), v.Begin, endText(v.End), v.group+1)
+			fmt.Fprintf(b, "  %s lines %d-%s: group %d\n", r.naming.Thread(v.Thread), v.Begin, endText(v.End), v.group+1)
 		}
 	}
 }
 
 // writeGroup prints group number k: its count, first line and variables,
 // its signature, and its example cycle, transaction by transaction and
-// conflict by conflict.
-func writeGroup(b *bufio.Writer, k int, g *Group) {
+// conflict by conflict, threads named by n.
+func writeGroup(b *bufio.Writer, n Naming, k int, g *Group) {
 	fmt.Fprintf(b, "group %d: %s, first at line %d", k, plural(g.Count, "violating transaction"), g.First)
 	if vars := cycleVars(g.Cycle); len(vars) > 0 {
 		b.WriteString(", on " + strings.Join(vars, ", "))
@@ -53,21 +53,21 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 			names = append(names, elision(g.Elided))
 		}
 		if j := runs[i]; j > i {
-			names = append(names, fmt.Sprintf("%s lines %d-%d (%d unary events)", proseThread(t.Thread), t.Begin, g.Cycle[j].Begin, j-i+1))
+			names = append(names, fmt.Sprintf("%s lines %d-%d (%d unary events)", n.Thread(t.Thread), t.Begin, g.Cycle[j].Begin, j-i+1))
 			i = j
 			continue
 		}
-		names = append(names, t.Label())
+		names = append(names, t.Label(n))
 	}
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
 		names = append(names, elision(g.Elided))
 	}
-	fmt.Fprintf(b, "  cycle %s → back to %s:\n", strings.Join(names, " → "), proseThread(g.Cycle[0].Thread))
+	fmt.Fprintf(b, "  cycle %s → back to %s:\n", strings.Join(names, " → "), n.Thread(g.Cycle[0].Thread))
 	for i := 0; i < len(g.Cycle); i++ {
 		if j := runs[i]; j > i {
 			t := g.Cycle[i]
 			fmt.Fprintf(b, "    %s's %d unary events at lines %d to %d follow one another (program order of %s)\n",
-				proseThread(t.Thread), j-i+1, t.Begin, g.Cycle[j].Begin, proseThread(t.Thread))
+				n.Thread(t.Thread), j-i+1, t.Begin, g.Cycle[j].Begin, n.Thread(t.Thread))
 			i = j - 1 // the run's last event still has its edge out
 			continue
 		}
@@ -75,7 +75,7 @@ func writeGroup(b *bufio.Writer, k int, g *Group) {
 			continue // the conflicts of the elided middle are not listed
 		}
 		a, c := cycleEdge(g.Cycle, i)
-		words, _ := explainPair(a.named(), c.named(), kindOfTrace(a, c))
+		words, _ := explainPair(n, a.named(), c.named(), kindOfTrace(a, c))
 		b.WriteString("    " + words + "\n")
 	}
 }

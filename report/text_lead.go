@@ -15,9 +15,22 @@ import (
 // can be millions of events long (crypt: 3.5 million), so the header says
 // where to get it: nothing else in the text would tell a reader.
 func writeLeadIn(b *bufio.Writer, w *Witness, lead int) {
-	fmt.Fprintf(b, "witness run of %s (whole: --witness-out FILE or --format json); the cycle's events (*), each after at most %d of its thread's before it:\n",
-		plural(w.Len(), "event"), lead)
+	fmt.Fprintf(b, "witness run of %s (%s); the cycle's events (*), each after at most %d of its thread's before it:\n",
+		plural(w.Len(), "event"), wholeRun(w), lead)
 	writeRows(b, w, leadIn(w, lead))
+}
+
+// wholeRun says where the whole run goes: the JSON has every event of it
+// (the indices the text shows are the JSON's), --witness-out the
+// STDEvents of them an STD trace has, which the header counts when they
+// are fewer, so that it tells the file's length too (sor: 12183 events, of
+// which the file has 8567).
+func wholeRun(w *Witness) string {
+	if w.STDEvents <= 0 || w.STDEvents == w.Len() {
+		return "whole: --witness-out FILE or --format json"
+	}
+	return fmt.Sprintf("whole: --format json; --witness-out FILE writes %d of them, without the begin and end around unary events",
+		w.STDEvents)
 }
 
 // leadIn marks the events writeLeadIn shows: a backward pass that, at each
@@ -49,21 +62,35 @@ func (w *Witness) threadAndCycle(i int) (string, bool) {
 	return w.Run[i].Thread, w.Run[i].OnCycle
 }
 
-// txnLines are the trace lines of a predicted witness's transaction t, " (lines
-// B-E)": those of its first event and of its end, "open" if the run stops
-// before it ("" for a run not lean, whose positions are text).
-func (w *Witness) txnLines(t Txn) string {
-	l := w.lean
-	if l == nil || len(t.Events) == 0 {
-		return ""
+// txnLines sets the Begin and End lines of the cycle's transactions txns
+// from their events in run: those of the first event and of its end, End 0
+// (open) if the run stops before the end.
+func txnLines(run []model.Step, txns []Txn) {
+	for i, t := range txns {
+		if len(t.Events) == 0 {
+			continue
+		}
+		first, last := run[t.Events[0]].Ev, run[t.Events[len(t.Events)-1]].Ev
+		if !first.Pos.IsValid() {
+			continue
+		}
+		txns[i].Begin = int(first.Pos.Line)
+		if last.Op == model.OpEnd && last.Pos.IsValid() {
+			txns[i].End = int(last.Pos.Line)
+		}
 	}
-	first, last := l.run[t.Events[0]].Ev, l.run[t.Events[len(t.Events)-1]].Ev
-	if !first.Pos.IsValid() {
+}
+
+// lines are t's lines as the text's cycle line and the DOT name it,
+// " (lines B-E)", E "open" if the run stops before its end ("" if its
+// first event has no position).
+func (t Txn) lines() string {
+	if t.Begin == 0 {
 		return ""
 	}
 	end := "open"
-	if last.Op == model.OpEnd && last.Pos.IsValid() {
-		end = strconv.Itoa(int(last.Pos.Line))
+	if t.End > 0 {
+		end = strconv.Itoa(t.End)
 	}
-	return fmt.Sprintf(" (lines %d-%s)", first.Pos.Line, end)
+	return fmt.Sprintf(" (lines %d-%s)", t.Begin, end)
 }

@@ -50,9 +50,10 @@ type CycleTxn struct {
 // begins and ends at one line).
 func (t CycleTxn) Unary() bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
 
-// Label names t in the text, the DOT and the HTML: "T0 lines 5-open".
-func (t CycleTxn) Label() string {
-	return fmt.Sprintf("%s lines %d-%s", proseThread(t.Thread), t.Begin, endText(t.End))
+// Label names t in the text, the DOT and the HTML, its thread named by n:
+// "T0 lines 5-open".
+func (t CycleTxn) Label(n Naming) string {
+	return fmt.Sprintf("%s lines %d-%s", n.Thread(t.Thread), t.Begin, endText(t.End))
 }
 
 // Group is the violating transactions of one signature: how many, the

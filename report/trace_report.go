@@ -61,6 +61,7 @@ func BuildTrace(a TraceAnswer) *Report {
 		First:     int(a.First),
 		Violating: &count,
 		Stats:     a.Stats,
+		naming:    NamingOf(a.Names),
 	}
 	switch {
 	case a.Verdict == engines.Unknown:

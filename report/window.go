@@ -100,7 +100,3 @@ func (g *Group) Edges() []GroupEdge {
 // ShownGroups are the groups the text lists and the pictures draw: the
 // first ShowGroups (all if 0).
 func (r *Report) ShownGroups() []Group { return r.shownGroups() }
-
-// ProseThread is how the reports name a thread: "T0" for RoadRunner's
-// numeric id 0, other names as they are.
-func ProseThread(name string) string { return proseThread(name) }

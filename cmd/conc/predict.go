@@ -112,6 +112,10 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
+	rep.TxnLines = true // the DOT's boxes name their trace lines, as the text does
+	if rep.Witness != nil {
+		rep.Witness.STDEvents = predict.STDEvents(out.Program, out.Result.Witness)
+	}
 	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {
 		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {

@@ -27,7 +27,7 @@ func TestPredictGoldenExcerpts(t *testing.T) {
 			if strings.HasPrefix(name, "jgf-") {
 				violating++
 			}
-			require.Contains(t, out.stdout, "(whole: --witness-out FILE or --format json)", name)
+			require.Regexp(t, runHeader, out.stdout, name)
 		}
 	}
 	require.Equal(t, 3, violating, "lufact, moldyn and sor violate without lock edges")
@@ -37,7 +37,8 @@ func TestPredictGoldenExcerpts(t *testing.T) {
 	require.Contains(t, out.stdout, "(T1 runs only after its fork)")
 	golden(t, "predict/jgf-raytracer-reduced.lock-edges.txt", out.stdout)
 
-	// Sor's DOT: a box per transaction, its long one abridged to the
+	// Sor's DOT: a box per transaction, named with its trace lines as the
+	// text names it (T0#5 (lines 5-open)), its long one abridged to the
 	// cycle's events (… N more events), an edge per conflict.
 	dot := filepath.Join(t.TempDir(), "sor.dot")
 	out = conc("predict", filepath.Join(dir, "jgf-sor-reduced.std"), "--dot", dot)
@@ -45,4 +46,6 @@ func TestPredictGoldenExcerpts(t *testing.T) {
 	g, err := os.ReadFile(dot)
 	require.NoError(t, err)
 	golden(t, "predict/jgf-sor-reduced.dot", string(g))
+	require.Contains(t, string(g), `t0 [label="T0#5 (lines 5-open)\l`)
+	require.Contains(t, string(g), `t1 [label="T1#3 (lines 95-95)\l`)
 }

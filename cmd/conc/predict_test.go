@@ -232,7 +232,7 @@ func TestPredictTextLeadIn(t *testing.T) {
 	wout := filepath.Join(t.TempDir(), "w.std")
 	out := conc("predict", path, "--witness-out", wout)
 	require.Equal(t, exitViolation, out.code, out.stderr)
-	require.Contains(t, out.stdout, "witness run of 400 events (whole: --witness-out FILE or --format json); the cycle's events (*), each after at most 5 of its thread's before it:\n"+
+	require.Contains(t, out.stdout, "witness run of 400 events (whole: --format json; --witness-out FILE writes 180 of them, without the begin and end around unary events); the cycle's events (*), each after at most 5 of its thread's before it:\n"+
 		"  ... 12 more events\n")
 	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
 	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")
@@ -260,7 +260,7 @@ func TestPredictDOTLongTransaction(t *testing.T) {
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	g, err := os.ReadFile(dot)
 	require.NoError(t, err)
-	require.Contains(t, string(g), `t0 [label="T0#1\l0: begin  ../../testdata/traces/jgf-moldyn-reduced.std:1\l… 16 more events\l`+
+	require.Contains(t, string(g), `t0 [label="T0#1 (lines 1-open)\l0: begin  ../../testdata/traces/jgf-moldyn-reduced.std:1\l… 16 more events\l`+
 		`17: write @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:18\l… 48 more events\l`+
 		`399: read @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:244\l"];`)
 }

@@ -14,7 +14,8 @@ import (
 // violating one, Cycle[0], in red unless it is a lone unary event), a
 // mark per event (data-event: its trace line) and an arrow per edge of
 // the cycle (data-edge: the two lines; an elided middle dashed, without).
-func groupDiagram(k int, g *report.Group) *diagram {
+// n names the threads.
+func groupDiagram(n report.Naming, k int, g *report.Group) *diagram {
 	d := &diagram{id: fmt.Sprintf("group%d", k)}
 	col := groupColumns(d, g)
 	lane := map[string]int{}
@@ -25,12 +26,12 @@ func groupDiagram(k int, g *report.Group) *diagram {
 		if !ok {
 			l = len(d.lanes)
 			lane[t.Thread] = l
-			d.lanes = append(d.lanes, report.ProseThread(t.Thread))
+			d.lanes = append(d.lanes, n.Thread(t.Thread))
 		}
 		violating := i == 0 && !t.Unary()
 		if key := [2]int{l, t.Begin}; !boxOf[key] {
 			boxOf[key] = true
-			d.boxes = append(d.boxes, groupBox(t, l, col, len(d.cols)-1, violating))
+			d.boxes = append(d.boxes, groupBox(n, t, l, col, len(d.cols)-1, violating))
 		}
 		for _, e := range t.Events {
 			if _, ok := markOf[e.Line]; ok {
@@ -38,7 +39,7 @@ func groupDiagram(k int, g *report.Group) *diagram {
 			}
 			markOf[e.Line] = len(d.marks)
 			d.marks = append(d.marks, mark{col: col[e.Line], lane: l, data: strconv.Itoa(e.Line),
-				op: opText(e), target: e.Target, title: traceTitle(t.Thread, e), cycle: true, interrupted: violating})
+				op: opText(e), target: e.Target, title: traceTitle(n, t.Thread, e), cycle: true, interrupted: violating})
 		}
 	}
 	for _, e := range g.Edges() {
@@ -80,15 +81,15 @@ func groupColumns(d *diagram, g *report.Group) map[int]int {
 
 // groupBox is transaction t's box: from its begin line to its end, or to
 // the last column if the trace never ends it.
-func groupBox(t report.CycleTxn, lane int, col map[int]int, last int, violating bool) box {
-	x := box{lane: lane, from: col[t.Begin], to: last, cycle: true, interrupted: violating, name: t.Label()}
+func groupBox(n report.Naming, t report.CycleTxn, lane int, col map[int]int, last int, violating bool) box {
+	x := box{lane: lane, from: col[t.Begin], to: last, cycle: true, interrupted: violating, name: t.Label(n)}
 	if t.End != nil {
 		x.to = col[*t.End]
 	}
 	x.title = "transaction " + x.name
 	if t.Unary() {
 		// Its one column is too narrow for a name: the axis has its line.
-		x.name, x.title = "", fmt.Sprintf("unary transaction: %s's event at line %d, outside any atomic block", report.ProseThread(t.Thread), t.Begin)
+		x.name, x.title = "", fmt.Sprintf("unary transaction: %s's event at line %d, outside any atomic block", n.Thread(t.Thread), t.Begin)
 	}
 	if violating {
 		x.name += ": violating"
@@ -106,8 +107,8 @@ func opText(e report.TraceEvent) string {
 	return e.Op
 }
 
-func traceTitle(thread string, e report.TraceEvent) string {
-	t := report.ProseThread(thread) + ": " + opText(e)
+func traceTitle(n report.Naming, thread string, e report.TraceEvent) string {
+	t := n.Thread(thread) + ": " + opText(e)
 	if e.Target != "" {
 		t += " " + e.Target
 	}

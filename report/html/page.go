@@ -75,7 +75,7 @@ func writeBody(b *bufio.Writer, r *report.Report, o Options) {
 		fmt.Fprintf(b, "<p class=\"note\">note: %s</p>\n", esc(r.Reason))
 	}
 	if r.Witness != nil && len(r.Witness.Cycle) > 0 && r.Witness.Len() > 0 {
-		writeWitness(b, r.Witness, o)
+		writeWitness(b, r.Naming(), r.Witness, o)
 	}
 	if len(r.Groups) > 0 {
 		writeGroups(b, r)
@@ -85,18 +85,19 @@ func writeBody(b *bufio.Writer, r *report.Report, o Options) {
 	fmt.Fprintf(b, "<p class=\"summary\">%s</p>\n</div>\n", esc(report.SummaryLine(r)))
 }
 
-// writeWitness draws the witness run and lists its cycle in words.
-func writeWitness(b *bufio.Writer, w *report.Witness, o Options) {
+// writeWitness draws the witness run and lists its cycle in words, threads
+// named by n.
+func writeWitness(b *bufio.Writer, n report.Naming, w *report.Witness, o Options) {
 	shown := w.Window(o.Limit, o.Lead)
 	b.WriteString("<section class=\"witness\">\n<h2>Witness</h2>\n")
 	if len(shown) < w.Len() {
 		fmt.Fprintf(b, "<p class=\"left-out\">The run has %s; drawn are %d: each event of the cycle after at most %d of its thread's events before it, "+
-			"and the first and last events of each transaction on the cycle. The %s left out are marked ⋯ (the JSON and --witness-out have them all).</p>\n",
+			"and the first and last events of each transaction on the cycle. The %s left out are marked ⋯ (the JSON has them all; predict's --witness-out all but the begin and end around unary events).</p>\n",
 			plural(w.Len(), "event"), len(shown), o.Lead, plural(w.Len()-len(shown), "event"))
 	} else {
 		fmt.Fprintf(b, "<p>A run of %s that is not conflict-serializable. Hover over an event for its position.</p>\n", plural(w.Len(), "event"))
 	}
-	writeFigure(b, witnessDiagram(w, shown))
+	writeFigure(b, witnessDiagram(n, w, shown))
 	edges := ""
 	if w.LockEdges {
 		edges = " (release→acquire, fork and join also conflict: --lock-edges)"
@@ -127,7 +128,7 @@ func writeGroups(b *bufio.Writer, r *report.Report) {
 		if g.Elided > 0 {
 			fmt.Fprintf(b, "<p class=\"left-out\">The cycle's middle (%s) is left out (--max-cycle): the dashed arrow.</p>\n", plural(g.Elided, "transaction"))
 		}
-		writeFigure(b, groupDiagram(k+1, g))
+		writeFigure(b, groupDiagram(r.Naming(), k+1, g))
 		b.WriteString("</section>\n")
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {

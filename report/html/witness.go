@@ -10,8 +10,8 @@ import (
 // witnessDiagram lays out the shown events of w (report.Witness.Window):
 // a column per event in run order, a gap column for each stretch left
 // out, a box per transaction (the interrupted ones of the cycle in red),
-// and an arrow per conflict of the cycle.
-func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
+// and an arrow per conflict of the cycle. n names the threads.
+func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *diagram {
 	d := &diagram{id: "witness"}
 	lane := map[string]int{}
 	markOf := map[int]int{} // run index -> mark
@@ -29,18 +29,18 @@ func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
 		if !ok {
 			l = len(d.lanes)
 			lane[s.Thread] = l
-			d.lanes = append(d.lanes, report.ProseThread(s.Thread))
+			d.lanes = append(d.lanes, n.Thread(s.Thread))
 		}
 		markOf[s.Index] = len(d.marks)
 		d.marks = append(d.marks, mark{col: len(d.cols), lane: l, data: strconv.Itoa(s.Index),
-			op: s.Op, target: s.Target, title: eventTitle(s), cycle: s.OnCycle,
+			op: s.Op, target: s.Target, title: eventTitle(n, s), cycle: s.OnCycle,
 			interrupted: interrupted[s.Txn]})
 		d.cols = append(d.cols, column{label: strconv.Itoa(s.Index)})
 	}
 	if n := w.Len() - 1 - shown[len(shown)-1].Index; n > 0 {
 		d.cols = append(d.cols, column{label: plural(n, "event"), gap: plural(n, "event") + " left out at the end of the run"})
 	}
-	d.boxes = txnBoxes(d, shown, interrupted)
+	d.boxes = txnBoxes(n, d, shown, interrupted)
 	for _, c := range w.Cycle {
 		f, t := markOf[c.From], markOf[c.To]
 		d.arrows = append(d.arrows, arrow{from: f, to: t, label: edgeLabel(shown, f, t), title: c.Words,
@@ -50,7 +50,7 @@ func witnessDiagram(w *report.Witness, shown []report.Shown) *diagram {
 }
 
 // txnBoxes boxes each transaction from its first to its last shown event.
-func txnBoxes(d *diagram, shown []report.Shown, interrupted map[int]bool) []box {
+func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, interrupted map[int]bool) []box {
 	byTxn := map[int]int{} // transaction -> its box
 	var boxes []box
 	for k, s := range shown {
@@ -62,7 +62,7 @@ func txnBoxes(d *diagram, shown []report.Shown, interrupted map[int]bool) []box 
 		if !ok {
 			i = len(boxes)
 			byTxn[s.Txn] = i
-			name := report.ProseThread(s.Thread) + "#" + strconv.Itoa(s.Nth)
+			name := n.Thread(s.Thread) + "#" + strconv.Itoa(s.Nth)
 			boxes = append(boxes, box{lane: m.lane, from: m.col, name: name, interrupted: interrupted[s.Txn]})
 			if boxes[i].interrupted {
 				boxes[i].name += ": interrupted"
@@ -122,8 +122,8 @@ func edgeLabel(shown []report.Shown, f, t int) string {
 func isAccess(op string) bool { return op == "read" || op == "write" }
 
 // eventTitle is an event's tooltip: thread, op, target, position, index.
-func eventTitle(s report.Shown) string {
-	t := report.ProseThread(s.Thread) + ": " + s.Op
+func eventTitle(n report.Naming, s report.Shown) string {
+	t := n.Thread(s.Thread) + ": " + s.Op
 	if s.Target != "" {
 		t += " " + s.Target
 	}
