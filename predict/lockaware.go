@@ -99,7 +99,6 @@ const pairsProvedNote = "every pair of threads decided on its own, and no other 
 const twoThreadsNote = "no violation involving two threads (every pair of threads decided on its own, docs/predict.md); " +
 	"cycles through three or more threads were not decided: "
 
-
 // locksProtect answers serializable when every transaction keeps its
 // cross-thread accesses in one critical section of a lock that guards them
 // (locksets.go); it reports false when that does not hold.

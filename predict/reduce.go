@@ -39,7 +39,7 @@ type reducer struct {
 	u         *users
 	lockEdges bool
 	dropSync  bool
-	keep      []bool // the threads kept (nil: all): pair_product.go
+	keep      []bool  // the threads kept (nil: all): pair_product.go
 	varID     []int32 // old variable -> new, -1 dropped
 	lockID    []int32
 	vars      []string
