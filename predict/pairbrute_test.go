@@ -38,18 +38,18 @@ type oracleEvent struct {
 type pairOracle struct {
 	names     []string
 	evs       [][]oracleEvent
-	nodeOf    []int    // node → its thread
-	forked    []bool   // some thread's projection forks this one
-	lockEdges bool     // §1's --lock-edges conflicts
-	memo      bool     // skip states seen before (see visit)
-	pos       []int    // events of each thread in the run so far
-	owner     []int    // lock → holding thread, -1 when free
-	started   []bool   // the thread may move (§1: unforked, or forked)
-	cross     []uint64 // cross-thread conflict edges: node → its successors
-	seen      map[string]bool
-	key       []byte     // visit's buffer
-	undo      [][]uint64 // step's saved rows, one slice per run length
-	states    int        // search nodes visited, for the size reports
+	nodeOf    []int           // node → its thread
+	forked    []bool          // some thread's projection forks this one
+	lockEdges bool            // §1's --lock-edges conflicts
+	memo      bool            // skip states seen before (see visit)
+	pos       []int           // events of each thread in the run so far
+	owner     []int           // lock → holding thread, -1 when free
+	started   []bool          // the thread may move (§1: unforked, or forked)
+	cross     []uint64        // cross-thread conflict edges: node → its successors
+	seen      map[string]bool // visit's states (memo)
+	key       []byte          // visit's buffer
+	undo      [][]uint64      // step's saved rows, one slice per run length
+	states    int             // search nodes visited, for the size reports
 	found     map[[2]string]bool
 }
 
@@ -161,14 +161,14 @@ func (o *pairOracle) search() {
 
 // visit reports whether the state is new. With memo off every state is
 // new. With memo on, a state is the positions (a byte each) and the cross
-// edges (len(nodeOf) bits a row, packed), and
-// skipping a state seen before loses no maximal run's graph: which moves
-// are enabled depends only on the positions (a lock's holder, whether a
-// thread has been forked and whether it has finished are all read off
-// them), and so does which edges a move adds (an event conflicts with the
-// executed events, which are the positions' prefixes; the order among them
-// is already summed up in the edges). So two runs reaching one state have
-// the same continuations, and their maximal runs have the same graphs.
+// edges (len(nodeOf) bits a row, packed), and skipping a state seen
+// before loses no maximal run's graph: which moves are enabled depends
+// only on the positions (a lock's holder, whether a thread has been forked
+// and whether it has finished are all read off them), and so does which
+// edges a move adds (an event conflicts with the executed events, which
+// are the positions' prefixes; the order among them is already summed up
+// in the edges). So two runs reaching one state have the same
+// continuations, and their maximal runs have the same graphs.
 func (o *pairOracle) visit() bool {
 	if !o.memo {
 		return true
