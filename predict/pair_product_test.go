@@ -47,3 +47,19 @@ func TestPairProductsDecideTwoBusyThreads(t *testing.T) {
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Contains(t, out.Result.Reason, pairsProvedNote)
 }
+
+// TestReducedKeepsForkAndJoinEdges: under lock edges a forked and joined
+// thread whose events conflict with nothing still closes the cycle fork ->
+// its transaction -> join. The reduced projection dropped its only
+// transaction (no event of it conflicts across threads), so the product
+// search, and brute on the same reduced program, answered serializable;
+// the pair oracle (pairbrute_test.go) found this.
+func TestReducedKeepsForkAndJoinEdges(t *testing.T) {
+	src := "T0|begin\nT0|fork(T1)\nT1|begin\nT1|r(x)\nT1|end\nT0|join(T1)\nT0|end\n"
+	for _, eng := range []string{"global", "brute"} {
+		out := predictString(t, src, Options{Engine: eng, Check: engines.Options{LockEdges: true}})
+		require.Equal(t, engines.Violation, out.Result.Verdict, eng)
+		out = predictString(t, src, Options{Engine: eng})
+		require.Equal(t, engines.Serializable, out.Result.Verdict, eng)
+	}
+}

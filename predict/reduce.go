@@ -89,6 +89,23 @@ func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countO
 		}
 		pos[t] += edgesOf(&ev, open[t])
 	}
+	for t, b := range bs {
+		if (b.count > 0 || len(b.edges) > 0) || pos[t] == 0 || dropSync || keep != nil && !keep[t] {
+			continue
+		}
+		if lockEdges {
+			// Under lock edges a fork edge enters the thread's first
+			// transaction and a join edge leaves its last, whatever they
+			// hold: one empty transaction stands for them all (program
+			// order links the first to the last).
+			b.add(model.Event{Op: model.OpBegin, Target: -1}, 0)
+			b.add(model.Event{Op: model.OpEnd, Target: -1}, pos[t]-1)
+		} else if !countOnly {
+			// A thread with events but none kept still orders its fork
+			// before its join: one epsilon move stands for it.
+			b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
+		}
+	}
 	if countOnly {
 		out := &reduced{vars: len(rd.vars), locks: len(rd.locks)}
 		for _, b := range bs {
@@ -96,13 +113,6 @@ func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countO
 			out.counts = append(out.counts, b.count)
 		}
 		return out, nil
-	}
-	for t, b := range bs {
-		// A thread with events but none kept still orders its fork before
-		// its join: one epsilon move stands for it.
-		if len(b.edges) == 0 && pos[t] > 0 && !dropSync && (keep == nil || keep[t]) {
-			b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
-		}
 	}
 	out := &reduced{p: s.program(bs, rd.vars, rd.locks), full: pos, vars: len(rd.vars), locks: len(rd.locks)}
 	for _, b := range bs {
