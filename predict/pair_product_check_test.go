@@ -13,14 +13,14 @@ import (
 
 // TestPairProductAgreesWithOracle: on random small traces (2 to 4 threads,
 // nested and non-nested locks, fork and join, unary and multi-access
-// transactions; 150 quick, 3,000 with CONC_LONG=1), under both semantics,
+// transactions; 150 quick, 2,000 with CONC_LONG=1), under both semantics,
 // every pair of threads that pair_product.go decides gets the brute-force
 // oracle's answer (pairbrute_test.go): a violation exactly when some run
 // has a cycle through that pair's transactions only, with a witness that
 // replays on the projection program and whose STD file the trace monitor
 // flags. A pair left undecided is counted, and must be rare.
 func TestPairProductAgreesWithOracle(t *testing.T) {
-	n := testflag.N(150, 3000)
+	n := testflag.N(150, 2000)
 	count := map[string]int{}
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 61))
