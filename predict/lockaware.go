@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/conc-dev/conc/engines"
 	_ "github.com/conc-dev/conc/engines/all"
@@ -71,22 +72,24 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 			}
 		}
 		p.pairsTried = true
-		if pairsToo || name != "global" {
-			out, pp, err := p.pairProducts()
-			switch {
-			case err != nil || out != nil:
-				return out, err
-			case pp.proved && pp.busy <= 2:
-				return proved(states, pairsProvedNote), nil
-			}
-			p.pairsProved = pp.proved
-		}
 	}
 	out, err := p.engine(eng, prefiltered)
-	if err == nil && p.pairsProved && out.Result.Verdict == engines.Unknown {
-		out.Result.Reason = twoThreadsNote + out.Result.Reason
+	if err != nil || out.Result.Verdict != engines.Unknown || !shortcuts {
+		return out, err
 	}
-	return out, err
+	// The product of all threads gave up: each pair of threads on its own
+	// (pair_product.go) may still find a violation, or prove that no
+	// cycle goes through two threads only.
+	pout, pp, err := p.pairProducts()
+	switch {
+	case err != nil || pout != nil:
+		return pout, err
+	case pp.proved && pp.busy <= 2:
+		return proved(states, pairsProvedNote), nil
+	case pp.proved:
+		out.Result.Reason = twoThreadsNote + strings.TrimSuffix(out.Result.Reason, p.pairsNote())
+	}
+	return out, nil
 }
 
 // pairsProvedNote is the reason of a serializable answer that the pairs'
@@ -218,7 +221,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, err
 // pairsNote says, in an unknown's reason, that the two-thread searches ran
 // and found nothing, which proves nothing (docs/predict.md).
 func (p *predictor) pairsNote() string {
-	if !p.pairsTried || p.pairsProved {
+	if !p.pairsTried {
 		return ""
 	}
 	return "; the two-thread searches found no violation, which is no proof that there is none (docs/predict.md)"

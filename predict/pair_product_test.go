@@ -36,14 +36,16 @@ func TestPairProductsLeaveLongerCycles(t *testing.T) {
 }
 
 // TestPairProductsDecideTwoBusyThreads: with two threads that can conflict
-// (a third only takes a private lock), the pairs decide the whole question.
+// (a third only takes a private lock), the pairs decide the whole question
+// when the product of all threads gave up (here on a one-state budget;
+// each pair gets at least 20,000).
 func TestPairProductsDecideTwoBusyThreads(t *testing.T) {
 	// T1's transaction reads x and z holding m; T2 writes x holding m,
 	// then z without it: the lock-free check's chain needs T2's write of x
 	// inside T1's section. T3 only takes a lock of its own.
 	src := "T1|acq(m)\nT1|begin\nT1|r(x)\nT1|r(z)\nT1|end\nT1|rel(m)\n" +
 		"T2|begin\nT2|acq(m)\nT2|w(x)\nT2|rel(m)\nT2|end\nT2|w(z)\nT3|acq(n)\nT3|rel(n)\n"
-	out := predictString(t, src, Options{maxTable: 1 << 30})
+	out := predictString(t, src, Options{budget: 1})
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Contains(t, out.Result.Reason, pairsProvedNote)
 }

@@ -119,9 +119,6 @@ type predictor struct {
 	o   Options
 	// pairsTried: the two-thread searches ran and found nothing.
 	pairsTried bool
-	// pairsProved: every pair of threads has no two-thread cycle
-	// (pair_product.go).
-	pairsProved bool
 	// pairIdx: the lock-aware pattern's index, between its passes.
 	pairIdx *pairIndexed
 }
