@@ -14,7 +14,7 @@ import (
 )
 
 // FuzzPairFinders feeds any input, read leniently, to the two-thread
-// finders under both semantics: they must not fail or crash, and a
+// finders (and the pairs' products, pair_product.go) under both semantics: they must not fail or crash, and a
 // violation they answer must replay on the projection program (verify)
 // and, on a small program, be brute's verdict. The seeds are random
 // traces of TestPairFindersAreSound's shapes.
@@ -46,8 +46,12 @@ func FuzzPairFinders(f *testing.F) {
 		}
 		for _, lockEdges := range []bool{false, true} {
 			p := &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp,
-				o: Options{Check: engines.Options{LockEdges: lockEdges}}}
-			for _, find := range []func() (*Outcome, bool, error){func() (*Outcome, bool, error) { return pairsLockedBoth(p) }, p.pairs} {
+				o: Options{Check: engines.Options{LockEdges: lockEdges}, budget: 20_000}}
+			products := func() (*Outcome, bool, error) {
+				out, _, err := p.pairProducts()
+				return out, out != nil, err
+			}
+			for _, find := range []func() (*Outcome, bool, error){func() (*Outcome, bool, error) { return pairsLockedBoth(p) }, p.pairs, products} {
 				out, ok, err := find()
 				if err != nil {
 					t.Fatal(err)
