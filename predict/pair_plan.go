@@ -82,14 +82,7 @@ const pairLockNote = "two threads through their locks"
 // pairLockPlan is pair_lock.go's run as segments: the context C in its
 // observed order, T2 to y0, T1 to just before e2, T2 through f, T1's e2.
 func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
-	var segs []segment
-	err := p.s.eachEdge(p.sp, f.ctx, false, func(t int, q int64, _ model.Event) {
-		if n := len(segs); n > 0 && segs[n-1].t == t {
-			segs[n-1].upto = q
-			return
-		}
-		segs = append(segs, segment{t, q})
-	})
+	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
 		return plan{}, err
 	}
@@ -135,4 +128,18 @@ func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
 		return nil, false, nil
 	}
 	return p.pairsLocked(false)
+}
+
+// contextSegments is a context C (each thread's first ctx[t] edges) as
+// segments in its observed order.
+func (p *predictor) contextSegments(ctx []int64) ([]segment, error) {
+	var segs []segment
+	err := p.s.eachEdge(p.sp, ctx, false, func(t int, q int64, _ model.Event) {
+		if n := len(segs); n > 0 && segs[n-1].t == t {
+			segs[n-1].upto = q
+			return
+		}
+		segs = append(segs, segment{t, q})
+	})
+	return segs, err
 }

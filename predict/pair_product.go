@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/engines"
-	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -166,15 +165,7 @@ func (p *predictor) withContext(pl plan, t1, t2 int) (plan, error) {
 		}
 		w.step(&ev)
 	}
-	ctx := w.context(t1, t2)
-	var segs []segment
-	err := p.s.eachEdge(p.sp, ctx, false, func(t int, q int64, _ model.Event) {
-		if n := len(segs); n > 0 && segs[n-1].t == t {
-			segs[n-1].upto = q
-			return
-		}
-		segs = append(segs, segment{t, q})
-	})
+	segs, err := p.contextSegments(w.context(t1, t2))
 	if err != nil {
 		return plan{}, err
 	}
