@@ -147,18 +147,11 @@ func (a *AllOutcome) find() error {
 	return a.runFinders(col)
 }
 
-// runFinders adds the groups of the scan's normal runs and the two-thread
-// patterns.
+// runFinders adds the groups of the two-thread patterns (the lock-free
+// scan's normal runs ignore the synchronisation: most would fail the
+// verification).
 func (a *AllOutcome) runFinders(col *collector) error {
 	p := a.p
-	c, err := p.allScan(col)
-	a.c = c
-	if err != nil {
-		return err
-	}
-	if c.stop != "" {
-		a.Incomplete = c.stop
-	}
 	for _, find := range []func(*collector) (bool, error){p.allPairsLocked, p.allPairsHB} {
 		done, err := find(col)
 		if err != nil {
@@ -204,7 +197,10 @@ func (a *AllOutcome) sortGroups(locs []string) {
 		ag := AllGroup{Signature: s.siteText(g.sites[0], locs) + " " + s.siteText(g.sites[1], locs),
 			Thread: s.threadNames[g.thread], First: g.first, Count: slices.Max(g.counts[:])}
 		for _, x := range g.sites {
-			if v := s.vars[x.target]; x.op.IsAccess() && !slices.Contains(ag.Vars, v) {
+			if !x.op.IsAccess() {
+				continue
+			}
+			if v := s.vars[x.target]; !slices.Contains(ag.Vars, v) {
 				ag.Vars = append(ag.Vars, v)
 			}
 		}
@@ -291,10 +287,7 @@ func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error)
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		if p.lockFreeDecides() {
-			return p.verified(pl, p.o.Check.IgnoreSync, "profile", a.lockFreeNote())
-		}
-		return p.checked(pl, normalRunNote)
+		return p.verified(pl, p.o.Check.IgnoreSync, "profile", a.lockFreeNote())
 	case srcLock:
 		return p.answerPairLock(pat.lock)
 	}
@@ -317,6 +310,11 @@ func (a *AllOutcome) lockFreeNote() string {
 // lockFree plans it); false when its chain is not found again (the
 // budget ran out).
 func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
+	// The scan may have spent the budget: each witness gets its own
+	// allowance for finding its chain again.
+	if c.stop = ""; c.limit > 0 {
+		c.limit = c.states + witnessChainStates
+	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
 	if !ok {
 		return plan{}, false, nil
@@ -328,6 +326,10 @@ func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
 	pl, err := c.chainPlan(p.sp, pr, ls)
 	return pl, err == nil, err
 }
+
+// witnessChainStates bounds the chain states spent on finding one
+// group's chain again (the scan found it within the budget).
+const witnessChainStates = 200_000
 
 // verified materialises a plan (dropSync: over the projection without
 // its synchronisation) and returns it if verify accepts it.
