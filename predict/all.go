@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/trace"
@@ -68,6 +69,7 @@ type AllOutcome struct {
 // patterns) add the groups; an unknown answer becomes a violation if one
 // of their witnesses replays.
 func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
+	start := time.Now()
 	r.Within(ctx)
 	sp, err := newSpool(o.TempDir)
 	if err != nil {
@@ -96,6 +98,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	}
 	a.Sync = s.sync
 	a.Result.Stats.Events = s.events
+	a.Result.Stats.Millis = time.Since(start).Milliseconds()
 	if a.Program == nil {
 		a.Program = s.program(make([]*autoBuilder, len(s.threads)), s.vars, s.locks)
 	}

@@ -23,7 +23,7 @@ const (
 )
 
 // sourceNames name the finders in the JSON and the text.
-var sourceNames = [nSources]string{"answer", "normal run", "two threads through their locks", "two-thread reordering"}
+var sourceNames = [nSources]string{"predict's answer", "normal run", "two threads through their locks", "two-thread reordering"}
 
 // allPattern is a finder's first pattern in a group.
 type allPattern struct {

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestPredictAllGolden: conc predict --all's text for two excerpts kept as
+// golden files: pair-locked (two groups, one from predict's answer, one
+// from the lock-aware two-thread finder) and sor (one group, three
+// patterns); --max-groups 1 leaves the second group of pair-locked out
+// and says so.
+func TestPredictAllGolden(t *testing.T) {
+	dir := "../../testdata/traces"
+	for _, name := range []string{"pair-locked", "jgf-sor-reduced"} {
+		out := conc("predict", "--all", filepath.Join(dir, name+".std"), "--quiet")
+		require.Equal(t, exitViolation, out.code, out.stderr)
+		require.Empty(t, out.stderr)
+		golden(t, filepath.Join("predict", name+".all.txt"), out.stdout)
+	}
+	out := conc("predict", "--all", filepath.Join(dir, "pair-locked.std"), "--quiet", "--max-groups", "1")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "group 1: ")
+	require.NotContains(t, out.stdout, "group 2: ")
+	require.Contains(t, out.stdout, "... and 1 more group (--max-groups 0 shows all)\n")
+
+	// A serializable trace answers as predict does.
+	out = conc("predict", "--all", filepath.Join(dir, "jgf-raytracer-reduced.std"), "--quiet")
+	require.Equal(t, exitSerializable, out.code, out.stderr)
+	require.Equal(t, conc("predict", filepath.Join(dir, "jgf-raytracer-reduced.std"), "--quiet").stdout, out.stdout)
+}
+
+// TestPredictAllJSONAndWitness: the JSON lists every group with its
+// witness report, which replays as the JSON of predict does; --witness-out
+// writes the first group's witness, which conc monitor flags; --dot and
+// --html are refused with --all (exit 2).
+func TestPredictAllJSONAndWitness(t *testing.T) {
+	path := "../../testdata/traces/pair-locked.std"
+	wit := filepath.Join(t.TempDir(), "w.std")
+	out := conc("predict", "--all", path, "--format", "json", "--witness-out", wit)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	var got struct {
+		Verdict string
+		Groups  []struct {
+			Signature string
+			Count     int
+			First     int
+			Source    string
+			Variables []string
+			Report    struct {
+				Verdict string
+				Witness struct {
+					Run   []map[string]any
+					Cycle []map[string]int
+				}
+			}
+		}
+		Dropped *int
+		Stats   map[string]any
+	}
+	require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
+	require.Equal(t, "violation", got.Verdict)
+	require.Len(t, got.Groups, 2)
+	require.NotNil(t, got.Dropped)
+	for _, g := range got.Groups {
+		require.Equal(t, "violation", g.Report.Verdict)
+		require.NotEmpty(t, g.Report.Witness.Run)
+		require.GreaterOrEqual(t, len(g.Report.Witness.Cycle), 2)
+		require.NotEmpty(t, g.Signature)
+		require.Positive(t, g.Count)
+		require.NotEmpty(t, g.Variables)
+	}
+	b, err := os.ReadFile(wit)
+	require.NoError(t, err)
+	lines := strings.Count(string(b), "\n")
+	require.True(t, lines > 0 && lines <= len(got.Groups[0].Report.Witness.Run),
+		"the first group's witness, at most one line an event (%d lines)", lines)
+	mon := conc("monitor", wit, "--quiet")
+	require.Equal(t, exitViolation, mon.code, mon.stdout+mon.stderr)
+
+	for _, flag := range []string{"--dot", "--html"} {
+		out := conc("predict", "--all", path, flag, filepath.Join(t.TempDir(), "x"))
+		require.Equal(t, exitUsage, out.code)
+		require.Contains(t, out.stderr, "without --all")
+	}
+}
+
+// TestSpecNamesPredictAllJSON: docs/spec.md §5 states every member of
+// conc predict --all's JSON.
+func TestSpecNamesPredictAllJSON(t *testing.T) {
+	b, err := os.ReadFile("../../docs/spec.md")
+	require.NoError(t, err)
+	spec := string(b)
+	start, end := strings.Index(spec, "\n## 5. "), strings.Index(spec, "\n## 6. ")
+	require.True(t, start >= 0 && end > start, "docs/spec.md has no §5")
+	output := spec[start:end]
+	require.Contains(t, output, "predict --all")
+	for _, v := range []any{allJSONHead{}, allJSONGroup{}, allJSONTail{}} {
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			require.Contains(t, output, "`"+name+"`", "docs/spec.md §5 does not state %s's JSON member %q", rt.Name(), name)
+		}
+	}
+}
