@@ -54,6 +54,7 @@ type AllOutcome struct {
 
 	p      *predictor
 	c      *chainer
+	misses int // patterns dropped for want of e1's site (collector.misses)
 	groups []*allGroup
 	first  *Outcome // the first verified group's witness
 	at     int      // its group
@@ -118,7 +119,7 @@ func (p *predictor) lockFreeDecides() bool {
 // decision first).
 func (a *AllOutcome) find() error {
 	p, col := a.p, newCollector()
-	defer func() { a.groups = col.groups }()
+	defer func() { a.groups, a.misses = col.groups, col.misses }()
 	if p.lockFreeDecides() {
 		c, err := p.allScan(col)
 		a.c = c

@@ -53,18 +53,27 @@ type txnSite struct {
 	s          site
 }
 
-// siteTracker follows, per thread, the accesses of the open transaction
-// with their edges (numbered as hbWalk and the scan number them), so that a
-// pattern's e1, known by its edge, has a line and a site. Memory: the
-// accesses of the transactions open at once.
+// siteTracker follows, per thread, the first access of each letter in the
+// open transaction with its edge (numbered as hbWalk and the scan number
+// them), so that a pattern's e1, known by its edge, has a line and a site.
+// A pattern's e1 is always such a first access: pair_lock.go's is the
+// first access or first write of its variable in the transaction, and the
+// scan's is the letter whose F lowered the minimum, which a later access
+// of the same letter (the same F) never lowers again. Memory: a stamp per
+// thread and letter, and the letters of the transactions open at once
+// (not their accesses: RoadRunner's main thread can keep one open for the
+// whole trace).
 type siteTracker struct {
 	edges []int64
 	open  []bool
 	txn   [][]txnSite
+	num   []int32   // per thread: transactions begun
+	seen  [][]int32 // per thread and letter: the last transaction it was noted in
 }
 
 func newSiteTracker(k int) *siteTracker {
-	return &siteTracker{edges: make([]int64, k), open: make([]bool, k), txn: make([][]txnSite, k)}
+	return &siteTracker{edges: make([]int64, k), open: make([]bool, k), txn: make([][]txnSite, k),
+		num: make([]int32, k), seen: make([][]int32, k)}
 }
 
 // step takes one event.
@@ -74,10 +83,18 @@ func (tr *siteTracker) step(ev *trace.Event) {
 	case ev.Op == model.OpBegin:
 		tr.open[t] = true
 		tr.txn[t] = tr.txn[t][:0]
+		tr.num[t]++
 	case ev.Op == model.OpEnd:
 		tr.open[t] = false
 	case ev.Op.IsAccess() && tr.open[t]:
-		tr.txn[t] = append(tr.txn[t], txnSite{edge: tr.edges[t], line: ev.Line, s: siteOf(ev)})
+		l := letterOf(ev)
+		if int(l) >= len(tr.seen[t]) {
+			tr.seen[t] = append(tr.seen[t], make([]int32, max(int(l)+1, 2*len(tr.seen[t]))-len(tr.seen[t]))...)
+		}
+		if tr.seen[t][l] != tr.num[t] {
+			tr.seen[t][l] = tr.num[t]
+			tr.txn[t] = append(tr.txn[t], txnSite{edge: tr.edges[t], line: ev.Line, s: siteOf(ev)})
+		}
 	}
 	tr.edges[t] += edgesOf(ev, tr.open[t])
 }

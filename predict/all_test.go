@@ -70,6 +70,7 @@ func TestAllGroupsReplay(t *testing.T) {
 		for _, c := range predictConfigs[:3] {
 			want := predictString(t, src, c.o).Result.Verdict
 			a := allString(t, src, c.o)
+			require.Zero(t, a.misses, "seed %d, %s: a pattern's e1 not tracked", seed, c.name)
 			require.Equal(t, want, a.Result.Verdict, "seed %d, %s\n%s", seed, c.name, src)
 			if want != engines.Violation {
 				require.Empty(t, a.Groups, "seed %d, %s", seed, c.name)
