@@ -48,10 +48,10 @@ func TestPredictAllJSONAndWitness(t *testing.T) {
 	var got struct {
 		Verdict string
 		Groups  []struct {
-			Signature string
-			Count     int
-			First     int
-			Source    string
+			Signature     string
+			Count         int
+			First         int
+			Source        string
 			Variables     []string
 			WitnessEvents int `json:"witness_events"`
 			Cycle         []struct{ From, To map[string]string }
