@@ -3,6 +3,7 @@ package predict
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -80,8 +81,11 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	s, err := collect(ctx, r, sp)
 	if err != nil {
 		sp.Close()
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("deadline reached while reading the trace (--timeout): %w", err)
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
+			part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
+			return &AllOutcome{Outcome: Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
+				Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
+					Reason: "deadline reached while reading the trace (--timeout)"}}, close: func() error { return nil }, at: -1}, nil
 		}
 		return nil, err
 	}
@@ -247,6 +251,10 @@ func (a *AllOutcome) Witness(k int) (*Outcome, error) {
 	}
 	return a.build(k)
 }
+
+// Built reports that group k's witness costs nothing more: it is the
+// first one All built, or the group is dropped.
+func (a *AllOutcome) Built(k int) bool { return k == a.at || a.Groups[k].Dropped }
 
 // Dropped counts the groups whose witnesses were tried and all failed.
 func (a *AllOutcome) Dropped() int {

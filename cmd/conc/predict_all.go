@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,9 +60,9 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	}
 	w := reportWriter(e, f.witnessOut)
 	if f.format == "json" {
-		err = writeAllJSON(w, a)
+		err = writeAllJSON(ctx, w, a)
 	} else {
-		err = writeAllText(w, f, a)
+		err = writeAllText(ctx, w, f, a)
 	}
 	if err != nil {
 		return e.errorf("%v", err)
@@ -97,7 +98,7 @@ func writeFirstWitness(e *env, a *predict.AllOutcome, outs *outputs) (int, bool)
 // the groups in order of first line, at most --max-groups (0: all), each
 // with its witness's cycle; a group whose witness does not replay is
 // skipped and counted. The witnesses of groups not shown are not built.
-func writeAllText(w io.Writer, f *predictFlags, a *predict.AllOutcome) error {
+func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.AllOutcome) error {
 	rep, err := report.BuildLean(a.Program, a.Result)
 	if err != nil {
 		return err
@@ -112,6 +113,9 @@ func writeAllText(w io.Writer, f *predictFlags, a *predict.AllOutcome) error {
 	}
 	shown, k := 0, 0
 	for ; k < len(a.Groups) && (f.maxGroups == 0 || shown < f.maxGroups); k++ {
+		if stopBuilding(ctx, a, k) {
+			break
+		}
 		out, err := a.Witness(k)
 		if err != nil {
 			return err
@@ -161,6 +165,21 @@ func writeAllNotes(b *bufio.Writer, a *predict.AllOutcome) {
 	}
 }
 
+// stopBuilding reports that the deadline (--timeout, --max-memory) came
+// before group k's witness was built: the groups from k on are not shown,
+// and Incomplete says so. Building a witness reads the spool once or
+// twice, so a thousand groups of a large trace take a while (docs/predict.md).
+func stopBuilding(ctx context.Context, a *predict.AllOutcome, k int) bool {
+	if ctx.Err() == nil || a.Built(k) {
+		return false
+	}
+	if a.Incomplete != "" {
+		a.Incomplete += "; "
+	}
+	a.Incomplete += fmt.Sprintf("the deadline came before the witnesses of the last %s were built (--timeout)", count(len(a.Groups)-k, "group"))
+	return true
+}
+
 // count is "1 group", "2 groups".
 func count(n int, word string) string {
 	if n == 1 {
@@ -173,10 +192,9 @@ func count(n int, word string) string {
 // (docs/spec.md §5), written in parts: each group's witness is built,
 // written and let go before the next.
 type allJSONHead struct {
-	Verdict    string `json:"verdict"`
-	Reason     string `json:"reason,omitempty"`
-	Engine     string `json:"engine"`
-	Incomplete string `json:"incomplete,omitempty"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+	Engine  string `json:"engine"`
 }
 
 type allJSONGroup struct {
@@ -198,21 +216,25 @@ type allJSONConflict struct {
 }
 
 type allJSONTail struct {
-	Dropped int           `json:"dropped"`
-	Stats   engines.Stats `json:"stats"`
+	Incomplete string        `json:"incomplete,omitempty"`
+	Dropped    int           `json:"dropped"`
+	Stats      engines.Stats `json:"stats"`
 }
 
 // writeAllJSON writes every group that has a verified witness, with its
 // witness's length and cycle (not its run: a thousand groups of witnesses
 // of 10⁵ events would be gigabytes; --witness-out writes the first run),
 // then the dropped count.
-func writeAllJSON(w io.Writer, a *predict.AllOutcome) error {
+func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome) error {
 	b := bufio.NewWriter(w)
-	head, _ := json.Marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine, a.Incomplete})
+	head, _ := json.Marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"groups":[`)
 	n := 0
 	for k := range a.Groups {
+		if stopBuilding(ctx, a, k) {
+			break
+		}
 		out, err := a.Witness(k)
 		if err != nil {
 			return err
@@ -239,7 +261,7 @@ func writeAllJSON(w io.Writer, a *predict.AllOutcome) error {
 		b.WriteString("\n")
 		b.Write(line)
 	}
-	tail, _ := json.Marshal(allJSONTail{a.Dropped(), a.Result.Stats})
+	tail, _ := json.Marshal(allJSONTail{a.Incomplete, a.Dropped(), a.Result.Stats})
 	b.WriteString("],")
 	b.Write(tail[1:])
 	b.WriteByte('\n')

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -106,4 +107,26 @@ func TestSpecNamesPredictAllJSON(t *testing.T) {
 			require.Contains(t, output, "`"+name+"`", "docs/spec.md §5 does not state %s's JSON member %q", rt.Name(), name)
 		}
 	}
+}
+
+// TestPredictAllDeadline: a deadline while reading is unknown (exit 3), as
+// for predict. And 400 independent bugs make 400 groups, all listed with
+// --max-groups 0 (a timing-free check of the many-groups path; the
+// deadline during the witnesses' building is measured in docs/predict.md,
+// not tested: it needs a clock).
+func TestPredictAllDeadline(t *testing.T) {
+	out := conc("predict", "--all", "../../testdata/traces/pair-locked.std", "--timeout", "1ns")
+	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
+	require.Contains(t, out.stdout, "unknown: ")
+
+	var b strings.Builder
+	for k := range 400 { // 400 bugs, 400 groups
+		fmt.Fprintf(&b, "T0|begin\nT0|r(x%d)\nT0|r(x%d)\nT0|end\nT1|w(x%d)\n", k, k, k)
+	}
+	path := filepath.Join(t.TempDir(), "many.std")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	out = conc("predict", "--all", path, "--max-groups", "0", "--quiet")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "400 groups of predicted violations")
+	require.Contains(t, out.stdout, "group 400: 1 pattern, first at line 1997, thread T0, on x399\n")
 }
