@@ -186,10 +186,15 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 	if err != nil {
 		return err
 	}
-	s1, ok1 := sites[l1]
-	s2, ok2 := sites[l2]
-	if !ok1 || !ok2 {
-		return fmt.Errorf("predict: internal error: the answer's cycle events at lines %d and %d are not in the trace", l1, l2)
+	// An event without a line (none is expected) is named by its op and
+	// target, so that the answer is always a group.
+	s1, ok := sites[l1]
+	if !ok {
+		s1 = site{op: e1.Ev.Op, loc: -1, target: e1.Ev.Target}
+	}
+	s2, ok := sites[l2]
+	if !ok {
+		s2 = site{op: e2.Ev.Op, loc: -1, target: e2.Ev.Target}
 	}
 	g, _ := col.add(srcAnswer, int(e1.Thread), s1, s2, l1)
 	g.pats[srcAnswer].answer = out
@@ -205,7 +210,7 @@ func (a *AllOutcome) sortGroups(locs []string) {
 		ag := AllGroup{Signature: s.siteText(g.sites[0], locs) + " " + s.siteText(g.sites[1], locs),
 			Thread: s.threadNames[g.thread], First: g.first, Count: slices.Max(g.counts[:])}
 		for _, x := range g.sites {
-			if !x.op.IsAccess() {
+			if !x.op.IsAccess() || x.target < 0 || int(x.target) >= len(s.vars) {
 				continue
 			}
 			if v := s.vars[x.target]; !slices.Contains(ag.Vars, v) {
