@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,12 +56,14 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	}
 	defer a.Close()
 	a.Result, _ = settle(ctx, dl, a.Result, nil)
+	var skipped report.Report // what --lenient skipped: standard error, or the JSON's tail
+	reportSkipped(e, f.lenient, f.format, &skipped, r.Stats())
 	if code, ok := writeFirstWitness(e, a, outs); !ok {
 		return code
 	}
 	w := reportWriter(e, f.witnessOut)
 	if f.format == "json" {
-		err = writeAllJSON(ctx, w, a)
+		err = writeAllJSON(ctx, w, a, &skipped)
 	} else {
 		err = writeAllText(ctx, w, f, a)
 	}
@@ -146,7 +149,7 @@ func writeAllGroup(b *bufio.Writer, k int, g *predict.AllGroup, out *predict.Out
 		b.WriteString(", on " + strings.Join(g.Vars, ", "))
 	}
 	b.WriteString("\n  signature: " + g.Signature + "\n")
-	fmt.Fprintf(b, "  witness: %s (%s; --format json has them all)\n", count(len(out.Result.Witness.Run), "event"), g.Source)
+	fmt.Fprintf(b, "  witness: %s (%s)\n", count(len(out.Result.Witness.Run), "event"), g.Source)
 	rep, err := report.BuildLean(out.Program, out.Result)
 	if err != nil {
 		return err
@@ -216,18 +219,20 @@ type allJSONConflict struct {
 }
 
 type allJSONTail struct {
-	Incomplete string        `json:"incomplete,omitempty"`
-	Dropped    int           `json:"dropped"`
-	Stats      engines.Stats `json:"stats"`
+	Incomplete   string           `json:"incomplete,omitempty"`
+	Dropped      int              `json:"dropped"`
+	Skipped      *int64           `json:"skipped,omitempty"`
+	SkippedKinds map[string]int64 `json:"skipped_kinds,omitempty"`
+	Stats        engines.Stats    `json:"stats"`
 }
 
 // writeAllJSON writes every group that has a verified witness, with its
 // witness's length and cycle (not its run: a thousand groups of witnesses
 // of 10⁵ events would be gigabytes; --witness-out writes the first run),
 // then the dropped count.
-func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome) error {
+func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipped *report.Report) error {
 	b := bufio.NewWriter(w)
-	head, _ := json.Marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
+	head, _ := marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"groups":[`)
 	n := 0
@@ -254,18 +259,30 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome) error
 		if n++; n > 1 {
 			b.WriteByte(',')
 		}
-		line, err := json.Marshal(jg)
+		line, err := marshal(jg)
 		if err != nil {
 			return err
 		}
 		b.WriteString("\n")
 		b.Write(line)
 	}
-	tail, _ := json.Marshal(allJSONTail{a.Incomplete, a.Dropped(), a.Result.Stats})
+	tail, _ := marshal(allJSONTail{a.Incomplete, a.Dropped(), skipped.Skipped, skipped.SkippedKinds, a.Result.Stats})
 	b.WriteString("],")
 	b.Write(tail[1:])
 	b.WriteByte('\n')
 	return b.Flush()
+}
+
+// marshal is json.Marshal without escaping <, > and & (as report's JSON:
+// "<stdin>" stays readable), without the encoder's newline.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func nonNil(s []string) []string {

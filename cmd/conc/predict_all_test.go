@@ -130,3 +130,16 @@ func TestPredictAllDeadline(t *testing.T) {
 	require.Contains(t, out.stdout, "400 groups of predicted violations")
 	require.Contains(t, out.stdout, "group 400: 1 pattern, first at line 1997, thread T0, on x399\n")
 }
+
+// TestPredictAllLenient: --lenient's count goes to standard error in text
+// and into the JSON's tail, as for predict.
+func TestPredictAllLenient(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.std")
+	require.NoError(t, os.WriteFile(path, []byte("T0|begin\nT0|r(x)\nbad line\nT1|w(x)\nT0|r(x)\nT0|end\n"), 0o644))
+	out := conc("predict", "--all", "--lenient", path)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stderr, "--lenient skipped 1 line (first at line 3)")
+	out = conc("predict", "--all", "--lenient", "--format", "json", path)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, `"skipped":1,"skipped_kinds":{"malformed":1}`)
+}
