@@ -113,7 +113,8 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 // Close removes the spool; no witness can be built after it.
 func (a *AllOutcome) Close() error { return a.close() }
 
-// lockFree reports whether the lock-free scan decides (as in decide).
+// lockFreeDecides reports whether the lock-free scan decides (as in
+// decide): no synchronisation, or --ignore-sync, and no named engine.
 func (p *predictor) lockFreeDecides() bool {
 	e := p.o.Engine
 	return (e == "" || e == "auto" || e == "profile") && !(p.s.sync && !p.o.Check.IgnoreSync)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -87,25 +86,6 @@ func TestPredictAllJSONAndWitness(t *testing.T) {
 		out := conc("predict", "--all", path, flag, filepath.Join(t.TempDir(), "x"))
 		require.Equal(t, exitUsage, out.code)
 		require.Contains(t, out.stderr, "without --all")
-	}
-}
-
-// TestSpecNamesPredictAllJSON: docs/spec.md §5 states every member of
-// conc predict --all's JSON.
-func TestSpecNamesPredictAllJSON(t *testing.T) {
-	b, err := os.ReadFile("../../docs/spec.md")
-	require.NoError(t, err)
-	spec := string(b)
-	start, end := strings.Index(spec, "\n## 5. "), strings.Index(spec, "\n## 6. ")
-	require.True(t, start >= 0 && end > start, "docs/spec.md has no §5")
-	output := spec[start:end]
-	require.Contains(t, output, "predict --all")
-	for _, v := range []any{allJSONHead{}, allJSONGroup{}, allJSONTail{}} {
-		rt := reflect.TypeOf(v)
-		for i := range rt.NumField() {
-			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-			require.Contains(t, output, "`"+name+"`", "docs/spec.md §5 does not state %s's JSON member %q", rt.Name(), name)
-		}
 	}
 }
 
