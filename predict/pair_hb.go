@@ -34,9 +34,10 @@ import (
 // letterTxn is a thread's latest transaction using a letter: its number and
 // the edges of the letter's first and last access in it.
 type letterTxn struct {
-	txn         int64
-	first, last int64
-	lastLine    int64 // the trace line of the last access
+	txn                 int64
+	first, last         int64
+	firstLine, lastLine int64 // the trace lines of the first and last access
+	firstLoc, lastLoc   int32 // and their code locations (-1: none; --all's signatures)
 }
 
 // pairEntry is T2's entry into a transaction of T1: T2's access f1 (edge,
@@ -46,6 +47,9 @@ type pairEntry struct {
 	txn       int64
 	e1        int64
 	f1, f1Txn int64
+	e1Line    int64
+	e1Loc     int32
+	e1L       profiles.Letter
 }
 
 // pairFind is a two-thread pattern found: e1, e2 of t1's transaction, f1,
@@ -55,6 +59,10 @@ type pairFind struct {
 	e1, e2, f1, f2 int64
 	sameF          bool
 	lineE2, lineF2 int64
+	// e1 and e2's letters, e1's line and both code locations (--all)
+	e1L, e2L     profiles.Letter
+	lineE1       int64
+	locE1, locE2 int32
 }
 
 // hbWalk follows the projections' edges, open transactions and vector
@@ -101,12 +109,7 @@ type pairScan struct {
 
 // findPair runs the pass over the spool and returns the first pattern.
 func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) {
-	k := len(s.threads)
-	ps := &pairScan{hbWalk: newHBWalk(k, len(s.locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
-		entry: make([][]pairEntry, k)}
-	for t := range ps.entry {
-		ps.entry[t] = make([]pairEntry, k)
-	}
+	ps := s.newPairScan()
 	r := sp.reader()
 	var ev trace.Event
 	for n := 1; ; n++ {
@@ -124,6 +127,17 @@ func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) 
 	}
 }
 
+// newPairScan is the pass's state before its first event.
+func (s *summary) newPairScan() *pairScan {
+	k := len(s.threads)
+	ps := &pairScan{hbWalk: newHBWalk(k, len(s.locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
+		entry: make([][]pairEntry, k)}
+	for t := range ps.entry {
+		ps.entry[t] = make([]pairEntry, k)
+	}
+	return ps
+}
+
 // step folds one event in, and reports a pattern it closes.
 func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
 	t := ev.Thread
@@ -137,7 +151,7 @@ func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
 	l := letterOf(ev)
 	ps.enter(int(t), l, at)
 	f, ok := ps.close(int(t), l, at)
-	ps.see(int(t), l, at, ev.Line)
+	ps.see(int(t), l, at, ev.Line, ev.Loc)
 	if ok {
 		f.lineF2 = ev.Line
 	}
@@ -160,7 +174,7 @@ func (ps *pairScan) enter(t int, l profiles.Letter, at int64) {
 			if rec.txn == 0 || rec.txn < en.txn || rec.txn == en.txn && rec.first >= en.e1 {
 				continue
 			}
-			*en = pairEntry{txn: rec.txn, e1: rec.first, f1: at, f1Txn: ps.txn[t]}
+			*en = pairEntry{txn: rec.txn, e1: rec.first, f1: at, f1Txn: ps.txn[t], e1Line: rec.firstLine, e1Loc: rec.firstLoc, e1L: a}
 		}
 	}
 }
@@ -180,7 +194,8 @@ func (ps *pairScan) close(t int, l profiles.Letter, at int64) (pairFind, bool) {
 			rec := ps.last[t1][b]
 			if rec.txn == en.txn && rec.last > en.e1 && rec.last >= ps.vc[t][t1] {
 				return pairFind{t1: t1, t2: t, e1: en.e1, e2: rec.last, f1: en.f1, f2: at,
-					sameF: en.f1Txn == ps.txn[t], lineE2: rec.lastLine}, true
+					sameF: en.f1Txn == ps.txn[t], lineE2: rec.lastLine,
+					e1L: en.e1L, e2L: b, lineE1: en.e1Line, locE1: en.e1Loc, locE2: rec.lastLoc}, true
 			}
 		}
 	}
@@ -188,15 +203,15 @@ func (ps *pairScan) close(t int, l profiles.Letter, at int64) (pairFind, bool) {
 }
 
 // see records t's access (edge at) to letter l in its current transaction.
-func (ps *pairScan) see(t int, l profiles.Letter, at, line int64) {
+func (ps *pairScan) see(t int, l profiles.Letter, at, line int64, loc int32) {
 	if int(l) >= len(ps.last[t]) {
 		n := max(2*len(ps.last[t]), int(l)+1, 16)
 		ps.last[t] = append(ps.last[t], make([]letterTxn, n-len(ps.last[t]))...)
 	}
 	rec := &ps.last[t][l]
 	if rec.txn != ps.txn[t] {
-		*rec = letterTxn{txn: ps.txn[t], first: at, last: at, lastLine: line}
+		*rec = letterTxn{txn: ps.txn[t], first: at, last: at, firstLine: line, lastLine: line, firstLoc: loc, lastLoc: loc}
 		return
 	}
-	rec.last, rec.lastLine = at, line
+	rec.last, rec.lastLine, rec.lastLoc = at, line, loc
 }

@@ -167,6 +167,13 @@ func (px *pairIndexer) step(ev *trace.Event) (pairLockFind, bool) {
 	if f, ok := px.m.meet(w, px.idx, ev, at); ok {
 		return f, true
 	}
+	px.index(ev, at)
+	return pairLockFind{}, false
+}
+
+// index adds ev (at edge at, already stepped) to the index.
+func (px *pairIndexer) index(ev *trace.Event, at int64) {
+	w := px.w
 	t := ev.Thread
 	lp := w.locks[t]
 	if lp.depth == 0 { // a lock-free point: z of the accesses waiting for one
@@ -187,7 +194,6 @@ func (px *pairIndexer) step(ev *trace.Event) (pairLockFind, bool) {
 			px.pend[t] = append(px.pend[t], [2]int32{v, int32(n)})
 		}
 	}
-	return pairLockFind{}, false
 }
 
 // indexed is what the second pass needs of a complete first pass.

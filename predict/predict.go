@@ -164,16 +164,9 @@ func (p *predictor) streaming() (*Outcome, error) {
 // lockFree runs the scan and, when it finds an interrupted transaction,
 // plans Lemma 2's normal run for it (over the projection without sync).
 func (p *predictor) lockFree() (plan, bool, *chainer, error) {
-	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
-	c.mem = budget.New(p.o.Check.MaxMemory)
-	if p.defaultBudget() {
-		c.limit = p.chainBudget()
-	}
+	c := p.newChainer()
 	pr, found, err := c.deepScan(p.sp, p.u, p.o.deepen)
-	if c.stop == stateLimitReached && p.defaultBudget() {
-		c.stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
-			"(docs/predict.md): --max-states or --timeout to search further", c.limit)
-	}
+	p.budgetReason(c)
 	if err != nil || !found || c.stop != "" {
 		return plan{}, false, c, err
 	}
@@ -190,6 +183,24 @@ func (p *predictor) lockFree() (plan, bool, *chainer, error) {
 	}
 	pl, err := c.chainPlan(p.sp, pr, ls)
 	return pl, err == nil, c, err
+}
+
+// newChainer is the lock-free chain search under predict's budgets.
+func (p *predictor) newChainer() *chainer {
+	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
+	c.mem = budget.New(p.o.Check.MaxMemory)
+	if p.defaultBudget() {
+		c.limit = p.chainBudget()
+	}
+	return c
+}
+
+// budgetReason words a stop at the default chain budget.
+func (p *predictor) budgetReason(c *chainer) {
+	if c.stop == stateLimitReached && p.defaultBudget() {
+		c.stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
+			"(docs/predict.md): --max-states or --timeout to search further", c.limit)
+	}
 }
 
 // violation materialises an engine's plan into the outcome's witness,

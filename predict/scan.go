@@ -45,6 +45,14 @@ type scanThread struct {
 // relevant accesses), not O(threads²) (16,000 one-write threads and one
 // two-access transaction took 4 GB).
 func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
+	return c.scanEach(sp, u, nil, nil)
+}
+
+// scanEach is scan that, with hit, goes on after a violation: hit gets
+// each interrupted transaction's pair at its access b (ev) and says
+// whether to stop (conc predict --all, all.go); each, if set, sees every
+// event first.
+func (c *chainer) scanEach(sp *spool, u *users, each func(*trace.Event), hit func(pair, *trace.Event) bool) (pair, bool, error) {
 	ts := make([]scanThread, c.k)
 	for i := range ts {
 		ts[i].fIdx = make([]int32, len(c.th[i].span))
@@ -59,6 +67,9 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 			return pair{}, false, nil
 		} else if err != nil {
 			return pair{}, false, err
+		}
+		if each != nil {
+			each(&ev)
 		}
 		i := int(ev.Thread)
 		st := &ts[i]
@@ -82,7 +93,10 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 					st.lower(f, st.pendL, st.pendPos, &pool)
 				}
 				if j := c.closes(st, l); j >= 0 {
-					return pair{i: i, a: st.curL[j], b: l, p: st.curP[j], q: st.pos}, true, nil
+					pr := pair{i: i, a: st.curL[j], b: l, p: st.curP[j], q: st.pos}
+					if hit == nil || hit(pr, &ev) {
+						return pr, true, nil
+					}
 				}
 				st.pending, st.pendL, st.pendPos = true, l, st.pos
 			}

@@ -20,6 +20,8 @@ import (
 //	thread id   (uvarint, when spoolThread: the thread changed)
 //	target id   (uvarint, when the op has one)
 //	line delta  (uvarint, when spoolLine: the line is not the previous + 1)
+//	code location (uvarint, when spoolLoc: only in a spool that keeps them,
+//	              for conc predict --all's signatures, all.go)
 //
 // so a typical event costs two or three bytes. The first spoolMem bytes stay
 // in memory (a small trace never touches the disk); past that the spool
@@ -27,7 +29,8 @@ import (
 const (
 	spoolThread = 1 << 4
 	spoolLine   = 1 << 5
-	spoolMaxRec = 1 + 3*binary.MaxVarintLen64
+	spoolLoc    = 1 << 6
+	spoolMaxRec = 1 + 4*binary.MaxVarintLen64
 	spoolBuf    = 1 << 20
 )
 
@@ -48,6 +51,9 @@ type spool struct {
 	lastThread int32
 	lastLine   int64
 	events     int64
+	// locs keeps each event's code location (STD's LOC; --all only: the
+	// other passes have no use for it).
+	locs bool
 }
 
 // newSpool starts an empty spool; past spoolMem bytes it moves to a file in
@@ -99,6 +105,10 @@ func (s *spool) put(ev *trace.Event) error {
 		b = binary.AppendUvarint(b, uint64(d))
 	}
 	s.lastLine = ev.Line
+	if s.locs && ev.Loc >= 0 {
+		b[at] |= spoolLoc
+		b = binary.AppendUvarint(b, uint64(ev.Loc))
+	}
 	s.buf = b
 	s.events++
 	s.size += int64(len(b) - at)
@@ -197,6 +207,13 @@ func (r *spoolReader) next(ev *trace.Event) error {
 	}
 	r.line += d
 	ev.Line = r.line
+	if h&spoolLoc != 0 {
+		v, n := binary.Uvarint(b[k:])
+		if n <= 0 {
+			return errCorrupt
+		}
+		ev.Loc, k = int32(v), k+n
+	}
 	r.start += k
 	return nil
 }

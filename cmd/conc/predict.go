@@ -28,6 +28,8 @@ type predictFlags struct {
 	lenient    bool
 	witnessOut string
 	progress   progressMode
+	all        bool // every group of violations (predict_all.go)
+	maxGroups  int
 }
 
 func (f *predictFlags) register(fs *flag.FlagSet) {
@@ -35,7 +37,9 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 	fs.Lookup("max-states").Usage = predictMaxStatesHelp
 	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.Var(&f.progress, "progress", progressHelp)
-	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line) "+dashHelp)
+	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line; with --all, the first group's) "+dashHelp)
+	fs.BoolVar(&f.all, "all", false, "report every group of predicted violations (by the code locations of the interrupted transaction's two accesses), each with a verified witness")
+	fs.IntVar(&f.maxGroups, "max-groups", 20, "with --all, list at most `N` groups in the text output (0: all)")
 }
 
 // predictMaxStatesHelp states predict's default budgets (docs/spec.md §7,
@@ -60,6 +64,12 @@ func runPredict(e *env, args []string) int {
 	}
 	if err := f.check(); err != nil {
 		return e.usagef("%v; run 'conc predict --help'", err)
+	}
+	switch {
+	case f.maxGroups < 0:
+		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more")
+	case f.all:
+		return runPredictAll(e, &f, files[0])
 	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
 	if err != nil {

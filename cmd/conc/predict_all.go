@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/trace"
+)
+
+// conc predict --all (docs/predict.md, "Every group (--all)"; docs/spec.md
+// §4): every group of predicted violations, each with one verified
+// witness; the text lists at most --max-groups of them (building only
+// their witnesses), the JSON all of them, each witness streamed as it is
+// built and let go.
+
+// runPredictAll is conc predict --all on one trace.
+func runPredictAll(e *env, f *predictFlags, path string) int {
+	if f.dot != "" || f.html != "" {
+		return e.usagef("--dot and --html draw one witness run: give them without --all; run 'conc predict --help'")
+	}
+	r, closeTrace, err := openTrace(e, path, trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
+	if err != nil {
+		return inputError(e, err)
+	}
+	defer closeTrace()
+	outs, err := createOutputs(e, outputPaths{witness: f.witnessOut}, inputFiles(e, path))
+	if err != nil {
+		return e.usagef("%v", err)
+	}
+	defer outs.close()
+	dl := f.deadline()
+	defer withMemoryLimit(f.maxMemory)()
+	ctx, stop := withinLimits(dl, f.maxMemory)
+	defer stop()
+	a, err := predict.All(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
+		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given})
+	var ue *predict.UsageError
+	var we *predict.WitnessError
+	switch {
+	case errors.As(err, &ue):
+		return e.errorf("predict: %v", err)
+	case errors.As(err, &we):
+		return unreplayable(e, we.Engine, we.Err)
+	case err != nil:
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	defer a.Close()
+	a.Result, _ = settle(ctx, dl, a.Result, nil)
+	var skipped report.Report // what --lenient skipped: standard error, or the JSON's tail
+	reportSkipped(e, f.lenient, f.format, &skipped, r.Stats())
+	if code, ok := writeFirstWitness(e, a, outs); !ok {
+		return code
+	}
+	w := reportWriter(e, f.witnessOut)
+	if f.format == "json" {
+		err = writeAllJSON(ctx, w, a, &skipped)
+	} else {
+		err = writeAllText(ctx, w, f, a)
+	}
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	return exitCode(a.Result.Verdict)
+}
+
+// writeFirstWitness writes the first group's witness (the first in order
+// of first line whose witness replays) to --witness-out.
+func writeFirstWitness(e *env, a *predict.AllOutcome, outs *outputs) (int, bool) {
+	if outs.witness != nil {
+		for k := range a.Groups {
+			out, err := a.Witness(k)
+			if err != nil {
+				return e.errorf("%v", err), false
+			}
+			if out == nil {
+				continue
+			}
+			if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
+				return e.usagef("--witness-out: %v", err), false
+			}
+			break
+		}
+	}
+	if err := outs.commitWitness(); err != nil {
+		return e.usagef("--witness-out: %v", err), false
+	}
+	return 0, true
+}
+
+// writeAllText prints the verdict (and its note), how many groups, then
+// the groups in order of first line, at most --max-groups (0: all), each
+// with its witness's cycle; a group whose witness does not replay is
+// skipped and counted. The witnesses of groups not shown are not built.
+func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.AllOutcome) error {
+	rep, err := report.BuildLean(a.Program, a.Result)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriter(w)
+	if err := report.WriteText(b, rep, report.TextOptions{Quiet: true}); err != nil {
+		return err
+	}
+	if n := len(a.Groups); n > 0 {
+		fmt.Fprintf(b, "%s of predicted violations, by the code locations of the interrupted transaction's two accesses (docs/predict.md)\n",
+			count(n, "group"))
+	}
+	shown, k := 0, 0
+	for ; k < len(a.Groups) && (f.maxGroups == 0 || shown < f.maxGroups); k++ {
+		if stopBuilding(ctx, a, k) {
+			break
+		}
+		out, err := a.Witness(k)
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			continue
+		}
+		shown++
+		if err := writeAllGroup(b, shown, &a.Groups[k], out); err != nil {
+			return err
+		}
+	}
+	if more := len(a.Groups) - k; more > 0 {
+		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", count(more, "more group"))
+	}
+	writeAllNotes(b, a)
+	if !f.quiet {
+		b.WriteString(report.SummaryLine(rep) + "\n")
+	}
+	return b.Flush()
+}
+
+// writeAllGroup prints one group: its count, first line, thread and
+// variables, its signature, and its witness's cycle as predict shows one.
+func writeAllGroup(b *bufio.Writer, k int, g *predict.AllGroup, out *predict.Outcome) error {
+	fmt.Fprintf(b, "group %d: %s, first at line %d, thread %s", k, count(int(g.Count), "pattern"), g.First, g.Thread)
+	if len(g.Vars) > 0 {
+		b.WriteString(", on " + strings.Join(g.Vars, ", "))
+	}
+	b.WriteString("\n  signature: " + g.Signature + "\n")
+	fmt.Fprintf(b, "  witness: %s (%s)\n", count(len(out.Result.Witness.Run), "event"), g.Source)
+	rep, err := report.BuildLean(out.Program, out.Result)
+	if err != nil {
+		return err
+	}
+	return report.WriteCycle(b, rep, "  ")
+}
+
+// writeAllNotes says what was left out: dropped groups, and a search cut
+// short.
+func writeAllNotes(b *bufio.Writer, a *predict.AllOutcome) {
+	if n := a.Dropped(); n > 0 {
+		fmt.Fprintf(b, "note: %s dropped: no witness of theirs replays (docs/predict.md)\n", count(n, "group"))
+	}
+	if a.Incomplete != "" && a.Result.Verdict == engines.Violation {
+		fmt.Fprintf(b, "note: the groups may not be all: %s\n", a.Incomplete)
+	}
+}
+
+// stopBuilding reports that the deadline (--timeout, --max-memory) came
+// before group k's witness was built: the groups from k on are not shown,
+// and Incomplete says so. Building a witness reads the spool once or
+// twice, so a thousand groups of a large trace take a while (docs/predict.md).
+func stopBuilding(ctx context.Context, a *predict.AllOutcome, k int) bool {
+	if ctx.Err() == nil || a.Built(k) {
+		return false
+	}
+	if a.Incomplete != "" {
+		a.Incomplete += "; "
+	}
+	a.Incomplete += fmt.Sprintf("the deadline came before the witnesses of the last %s were built (--timeout)", count(len(a.Groups)-k, "group"))
+	return true
+}
+
+// count is "1 group", "2 groups".
+func count(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// allJSONHead, allJSONGroup and allJSONTail are --all's JSON object
+// (docs/spec.md §5), written in parts: each group's witness is built,
+// written and let go before the next.
+type allJSONHead struct {
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+	Engine  string `json:"engine"`
+}
+
+type allJSONGroup struct {
+	Signature     string            `json:"signature"`
+	Count         int64             `json:"count"`
+	First         int64             `json:"first"`
+	Thread        string            `json:"thread"`
+	Variables     []string          `json:"variables"`
+	Source        string            `json:"source"`
+	WitnessEvents int               `json:"witness_events"`
+	Cycle         []allJSONConflict `json:"cycle"`
+}
+
+// allJSONConflict is one conflict of a group's witness cycle, its two
+// events spelled as the witness run's are.
+type allJSONConflict struct {
+	From report.Event `json:"from"`
+	To   report.Event `json:"to"`
+}
+
+type allJSONTail struct {
+	Incomplete   string           `json:"incomplete,omitempty"`
+	Dropped      int              `json:"dropped"`
+	Skipped      *int64           `json:"skipped,omitempty"`
+	SkippedKinds map[string]int64 `json:"skipped_kinds,omitempty"`
+	Stats        engines.Stats    `json:"stats"`
+}
+
+// writeAllJSON writes every group that has a verified witness, with its
+// witness's length and cycle (not its run: a thousand groups of witnesses
+// of 10⁵ events would be gigabytes; --witness-out writes the first run),
+// then the dropped count.
+func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipped *report.Report) error {
+	b := bufio.NewWriter(w)
+	head, _ := marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
+	b.Write(head[:len(head)-1])
+	b.WriteString(`,"groups":[`)
+	n := 0
+	for k := range a.Groups {
+		if stopBuilding(ctx, a, k) {
+			break
+		}
+		out, err := a.Witness(k)
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			continue
+		}
+		rep, err := report.BuildLean(out.Program, out.Result)
+		if err != nil {
+			return err
+		}
+		g := a.Groups[k]
+		jg := allJSONGroup{g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, rep.Witness.Len(), nil}
+		for _, c := range rep.Witness.Cycle {
+			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
+		}
+		if n++; n > 1 {
+			b.WriteByte(',')
+		}
+		line, err := marshal(jg)
+		if err != nil {
+			return err
+		}
+		b.WriteString("\n")
+		b.Write(line)
+	}
+	tail, _ := marshal(allJSONTail{a.Incomplete, a.Dropped(), skipped.Skipped, skipped.SkippedKinds, a.Result.Stats})
+	b.WriteString("],")
+	b.Write(tail[1:])
+	b.WriteByte('\n')
+	return b.Flush()
+}
+
+// marshal is json.Marshal without escaping <, > and & (as report's JSON:
+// "<stdin>" stays readable), without the encoder's newline.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,364 @@
+package predict
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/trace"
+)
+
+// conc predict --all (docs/predict.md, "Every group (--all)"): instead of
+// the first violation, every group of predicted violations, a group being
+// the patterns whose interrupted transaction's two accesses have the same
+// code locations. The finders go on after each hit (all_collect.go) and
+// keep per group its count and one pattern per finder; a group's witness
+// is built only when asked for (AllOutcome.Witness), one at a time, and
+// verified like predict's single answer (gate.go): one that fails drops
+// the group, counted, and is never shown.
+
+// AllGroup is one group of predicted violations.
+type AllGroup struct {
+	// Signature is the code locations and ops of the interrupted
+	// transaction's two accesses (e1, where the cycle leaves it, then e2),
+	// the start of conc monitor's signature.
+	Signature string
+	// Thread is the interrupted transaction's thread in the group's first
+	// pattern; First is that pattern's e1 line (the least over the group).
+	Thread string
+	First  int64
+	// Count is how many patterns the finder that found most of the group
+	// found (each finder reports one pattern per access at most).
+	Count int64
+	// Vars are the variables of the two accesses.
+	Vars []string
+	// Source names the finder whose witness was shown; Dropped reports a
+	// group whose witnesses all failed the verification. Both are set by
+	// Witness.
+	Source  string
+	Dropped bool
+}
+
+// AllOutcome is conc predict --all's answer: the verdict (Result, without
+// a witness), the groups in order of their first line, and what building
+// their witnesses needs (the spool: Close it).
+type AllOutcome struct {
+	Outcome
+	Groups []AllGroup
+	// Incomplete says why the groups may not be all (a budget or the
+	// deadline cut a finder short), "" if they are.
+	Incomplete string
+
+	p      *predictor
+	c      *chainer
+	misses int // patterns dropped for want of e1's site (collector.misses)
+	groups []*allGroup
+	first  *Outcome // the first verified group's witness
+	at     int      // its group
+	close  func() error
+}
+
+// All predicts every group of violations of the trace (docs/predict.md,
+// "Every group (--all)"). Without locks, fork and join (or with
+// IgnoreSync) the lock-free scan is the verdict: violation when some
+// group's witness replays, serializable when it finds nothing. With them,
+// Predict's own answer is the verdict (a serializable or unknown answer
+// stands), and the finders (the scan's normal runs, the two-thread
+// patterns) add the groups; an unknown answer becomes a violation if one
+// of their witnesses replays.
+func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
+	start := time.Now()
+	r.Within(ctx)
+	sp, err := newSpool(o.TempDir)
+	if err != nil {
+		return nil, err
+	}
+	sp.locs = true
+	s, err := collect(ctx, r, sp)
+	if err != nil {
+		sp.Close()
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
+			part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
+			return &AllOutcome{Outcome: Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
+				Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
+					Reason: "deadline reached while reading the trace (--timeout)"}}, close: func() error { return nil }, at: -1}, nil
+		}
+		return nil, err
+	}
+	p := &predictor{ctx: ctx, s: s, u: s.users(), sp: sp, o: o}
+	a := &AllOutcome{p: p, close: sp.Close, at: -1}
+	locs := r.Locs().Names()
+	if err := a.find(); err != nil {
+		sp.Close()
+		return nil, err
+	}
+	a.sortGroups(locs)
+	if err := a.settle(); err != nil {
+		sp.Close()
+		return nil, err
+	}
+	a.Sync = s.sync
+	a.Result.Stats.Events = s.events
+	a.Result.Stats.Millis = time.Since(start).Milliseconds()
+	if a.Program == nil {
+		a.Program = s.program(make([]*autoBuilder, len(s.threads)), s.vars, s.locks)
+	}
+	return a, nil
+}
+
+// Close removes the spool; no witness can be built after it.
+func (a *AllOutcome) Close() error { return a.close() }
+
+// lockFreeDecides reports whether the lock-free scan decides (as in
+// decide): no synchronisation, or --ignore-sync, and no named engine.
+func (p *predictor) lockFreeDecides() bool {
+	e := p.o.Engine
+	return (e == "" || e == "auto" || e == "profile") && !(p.s.sync && !p.o.Check.IgnoreSync)
+}
+
+// find runs the finders (and, with synchronisation, Predict's own
+// decision first).
+func (a *AllOutcome) find() error {
+	p, col := a.p, newCollector()
+	defer func() { a.groups, a.misses = col.groups, col.misses }()
+	if p.lockFreeDecides() {
+		c, err := p.allScan(col)
+		a.c = c
+		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
+		a.Result.Stats.States = c.states
+		if c.stop != "" {
+			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.stop, c.stop
+		}
+		if len(col.groups) > 0 {
+			a.Result.Verdict, a.Result.Reason = engines.Violation, a.lockFreeNote()
+		}
+		return err
+	}
+	out, err := p.decide()
+	if err != nil {
+		return err
+	}
+	a.Outcome = *out
+	a.Result.Witness = nil
+	if out.Result.Verdict == engines.Serializable {
+		return nil
+	}
+	if err := a.addAnswer(col, out); err != nil {
+		return err
+	}
+	if p.o.Engine != "" && p.o.Engine != "auto" {
+		return nil // the named engine answers alone, as in predict
+	}
+	return a.runFinders(col)
+}
+
+// runFinders adds the groups of the two-thread patterns (the lock-free
+// scan's normal runs ignore the synchronisation: most would fail the
+// verification).
+func (a *AllOutcome) runFinders(col *collector) error {
+	p := a.p
+	for _, find := range []func(*collector) (bool, error){p.allPairsLocked, p.allPairsHB} {
+		done, err := find(col)
+		if err != nil {
+			return err
+		}
+		if !done {
+			a.Incomplete = "deadline reached (--timeout)"
+			return nil
+		}
+	}
+	return nil
+}
+
+// addAnswer makes Predict's own witness a group's: its cycle's first
+// event and last are taken for e1 and e2.
+func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
+	w := out.Result.Witness
+	if out.Result.Verdict != engines.Violation || w == nil || len(w.Cycle) == 0 {
+		return nil
+	}
+	e1, e2 := w.Run[w.Cycle[0].From], w.Run[w.Cycle[len(w.Cycle)-1].To]
+	l1, l2 := int64(e1.Ev.Pos.Line), int64(e2.Ev.Pos.Line)
+	sites, err := a.p.s.sitesAt(a.p.sp, l1, l2)
+	if err != nil {
+		return err
+	}
+	// An event without a line (none is expected) is named by its op and
+	// target, so that the answer is always a group.
+	s1, ok := sites[l1]
+	if !ok {
+		s1 = site{op: e1.Ev.Op, loc: -1, target: e1.Ev.Target}
+	}
+	s2, ok := sites[l2]
+	if !ok {
+		s2 = site{op: e2.Ev.Op, loc: -1, target: e2.Ev.Target}
+	}
+	g, _ := col.add(srcAnswer, int(e1.Thread), s1, s2, l1)
+	g.pats[srcAnswer].answer = out
+	return nil
+}
+
+// sortGroups orders the groups by first line and names them.
+func (a *AllOutcome) sortGroups(locs []string) {
+	slices.SortStableFunc(a.groups, func(x, y *allGroup) int { return cmp.Compare(x.first, y.first) })
+	s := a.p.s
+	a.Groups = make([]AllGroup, len(a.groups))
+	for k, g := range a.groups {
+		ag := AllGroup{Signature: s.siteText(g.sites[0], locs) + " " + s.siteText(g.sites[1], locs),
+			Thread: s.threadNames[g.thread], First: g.first, Count: slices.Max(g.counts[:])}
+		for _, x := range g.sites {
+			if !x.op.IsAccess() || x.target < 0 || int(x.target) >= len(s.vars) {
+				continue
+			}
+			if v := s.vars[x.target]; !slices.Contains(ag.Vars, v) {
+				ag.Vars = append(ag.Vars, v)
+			}
+		}
+		a.Groups[k] = ag
+	}
+}
+
+// settle builds witnesses in order until one replays: the verdict is a
+// violation only with one (a lock-free scan whose every witness fails is
+// an engine's bug, a WitnessError, as in predict).
+func (a *AllOutcome) settle() error {
+	for k := range a.groups {
+		out, err := a.build(k)
+		if err != nil {
+			return err
+		}
+		if out != nil {
+			a.first, a.at = out, k
+			if a.Result.Verdict != engines.Violation { // an unknown answer, now proved
+				a.Result.Verdict, a.Result.Reason = engines.Violation, out.Result.Reason
+			}
+			return nil
+		}
+	}
+	if a.Result.Verdict == engines.Violation {
+		return &WitnessError{a.Result.Engine, fmt.Errorf("none of the %d groups' witnesses replays", len(a.groups))}
+	}
+	return nil
+}
+
+// Witness is group k's verified witness, built now (the first one was
+// built by All); nil when the group is dropped (no finder's witness
+// replays). It holds no other group's witness.
+func (a *AllOutcome) Witness(k int) (*Outcome, error) {
+	switch {
+	case k == a.at:
+		return a.first, nil
+	case a.Groups[k].Dropped:
+		return nil, nil
+	}
+	return a.build(k)
+}
+
+// Built reports that group k's witness costs nothing more: it is the
+// first one All built, or the group is dropped.
+func (a *AllOutcome) Built(k int) bool { return k == a.at || a.Groups[k].Dropped }
+
+// Dropped counts the groups whose witnesses were tried and all failed.
+func (a *AllOutcome) Dropped() int {
+	n := 0
+	for _, g := range a.Groups {
+		if g.Dropped {
+			n++
+		}
+	}
+	return n
+}
+
+// build tries group k's patterns finder by finder and returns the first
+// witness that replays, or nil (the group is then dropped).
+func (a *AllOutcome) build(k int) (*Outcome, error) {
+	g := a.groups[k]
+	for src := range nSources {
+		if !g.has[src] {
+			continue
+		}
+		out, ok, err := a.witnessOf(src, &g.pats[src])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			a.Groups[k].Source = sourceNames[src]
+			return out, nil
+		}
+	}
+	a.Groups[k].Dropped = true
+	return nil, nil
+}
+
+// witnessOf plans and verifies the witness of one finder's pattern.
+func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error) {
+	p := a.p
+	switch src {
+	case srcAnswer:
+		return pat.answer, true, nil
+	case srcScan:
+		pl, ok, err := p.scanPlan(a.c, pat.scan)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		return p.verified(pl, p.o.Check.IgnoreSync, "profile", a.lockFreeNote())
+	case srcLock:
+		return p.answerPairLock(pat.lock)
+	}
+	pl, ok, err := p.pairPlan(pat.hb)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return p.checked(pl, pairNote)
+}
+
+// lockFreeNote is the optimistic note of --ignore-sync, as in predict.
+func (a *AllOutcome) lockFreeNote() string {
+	if a.p.o.Check.IgnoreSync && a.p.s.sync {
+		return engines.OptimisticNote
+	}
+	return ""
+}
+
+// scanPlan is Lemma 2's normal run for a pair the scan found (as
+// lockFree plans it); false when its chain is not found again (the
+// budget ran out).
+func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
+	// The scan may have spent the budget: each witness gets its own
+	// allowance for finding its chain again.
+	if c.stop = ""; c.limit > 0 {
+		c.limit = c.states + witnessChainStates
+	}
+	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
+	if !ok {
+		return plan{}, false, nil
+	}
+	ls, err := c.links(pr, hops)
+	if err != nil {
+		return plan{}, false, err
+	}
+	pl, err := c.chainPlan(p.sp, pr, ls)
+	return pl, err == nil, err
+}
+
+// witnessChainStates bounds the chain states spent on finding one
+// group's chain again (the scan found it within the budget).
+const witnessChainStates = 200_000
+
+// verified materialises a plan (dropSync: over the projection without
+// its synchronisation) and returns it if verify accepts it.
+func (p *predictor) verified(pl plan, dropSync bool, engine, why string) (*Outcome, bool, error) {
+	m, err := p.s.materialise(p.sp, pl, dropSync, p.o.Check.LockEdges)
+	if err != nil {
+		return nil, false, err
+	}
+	if p.s.replays(m) != nil {
+		return nil, false, nil
+	}
+	res := engines.Result{Engine: engine, Verdict: engines.Violation, Witness: m.w, Reason: why}
+	return &Outcome{Result: res, Program: m.names}, true, nil
+}

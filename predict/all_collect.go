@@ -1,0 +1,174 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/trace"
+)
+
+// The finders of conc predict --all, each going on after a hit: the
+// lock-free scan (scan.go), the lock-aware two-thread pattern
+// (pair_lock.go) and the happens-before one (pair_hb.go). A hit is only
+// counted in its group; the first hit of each finder in a group is kept,
+// so that its witness can be built later (a few words a group, never one a
+// pattern).
+
+// The finders, in the order a group's witness is tried.
+const (
+	srcAnswer = iota // predict's own answer (with locks, fork or join)
+	srcScan          // the lock-free scan's normal run
+	srcLock          // two threads through their locks
+	srcHB            // two threads, happens-before
+	nSources
+)
+
+// sourceNames name the finders in the JSON and the text.
+var sourceNames = [nSources]string{"predict's answer", "normal run", "two threads through their locks", "two-thread reordering"}
+
+// allPattern is a finder's first pattern in a group.
+type allPattern struct {
+	scan   pair
+	lock   pairLockFind
+	hb     pairFind
+	answer *Outcome
+}
+
+// allGroup is one group while the finders run.
+type allGroup struct {
+	sites  [2]site // e1 and e2 of its first pattern
+	thread int     // the interrupted transaction's thread (first pattern)
+	first  int64   // the least line of an e1
+	counts [nSources]int64
+	has    [nSources]bool
+	pats   [nSources]allPattern
+}
+
+// collector deduplicates the patterns by signature.
+type collector struct {
+	index  map[groupKey]int
+	groups []*allGroup
+	// misses counts patterns whose e1 the site tracker did not hold (none
+	// ever should: the tests check it).
+	misses int
+}
+
+func newCollector() *collector { return &collector{index: map[groupKey]int{}} }
+
+// add counts a pattern of finder src (thread t's e1 at line1, and e2) and
+// returns its group and whether it is the finder's first there (then the
+// caller keeps the pattern).
+func (c *collector) add(src, t int, e1, e2 site, line1 int64) (*allGroup, bool) {
+	k := groupKey{e1.key(), e2.key()}
+	n, ok := c.index[k]
+	if !ok {
+		n = len(c.groups)
+		c.index[k] = n
+		c.groups = append(c.groups, &allGroup{sites: [2]site{e1, e2}, thread: t, first: line1})
+	}
+	g := c.groups[n]
+	g.counts[src]++
+	if line1 < g.first {
+		g.first, g.thread = line1, t
+	}
+	first := !g.has[src]
+	g.has[src] = true
+	return g, first
+}
+
+// allScan is the lock-free scan (deepen.go's passes) going on after each
+// interrupted transaction; it stops deepening once a pass found a group
+// (a longer chain among many threads is what the budget is for). It
+// returns the chainer, at the depth of its last pass, for the witnesses.
+func (p *predictor) allScan(col *collector) (*chainer, error) {
+	c := p.newChainer()
+	tr := newSiteTracker(len(p.s.threads))
+	hit := func(pr pair, ev *trace.Event) bool {
+		a, ok := tr.lookup(pr.i, pr.p)
+		if !ok {
+			col.misses++
+			return false
+		}
+		if g, first := col.add(srcScan, pr.i, a.s, siteOf(ev), a.line); first {
+			g.pats[srcScan].scan = pr
+		}
+		return false
+	}
+	for c.depth = c.firstDepth(p.o.deepen); ; c.depth = c.deeper(c.depth) {
+		c.cut = false
+		clear(c.fmemo)
+		tr = newSiteTracker(len(p.s.threads))
+		if _, _, err := c.scanEach(p.sp, p.u, tr.step, hit); err != nil {
+			return c, err
+		}
+		if len(col.groups) > 0 || c.stop != "" || !c.cut || c.depth == 0 {
+			p.budgetReason(c)
+			return c, nil
+		}
+	}
+}
+
+// allPairsLocked is pair_lock.go's search over the whole index (a first
+// pass that indexes, a second that meets every e2 with it), going on
+// after each hit. It reports false when the deadline cut it short.
+func (p *predictor) allPairsLocked(col *collector) (bool, error) {
+	k := len(p.s.threads)
+	px := newPairIndexer(p.s)
+	done, err := p.eachEvent(func(ev *trace.Event) { px.index(ev, px.w.step(ev)) })
+	if err != nil || !done {
+		return false, err
+	}
+	w := newPairWalk(k, len(p.s.locks))
+	w.forkVC = px.w.forkVC
+	m := newTxnVars(k)
+	tr := newSiteTracker(k)
+	return p.eachEvent(func(ev *trace.Event) {
+		tr.step(ev)
+		at := w.step(ev)
+		f, ok := m.meet(w, px.idx, ev, at)
+		if !ok {
+			return
+		}
+		noteAccess(m[ev.Thread], ev, at) // meet returns before noting a hit
+		e1, ok := tr.lookup(f.t1, f.e1)
+		if !ok {
+			col.misses++
+			return
+		}
+		if g, first := col.add(srcLock, f.t1, e1.s, siteOf(ev), e1.line); first {
+			g.pats[srcLock].lock = f
+		}
+	})
+}
+
+// allPairsHB is pair_hb.go's pass going on after each hit.
+func (p *predictor) allPairsHB(col *collector) (bool, error) {
+	ps := p.s.newPairScan()
+	return p.eachEvent(func(ev *trace.Event) {
+		f, ok := ps.step(ev)
+		if !ok {
+			return
+		}
+		e1, e2 := letterSite(f.e1L, f.locE1), letterSite(f.e2L, f.locE2)
+		if g, first := col.add(srcHB, f.t1, e1, e2, f.lineE1); first {
+			g.pats[srcHB].hb = f
+		}
+	})
+}
+
+// eachEvent is one pass over the spool; it reports false when the
+// deadline cut it short.
+func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
+	r := p.sp.reader()
+	var ev trace.Event
+	for n := 1; ; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return true, nil
+		} else if err != nil {
+			return false, err
+		}
+		f(&ev)
+		if n&4095 == 0 && p.ctx.Err() != nil {
+			return false, nil
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package predict
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/verify"
+)
+
+// allString runs All on an STD text.
+func allString(t testing.TB, src string, o Options) *AllOutcome {
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
+	require.NoError(t, err)
+	a, err := All(context.Background(), r, o)
+	require.NoError(t, err, "trace:\n%s", src)
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+// withLocs gives every line of an STD text a code location that names its
+// op and target (so that two accesses of one variable by one op share it),
+// as RoadRunner's LOC does for one source line.
+func withLocs(src string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(src), "\n") {
+		_, ev, _ := strings.Cut(l, "|")
+		loc := strings.NewReplacer("(", "_", ")", "").Replace(ev)
+		fmt.Fprintf(&b, "%s|%s.java\n", l, loc)
+	}
+	return b.String()
+}
+
+// TestAllGroupsReplay: on random traces (predict's generators: locks, fork
+// and join, nested and unary transactions, and lock-free ones; half of
+// them with code locations; 80 quick, 1,500 with CONC_LONG=1), asked as
+// predict is (auto, lock edges, --ignore-sync), --all gives predict's
+// verdict, and every group's witness replays on the projection program
+// (verify.Witness) and, written as STD, is flagged by the trace monitor.
+// On lock-free traces no group is dropped (the scan's normal run is the
+// engine's witness), and some trace has several groups.
+func TestAllGroupsReplay(t *testing.T) {
+	n := testflag.N(80, 1500)
+	groups, several, checked := 0, 0, 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 16))
+		var src string
+		switch seed % 3 {
+		case 0:
+			src = randomTrace(r, randomShape(r))
+		case 1:
+			src = randomPairShape(r).trace(r)
+		default:
+			sh := randomShape(r)
+			sh.locks, sh.fork, sh.items = 0, false, 1+r.IntN(4)
+			src = randomTrace(r, sh)
+		}
+		if seed%2 == 0 {
+			src = withLocs(src)
+		}
+		full := projectionOf(t, src)
+		for _, c := range predictConfigs[:3] {
+			want := predictString(t, src, c.o).Result.Verdict
+			a := allString(t, src, c.o)
+			require.Zero(t, a.misses, "seed %d, %s: a pattern's e1 not tracked", seed, c.name)
+			require.Equal(t, want, a.Result.Verdict, "seed %d, %s\n%s", seed, c.name, src)
+			if want != engines.Violation {
+				require.Empty(t, a.Groups, "seed %d, %s", seed, c.name)
+				continue
+			}
+			require.NotEmpty(t, a.Groups, "seed %d, %s", seed, c.name)
+			p := full
+			if c.o.Check.IgnoreSync {
+				p = model.DropSync(full)
+			}
+			shown := 0
+			for k := range a.Groups {
+				out, err := a.Witness(k)
+				require.NoError(t, err)
+				if out == nil {
+					continue
+				}
+				shown++
+				require.NoError(t, verify.Witness(p, out.Result.Witness), "seed %d, %s, group %d\n%s", seed, c.name, k, src)
+				requireSTDRoundTrip(t, src, out, c.o.Check.LockEdges && !c.o.Check.IgnoreSync)
+				checked++
+			}
+			require.Positive(t, shown, "seed %d, %s: a violation with no group shown", seed, c.name)
+			if !a.Sync || c.o.Check.IgnoreSync {
+				require.Zero(t, a.Dropped(), "seed %d, %s: the scan's witnesses replay", seed, c.name)
+			}
+			groups += len(a.Groups)
+			if len(a.Groups) > 1 {
+				several++
+			}
+		}
+	}
+	t.Logf("%d groups, %d witnesses checked, %d answers with several groups", groups, checked, several)
+	require.Greater(t, several, n/20)
+}
+
+// TestAllHasPredictsGroup: on random lock-free traces (200 quick, 2,000
+// with CONC_LONG=1) the groups of --all include the group of predict's
+// single answer: the sites of its cycle's first and last events (e1 and
+// e2 of the interrupted transaction).
+func TestAllHasPredictsGroup(t *testing.T) {
+	n := testflag.N(200, 2000)
+	violations := 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 17))
+		sh := randomShape(r)
+		sh.locks, sh.fork, sh.threads, sh.items = 0, false, 2+r.IntN(5), 1+r.IntN(4)
+		src := randomTrace(r, sh)
+		out := predictString(t, src, Options{})
+		a := allString(t, src, Options{})
+		require.Equal(t, out.Result.Verdict, a.Result.Verdict, "seed %d", seed)
+		if out.Result.Verdict != engines.Violation {
+			continue
+		}
+		violations++
+		w := out.Result.Witness
+		sig := siteName(out.Program, w.Run[w.Cycle[0].From].Ev) + " " + siteName(out.Program, w.Run[w.Cycle[len(w.Cycle)-1].To].Ev)
+		var sigs []string
+		for _, g := range a.Groups {
+			sigs = append(sigs, g.Signature)
+		}
+		require.Contains(t, sigs, sig, "seed %d\n%s", seed, src)
+	}
+	require.Greater(t, violations, n/5)
+}
+
+// siteName is a signature's part for an access without a location.
+func siteName(p *model.Program, e model.Event) string {
+	return trace.OpName[e.Op] + " " + p.Vars[e.Target]
+}
+
+// TestAllFindsEveryPair: three independent atomicity bugs in one trace
+// (three variables, each read twice by one thread's transaction and
+// written by another) make three groups, where predict reports one.
+func TestAllFindsEveryPair(t *testing.T) {
+	var b strings.Builder
+	for _, v := range []string{"x", "y", "z"} {
+		fmt.Fprintf(&b, "T0|begin\nT0|r(%s)|A.java:%s1\nT0|r(%s)|A.java:%s2\nT0|end\nT1|w(%s)|B.java:%s\n", v, v, v, v, v, v)
+	}
+	a := allString(t, b.String(), Options{})
+	require.Equal(t, engines.Violation, a.Result.Verdict)
+	var sigs []string
+	for k, g := range a.Groups {
+		out, err := a.Witness(k)
+		require.NoError(t, err)
+		require.NotNil(t, out)
+		sigs = append(sigs, g.Signature)
+	}
+	require.Equal(t, []string{"r@A.java:x1 r@A.java:x2", "r@A.java:y1 r@A.java:y2", "r@A.java:z1 r@A.java:z2"}, sigs)
+}
