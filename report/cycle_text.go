@@ -16,7 +16,7 @@ func WriteCycle(w io.Writer, r *Report, indent string) error {
 	}
 	var buf bytes.Buffer
 	b := bufio.NewWriter(&buf)
-	writeCycle(b, r.Witness, true)
+	writeCycle(b, r.naming, r.Witness, true)
 	if err := b.Flush(); err != nil {
 		return err
 	}
