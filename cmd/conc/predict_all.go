@@ -144,16 +144,17 @@ func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.
 // writeAllGroup prints one group: its count, first line, thread and
 // variables, its signature, and its witness's cycle as predict shows one.
 func writeAllGroup(b *bufio.Writer, k int, g *predict.AllGroup, out *predict.Outcome) error {
-	fmt.Fprintf(b, "group %d: %s, first at line %d, thread %s", k, count(int(g.Count), "pattern"), g.First, g.Thread)
+	rep, err := report.BuildLean(out.Program, out.Result)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(b, "group %d: %s, first at line %d, thread %s", k, count(int(g.Count), "pattern"), g.First,
+		rep.Naming().Thread(g.Thread))
 	if len(g.Vars) > 0 {
 		b.WriteString(", on " + strings.Join(g.Vars, ", "))
 	}
 	b.WriteString("\n  signature: " + g.Signature + "\n")
 	fmt.Fprintf(b, "  witness: %s (%s)\n", count(len(out.Result.Witness.Run), "event"), g.Source)
-	rep, err := report.BuildLean(out.Program, out.Result)
-	if err != nil {
-		return err
-	}
 	return report.WriteCycle(b, rep, "  ")
 }
 
