@@ -106,6 +106,11 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 		bw = m.chainBack(xb, n)
 	}
 	bw = shortcut(bw, true)
+	if !closed || !found || len(fw)+len(bw)-1 > m.opts.MaxCycle {
+		if m.cycleByJumps(&v, x, xb, j) {
+			return v
+		}
+	}
 	_, _, down := s.runBack(j)
 	m.describe(&v, fw, bw, closed && found, int(down)+len(bw)-1)
 	return v
@@ -158,7 +163,10 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 type pathSearch struct {
 	epoch  uint32
 	toward []walkHop // per pidx: the edge towards n
-	queue  []*traceTxn
+	// via, per pidx: nil, or where a program-order hop goes on from
+	// toward's target (jumpFrom)
+	via   []*traceTxn
+	queue []*traceTxn
 }
 
 // chainBack follows in-edges from n through transactions x reaches, for as

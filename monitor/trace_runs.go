@@ -113,3 +113,60 @@ func shortcut(hops []walkHop, back bool) []walkHop {
 
 // samePO says h stays inside one thread (a program-order hop).
 func samePO(h walkHop) bool { return h.from.thread == h.to.thread }
+
+// jumpPO shortens a closed walk (a cycle through walk[0].from, possibly
+// repeating transactions) with program-order hops: from each transaction
+// it goes on from the last one on the walk that is the same or a later one
+// of its thread, cutting out what lies between (a loop, or a detour
+// through other threads: the hop is an edge of §1's conflict graph all
+// the same). Searching backwards, a stretch whose raw hops are shortest
+// can still leave a thread and come back to it; the listing should not.
+// It is quadratic in the walk's length, which is bounded by the listing's.
+func jumpPO(walk []walkHop) []walkHop {
+	m := len(walk)
+	node := func(j int) *traceTxn {
+		if j == m {
+			return walk[m-1].to
+		}
+		return walk[j].from
+	}
+	var out []walkHop
+	for i := 0; i < m; {
+		w := node(i)
+		j := m
+		if i == 0 {
+			j = m - 1 // the cycle's own transaction closes it; keep one hop at least
+		}
+		for ; j > i+1; j-- {
+			if u := node(j); u == w || u.thread == w.thread && u.begin > w.begin {
+				break
+			}
+		}
+		if j <= i+1 || node(j) == w {
+			if j > i+1 { // a loop back to w: cut it
+				i = j
+				continue
+			}
+			out = append(out, walk[i])
+			i++
+			continue
+		}
+		out = append(out, poHop(walk[i], walk[j-1], w, node(j)))
+		i = j
+	}
+	return out
+}
+
+// poHop is the program-order hop from a to b standing for the hops first
+// to last, with their lines where they stay in a's or b's thread already
+// (as shortcut keeps them), else a's last event and b's first.
+func poHop(first, last walkHop, a, b *traceTxn) walkHop {
+	h := walkHop{from: a, to: b, fromLine: lastLine(a), atLine: b.begin}
+	if samePO(first) {
+		h.fromLine = first.fromLine
+	}
+	if samePO(last) {
+		h.atLine = last.atLine
+	}
+	return h
+}
