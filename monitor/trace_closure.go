@@ -96,19 +96,20 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 	n := s.order[j]
 	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
 	fw, closed := s.wayBack(j, m.opts.MaxCycle)
-	// A way back longer than the listing is elided anyway: then only the
-	// hops nearest n are shown, and any chain of them will do.
 	var bw []walkHop
 	found := false
 	if closed {
 		bw, found = m.pathFrom(x, xb, n, 2*m.opts.MaxCycle+16)
-	} else {
-		bw = m.chainBack(xb, n)
+		bw = shortcut(bw, true)
 	}
-	bw = shortcut(bw, true)
-	if !closed || !found || len(fw)+len(bw)-1 > m.opts.MaxCycle {
-		if m.cycleByJumps(&v, x, xb, j) {
+	if !found || len(fw)+len(bw)-1 > m.opts.MaxCycle {
+		if m.cycleByJumps(&v, x, xb, j, fw, closed) {
 			return v
+		}
+		// A way back longer than the listing is elided anyway: then only
+		// the hops nearest n are shown, and any chain of them will do.
+		if !found {
+			bw = shortcut(m.chainBack(xb, n), true)
 		}
 	}
 	_, _, down := s.runBack(j)
@@ -118,8 +119,8 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 
 // pathFrom returns the edges of a path x ~> n, nearest to n first, found by
 // a breadth-first search backwards from n over at most budget transactions
-// that x reaches; if it runs out it returns a chain of such edges instead.
-// It marks transactions with its own epoch (pstamp) so it allocates nothing.
+// that x reaches, or false if it runs out. It marks transactions with its
+// own epoch (pstamp) so it allocates nothing but the path.
 func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int) ([]walkHop, bool) {
 	if n == x {
 		return nil, true
@@ -156,7 +157,7 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 			p.queue = append(p.queue, src)
 		}
 	}
-	return m.chainBack(xb, n), false
+	return nil, false
 }
 
 // pathSearch is pathFrom's scratch space.
@@ -167,6 +168,8 @@ type pathSearch struct {
 	// toward's target (jumpFrom)
 	via   []*traceTxn
 	queue []*traceTxn
+	hops  []walkHop // jumpFrom's path
+	walk  []walkHop // cycleByJumps' closed walk
 }
 
 // chainBack follows in-edges from n through transactions x reaches, for as

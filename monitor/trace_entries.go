@@ -119,27 +119,30 @@ func (l *entryList) before(line int64) *entryRec {
 
 // cycleByJumps lists n's cycle (n = search index j) with program-order
 // jumps where the listing of cycleByBits would be elided: the way back to
-// x followed further, a path x ⇝ n by jumpFrom, and the closed walk cut
-// short by jumpPO. It tells whether the cycle fits MaxCycle; if not, v is
-// left to describe. The cycles that fit without jumps keep their listing
-// (and so their groups): the shortest raw walk shows the conflicts between
-// threads it passes, which a jump would leave out.
-func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *traceTxn, xb uint64, j int32) bool {
+// x (fw, if closed, else followed further), a path x ⇝ n by jumpFrom, and
+// the closed walk cut short by jumpPO. It tells whether the cycle fits
+// MaxCycle; if not, v is left to describe. The cycles that fit without
+// jumps keep their listing (and so their groups): the shortest raw walk
+// shows the conflicts between threads it passes, which a jump would leave
+// out.
+func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *traceTxn, xb uint64, j int32, fw []walkHop, closed bool) bool {
 	s := &m.search
-	lim := 2*m.opts.MaxCycle + 16
-	fw, closed := s.wayBack(j, lim)
 	if !closed {
-		return false
+		fw, closed = s.wayBack(j, 2*m.opts.MaxCycle+16)
+		if !closed {
+			return false
+		}
 	}
-	bw, found := m.jumpFrom(x, xb, s.order[j], lim)
+	bw, found := m.jumpFrom(x, xb, s.order[j], 2*m.opts.MaxCycle+16)
 	if !found {
 		return false
 	}
-	walk := fw
+	walk := append(m.paths.walk[:0], fw...)
 	for i := len(bw) - 1; i >= 0; i-- {
 		walk = append(walk, bw[i])
 	}
-	walk = shortcut(jumpPO(simplify(walk)), false)
+	walk = jumpPO(walk)
+	m.paths.walk = walk
 	if len(walk)-1 > m.opts.MaxCycle {
 		return false
 	}
@@ -150,8 +153,8 @@ func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *traceTxn, xb uint64, j
 
 // jumpFrom is pathFrom with program-order jumps: a path x ⇝ n found by a
 // breadth-first search backwards from n that expands at most budget
-// transactions x reaches, a same-thread run as one hop. It allocates
-// nothing but the path.
+// transactions x reaches, a same-thread run as one hop. The path is
+// scratch (pathSearch.hops), valid until the next search.
 func (m *TraceMonitor) jumpFrom(x *traceTxn, xb uint64, n *traceTxn, budget int) ([]walkHop, bool) {
 	if n == x {
 		return nil, true
@@ -215,7 +218,7 @@ func (p *pathSearch) reach(src *traceTxn, h walkHop, via *traceTxn) {
 
 // path reads the path x ⇝ n off jumpFrom's search, nearest to n first.
 func (p *pathSearch) path(x, n *traceTxn) []walkHop {
-	var path []walkHop
+	path := p.hops[:0]
 	for at := x; at != n; {
 		i := at.pidx
 		h := p.toward[i]
@@ -229,6 +232,7 @@ func (p *pathSearch) path(x, n *traceTxn) []walkHop {
 	for i, k := 0, len(path)-1; i < k; i, k = i+1, k-1 {
 		path[i], path[k] = path[k], path[i]
 	}
+	p.hops = path
 	return path
 }
 

@@ -115,22 +115,24 @@ func shortcut(hops []walkHop, back bool) []walkHop {
 func samePO(h walkHop) bool { return h.from.thread == h.to.thread }
 
 // jumpPO shortens a closed walk (a cycle through walk[0].from, possibly
-// repeating transactions) with program-order hops: from each transaction
-// it goes on from the last one on the walk that is the same or a later one
-// of its thread, cutting out what lies between (a loop, or a detour
-// through other threads: the hop is an edge of §1's conflict graph all
-// the same). Searching backwards, a stretch whose raw hops are shortest
-// can still leave a thread and come back to it; the listing should not.
-// It is quadratic in the walk's length, which is bounded by the listing's.
+// repeating transactions) with program-order hops, in place: from each
+// transaction it goes on from the last one on the walk that is the same or
+// a later one of its thread, cutting out what lies between (a loop, or a
+// detour through other threads: the hop is an edge of §1's conflict graph
+// all the same). The result repeats no transaction, and no two of its
+// consecutive hops stay in one thread (either would have been jumped), so
+// it is what simplify and shortcut would make of it, and shorter. It is
+// quadratic in the walk's length, which is bounded by the listing's.
 func jumpPO(walk []walkHop) []walkHop {
 	m := len(walk)
+	last := walk[m-1].to // the walk's own transaction, again
 	node := func(j int) *traceTxn {
 		if j == m {
-			return walk[m-1].to
+			return last
 		}
 		return walk[j].from
 	}
-	var out []walkHop
+	out := walk[:0] // writes trail the reads: out[k] is written after walk[i], k ≤ i, was read
 	for i := 0; i < m; {
 		w := node(i)
 		j := m
@@ -142,17 +144,16 @@ func jumpPO(walk []walkHop) []walkHop {
 				break
 			}
 		}
-		if j <= i+1 || node(j) == w {
-			if j > i+1 { // a loop back to w: cut it
-				i = j
-				continue
-			}
+		switch {
+		case j > i+1 && node(j) == w: // a loop back to w: cut it
+			i = j
+		case j > i+1:
+			out = append(out, poHop(walk[i], walk[j-1], w, node(j)))
+			i = j
+		default:
 			out = append(out, walk[i])
 			i++
-			continue
 		}
-		out = append(out, poHop(walk[i], walk[j-1], w, node(j)))
-		i = j
 	}
 	return out
 }
