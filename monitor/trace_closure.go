@@ -90,7 +90,8 @@ func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
 // cycleByBits: from j along next hops to x, then a path from x to j found
 // by a bounded backward search from j through transactions x reaches (any
 // such transaction has a path from x, so even a cut-short search lists
-// real conflicts).
+// real conflicts). Where that listing would be elided, cycleByJumps tries
+// program-order jumps first (trace_entries.go).
 func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolation {
 	s := &m.search
 	n := s.order[j]
@@ -99,7 +100,7 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 	var bw []walkHop
 	found := false
 	if closed {
-		bw, found = m.pathFrom(x, xb, n, 2*m.opts.MaxCycle+16)
+		bw, found = m.pathFrom(x, xb, n, m.searchBudget())
 		bw = shortcut(bw, true)
 	}
 	if !found || len(fw)+len(bw)-1 > m.opts.MaxCycle {
@@ -116,6 +117,11 @@ func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolati
 	m.describe(&v, fw, bw, closed && found, int(down)+len(bw)-1)
 	return v
 }
+
+// searchBudget bounds the searches for a cycle's way back (pathFrom,
+// jumpFrom: transactions) and how far cycleByJumps follows the way to x
+// (hops): well past MaxCycle, since shortcuts can shorten what they find.
+func (m *TraceMonitor) searchBudget() int { return 2*m.opts.MaxCycle + 16 }
 
 // pathFrom returns the edges of a path x ~> n, nearest to n first, found by
 // a breadth-first search backwards from n over at most budget transactions

@@ -5,7 +5,8 @@ import (
 	"sort"
 )
 
-// Thread entries: program-order jumps for pathFrom (issue 15).
+// Thread entries: program-order jumps for the way back from x to n
+// (jumpFrom, cycleByJumps; issue 15).
 //
 // In the conflict graph (docs/spec.md §1) every transaction of a thread has
 // an edge to every later one of that thread. So a path x ⇝ n that gets
@@ -24,7 +25,9 @@ import (
 // search, x ⇝ s → e ⇒ n, stands for the whole run, and the listing stays
 // a real cycle. A record costs 32 bytes; records whose ends were recycled
 // are dropped from the front (whoever reaches an earlier transaction of a
-// thread reaches the later ones, so garbage goes oldest first).
+// thread reaches the later ones, so garbage goes oldest first; a record
+// the collector made invalid out of turn waits, and a search that lands
+// on it just finds no jump there).
 
 // entryRec is an edge from another thread into the entry entry: edge.to
 // is its source, edge.from the source's line, edge.at the entry's.
@@ -51,8 +54,8 @@ type entryList struct {
 
 // entered records the edge e (e.to the source, of another thread) into x,
 // its thread's newest transaction, where its source is later in its
-// thread than the last record's: an earlier one adds nothing, since x
-// reaches it only if it reaches the last record's.
+// thread than the last record's: an earlier source adds nothing, since
+// whoever reaches it reaches the last record's too.
 func (m *TraceMonitor) entered(x *traceTxn, e traceEdge) {
 	l := m.threads[x.thread].entryList(e.to.thread)
 	l.prune()
@@ -128,12 +131,12 @@ func (l *entryList) before(line int64) *entryRec {
 func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *traceTxn, xb uint64, j int32, fw []walkHop, closed bool) bool {
 	s := &m.search
 	if !closed {
-		fw, closed = s.wayBack(j, 2*m.opts.MaxCycle+16)
+		fw, closed = s.wayBack(j, m.searchBudget())
 		if !closed {
 			return false
 		}
 	}
-	bw, found := m.jumpFrom(x, xb, s.order[j], 2*m.opts.MaxCycle+16)
+	bw, found := m.jumpFrom(x, xb, s.order[j], m.searchBudget())
 	if !found {
 		return false
 	}
