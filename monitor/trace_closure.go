@@ -90,31 +90,43 @@ func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
 // cycleByBits: from j along next hops to x, then a path from x to j found
 // by a bounded backward search from j through transactions x reaches (any
 // such transaction has a path from x, so even a cut-short search lists
-// real conflicts).
+// real conflicts). Where that listing would be elided, cycleByJumps tries
+// program-order jumps first (trace_entries.go).
 func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolation {
 	s := &m.search
 	n := s.order[j]
 	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
 	fw, closed := s.wayBack(j, m.opts.MaxCycle)
-	// A way back longer than the listing is elided anyway: then only the
-	// hops nearest n are shown, and any chain of them will do.
 	var bw []walkHop
 	found := false
 	if closed {
-		bw, found = m.pathFrom(x, xb, n, 2*m.opts.MaxCycle+16)
-	} else {
-		bw = m.chainBack(xb, n)
+		bw, found = m.pathFrom(x, xb, n, m.searchBudget())
+		bw = shortcut(bw, true)
 	}
-	bw = shortcut(bw, true)
+	if !found || len(fw)+len(bw)-1 > m.opts.MaxCycle {
+		if m.cycleByJumps(&v, x, xb, j, fw, closed) {
+			return v
+		}
+		// A way back longer than the listing is elided anyway: then only
+		// the hops nearest n are shown, and any chain of them will do.
+		if !found {
+			bw = shortcut(m.chainBack(xb, n), true)
+		}
+	}
 	_, _, down := s.runBack(j)
 	m.describe(&v, fw, bw, closed && found, int(down)+len(bw)-1)
 	return v
 }
 
+// searchBudget bounds the searches for a cycle's way back (pathFrom,
+// jumpFrom: transactions) and how far cycleByJumps follows the way to x
+// (hops): well past MaxCycle, since shortcuts can shorten what they find.
+func (m *TraceMonitor) searchBudget() int { return 2*m.opts.MaxCycle + 16 }
+
 // pathFrom returns the edges of a path x ~> n, nearest to n first, found by
 // a breadth-first search backwards from n over at most budget transactions
-// that x reaches; if it runs out it returns a chain of such edges instead.
-// It marks transactions with its own epoch (pstamp) so it allocates nothing.
+// that x reaches, or false if it runs out. It marks transactions with its
+// own epoch (pstamp) so it allocates nothing but the path.
 func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int) ([]walkHop, bool) {
 	if n == x {
 		return nil, true
@@ -151,14 +163,19 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 			p.queue = append(p.queue, src)
 		}
 	}
-	return m.chainBack(xb, n), false
+	return nil, false
 }
 
 // pathSearch is pathFrom's scratch space.
 type pathSearch struct {
 	epoch  uint32
 	toward []walkHop // per pidx: the edge towards n
-	queue  []*traceTxn
+	// via, per pidx: nil, or where a program-order hop goes on from
+	// toward's target (jumpFrom)
+	via   []*traceTxn
+	queue []*traceTxn
+	hops  []walkHop // jumpFrom's path
+	walk  []walkHop // cycleByJumps' closed walk
 }
 
 // chainBack follows in-edges from n through transactions x reaches, for as

@@ -58,6 +58,7 @@ func (m *TraceMonitor) collect() {
 	m.nodes = kept
 	m.rehomeComponents()
 	m.pruneSlots()
+	m.pruneEntries()
 	for _, n := range dead {
 		if !n.open && n.viol == nil { // never so; but a live record must not be reused
 			m.arena.release(n)

@@ -98,6 +98,9 @@ type traceThread struct {
 	gone     int64
 	depth    int32
 	sawEvent bool
+	// entries: per other thread, the edges from it into this thread that
+	// pathFrom jumps to (trace_entries.go).
+	entries []entryList
 }
 
 // DefaultMaxCycle is how many transactions of a cycle a violation lists
@@ -311,6 +314,9 @@ func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
 		}
 		x.in = append(x.in, traceEdge{to: s.txn, from: s.line, at: line})
 		m.stats.Edges++
+		if s.txn.thread != x.thread {
+			m.entered(x, traceEdge{to: s.txn, from: s.line, at: line})
+		}
 	}
 	for _, s := range srcs {
 		if s.txn.mask&^x.mask != 0 {

@@ -113,3 +113,61 @@ func shortcut(hops []walkHop, back bool) []walkHop {
 
 // samePO says h stays inside one thread (a program-order hop).
 func samePO(h walkHop) bool { return h.from.thread == h.to.thread }
+
+// jumpPO shortens a closed walk (a cycle through walk[0].from, possibly
+// repeating transactions) with program-order hops, in place: from each
+// transaction it goes on from the last one on the walk that is the same or
+// a later one of its thread, cutting out what lies between (a loop, or a
+// detour through other threads: the hop is an edge of §1's conflict graph
+// all the same). The result repeats no transaction, and no two of its
+// consecutive hops stay in one thread (either would have been jumped), so
+// it is what simplify and shortcut would make of it, and shorter. It is
+// quadratic in the walk's length, which is bounded by the listing's.
+func jumpPO(walk []walkHop) []walkHop {
+	m := len(walk)
+	last := walk[m-1].to // the walk's own transaction, again
+	node := func(j int) *traceTxn {
+		if j == m {
+			return last
+		}
+		return walk[j].from
+	}
+	out := walk[:0] // writes trail the reads: out[k] is written after walk[i], k ≤ i, was read
+	for i := 0; i < m; {
+		w := node(i)
+		j := m
+		if i == 0 {
+			j = m - 1 // the cycle's own transaction closes it; keep one hop at least
+		}
+		for ; j > i+1; j-- {
+			if u := node(j); u == w || u.thread == w.thread && u.begin > w.begin {
+				break
+			}
+		}
+		switch {
+		case j > i+1 && node(j) == w: // a loop back to w: cut it
+			i = j
+		case j > i+1:
+			out = append(out, poHop(walk[i], walk[j-1], w, node(j)))
+			i = j
+		default:
+			out = append(out, walk[i])
+			i++
+		}
+	}
+	return out
+}
+
+// poHop is the program-order hop from a to b standing for the hops first
+// to last, with their lines where they stay in a's or b's thread already
+// (as shortcut keeps them), else a's last event and b's first.
+func poHop(first, last walkHop, a, b *traceTxn) walkHop {
+	h := walkHop{from: a, to: b, fromLine: lastLine(a), atLine: b.begin}
+	if samePO(first) {
+		h.fromLine = first.fromLine
+	}
+	if samePO(last) {
+		h.atLine = last.atLine
+	}
+	return h
+}
