@@ -88,6 +88,12 @@ func runPredict(e *env, args []string) int {
 	return finishPredict(e, &f, out, outs, r.Stats())
 }
 
+// predictOptions are the flags as package predict takes them.
+func (f *predictFlags) predictOptions(dl deadline) predict.Options {
+	return predict.Options{Engine: f.engine, Check: f.options(),
+		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given}
+}
+
 // runPrediction runs predict under --timeout; a nil outcome comes with the
 // exit code of the error it reported.
 func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, int) {
@@ -95,8 +101,7 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 	defer withMemoryLimit(f.maxMemory)()
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
-	out, err := predict.Predict(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
-		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given})
+	out, err := predict.Predict(ctx, r, f.predictOptions(dl))
 	var ue *predict.UsageError
 	var we *predict.WitnessError
 	switch {

@@ -41,8 +41,7 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	defer withMemoryLimit(f.maxMemory)()
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
-	a, err := predict.All(ctx, r, predict.Options{Engine: f.engine, Check: f.options(),
-		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given})
+	a, err := predict.All(ctx, r, f.predictOptions(dl))
 	var ue *predict.UsageError
 	var we *predict.WitnessError
 	switch {
@@ -114,22 +113,13 @@ func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.
 		fmt.Fprintf(b, "%s of predicted violations, by the code locations of the interrupted transaction's two accesses (docs/predict.md)\n",
 			count(n, "group"))
 	}
-	shown, k := 0, 0
-	for ; k < len(a.Groups) && (f.maxGroups == 0 || shown < f.maxGroups); k++ {
-		if stopBuilding(ctx, a, k) {
-			break
-		}
-		out, err := a.Witness(k)
-		if err != nil {
-			return err
-		}
-		if out == nil {
-			continue
-		}
+	shown := 0
+	k, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
 		shown++
-		if err := writeAllGroup(b, shown, &a.Groups[k], out); err != nil {
-			return err
-		}
+		return f.maxGroups == 0 || shown < f.maxGroups, writeAllGroup(b, shown, &a.Groups[k], out)
+	})
+	if err != nil {
+		return err
 	}
 	if more := len(a.Groups) - k; more > 0 {
 		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", count(more, "more group"))
@@ -173,6 +163,29 @@ func writeAllNotes(b *bufio.Writer, a *predict.AllOutcome) {
 // before group k's witness was built: the groups from k on are not shown,
 // and Incomplete says so. Building a witness reads the spool once or
 // twice, so a thousand groups of a large trace take a while (docs/predict.md).
+// eachWitness builds the groups' witnesses in order, until the deadline
+// (stopBuilding), and calls f with each that replays (a group whose
+// witness does not is skipped, and counted by the outcome) until f says
+// stop; it returns the index of the first group not looked at.
+func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *predict.Outcome) (bool, error)) (int, error) {
+	for k := range a.Groups {
+		if stopBuilding(ctx, a, k) {
+			return k, nil
+		}
+		out, err := a.Witness(k)
+		if err != nil || out == nil {
+			if err != nil {
+				return k, err
+			}
+			continue
+		}
+		if more, err := f(k, out); err != nil || !more {
+			return k + 1, err
+		}
+	}
+	return len(a.Groups), nil
+}
+
 func stopBuilding(ctx context.Context, a *predict.AllOutcome, k int) bool {
 	if ctx.Err() == nil || a.Built(k) {
 		return false
@@ -237,20 +250,10 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"groups":[`)
 	n := 0
-	for k := range a.Groups {
-		if stopBuilding(ctx, a, k) {
-			break
-		}
-		out, err := a.Witness(k)
-		if err != nil {
-			return err
-		}
-		if out == nil {
-			continue
-		}
+	_, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
 		rep, err := report.BuildLean(out.Program, out.Result)
 		if err != nil {
-			return err
+			return false, err
 		}
 		g := a.Groups[k]
 		jg := allJSONGroup{g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, rep.Witness.Len(), nil}
@@ -261,11 +264,12 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 			b.WriteByte(',')
 		}
 		line, err := marshal(jg)
-		if err != nil {
-			return err
-		}
 		b.WriteString("\n")
 		b.Write(line)
+		return true, err
+	})
+	if err != nil {
+		return err
 	}
 	tail, _ := marshal(allJSONTail{a.Incomplete, a.Dropped(), skipped.Skipped, skipped.SkippedKinds, a.Result.Stats})
 	b.WriteString("],")
