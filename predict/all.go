@@ -82,10 +82,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		sp.Close()
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
-			part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
-			return &AllOutcome{Outcome: Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
-				Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
-					Reason: "deadline reached while reading the trace (--timeout)"}}, close: func() error { return nil }, at: -1}, nil
+			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, at: -1}, nil
 		}
 		return nil, err
 	}
@@ -101,12 +98,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 		sp.Close()
 		return nil, err
 	}
-	a.Sync = s.sync
-	a.Result.Stats.Events = s.events
-	a.Result.Stats.Millis = time.Since(start).Milliseconds()
-	if a.Program == nil {
-		a.Program = s.program(make([]*autoBuilder, len(s.threads)), s.vars, s.locks)
-	}
+	s.complete(&a.Outcome, start)
 	return a, nil
 }
 

@@ -80,10 +80,7 @@ func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) 
 	s, err := collect(ctx, r, sp)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
-			return &Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
-				Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
-					Reason: "deadline reached while reading the trace (--timeout)"}}, nil
+			return deadlineWhileReading(r, o), nil
 		}
 		return nil, err
 	}
@@ -92,13 +89,28 @@ func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) 
 	if err != nil {
 		return nil, err
 	}
+	s.complete(out, start)
+	return out, nil
+}
+
+// deadlineWhileReading is the unknown of a deadline that passed before the
+// trace was read: the names read so far, no verdict.
+func deadlineWhileReading(r *trace.Reader, o Options) *Outcome {
+	part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
+	return &Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
+		Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
+			Reason: "deadline reached while reading the trace (--timeout)"}}
+}
+
+// complete fills in what every outcome reports of the trace: whether it
+// synchronises, its events, the time taken, and the program's names.
+func (s *summary) complete(out *Outcome, start time.Time) {
 	out.Sync = s.sync
 	out.Result.Stats.Events = s.events
 	out.Result.Stats.Millis = time.Since(start).Milliseconds()
 	if out.Program == nil {
 		out.Program = s.program(make([]*autoBuilder, len(s.threads)), s.vars, s.locks)
 	}
-	return out, nil
 }
 
 // engineName is what the report names for a request cut short: auto
