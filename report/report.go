@@ -39,8 +39,8 @@ type Report struct {
 	// naming is how the prose names the threads (Naming).
 	naming Naming
 	// TxnLines names each transaction of the witness's cycle with its
-	// lines in the text and the DOT (conc predict: a trace's lines; the
-	// text also has them with TextOptions.Lead).
+	// lines in the text and the DOT, "T0#1 (lines 1-open)" (conc predict:
+	// a trace's lines).
 	TxnLines bool `json:"-"`
 	// ShowGroups bounds the groups WriteText lists and WriteDOT draws
 	// (conc monitor's --max-groups; 0: all); the JSON has them all.

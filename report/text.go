@@ -18,9 +18,8 @@ type TextOptions struct {
 	All bool
 	// Lead, when above 0, abridges the witness run (conc predict, whose
 	// runs can be millions of events long): only the cycle's events are
-	// shown, each after at most Lead events of its thread leading into it;
-	// and the cycle names each transaction's trace lines, as conc monitor's
-	// does ("T0#1 (lines 1-open)").
+	// shown, each after at most Lead events of its thread leading into it.
+	// (Report.TxnLines, not Lead, names the cycle's transactions' lines.)
 	Lead int
 }
 
@@ -41,7 +40,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		} else {
 			writeRun(b, r.Witness)
 		}
-		writeCycle(b, r.naming, r.Witness, o.Lead > 0 || r.TxnLines)
+		writeCycle(b, r.naming, r.Witness, r.TxnLines)
 	}
 	if r.Groups != nil {
 		writeGroups(b, r, o)
