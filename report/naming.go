@@ -15,20 +15,14 @@ type Naming struct {
 
 // NamingOf is the naming of a report whose threads are named names.
 func NamingOf(names []string) Naming {
-	var taken map[string]bool
+	tn := map[string]bool{} // n for each thread named "Tn"
 	for _, s := range names {
 		if len(s) > 1 && s[0] == 'T' && numeric(s[1:]) {
-			if taken == nil {
-				taken = map[string]bool{}
-			}
-			taken[s] = true
+			tn[s[1:]] = true
 		}
 	}
-	if taken == nil {
-		return Naming{}
-	}
 	for _, s := range names {
-		if numeric(s) && taken["T"+s] {
+		if tn[s] {
 			return Naming{plain: true}
 		}
 	}
