@@ -14,6 +14,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -85,7 +86,7 @@ func adversarialSync(rng *rand.Rand, sh adversarialShape, t int, owner, depth []
 	switch k := rng.IntN(4); {
 	case k < 2 && sh.locks > 0:
 		l := rng.IntN(sh.locks)
-		if op, ok := flipLock(owner, l, t); ok {
+		if op, ok := montest.FlipLock(owner, l, t); ok {
 			emit(t, op, int32(l))
 		}
 	case k == 2 && u != t && !started[u] && !joined[u] && (!sh.fork || !forked[u]):
@@ -95,20 +96,6 @@ func adversarialSync(rng *rand.Rand, sh adversarialShape, t int, owner, depth []
 		joined[u] = true
 		emit(t, model.OpJoin, int32(u))
 	}
-}
-
-// flipLock is t's acq of lock l when it is free, its rel when t holds it
-// (owner[l] follows); ok is false when another thread holds it.
-func flipLock(owner []int, l, t int) (op model.Op, ok bool) {
-	switch owner[l] {
-	case -1:
-		owner[l] = t
-		return model.OpAcquire, true
-	case t:
-		owner[l] = -1
-		return model.OpRelease, true
-	}
-	return 0, false
 }
 
 func holds(owner []int, u int) bool {

@@ -30,11 +30,13 @@ func (a *txnArena) alloc() *traceTxn {
 		out, in := x.out[:0], x.in[:0]
 		*x = traceTxn{}
 		x.out, x.in = x.buf[:0:1], x.buf[1:1:2]
-		if cap(out) > 1 { // an inline out-list has room for one
+		// A slice of its own is kept (the inline lists, one edge or two
+		// after spreadIn, start afresh); one with room for one edge is
+		// worth no more than the inline one.
+		if cap(out) > 1 && !x.owns(out) {
 			x.out = out
 		}
-		// An inline in-list has room for one, or two after spreadIn.
-		if cap(in) > 2 || cap(in) == 2 && &in[:1][0] != &x.buf[0] {
+		if cap(in) > 1 && !x.owns(in) {
 			x.in = in
 		}
 		return x

@@ -132,9 +132,7 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 		return nil, true
 	}
 	p := &m.paths
-	p.epoch++
-	p.toward, p.queue = append(p.toward[:0], walkHop{}), append(p.queue[:0], n)
-	n.pstamp, n.pidx = p.epoch, 0
+	p.start(n)
 	for q := 0; q < len(p.queue) && len(p.queue) < budget; q++ {
 		c := p.queue[q]
 		// Newest edges first, and only so many: a long-lived transaction
@@ -148,17 +146,9 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 			if src.pstamp == p.epoch || src.dead || src.mask&xb == 0 {
 				continue
 			}
-			src.pstamp, src.pidx = p.epoch, int32(len(p.toward))
-			p.toward = append(p.toward, walkHop{from: src, to: c, fromLine: e.from, atLine: e.at})
+			p.reach(src, walkHop{from: src, to: c, fromLine: e.from, atLine: e.at}, nil)
 			if src == x {
-				var path []walkHop
-				for at := x; at != n; at = p.toward[at.pidx].to {
-					path = append(path, p.toward[at.pidx])
-				}
-				for i, k := 0, len(path)-1; i < k; i, k = i+1, k-1 {
-					path[i], path[k] = path[k], path[i]
-				}
-				return path, true
+				return p.path(nil, x, n), true
 			}
 			p.queue = append(p.queue, src)
 		}
@@ -166,7 +156,7 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 	return nil, false
 }
 
-// pathSearch is pathFrom's scratch space.
+// pathSearch is the scratch space of pathFrom and jumpFrom.
 type pathSearch struct {
 	epoch  uint32
 	toward []walkHop // per pidx: the edge towards n

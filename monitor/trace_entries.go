@@ -163,13 +163,11 @@ func (m *TraceMonitor) jumpFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 		return nil, true
 	}
 	p := &m.paths
-	p.epoch++
-	p.toward, p.via = append(p.toward[:0], walkHop{}), append(p.via[:0], nil)
-	p.queue = append(p.queue[:0], n)
-	n.pstamp, n.pidx = p.epoch, 0
+	p.start(n)
 	for q := 0; q < len(p.queue) && q < budget; q++ {
 		if m.expand(x, xb, p.queue[q]) {
-			return p.path(x, n), true
+			p.hops = p.path(p.hops[:0], x, n)
+			return p.hops, true
 		}
 	}
 	return nil, false
@@ -210,6 +208,14 @@ func (m *TraceMonitor) expand(x *traceTxn, xb uint64, c *traceTxn) bool {
 	return false
 }
 
+// start begins a search backwards from n (pathFrom, jumpFrom).
+func (p *pathSearch) start(n *traceTxn) {
+	p.epoch++
+	p.toward, p.via = append(p.toward[:0], walkHop{}), append(p.via[:0], nil)
+	p.queue = append(p.queue[:0], n)
+	n.pstamp, n.pidx = p.epoch, 0
+}
+
 // reach stamps src as found, with its hop towards n and, if the hop enters
 // an earlier transaction of via's thread, via as where the program-order
 // hop from there leads.
@@ -219,9 +225,9 @@ func (p *pathSearch) reach(src *traceTxn, h walkHop, via *traceTxn) {
 	p.via = append(p.via, via)
 }
 
-// path reads the path x ⇝ n off jumpFrom's search, nearest to n first.
-func (p *pathSearch) path(x, n *traceTxn) []walkHop {
-	path := p.hops[:0]
+// path reads the path x ⇝ n off the search into dst, nearest to n first.
+func (p *pathSearch) path(dst []walkHop, x, n *traceTxn) []walkHop {
+	path := dst[:0]
 	for at := x; at != n; {
 		i := at.pidx
 		h := p.toward[i]
@@ -235,7 +241,6 @@ func (p *pathSearch) path(x, n *traceTxn) []walkHop {
 	for i, k := 0, len(path)-1; i < k; i, k = i+1, k-1 {
 		path[i], path[k] = path[k], path[i]
 	}
-	p.hops = path
 	return path
 }
 

@@ -64,7 +64,7 @@ type traceTxn struct {
 	size    int32           // representative: members besides itself
 	stamp   uint32          // search epoch that last visited it
 	idx     int32           // its index in the current search or collection
-	pstamp  uint32          // pathFrom's epoch and index
+	pstamp  uint32          // pathFrom's or jumpFrom's epoch and index
 	pidx    int32
 	pos     int32 // its index in nodes
 	// The first edge each way lives in the node: with garbage's edges gone,
@@ -99,7 +99,7 @@ type traceThread struct {
 	depth    int32
 	sawEvent bool
 	// entries: per other thread, the edges from it into this thread that
-	// pathFrom jumps to (trace_entries.go).
+	// jumpFrom jumps by (trace_entries.go).
 	entries []entryList
 }
 

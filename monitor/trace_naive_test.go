@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -78,7 +79,7 @@ func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
 				adj[a][b] = true
 			}
 		}
-		if res.first == 0 && naiveHasCycle(adj) {
+		if res.first == 0 && montest.HasCycle(adj) {
 			res.first = in[j].Line
 		}
 	}
@@ -106,28 +107,6 @@ func traceNaiveConflict(a, b trace.Event, lockEdges bool) bool {
 	}
 	return (a.Op == model.OpRelease && b.Op == model.OpAcquire && a.Target == b.Target) ||
 		forkJoin(a, b) || forkJoin(b, a)
-}
-
-// naiveHasCycle is a depth-first search for a back edge.
-func naiveHasCycle(adj [][]bool) bool {
-	color := make([]int, len(adj)) // 0 new, 1 on the stack, 2 done
-	var visit func(int) bool
-	visit = func(i int) bool {
-		color[i] = 1
-		for j, e := range adj[i] {
-			if e && (color[j] == 1 || color[j] == 0 && visit(j)) {
-				return true
-			}
-		}
-		color[i] = 2
-		return false
-	}
-	for i := range adj {
-		if color[i] == 0 && visit(i) {
-			return true
-		}
-	}
-	return false
 }
 
 // traceNaiveCyclicSet lists the nodes in a non-trivial SCC (transitive closure).

@@ -9,6 +9,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor/graph"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,7 +56,7 @@ func randomFSMRun(r *rand.Rand) fsmRun {
 			depth[t]--
 		case c < 8 && run.locks > 0:
 			l := r.IntN(run.locks)
-			if op, ok := flipLock(owner, l, t); ok {
+			if op, ok := montest.FlipLock(owner, l, t); ok {
 				add(t, op, int32(l))
 			}
 		case c == 8:

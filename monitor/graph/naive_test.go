@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 )
 
 // The reference below recomputes the whole conflict graph of a run from the
@@ -82,7 +83,7 @@ func naiveCyclic(run []model.Step, lockEdges bool) bool {
 			}
 		}
 	}
-	return naiveHasCycle(adj)
+	return montest.HasCycle(adj)
 }
 
 // checkCycle asserts that cyc is a cycle of run's conflict graph as the
