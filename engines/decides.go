@@ -96,7 +96,8 @@ func SyncError(name, what string) error {
 // first in the order of preference (Engine.Auto) that decides p, else the
 // first that accepts it.
 func Auto(p *model.Program, opts Options) (*Engine, error) {
-	if e := preferred(func(e *Engine) bool { return e.Accepts(p, opts) == nil && e.DecidesProgram(p) }); e != nil {
+	s := ShapeOf(p) // once, not once an engine
+	if e := preferred(func(e *Engine) bool { return e.Accepts(p, opts) == nil && e.DecidesShape(s) }); e != nil {
 		return e, nil
 	}
 	var last error

@@ -34,20 +34,29 @@ func ValidProgram(p *model.Program) error {
 }
 
 func validEdge(p *model.Program, a *model.Automaton, e model.Edge) error {
-	limit := map[model.Op]int{
-		model.OpRead: len(p.Vars), model.OpWrite: len(p.Vars),
-		model.OpAcquire: len(p.Locks), model.OpRelease: len(p.Locks),
-		model.OpFork: len(p.Threads), model.OpJoin: len(p.Threads),
-	}
 	switch {
 	case e.To < 0 || int(e.To) >= a.NumStates():
 		return fmt.Errorf("target state %d out of range", e.To)
 	case e.Ev.Op > model.OpJoin:
 		return fmt.Errorf("unknown op %d", e.Ev.Op)
-	case e.Ev.Op.HasTarget() && (e.Ev.Target < 0 || int(e.Ev.Target) >= limit[e.Ev.Op]):
+	case e.Ev.Op.HasTarget() && (e.Ev.Target < 0 || int(e.Ev.Target) >= targets(p, e.Ev.Op)):
 		return fmt.Errorf("%s target %d out of range", e.Ev.Op, e.Ev.Target)
 	case e.Stack > model.StackPop || e.Stack != model.StackNone && e.Sym < 0:
 		return fmt.Errorf("bad stack operation %d/%d", e.Stack, e.Sym)
 	}
 	return nil
+}
+
+// targets is how many targets op may name in p (its variables, locks or
+// threads): a switch, not a map built for every edge checked.
+func targets(p *model.Program, op model.Op) int {
+	switch op {
+	case model.OpRead, model.OpWrite:
+		return len(p.Vars)
+	case model.OpAcquire, model.OpRelease:
+		return len(p.Locks)
+	case model.OpFork, model.OpJoin:
+		return len(p.Threads)
+	}
+	return 0
 }

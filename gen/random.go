@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/conc-dev/conc/internal/progtree"
 )
 
 // Params size a random program and switch on the constructs it may use.
@@ -81,15 +83,15 @@ const maxNest = 3
 func Random(rng *rand.Rand, p Params) string {
 	p = p.withDefaults()
 	g := &randGen{rng: rng, p: p}
-	pr := newPrinter("gen random: " + p.String())
-	pr.add(leaf("vars " + names("x", p.Vars)))
+	pr := progtree.NewPrinter("gen random: " + p.String())
+	pr.Add(leaf("vars " + names("x", p.Vars)))
 	if p.Sync {
-		pr.add(leaf("locks " + names("m", p.Locks)))
+		pr.Add(leaf("locks " + names("m", p.Locks)))
 	}
 	if p.Recursion {
 		g.procs = 1 + rng.IntN(2)
 		for i := 0; i < g.procs; i++ {
-			pr.add(block(fmt.Sprintf("proc P%d", i), g.procBody(i)))
+			pr.Add(block(fmt.Sprintf("proc P%d", i), g.procBody(i)))
 		}
 	}
 	decls := p.Threads
@@ -105,9 +107,9 @@ func Random(rng *rand.Rand, p Params) string {
 		if decls < p.Threads && t == decls-1 {
 			name = "thread W[2]"
 		}
-		pr.add(block(name, body)) // printed now: one thread's nodes at a time
+		pr.Add(block(name, body)) // printed now: one thread's nodes at a time
 	}
-	return pr.sb.String()
+	return pr.String()
 }
 
 // names lists prefix0, prefix1, ... as a declaration's name list.
@@ -141,11 +143,11 @@ func insertAt(rng *rand.Rand, body []*node, n *node) []*node {
 // lockDelta is how a top-level line changes the number of held locks.
 func lockDelta(n *node) int {
 	switch {
-	case n.isBlock():
+	case n.IsBlock():
 		return 0
-	case strings.HasPrefix(n.head, "acquire "):
+	case strings.HasPrefix(n.Head, "acquire "):
 		return 1
-	case strings.HasPrefix(n.head, "release "):
+	case strings.HasPrefix(n.Head, "release "):
 		return -1
 	}
 	return 0

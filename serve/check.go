@@ -95,8 +95,7 @@ func (s *server) decide(w http.ResponseWriter, r *http.Request, src []byte, q Qu
 	if rep := s.answers.get(key); rep != nil {
 		return rep
 	}
-	if !s.slots.acquire(r.Context(), s.cfg.QueueWait) {
-		busy(w, s.cfg.QueueWait)
+	if !s.takeSlot(w, r) {
 		return nil
 	}
 	defer s.slots.release()
@@ -128,8 +127,7 @@ func (s *server) explain(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.slots.acquire(r.Context(), s.cfg.QueueWait) {
-		busy(w, s.cfg.QueueWait)
+	if !s.takeSlot(w, r) {
 		return
 	}
 	defer s.slots.release()

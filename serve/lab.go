@@ -60,8 +60,7 @@ func (s *server) lab(w http.ResponseWriter, r *http.Request) {
 		writeErrors(w, http.StatusBadRequest, apiError{Message: err.Error()})
 		return
 	}
-	if !s.slots.acquire(r.Context(), s.cfg.QueueWait) {
-		busy(w, s.cfg.QueueWait)
+	if !s.takeSlot(w, r) {
 		return
 	}
 	defer s.slots.release()

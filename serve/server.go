@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"time"
 )
 
 //go:embed static
@@ -74,9 +73,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc.Encode(v) // the client may have gone; nothing to tell it
 }
 
-// busy answers 503 when no check slot freed within QueueWait.
-func busy(w http.ResponseWriter, wait time.Duration) {
+// takeSlot takes a check slot for r, or answers 503 when none freed
+// within QueueWait; the caller releases a slot taken.
+func (s *server) takeSlot(w http.ResponseWriter, r *http.Request) bool {
+	if s.slots.acquire(r.Context(), s.cfg.QueueWait) {
+		return true
+	}
 	w.Header().Set("Retry-After", "1")
 	writeErrors(w, http.StatusServiceUnavailable, apiError{Message: "the server is busy with other checks (waited " +
-		wait.String() + "); try again"})
+		s.cfg.QueueWait.String() + "); try again"})
+	return false
 }

@@ -66,12 +66,8 @@ const benchTimeout = 10 * time.Second
 // exponents, and draw the plot.
 func runBench(e *env, args []string) int {
 	var f benchFlags
-	pos, code, done := parseCommand(e, "bench", f.register, args)
-	if done {
+	if code, done := parseNoArgs(e, "bench", f.register, args); done {
 		return code
-	}
-	if len(pos) > 0 {
-		return e.errorf("bench: unexpected argument %q; run 'conc bench --help'", pos[0])
 	}
 	spec, format, err := f.spec()
 	if err != nil {

@@ -190,6 +190,16 @@ func parseCommand(e *env, name string, register func(*flag.FlagSet), args []stri
 	return pos, 0, false
 }
 
+// parseNoArgs is parseCommand for a command that takes flags only (bench,
+// serve): a positional argument is a usage error.
+func parseNoArgs(e *env, name string, register func(*flag.FlagSet), args []string) (code int, done bool) {
+	pos, code, done := parseCommand(e, name, register, args)
+	if !done && len(pos) > 0 {
+		return e.errorf("%s: unexpected argument %q; run 'conc %s --help'", name, pos[0], name), true
+	}
+	return code, done
+}
+
 // flagError reports a flag parse error: 0 for --help (already printed),
 // else exit 2 with a pointer to the command's help.
 func flagError(e *env, c *command, fs *flag.FlagSet, err error) int {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -37,9 +36,7 @@ func TestMonitorGroupsElidedInvariants(t *testing.T) {
 		if lockEdges {
 			args = append(args, "--lock-edges")
 		}
-		out := conc(args...)
-		var got groupsJSON
-		require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
+		got := monitorGroups(t, args)
 		ctx := fmt.Sprintf("%+v lock edges %v", o, lockEdges)
 		elided += checkElidedGroups(t, got, events, lockEdges, ctx)
 	}
@@ -69,23 +66,7 @@ func checkElidedGroups(t *testing.T, got groupsJSON, events map[int]namedTraceEv
 				require.True(t, e.Line >= x.Begin && (x.End == nil || e.Line <= *x.End), ctx)
 			}
 		}
-		for i := range k {
-			j := (i + 1) % k
-			if j == skip {
-				continue
-			}
-			from := g.Cycle[i].Events[len(g.Cycle[i].Events)-1].Line
-			if i == 0 {
-				from = g.Cycle[0].Events[0].Line
-			}
-			next := g.Cycle[j].Events
-			to := next[0].Line
-			if j == 0 {
-				to = next[len(next)-1].Line
-			}
-			a, b := events[from], events[to]
-			require.True(t, from < to && specConflict(a.Event, b.Event, lockEdges), "lines %d and %d: no conflict\n%s\n%+v", from, to, ctx, g)
-		}
+		requireCycleConflicts(t, g, events, lockEdges, skip, ctx)
 	}
 	require.Equal(t, got.Violating, sum, ctx)
 	return elided

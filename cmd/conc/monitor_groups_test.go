@@ -25,23 +25,26 @@ type groupsJSON struct {
 		Begin  int    `json:"begin"`
 		End    *int   `json:"end"`
 	} `json:"violations"`
-	Groups []struct {
-		Signature string `json:"signature"`
-		Count     int    `json:"count"`
-		First     int    `json:"first"`
-		Cycle     []struct {
-			Thread string `json:"thread"`
-			Begin  int    `json:"begin"`
-			End    *int   `json:"end"`
-			Events []struct {
-				Line   int    `json:"line"`
-				Op     string `json:"op"`
-				Target string `json:"target"`
-			} `json:"events"`
-		} `json:"cycle"`
-		Elided   int `json:"elided"`
-		ElidedAt int `json:"elided_at"`
-	} `json:"groups"`
+	Groups []groupJSON `json:"groups"`
+}
+
+// groupJSON is one of monitor's JSON groups.
+type groupJSON struct {
+	Signature string `json:"signature"`
+	Count     int    `json:"count"`
+	First     int    `json:"first"`
+	Cycle     []struct {
+		Thread string `json:"thread"`
+		Begin  int    `json:"begin"`
+		End    *int   `json:"end"`
+		Events []struct {
+			Line   int    `json:"line"`
+			Op     string `json:"op"`
+			Target string `json:"target"`
+		} `json:"events"`
+	} `json:"cycle"`
+	Elided   int `json:"elided"`
+	ElidedAt int `json:"elided_at"`
 }
 
 // TestMonitorGroupsInvariants: on random traces (trace.Gen, with and
@@ -69,9 +72,7 @@ func TestMonitorGroupsInvariants(t *testing.T) {
 			if lockEdges {
 				args = append(args, "--lock-edges")
 			}
-			out := conc(args...)
-			var got groupsJSON
-			require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
+			got := monitorGroups(t, args)
 			ctx := fmt.Sprintf("%+v lock edges %v", o, lockEdges)
 			checkGroups(t, got, events, lockEdges, ctx)
 			checkNaive(t, got, newNaiveGraph(events, lockEdges), ctx)
@@ -166,22 +167,46 @@ func checkGroups(t *testing.T, got groupsJSON, events map[int]namedTraceEvent, l
 				}
 			}
 		}
-		k := len(g.Cycle)
-		for i := range k {
-			from := g.Cycle[i].Events[len(g.Cycle[i].Events)-1].Line
-			if i == 0 {
-				from = g.Cycle[0].Events[0].Line
-			}
-			next := g.Cycle[(i+1)%k].Events
-			to := next[0].Line
-			if i == k-1 {
-				to = next[len(next)-1].Line
-			}
-			a, b := events[from], events[to]
-			require.True(t, from < to && specConflict(a.Event, b.Event, lockEdges), "lines %d and %d: no conflict\n%s\n%+v", from, to, ctx, g)
-		}
+		requireCycleConflicts(t, g, events, lockEdges, -1, ctx)
 	}
 	require.Equal(t, got.Violating, sum, ctx)
+}
+
+// monitorGroups runs conc with args (a monitor command with --format json)
+// and decodes its output.
+func monitorGroups(t *testing.T, args []string) groupsJSON {
+	t.Helper()
+	out := conc(args...)
+	var got groupsJSON
+	require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
+	return got
+}
+
+// requireCycleConflicts: each transaction of g's cycle comes before and
+// conflicts with the next (its last listed event with the next one's
+// first; the first transaction's first, and the last one's way back into
+// it, its last), but the way into cycle[skip], which an elided cycle does
+// not list (skip -1: none skipped).
+func requireCycleConflicts(t *testing.T, g groupJSON, events map[int]namedTraceEvent, lockEdges bool, skip int, ctx string) {
+	t.Helper()
+	k := len(g.Cycle)
+	for i := range k {
+		j := (i + 1) % k
+		if j == skip {
+			continue
+		}
+		from := g.Cycle[i].Events[len(g.Cycle[i].Events)-1].Line
+		if i == 0 {
+			from = g.Cycle[0].Events[0].Line
+		}
+		next := g.Cycle[j].Events
+		to := next[0].Line
+		if j == 0 {
+			to = next[len(next)-1].Line
+		}
+		a, b := events[from], events[to]
+		require.True(t, from < to && specConflict(a.Event, b.Event, lockEdges), "lines %d and %d: no conflict\n%s\n%+v", from, to, ctx, g)
+	}
 }
 
 // specConflict is docs/spec.md §1's conflict relation on two events.

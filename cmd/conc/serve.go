@@ -46,12 +46,8 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 // runServe is conc serve: the playground on --addr, until interrupted.
 func runServe(e *env, args []string) int {
 	var f serveFlags
-	pos, code, done := parseCommand(e, "serve", f.register, args)
-	if done {
+	if code, done := parseNoArgs(e, "serve", f.register, args); done {
 		return code
-	}
-	if len(pos) > 0 {
-		return e.errorf("serve: unexpected argument %q; run 'conc serve --help'", pos[0])
 	}
 	loop, err := serve.Loopback(f.addr)
 	if err != nil {

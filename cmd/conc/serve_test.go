@@ -260,3 +260,11 @@ func TestServeClientGoneEndsCheck(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, w.Code, w.Body.String())
 	require.Equal(t, "the check was abandoned: the client went away (context canceled)", apiErrors(t, w)[0].Message)
 }
+
+// TestServeUnexpectedArgument: serve takes flags only; an argument is a
+// usage error naming it, before anything listens.
+func TestServeUnexpectedArgument(t *testing.T) {
+	o := conc("serve", "extra")
+	require.Equal(t, exitUsage, o.code)
+	require.Equal(t, "conc: serve: unexpected argument \"extra\"; run 'conc serve --help'\n", o.stderr)
+}

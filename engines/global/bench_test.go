@@ -48,33 +48,9 @@ func lockedFamily(k, n, private int, split bool) *model.Program {
 				break
 			}
 		}
-		p.Threads = append(p.Threads, &model.Thread{Name: fmt.Sprintf("T%d", t), Auto: straightAuto(evs)})
+		p.Threads = append(p.Threads, &model.Thread{Name: fmt.Sprintf("T%d", t), Auto: enginetest.Straight(evs)})
 	}
 	return p
-}
-
-// straightAuto is the automaton of one straight-line thread, with InTxn and
-// Held filled in.
-func straightAuto(evs []model.Event) *model.Automaton {
-	a := &model.Automaton{Out: make([][]model.Edge, len(evs)+1)}
-	a.InTxn, a.Held = make([]bool, len(evs)+1), make([][]int32, len(evs)+1)
-	var held []int32
-	in := false
-	for i, e := range evs {
-		a.Out[i] = []model.Edge{{To: int32(i + 1), Ev: e}}
-		switch e.Op {
-		case model.OpBegin:
-			in = true
-		case model.OpEnd:
-			in = false
-		case model.OpAcquire:
-			held = append(held, e.Target)
-		case model.OpRelease:
-			held = enginetest.RemoveLock(append([]int32(nil), held...), e.Target)
-		}
-		a.InTxn[i+1], a.Held[i+1] = in, append([]int32(nil), held...)
-	}
-	return a
 }
 
 // lockValidTuples counts the tuples of thread positions in which no two

@@ -15,7 +15,6 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/verify"
 )
 
 // pdaGenParams draws a random recursive lock-free program: gen's recursive
@@ -65,26 +64,9 @@ func TestProfileRecursiveGenerated(t *testing.T) {
 // pdaDisagreement is pfDisagreement with a smaller budget for brute, which
 // otherwise spends most of the test unrolling recursion it cannot finish.
 func pdaDisagreement(t *testing.T, p *model.Program) (engines.Verdict, engines.Verdict, string) {
-	res, err := Check(t.Context(), p, engines.Options{})
+	got, b, problem, err := pfDisagreement(t.Context(), p, engines.Options{MaxStates: 3000, MaxDepth: 8, MaxStack: 4})
 	require.NoError(t, err)
-	prod, err := Product(t.Context(), p, engines.Options{})
-	require.NoError(t, err)
-	b, err := brute.Check(t.Context(), p, engines.Options{MaxStates: 3000, MaxDepth: 8, MaxStack: 4})
-	require.NoError(t, err)
-	switch {
-	case res.Verdict != prod.Verdict:
-		return res.Verdict, b.Verdict, fmt.Sprintf("chain search says %v, product construction %v", res.Verdict, prod.Verdict)
-	case b.Verdict != engines.Unknown && b.Verdict != res.Verdict:
-		return res.Verdict, b.Verdict, fmt.Sprintf("profile says %v, brute %v", res.Verdict, b.Verdict)
-	}
-	for _, r := range []engines.Result{res, prod} {
-		if r.Verdict == engines.Violation {
-			if err := verify.Witness(p, r.Witness); err != nil {
-				return res.Verdict, b.Verdict, "witness does not replay: " + err.Error()
-			}
-		}
-	}
-	return res.Verdict, b.Verdict, ""
+	return got, b, problem
 }
 
 // deepProgram is a violation that needs a stack of d calls: D0 calls D1 …

@@ -30,7 +30,7 @@ func ExecPath() string {
 	return ""
 }
 
-// InCI reports whether the tests run in CI (CI set and not "false").
+// InCI reports whether the tests run in CI (CI set, and not "false" or "0").
 func InCI() bool {
 	v := os.Getenv("CI")
 	return v != "" && v != "false" && v != "0"

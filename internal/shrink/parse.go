@@ -23,7 +23,7 @@ func parseLines(src string) ([]*node, bool) {
 			if len(stack) == 1 {
 				return nil, false
 			}
-			cur.bodies = append(cur.bodies, []*node{})
+			cur.Bodies = append(cur.Bodies, []*node{})
 		case strings.HasSuffix(line, "{"):
 			n := block(strings.TrimSpace(strings.TrimSuffix(line, "{")))
 			appendStmt(cur, n)
@@ -32,12 +32,12 @@ func parseLines(src string) ([]*node, bool) {
 			appendStmt(cur, leaf(line))
 		}
 	}
-	return root.bodies[0], len(stack) == 1
+	return root.Bodies[0], len(stack) == 1
 }
 
 func appendStmt(b *node, n *node) {
-	last := len(b.bodies) - 1
-	b.bodies[last] = append(b.bodies[last], n)
+	last := len(b.Bodies) - 1
+	b.Bodies[last] = append(b.Bodies[last], n)
 }
 
 // stripComments removes // and /* */ comments (.conc has no string

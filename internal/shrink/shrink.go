@@ -75,7 +75,7 @@ type site struct {
 func (s site) list(top *[]*node) *[]*node {
 	l := top
 	for _, st := range s.path {
-		l = &(*l)[st.Node].bodies[st.Body]
+		l = &(*l)[st.Node].Bodies[st.Body]
 	}
 	return l
 }
@@ -94,7 +94,7 @@ func sites(top []*node) []site {
 		queue = queue[1:]
 		for i, n := range it.list {
 			out = append(out, site{it.path, i})
-			for b, body := range n.bodies {
+			for b, body := range n.Bodies {
 				p := append(append([]step{}, it.path...), step{i, b})
 				queue = append(queue, item{p, body})
 			}
@@ -129,12 +129,12 @@ func deleteStmt(list []*node, i int, _ editCtx) ([]*node, bool) {
 // deleteLockPair deletes an acquire with the next release of its lock in
 // the same block (deleting either alone could not compile).
 func deleteLockPair(list []*node, i int, _ editCtx) ([]*node, bool) {
-	lock, ok := strings.CutPrefix(list[i].head, "acquire ")
-	if !ok || list[i].isBlock() {
+	lock, ok := strings.CutPrefix(list[i].Head, "acquire ")
+	if !ok || list[i].IsBlock() {
 		return nil, false
 	}
 	for j := i + 1; j < len(list); j++ {
-		if !list[j].isBlock() && list[j].head == "release "+lock {
+		if !list[j].IsBlock() && list[j].Head == "release "+lock {
 			out := splice(list, j, 1)
 			return splice(out, i, 1), true
 		}
@@ -147,10 +147,10 @@ func deleteLockPair(list []*node, i int, _ editCtx) ([]*node, bool) {
 // Declarations are never unwrapped.
 func unwrapBlock(list []*node, i int, c editCtx) ([]*node, bool) {
 	n := list[i]
-	if c.top || !n.isBlock() {
+	if c.top || !n.IsBlock() {
 		return nil, false
 	}
-	for _, b := range n.bodies {
+	for _, b := range n.Bodies {
 		if len(b) > 0 {
 			return splice(list, i, 1, b...), true
 		}
@@ -161,11 +161,11 @@ func unwrapBlock(list []*node, i int, c editCtx) ([]*node, bool) {
 // dropBranch removes the first branch of a choose with three or more.
 func dropBranch(list []*node, i int, _ editCtx) ([]*node, bool) {
 	n := list[i]
-	if len(n.bodies) < 3 {
+	if len(n.Bodies) < 3 {
 		return nil, false
 	}
-	c := n.clone()
-	c.bodies = c.bodies[1:]
+	c := n.Clone()
+	c.Bodies = c.Bodies[1:]
 	return splice(list, i, 1, c), true
 }
 
@@ -173,12 +173,12 @@ var countRE = regexp.MustCompile(`^(repeat\s+|thread\s+\w+\s*\[\s*)(\d+)`)
 
 // cutCount turns repeat N and thread W[N] into N = 1.
 func cutCount(list []*node, i int, _ editCtx) ([]*node, bool) {
-	m := countRE.FindStringSubmatchIndex(list[i].head)
-	if m == nil || list[i].head[m[4]:m[5]] == "1" {
+	m := countRE.FindStringSubmatchIndex(list[i].Head)
+	if m == nil || list[i].Head[m[4]:m[5]] == "1" {
 		return nil, false
 	}
-	c := list[i].clone()
-	c.head = c.head[:m[4]] + "1" + c.head[m[5]:]
+	c := list[i].Clone()
+	c.Head = c.Head[:m[4]] + "1" + c.Head[m[5]:]
 	return splice(list, i, 1, c), true
 }
 
@@ -187,9 +187,9 @@ func cutCount(list []*node, i int, _ editCtx) ([]*node, bool) {
 // makes. Inlining only call-free bodies makes every such edit remove a call,
 // so the shrinking still terminates.
 func inlineCall(list []*node, i int, c editCtx) ([]*node, bool) {
-	name, ok := strings.CutPrefix(list[i].head, "call ")
+	name, ok := strings.CutPrefix(list[i].Head, "call ")
 	body, known := c.leaves[strings.TrimSpace(name)]
-	if !ok || !known || list[i].isBlock() {
+	if !ok || !known || list[i].IsBlock() {
 		return nil, false
 	}
 	return splice(list, i, 1, cloneList(body)...), true
@@ -200,9 +200,9 @@ func inlineCall(list []*node, i int, c editCtx) ([]*node, bool) {
 func leafProcs(top []*node) map[string][]*node {
 	m := map[string][]*node{}
 	for _, n := range top {
-		name, ok := strings.CutPrefix(n.head, "proc ")
-		if ok && len(n.bodies) == 1 && !makesCall(n.bodies[0]) {
-			m[strings.TrimSpace(name)] = n.bodies[0]
+		name, ok := strings.CutPrefix(n.Head, "proc ")
+		if ok && len(n.Bodies) == 1 && !makesCall(n.Bodies[0]) {
+			m[strings.TrimSpace(name)] = n.Bodies[0]
 		}
 	}
 	return m
@@ -210,10 +210,10 @@ func leafProcs(top []*node) map[string][]*node {
 
 func makesCall(list []*node) bool {
 	for _, n := range list {
-		if strings.HasPrefix(n.head, "call ") {
+		if strings.HasPrefix(n.Head, "call ") {
 			return true
 		}
-		for _, b := range n.bodies {
+		for _, b := range n.Bodies {
 			if makesCall(b) {
 				return true
 			}
@@ -227,8 +227,8 @@ var listRE = regexp.MustCompile(`^(read|write|vars|locks)\s+(\w+)\s*,\s*(.*)$`)
 // dropName drops the first name of a name list: read x, y becomes read y,
 // and vars x, y becomes vars y.
 func dropName(list []*node, i int, _ editCtx) ([]*node, bool) {
-	m := listRE.FindStringSubmatch(list[i].head)
-	if m == nil || list[i].isBlock() {
+	m := listRE.FindStringSubmatch(list[i].Head)
+	if m == nil || list[i].IsBlock() {
 		return nil, false
 	}
 	return splice(list, i, 1, leaf(m[1]+" "+m[3])), true

@@ -169,7 +169,7 @@ func TestEdits(t *testing.T) {
 	} {
 		top, ok := parseLines("proc Q {\nwrite x\nread x\n}\nthread T {\n" + c.src + "\n}\n")
 		require.True(t, ok, c.name)
-		body := top[1].bodies[0]
+		body := top[1].Bodies[0]
 		got, ok := c.e(body, 0, editCtx{leaves: leafProcs(top)})
 		require.True(t, ok, c.name)
 		want, _ := parseLines(c.out)
@@ -185,7 +185,7 @@ func TestEdits(t *testing.T) {
 	}{{deleteLockPair, "acquire m\nread x"}, {unwrapBlock, "read x"}, {dropBranch, "choose {\n} or {\n}"},
 		{cutCount, "repeat 1 {\n}"}, {inlineCall, "call T"}, {dropName, "read x"}} {
 		top, _ := parseLines("thread T {\n" + c.src + "\n}\n")
-		_, ok := c.e(top[0].bodies[0], 0, editCtx{leaves: leafProcs(top)})
+		_, ok := c.e(top[0].Bodies[0], 0, editCtx{leaves: leafProcs(top)})
 		require.False(t, ok, c.src)
 	}
 	_, ok = unwrapBlock(top, 0, editCtx{top: true})

@@ -30,7 +30,7 @@ func BuildProg(t testing.TB, specs ...string) *model.Program {
 		} else {
 			a = b.straight(spec)
 		}
-		b.annotate(a)
+		Annotate(a)
 		p.Threads = append(p.Threads, &model.Thread{Name: "T" + string(rune('1'+i)), Auto: a})
 	}
 	p.Vars, p.Locks = names(b.vars), names(b.locks)
@@ -86,10 +86,26 @@ func (b *progBuilder) event(tok string) model.Event {
 }
 
 func (b *progBuilder) straight(spec string) *model.Automaton {
-	toks := strings.Fields(spec)
-	a := &model.Automaton{Out: make([][]model.Edge, len(toks)+1)}
-	for i, tok := range toks {
-		a.Out[i] = []model.Edge{{To: int32(i + 1), Ev: b.event(tok)}}
+	var evs []model.Event
+	for _, tok := range strings.Fields(spec) {
+		evs = append(evs, b.event(tok))
+	}
+	return chain(evs)
+}
+
+// Straight is the automaton of one straight-line thread doing evs, with
+// InTxn and Held filled in (Annotate).
+func Straight(evs []model.Event) *model.Automaton {
+	a := chain(evs)
+	Annotate(a)
+	return a
+}
+
+// chain is evs as a path of edges from state 0.
+func chain(evs []model.Event) *model.Automaton {
+	a := &model.Automaton{Out: make([][]model.Edge, len(evs)+1)}
+	for i, e := range evs {
+		a.Out[i] = []model.Edge{{To: int32(i + 1), Ev: e}}
 	}
 	return a
 }
@@ -130,9 +146,9 @@ func atoi(t testing.TB, s string) int {
 	return n
 }
 
-// annotate fills InTxn and Held by a search from Init (the builder trusts
-// the spec to be path-independent, as lang guarantees).
-func (b *progBuilder) annotate(a *model.Automaton) {
+// Annotate fills InTxn and Held by a search from Init (it trusts the
+// automaton to be path-independent, as lang guarantees).
+func Annotate(a *model.Automaton) {
 	n := a.NumStates()
 	a.InTxn, a.Held = make([]bool, n), make([][]int32, n)
 	seen := make([]bool, n)
