@@ -74,3 +74,17 @@ func TestReducedKeepsForkAndJoinEdges(t *testing.T) {
 		require.Equal(t, engines.Serializable, out.Result.Verdict, eng)
 	}
 }
+
+// TestPairProductsCountForkedThreads: under lock edges a forked and joined
+// thread whose accesses conflict with nothing is still busy (its empty
+// transaction closes the cycle fork -> it -> join), so the pairs find the
+// violation instead of proving the trace free with one busy thread.
+func TestPairProductsCountForkedThreads(t *testing.T) {
+	src := "T0|begin\nT0|fork(T1)\nT1|begin\nT1|r(x)\nT1|end\nT0|join(T1)\nT0|end\n"
+	p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: true}, Unbounded: true})
+	out, pp, err := p.pairProducts(nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, pp.busy)
+	require.NotNil(t, out)
+	require.Equal(t, engines.Violation, out.Result.Verdict)
+}
