@@ -73,14 +73,18 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		}
 		p.pairsTried = true
 	}
-	out, err := p.engine(eng, prefiltered)
+	out, size, err := p.engine(eng, prefiltered)
 	if err != nil || out.Result.Verdict != engines.Unknown || !shortcuts {
 		return out, err
 	}
 	// The product of all threads gave up: each pair of threads on its own
 	// (pair_product.go) may still find a violation, or prove that no
-	// cycle goes through two threads only.
-	pout, pp, err := p.pairProducts()
+	// cycle goes through two threads only. Its sizes are the pairs' when
+	// the synchronisation was kept.
+	if p.o.Check.IgnoreSync {
+		size = nil
+	}
+	pout, pp, err := p.pairProducts(size)
 	switch {
 	case err != nil || pout != nil:
 		return pout, err
@@ -145,12 +149,19 @@ func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
 }
 
 // engine runs a program engine on the reduced projection and expands its
-// witness back to the full one.
-func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, error) {
+// witness back to the full one. It also returns the reduced projection's
+// size (its counting pass), which the pairs' products reuse.
+func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, *reduced, error) {
 	size, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	out, err := p.engineOn(eng, prefiltered, size)
+	return out, size, err
+}
+
+// engineOn is engine once the reduced projection is counted.
+func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *reduced) (*Outcome, error) {
 	if need := tableBytes(size, len(p.s.threads)); need > p.maxTable() {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+

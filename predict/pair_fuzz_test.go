@@ -48,7 +48,7 @@ func FuzzPairFinders(f *testing.F) {
 			p := &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp,
 				o: Options{Check: engines.Options{LockEdges: lockEdges}, budget: 20_000}}
 			products := func() (*Outcome, bool, error) {
-				out, _, err := p.pairProducts()
+				out, _, err := p.pairProducts(nil)
 				return out, out != nil, err
 			}
 			for _, find := range []func() (*Outcome, bool, error){func() (*Outcome, bool, error) { return pairsLockedBoth(p) }, p.pairs, products} {

@@ -62,11 +62,14 @@ const maxPairPassEvents = 100_000_000
 // answer; otherwise it reports whether every pair was proved free of
 // two-thread cycles. Each pair gets an equal share of the state budget and
 // is skipped (undecided) when its reduced projection is over the size
-// guards.
-func (p *predictor) pairProducts() (*Outcome, pairsProved, error) {
-	size, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, false, true)
-	if err != nil {
-		return nil, pairsProved{}, err
+// guards. size is the reduced projection of all threads counted with the
+// synchronisation kept (step 6's counting pass); nil counts it here.
+func (p *predictor) pairProducts(size *reduced) (*Outcome, pairsProved, error) {
+	if size == nil {
+		var err error
+		if size, err = p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, false, true); err != nil {
+			return nil, pairsProved{}, err
+		}
 	}
 	var busy []int
 	for t, n := range size.counts {

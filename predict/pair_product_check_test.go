@@ -18,7 +18,9 @@ import (
 // oracle's answer (pairbrute_test.go): a violation exactly when some run
 // has a cycle through that pair's transactions only, with a witness that
 // replays on the projection program and whose STD file the trace monitor
-// flags. A pair left undecided is counted, and must be rare.
+// flags. A pair left undecided is counted, and must be rare. When at most
+// two threads are busy and their pair is proved free, brute must find the
+// trace serializable (step 6b's answer).
 func TestPairProductAgreesWithOracle(t *testing.T) {
 	n := testflag.N(150, 2000)
 	count := map[string]int{}
@@ -31,6 +33,12 @@ func TestPairProductAgreesWithOracle(t *testing.T) {
 			o := Options{Check: engines.Options{LockEdges: lockEdges}, Unbounded: true}
 			p := testPredictor(t, src, o)
 			names := p.s.threadNames
+			size, err := p.s.reduce(p.sp, p.u, lockEdges, false, true)
+			require.NoError(t, err)
+			busy, busyNone := 0, 0 // busy threads, and their pairs proved free
+			for _, c := range size.counts {
+				busy += b2i(c > 0)
+			}
 			for t1 := range names {
 				for t2 := t1 + 1; t2 < len(names); t2++ {
 					pair := sortedPair(names[t1], names[t2])
@@ -45,6 +53,7 @@ func TestPairProductAgreesWithOracle(t *testing.T) {
 						requireSTDRoundTrip(t, src, out, lockEdges)
 					case pairNone:
 						count["none"]++
+						busyNone += b2i(size.counts[t1] > 0 && size.counts[t2] > 0)
 						require.False(t, want[pair], "seed %d lock-edges %v: pair %v proved free of two-thread cycles, the oracle has one\n%s",
 							seed, lockEdges, pair, src)
 					default:
@@ -55,9 +64,17 @@ func TestPairProductAgreesWithOracle(t *testing.T) {
 					}
 				}
 			}
+			// Step 6b's serializable: at most two busy threads, their pair
+			// proved, and no other thread can be on a cycle.
+			if busy <= 2 && busyNone == busy*(busy-1)/2 {
+				count["serializable by the pairs"]++
+				require.False(t, bruteViolates(t, src, lockEdges), "seed %d lock-edges %v: the pairs prove it, brute violates\n%s",
+					seed, lockEdges, src)
+			}
 		}
 	}
 	t.Logf("pairs: %v", count)
+	require.Greater(t, count["serializable by the pairs"], n/10)
 	require.Greater(t, count["violation"], n/10)
 	require.Greater(t, count["none"], n/10)
 	require.LessOrEqual(t, count["undecided"], (count["violation"]+count["none"])/20)

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,6 +33,14 @@ func TestPairProductsLeaveLongerCycles(t *testing.T) {
 		require.NotContains(t, out.Result.Reason, "which is no proof")
 		out = predictString(t, threeOnly, Options{Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
+		// A table limit between the pairs' (at most 17 states, 408 bytes)
+		// and all threads' (23 states, 552 bytes): step 6's unknown had
+		// said the two-thread searches prove nothing, which the pairs'
+		// proof now replaces.
+		out = predictString(t, threeOnly, Options{maxTable: 500, Check: engines.Options{LockEdges: lockEdges}})
+		require.Equal(t, engines.Unknown, out.Result.Verdict, "lock edges %v", lockEdges)
+		require.True(t, strings.HasPrefix(out.Result.Reason, twoThreadsNote+"the reduced projection (23 states"), out.Result.Reason)
+		require.NotContains(t, out.Result.Reason, "which is no proof")
 	}
 }
 
@@ -64,4 +73,18 @@ func TestReducedKeepsForkAndJoinEdges(t *testing.T) {
 		out = predictString(t, src, Options{Engine: eng})
 		require.Equal(t, engines.Serializable, out.Result.Verdict, eng)
 	}
+}
+
+// TestPairProductsCountForkedThreads: under lock edges a forked and joined
+// thread whose accesses conflict with nothing is still busy (its empty
+// transaction closes the cycle fork -> it -> join), so the pairs find the
+// violation instead of proving the trace free with one busy thread.
+func TestPairProductsCountForkedThreads(t *testing.T) {
+	src := "T0|begin\nT0|fork(T1)\nT1|begin\nT1|r(x)\nT1|end\nT0|join(T1)\nT0|end\n"
+	p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: true}, Unbounded: true})
+	out, pp, err := p.pairProducts(nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, pp.busy)
+	require.NotNil(t, out)
+	require.Equal(t, engines.Violation, out.Result.Verdict)
 }
