@@ -105,19 +105,17 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 // Close removes the spool; no witness can be built after it.
 func (a *AllOutcome) Close() error { return a.close() }
 
-// lockFreeDecides reports whether the lock-free scan decides (as in
-// decide): no synchronisation, or --ignore-sync, and no named engine.
-func (p *predictor) lockFreeDecides() bool {
-	e := p.o.Engine
-	return (e == "" || e == "auto" || e == "profile") && !(p.s.sync && !p.o.Check.IgnoreSync)
-}
-
-// find runs the finders (and, with synchronisation, Predict's own
-// decision first).
+// find runs the finders (and, unless the lock-free scan decides, as it
+// does for predict when the engine is profile, Predict's own decision
+// first).
 func (a *AllOutcome) find() error {
 	p, col := a.p, newCollector()
 	defer func() { a.groups, a.misses = col.groups, col.misses }()
-	if p.lockFreeDecides() {
+	name, _, err := p.pickEngine()
+	if err != nil {
+		return err
+	}
+	if name == "profile" {
 		c, err := p.allScan(col)
 		a.c = c
 		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
