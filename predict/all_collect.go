@@ -81,7 +81,7 @@ func (c *collector) add(src, t int, e1, e2 site, line1 int64) (*allGroup, bool) 
 // returns the chainer, at the depth of its last pass, for the witnesses.
 func (p *predictor) allScan(col *collector) (*chainer, error) {
 	c := p.newChainer()
-	tr := newSiteTracker(len(p.s.threads))
+	var tr *siteTracker // each pass's, as the scan numbers edges afresh
 	hit := func(pr pair, ev *trace.Event) bool {
 		a, ok := tr.lookup(pr.i, pr.p)
 		if !ok {
