@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -179,15 +180,13 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 	}
 	// An event without a line (none is expected) is named by its op and
 	// target, so that the answer is always a group.
-	s1, ok := sites[l1]
-	if !ok {
-		s1 = site{op: e1.Ev.Op, loc: -1, target: e1.Ev.Target}
+	siteAt := func(l int64, ev model.Event) site {
+		if x, ok := sites[l]; ok {
+			return x
+		}
+		return site{op: ev.Op, loc: -1, target: ev.Target}
 	}
-	s2, ok := sites[l2]
-	if !ok {
-		s2 = site{op: e2.Ev.Op, loc: -1, target: e2.Ev.Target}
-	}
-	g, _ := col.add(srcAnswer, int(e1.Thread), s1, s2, l1)
+	g, _ := col.add(srcAnswer, int(e1.Thread), siteAt(l1, e1.Ev), siteAt(l2, e2.Ev), l1)
 	g.pats[srcAnswer].answer = out
 	return nil
 }
