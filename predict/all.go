@@ -174,7 +174,7 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 	}
 	e1, e2 := w.Run[w.Cycle[0].From], w.Run[w.Cycle[len(w.Cycle)-1].To]
 	l1, l2 := int64(e1.Ev.Pos.Line), int64(e2.Ev.Pos.Line)
-	sites, err := a.p.s.sitesAt(a.p.sp, l1, l2)
+	sites, err := a.p.sp.sitesAt(l1, l2)
 	if err != nil {
 		return err
 	}
