@@ -169,10 +169,10 @@ func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *
 			return k, nil
 		}
 		out, err := a.Witness(k)
-		if err != nil || out == nil {
-			if err != nil {
-				return k, err
-			}
+		if err != nil {
+			return k, err
+		}
+		if out == nil {
 			continue
 		}
 		if more, err := f(k, out); err != nil || !more {
