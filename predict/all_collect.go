@@ -128,7 +128,6 @@ func (p *predictor) allPairsLocked(col *collector) (bool, error) {
 		if !ok {
 			return
 		}
-		noteAccess(m[ev.Thread], ev, at) // meet returns before noting a hit
 		e1, ok := tr.lookup(f.t1, f.e1)
 		if !ok {
 			col.misses++
