@@ -337,17 +337,3 @@ func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
 // witnessChainStates bounds the chain states spent on finding one
 // group's chain again (the scan found it within the budget).
 const witnessChainStates = 200_000
-
-// verified materialises a plan (dropSync: over the projection without
-// its synchronisation) and returns it if verify accepts it.
-func (p *predictor) verified(pl plan, dropSync bool, engine, why string) (*Outcome, bool, error) {
-	m, err := p.s.materialise(p.sp, pl, dropSync, p.o.Check.LockEdges)
-	if err != nil {
-		return nil, false, err
-	}
-	if p.s.replays(m) != nil {
-		return nil, false, nil
-	}
-	res := engines.Result{Engine: engine, Verdict: engines.Violation, Witness: m.w, Reason: why}
-	return &Outcome{Result: res, Program: m.names}, true, nil
-}
