@@ -125,7 +125,7 @@ func (a *AllOutcome) find() error {
 			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.stop, c.stop
 		}
 		if len(col.groups) > 0 {
-			a.Result.Verdict, a.Result.Reason = engines.Violation, a.lockFreeNote()
+			a.Result.Verdict, a.Result.Reason = engines.Violation, p.optimisticNote()
 		}
 		return err
 	}
@@ -294,7 +294,7 @@ func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error)
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		return p.verified(pl, p.o.Check.IgnoreSync, "profile", a.lockFreeNote())
+		return p.verified(pl, p.o.Check.IgnoreSync, "profile", p.optimisticNote())
 	case srcLock:
 		return p.answerPairLock(pat.lock)
 	}
@@ -303,14 +303,6 @@ func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error)
 		return nil, false, err
 	}
 	return p.checked(pl, pairNote)
-}
-
-// lockFreeNote is the optimistic note of --ignore-sync, as in predict.
-func (a *AllOutcome) lockFreeNote() string {
-	if a.p.o.Check.IgnoreSync && a.p.s.sync {
-		return engines.OptimisticNote
-	}
-	return ""
 }
 
 // scanPlan is Lemma 2's normal run for a pair the scan found (as

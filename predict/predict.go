@@ -237,8 +237,17 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 		return nil, &WitnessError{res.Engine, err}
 	}
 	res.Verdict, res.Witness = engines.Violation, m.w
-	if p.o.Check.IgnoreSync && p.s.sync {
-		res.Reason = engines.OptimisticNote
+	if note := p.optimisticNote(); note != "" {
+		res.Reason = note
 	}
 	return &Outcome{Result: res, Program: m.names}, nil
+}
+
+// optimisticNote is the reason a violation found with --ignore-sync
+// gives when the trace has synchronisation it dropped ("" otherwise).
+func (p *predictor) optimisticNote() string {
+	if p.o.Check.IgnoreSync && p.s.sync {
+		return engines.OptimisticNote
+	}
+	return ""
 }
