@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -105,19 +106,17 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 // Close removes the spool; no witness can be built after it.
 func (a *AllOutcome) Close() error { return a.close() }
 
-// lockFreeDecides reports whether the lock-free scan decides (as in
-// decide): no synchronisation, or --ignore-sync, and no named engine.
-func (p *predictor) lockFreeDecides() bool {
-	e := p.o.Engine
-	return (e == "" || e == "auto" || e == "profile") && !(p.s.sync && !p.o.Check.IgnoreSync)
-}
-
-// find runs the finders (and, with synchronisation, Predict's own
-// decision first).
+// find runs the finders (and, unless the lock-free scan decides, as it
+// does for predict when the engine is profile, Predict's own decision
+// first).
 func (a *AllOutcome) find() error {
 	p, col := a.p, newCollector()
 	defer func() { a.groups, a.misses = col.groups, col.misses }()
-	if p.lockFreeDecides() {
+	name, _, err := p.pickEngine()
+	if err != nil {
+		return err
+	}
+	if name == "profile" {
 		c, err := p.allScan(col)
 		a.c = c
 		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
@@ -126,7 +125,7 @@ func (a *AllOutcome) find() error {
 			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.stop, c.stop
 		}
 		if len(col.groups) > 0 {
-			a.Result.Verdict, a.Result.Reason = engines.Violation, a.lockFreeNote()
+			a.Result.Verdict, a.Result.Reason = engines.Violation, p.optimisticNote()
 		}
 		return err
 	}
@@ -175,21 +174,19 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 	}
 	e1, e2 := w.Run[w.Cycle[0].From], w.Run[w.Cycle[len(w.Cycle)-1].To]
 	l1, l2 := int64(e1.Ev.Pos.Line), int64(e2.Ev.Pos.Line)
-	sites, err := a.p.s.sitesAt(a.p.sp, l1, l2)
+	sites, err := a.p.sp.sitesAt(l1, l2)
 	if err != nil {
 		return err
 	}
 	// An event without a line (none is expected) is named by its op and
 	// target, so that the answer is always a group.
-	s1, ok := sites[l1]
-	if !ok {
-		s1 = site{op: e1.Ev.Op, loc: -1, target: e1.Ev.Target}
+	siteAt := func(l int64, ev model.Event) site {
+		if x, ok := sites[l]; ok {
+			return x
+		}
+		return site{op: ev.Op, loc: -1, target: ev.Target}
 	}
-	s2, ok := sites[l2]
-	if !ok {
-		s2 = site{op: e2.Ev.Op, loc: -1, target: e2.Ev.Target}
-	}
-	g, _ := col.add(srcAnswer, int(e1.Thread), s1, s2, l1)
+	g, _ := col.add(srcAnswer, int(e1.Thread), siteAt(l1, e1.Ev), siteAt(l2, e2.Ev), l1)
 	g.pats[srcAnswer].answer = out
 	return nil
 }
@@ -297,7 +294,7 @@ func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error)
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		return p.verified(pl, p.o.Check.IgnoreSync, "profile", a.lockFreeNote())
+		return p.verified(pl, p.o.Check.IgnoreSync, "profile", p.optimisticNote())
 	case srcLock:
 		return p.answerPairLock(pat.lock)
 	}
@@ -306,14 +303,6 @@ func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error)
 		return nil, false, err
 	}
 	return p.checked(pl, pairNote)
-}
-
-// lockFreeNote is the optimistic note of --ignore-sync, as in predict.
-func (a *AllOutcome) lockFreeNote() string {
-	if a.p.o.Check.IgnoreSync && a.p.s.sync {
-		return engines.OptimisticNote
-	}
-	return ""
 }
 
 // scanPlan is Lemma 2's normal run for a pair the scan found (as
@@ -340,17 +329,3 @@ func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
 // witnessChainStates bounds the chain states spent on finding one
 // group's chain again (the scan found it within the budget).
 const witnessChainStates = 200_000
-
-// verified materialises a plan (dropSync: over the projection without
-// its synchronisation) and returns it if verify accepts it.
-func (p *predictor) verified(pl plan, dropSync bool, engine, why string) (*Outcome, bool, error) {
-	m, err := p.s.materialise(p.sp, pl, dropSync, p.o.Check.LockEdges)
-	if err != nil {
-		return nil, false, err
-	}
-	if p.s.replays(m) != nil {
-		return nil, false, nil
-	}
-	res := engines.Result{Engine: engine, Verdict: engines.Violation, Witness: m.w, Reason: why}
-	return &Outcome{Result: res, Program: m.names}, true, nil
-}

@@ -81,7 +81,7 @@ func (c *collector) add(src, t int, e1, e2 site, line1 int64) (*allGroup, bool) 
 // returns the chainer, at the depth of its last pass, for the witnesses.
 func (p *predictor) allScan(col *collector) (*chainer, error) {
 	c := p.newChainer()
-	tr := newSiteTracker(len(p.s.threads))
+	var tr *siteTracker // each pass's: a pass rereads the trace from its start
 	hit := func(pr pair, ev *trace.Event) bool {
 		a, ok := tr.lookup(pr.i, pr.p)
 		if !ok {
@@ -93,18 +93,13 @@ func (p *predictor) allScan(col *collector) (*chainer, error) {
 		}
 		return false
 	}
-	for c.depth = c.firstDepth(p.o.deepen); ; c.depth = c.deeper(c.depth) {
-		c.cut = false
-		clear(c.fmemo)
+	err := c.deepen(p.o.deepen, func() (bool, error) {
 		tr = newSiteTracker(len(p.s.threads))
-		if _, _, err := c.scanEach(p.sp, p.u, tr.step, hit); err != nil {
-			return c, err
-		}
-		if len(col.groups) > 0 || c.stop != "" || !c.cut || c.depth == 0 {
-			p.budgetReason(c)
-			return c, nil
-		}
-	}
+		_, _, err := c.scanEach(p.sp, p.u, tr.step, hit)
+		return len(col.groups) > 0, err
+	})
+	p.budgetReason(c)
+	return c, err
 }
 
 // allPairsLocked is pair_lock.go's search over the whole index (a first
@@ -128,7 +123,6 @@ func (p *predictor) allPairsLocked(col *collector) (bool, error) {
 		if !ok {
 			return
 		}
-		noteAccess(m[ev.Thread], ev, at) // meet returns before noting a hit
 		e1, ok := tr.lookup(f.t1, f.e1)
 		if !ok {
 			col.misses++

@@ -119,7 +119,7 @@ func (tr *siteTracker) lookup(t int, edge int64) (txnSite, bool) {
 
 // sitesAt reads the sites of the events at the given trace lines from the
 // spool (for a witness that came with no pattern: predict's own answer).
-func (s *summary) sitesAt(sp *spool, lines ...int64) (map[int64]site, error) {
+func (sp *spool) sitesAt(lines ...int64) (map[int64]site, error) {
 	want := map[int64]bool{}
 	for _, l := range lines {
 		want[l] = true

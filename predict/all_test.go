@@ -161,3 +161,33 @@ func TestAllFindsEveryPair(t *testing.T) {
 	}
 	require.Equal(t, []string{"r@A.java:x1 r@A.java:x2", "r@A.java:y1 r@A.java:y2", "r@A.java:z1 r@A.java:z2"}, sigs)
 }
+
+// TestAllDeepens: --all's scan deepens as predict's does (deepen.go,
+// forced on whatever the thread count): on random lock-free traces of 4
+// to 10 threads (80 quick, 600 with CONC_LONG=1) it gives the exhaustive
+// verdict, tracks every pattern's e1, and every group's witness replays;
+// some traces need a pass beyond the first.
+func TestAllDeepens(t *testing.T) {
+	n := testflag.N(80, 600)
+	deeper := 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 19))
+		src := randomTrace(r, traceShape{threads: 4 + r.IntN(7), vars: 2 + r.IntN(4), items: 1 + r.IntN(3)})
+		full := projectionOf(t, src)
+		want := predictString(t, src, Options{}).Result.Verdict
+		a := allString(t, src, Options{deepen: true})
+		require.Equal(t, want, a.Result.Verdict, "seed %d\n%s", seed, src)
+		require.Zero(t, a.misses, "seed %d", seed)
+		if a.c.depth != a.c.firstDepth(true) {
+			deeper++
+		}
+		for k := range a.Groups {
+			out, err := a.Witness(k)
+			require.NoError(t, err)
+			require.NotNil(t, out, "seed %d, group %d dropped\n%s", seed, k, src)
+			require.NoError(t, verify.Witness(full, out.Result.Witness), "seed %d, group %d\n%s", seed, k, src)
+		}
+	}
+	t.Logf("%d of %d traces deepened past the first pass", deeper, n)
+	require.Positive(t, deeper)
+}

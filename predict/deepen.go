@@ -53,13 +53,24 @@ func (c *chainer) deeper(d int) int {
 // transaction, or a pass ends without one and without a cut chain, or the
 // budget stops it. Invariant: every pass before the current one found no
 // violation among chains of its bound's length.
-func (c *chainer) deepScan(sp *spool, u *users, always bool) (pair, bool, error) {
+func (c *chainer) deepScan(sp *spool, u *users, always bool) (pr pair, found bool, err error) {
+	err = c.deepen(always, func() (bool, error) {
+		pr, found, err = c.scan(sp, u)
+		return found, err
+	})
+	return pr, found, err
+}
+
+// deepen runs pass (a scan at bound c.depth, reporting whether it found a
+// violation) with growing bounds, as deepScan describes; conc predict
+// --all's scan (all_collect.go) deepens the same way.
+func (c *chainer) deepen(always bool, pass func() (bool, error)) error {
 	for c.depth = c.firstDepth(always); ; c.depth = c.deeper(c.depth) {
 		c.cut = false
 		clear(c.fmemo) // F depends on the bound
-		pr, found, err := c.scan(sp, u)
+		found, err := pass()
 		if err != nil || found || c.stop != "" || !c.cut || c.depth == 0 {
-			return pr, found, err
+			return err
 		}
 	}
 }

@@ -137,14 +137,20 @@ const (
 // checked materialises a plan over the projection with its synchronisation
 // and returns it as the answer if verify accepts it.
 func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
-	m, err := p.s.materialise(p.sp, pl, false, p.o.Check.LockEdges)
+	return p.verified(pl, false, "global", why)
+}
+
+// verified materialises a plan (dropSync: over the projection without
+// its synchronisation) and returns it if verify accepts it.
+func (p *predictor) verified(pl plan, dropSync bool, engine, why string) (*Outcome, bool, error) {
+	m, err := p.s.materialise(p.sp, pl, dropSync, p.o.Check.LockEdges)
 	if err != nil {
 		return nil, false, err
 	}
 	if p.s.replays(m) != nil {
 		return nil, false, nil
 	}
-	res := engines.Result{Engine: "global", Verdict: engines.Violation, Witness: m.w, Reason: why}
+	res := engines.Result{Engine: engine, Verdict: engines.Violation, Witness: m.w, Reason: why}
 	return &Outcome{Result: res, Program: m.names}, true, nil
 }
 

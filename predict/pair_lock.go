@@ -316,10 +316,11 @@ func (m txnVars) meet(w *pairWalk, idx [][]pairAccess, ev *trace.Event, at int64
 			clear(m[t])
 		}
 	case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
-		if f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t]); ok {
-			return f, true
-		}
+		// Noted after the meeting (e2 is not its own e1), and on a hit
+		// too: conc predict --all goes on after it.
+		f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t])
 		noteAccess(m[t], ev, at)
+		return f, ok
 	}
 	return pairLockFind{}, false
 }

@@ -135,25 +135,36 @@ type predictor struct {
 	pairIdx *pairIndexed
 }
 
-// decide picks the engine: the registry's choice for a trace (its
-// projections are straight-line threads) unless one is named; the
-// streaming profile check for profile, else the lock-aware path.
+// decide runs the engine pickEngine picks: the streaming profile check for
+// profile, else the lock-aware path.
 func (p *predictor) decide() (*Outcome, error) {
-	sync := p.s.sync && !p.o.Check.IgnoreSync
-	name, shortcuts := p.o.Engine, false
-	if name == "" || name == "auto" {
-		eng := engines.Pick(engines.Shape{Class: model.StraightLine, LoopFree: true, Sync: sync})
-		if eng == nil {
-			return nil, &UsageError{"no engine decides this trace"}
-		}
-		name, shortcuts = eng.Name, true
-	} else if eng, err := engines.Lookup(name); err == nil && sync && eng.Decides.LockFree {
-		return nil, &UsageError{engines.SyncError(name, "a trace").Error()}
+	name, shortcuts, err := p.pickEngine()
+	if err != nil {
+		return nil, err
 	}
 	if name == "profile" {
 		return p.streaming()
 	}
 	return p.lockAware(name, shortcuts)
+}
+
+// pickEngine is the engine that decides: the registry's choice for a trace
+// (its projections are straight-line threads; shortcuts: chosen, not
+// named) unless one is named.
+func (p *predictor) pickEngine() (name string, shortcuts bool, err error) {
+	sync := p.s.sync && !p.o.Check.IgnoreSync
+	name = p.o.Engine
+	if name == "" || name == "auto" {
+		eng := engines.Pick(engines.Shape{Class: model.StraightLine, LoopFree: true, Sync: sync})
+		if eng == nil {
+			return "", false, &UsageError{"no engine decides this trace"}
+		}
+		return eng.Name, true, nil
+	}
+	if eng, err := engines.Lookup(name); err == nil && sync && eng.Decides.LockFree {
+		return "", false, &UsageError{engines.SyncError(name, "a trace").Error()}
+	}
+	return name, false, nil
 }
 
 // streaming is the profile engine over the spool.
@@ -226,8 +237,17 @@ func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
 		return nil, &WitnessError{res.Engine, err}
 	}
 	res.Verdict, res.Witness = engines.Violation, m.w
-	if p.o.Check.IgnoreSync && p.s.sync {
-		res.Reason = engines.OptimisticNote
+	if note := p.optimisticNote(); note != "" {
+		res.Reason = note
 	}
 	return &Outcome{Result: res, Program: m.names}, nil
+}
+
+// optimisticNote is the reason a violation found with --ignore-sync
+// gives when the trace has synchronisation it dropped ("" otherwise).
+func (p *predictor) optimisticNote() string {
+	if p.o.Check.IgnoreSync && p.s.sync {
+		return engines.OptimisticNote
+	}
+	return ""
 }

@@ -159,10 +159,6 @@ func writeAllNotes(b *bufio.Writer, a *predict.AllOutcome) {
 	}
 }
 
-// stopBuilding reports that the deadline (--timeout, --max-memory) came
-// before group k's witness was built: the groups from k on are not shown,
-// and Incomplete says so. Building a witness reads the spool once or
-// twice, so a thousand groups of a large trace take a while (docs/predict.md).
 // eachWitness builds the groups' witnesses in order, until the deadline
 // (stopBuilding), and calls f with each that replays (a group whose
 // witness does not is skipped, and counted by the outcome) until f says
@@ -173,10 +169,10 @@ func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *
 			return k, nil
 		}
 		out, err := a.Witness(k)
-		if err != nil || out == nil {
-			if err != nil {
-				return k, err
-			}
+		if err != nil {
+			return k, err
+		}
+		if out == nil {
 			continue
 		}
 		if more, err := f(k, out); err != nil || !more {
@@ -186,6 +182,10 @@ func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *
 	return len(a.Groups), nil
 }
 
+// stopBuilding reports that the deadline (--timeout, --max-memory) came
+// before group k's witness was built: the groups from k on are not shown,
+// and Incomplete says so. Building a witness reads the spool once or
+// twice, so a thousand groups of a large trace take a while (docs/predict.md).
 func stopBuilding(ctx context.Context, a *predict.AllOutcome, k int) bool {
 	if ctx.Err() == nil || a.Built(k) {
 		return false

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/trace"
 )
 
 // TestPredictAllGolden: conc predict --all's text for two excerpts kept as
@@ -92,8 +96,7 @@ func TestPredictAllJSONAndWitness(t *testing.T) {
 // TestPredictAllDeadline: a deadline while reading is unknown (exit 3), as
 // for predict. And 400 independent bugs make 400 groups, all listed with
 // --max-groups 0 (a timing-free check of the many-groups path; the
-// deadline during the witnesses' building is measured in docs/predict.md,
-// not tested: it needs a clock).
+// deadline during the witnesses' building: TestPredictAllStopBuilding).
 func TestPredictAllDeadline(t *testing.T) {
 	out := conc("predict", "--all", "../../testdata/traces/pair-locked.std", "--timeout", "1ns")
 	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
@@ -122,4 +125,32 @@ func TestPredictAllLenient(t *testing.T) {
 	out = conc("predict", "--all", "--lenient", "--format", "json", path)
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, `"skipped":1,"skipped_kinds":{"malformed":1}`)
+}
+
+// TestPredictAllStopBuilding: a deadline passed after All (here a
+// cancelled context, no clock) stops the listing before the first witness
+// not yet built: the first group, built by All, is still shown, and
+// Incomplete counts the groups left out.
+func TestPredictAllStopBuilding(t *testing.T) {
+	var b strings.Builder
+	for k := range 3 { // 3 bugs, 3 groups
+		fmt.Fprintf(&b, "T0|begin\nT0|r(x%d)\nT0|r(x%d)\nT0|end\nT1|w(x%d)\n", k, k, k)
+	}
+	r, err := trace.NewReader(strings.NewReader(b.String()), "t.std", trace.Options{})
+	require.NoError(t, err)
+	a, err := predict.All(context.Background(), r, predict.Options{})
+	require.NoError(t, err)
+	defer a.Close()
+	require.Len(t, a.Groups, 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var shown []int
+	next, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
+		shown = append(shown, k)
+		return true, nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, []int{0}, shown)
+	require.Equal(t, 1, next)
+	require.Equal(t, "the deadline came before the witnesses of the last 2 groups were built (--timeout)", a.Incomplete)
 }
