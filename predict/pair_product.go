@@ -52,9 +52,10 @@ type pairsProved struct {
 }
 
 // maxPairPassEvents bounds the events the pairs' passes over the spool
-// read in all (one pass per pair): 10⁸, about 2-4 s at the 20-40 ms a pass over 10⁶ events costs. Beyond it (28 pairs
-// of 8 threads over 3.6·10⁶ events, 1,000 threads over a few hundred) the
-// pairs are not tried.
+// read in all (one pass per pair): 10⁸, about 2-4 s at the 20-40 ms a
+// pass over 10⁶ events costs. Beyond it (28 pairs of 8 threads over
+// 3.6·10⁶ events, 1,000 threads over a few hundred) the pairs are not
+// tried.
 const maxPairPassEvents = 100_000_000
 
 // pairProducts decides the two-thread question for every pair of threads
