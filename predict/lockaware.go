@@ -71,6 +71,13 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 				return out, err
 			}
 		}
+		if pairsToo { // step 5c: two threads and one variable, in linear time
+			out, nr, err := p.nestedPairs()
+			if err != nil || out != nil {
+				return out, err
+			}
+			p.nested = nr
+		}
 		p.pairsTried = true
 	}
 	out, size, err := p.engine(eng, prefiltered)
@@ -238,11 +245,21 @@ func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *reduce
 // pairsNote says, in an unknown's reason, that the two-thread searches ran
 // and found nothing, which proves nothing (docs/predict.md).
 func (p *predictor) pairsNote() string {
-	if !p.pairsTried {
+	switch {
+	case !p.pairsTried:
 		return ""
+	case p.nested.notNested != "":
+		return "; the two-thread searches found no violation, which is no proof that there is none, and the linear " +
+			"decision does not apply: the locking is not nested (" + p.nested.notNested + "; docs/predict.md)"
+	case p.nested.proved && !p.o.Check.LockEdges:
+		return "; " + oneVariableNote + "; the other two-thread searches found no violation, which is no proof that there is none (docs/predict.md)"
 	}
 	return "; the two-thread searches found no violation, which is no proof that there is none (docs/predict.md)"
 }
+
+// oneVariableNote is what the linear two-thread decision proves when it
+// finds no pattern (pair_nested.go).
+const oneVariableNote = "no cycle through two threads is on one variable (the linear decision under nested locking)"
 
 // forksFirst checks what verify cannot see in the prefixes: a thread's
 // first event in the run comes after its fork, wherever the fork is in the

@@ -131,6 +131,8 @@ type predictor struct {
 	o   Options
 	// pairsTried: the two-thread searches ran and found nothing.
 	pairsTried bool
+	// nested: what the linear two-thread decision concluded (step 5c).
+	nested nestedResult
 	// pairIdx: the lock-aware pattern's index, between its passes.
 	pairIdx *pairIndexed
 }

@@ -1,0 +1,121 @@
+package predict
+
+// A thread's locks under nested locking, as the linear two-thread decision
+// (pair_nested.go) needs them: the stack of critical sections it is in, and
+// for each section the locks acquired inside it so far, with the thread's
+// acquisition count at each. From these come the acquisition histories of
+// Kahlon, Ivančić and Gupta: backward at an access (the locks acquired
+// inside a held section before it) and forward after it (those acquired
+// inside a held section after it, known once the section is released).
+
+// nestSection is one critical section on a thread's stack.
+type nestSection struct {
+	lock  int32
+	acq   int64     // the edge of its acquire
+	inner []nestAcq // the locks acquired inside it so far
+}
+
+// nestAcq is an acquire inside a section: its lock and how many
+// acquisitions the thread made before it.
+type nestAcq struct {
+	lock int32
+	n    int64
+}
+
+// nestThread is one thread's locks in a pass.
+type nestThread struct {
+	stack    []*nestSection
+	lastFree int64 // the last position (edges taken) at which it held no lock
+	acqs     int64 // acquisitions so far
+}
+
+// acquire takes lock l at edge at.
+func (nt *nestThread) acquire(l int32, at int64) {
+	if len(nt.stack) == 0 {
+		nt.lastFree = at
+	}
+	for _, sec := range nt.stack {
+		sec.inner = append(sec.inner, nestAcq{l, nt.acqs})
+	}
+	nt.stack = append(nt.stack, &nestSection{lock: l, acq: at})
+	nt.acqs++
+}
+
+// release lets go of lock l at edge at; it reports false when l is not
+// the innermost lock held (the locking is not nested).
+func (nt *nestThread) release(l int32, at int64) bool {
+	n := len(nt.stack)
+	if n == 0 || nt.stack[n-1].lock != l {
+		return false
+	}
+	nt.stack = nt.stack[:n-1]
+	if n == 1 {
+		nt.lastFree = at + 1
+	}
+	return true
+}
+
+// freeAt is the thread's last lock-free position at position pos (its
+// current one).
+func (nt *nestThread) freeAt(pos int64) int64 {
+	if len(nt.stack) == 0 {
+		return pos
+	}
+	return nt.lastFree
+}
+
+// held is the locks held, outermost first.
+func (nt *nestThread) held() []int32 {
+	out := make([]int32, len(nt.stack))
+	for i, sec := range nt.stack {
+		out[i] = sec.lock
+	}
+	return out
+}
+
+// backward is the backward acquisition history at the current position:
+// the pairs (k1, k2) with k1 held and k2 acquired inside k1's section.
+func (nt *nestThread) backward() [][2]int32 {
+	var out [][2]int32
+	for _, sec := range nt.stack {
+		for _, a := range sec.inner {
+			out = append(out, [2]int32{sec.lock, a.lock})
+		}
+	}
+	return out
+}
+
+// forward is the forward acquisition history of an access made when the
+// thread had made acqs acquisitions and held the sections secs, once they
+// are all released: the pairs (k2, k1) with k2 held at the access and k1
+// acquired inside k2's section after it.
+func forward(secs []*nestSection, acqs int64) [][2]int32 {
+	var out [][2]int32
+	for _, sec := range secs {
+		for _, a := range sec.inner {
+			if a.n >= acqs {
+				out = append(out, [2]int32{sec.lock, a.lock})
+			}
+		}
+	}
+	return out
+}
+
+// hasPair reports whether pairs holds (a, b).
+func hasPair(pairs [][2]int32, a, b int32) bool {
+	for _, p := range pairs {
+		if p[0] == a && p[1] == b {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLock(set []int32, l int32) bool {
+	for _, m := range set {
+		if m == l {
+			return true
+		}
+	}
+	return false
+}

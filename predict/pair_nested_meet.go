@@ -1,0 +1,250 @@
+package predict
+
+import (
+	"io"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// The second pass of the linear two-thread decision (pair_nested.go): every
+// access e2 of an open transaction meets its variable's classes.
+
+// nestFirst is T1's first access (or first write) of a variable in its open
+// transaction, with what the conditions need of it: its last lock-free
+// position, and the sections it held with how many locks had been
+// acquired inside each by then.
+type nestFirst struct {
+	e1, line int64
+	epoch    int32 // T1's forks and joins before e1
+	free     int64
+	secs     []*nestSection
+	lens     []int
+}
+
+// nestFirsts is a variable's first access and first write in a transaction.
+type nestFirsts struct{ any, write *nestFirst }
+
+// nestFind is a pattern that passed the conditions: T1's e1 and e2, T2's f
+// (edges), T1's last lock-free position before e1 (s) and before e2 (p1),
+// T2's before f (y0) and after it (z), and the context C.
+type nestFind struct {
+	t1, t2         int
+	e1, e2, f      int64
+	s, p1, y0, z   int64
+	caseA          bool
+	end1, end2     int64 // T1's and T2's edges
+	join1, join2   int64 // T1's join of T2, T2's of T1 (-1: none)
+	fork1, fork2   int64 // T1's fork of T2, T2's of T1 (-1: none)
+	lineE1, lineE2 int64
+	lineF          int64
+	ctx            []int64
+}
+
+// nestMeeter is the second pass.
+type nestMeeter struct {
+	w      *pairWalk
+	th     []nestThread
+	first  []map[int32]*nestFirsts
+	idx    [][]nestClass
+	sync   map[nestSync]int64
+	fj     *fjClocks
+	joined [][]nestJoin // nestIndexer's
+	epoch  []int32      // per thread: its forks and joins so far
+	ends   []int64      // each thread's edges
+	work   int64        // classes met, for the budget
+}
+
+func newNestMeeter(s *summary, nx *nestIndexer) *nestMeeter {
+	k := len(s.threads)
+	m := &nestMeeter{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), first: make([]map[int32]*nestFirsts, k), idx: nx.idx,
+		sync: nx.sync, fj: nx.fj, joined: nx.joined, epoch: make([]int32, k), ends: nx.ends()}
+	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
+	return m
+}
+
+// step takes one event and calls found for each pattern it closes (an
+// access e2 meets one class at most once); found returns false to stop.
+func (m *nestMeeter) step(ev *trace.Event, found func(nestFind) bool) bool {
+	t := ev.Thread
+	at := m.w.step(ev)
+	nt := &m.th[t]
+	switch {
+	case ev.Op == model.OpAcquire:
+		nt.acquire(ev.Target, at)
+	case ev.Op == model.OpRelease:
+		nt.release(ev.Target, at)
+	case ev.Op == model.OpFork || ev.Op == model.OpJoin:
+		m.epoch[t]++
+	case ev.Op == model.OpBegin:
+		if m.first[t] == nil || len(m.first[t]) > 64 {
+			m.first[t] = map[int32]*nestFirsts{}
+		} else {
+			clear(m.first[t])
+		}
+	case ev.Op.IsAccess() && m.w.open[t]:
+		ok := m.meet(ev, at, found)
+		m.noteFirst(ev, at)
+		return ok
+	}
+	return true
+}
+
+// noteFirst records e1 candidates: the transaction's first access and
+// first write of the variable.
+func (m *nestMeeter) noteFirst(ev *trace.Event, at int64) {
+	t := ev.Thread
+	fs := m.first[t][ev.Target]
+	if fs == nil {
+		fs = &nestFirsts{}
+		m.first[t][ev.Target] = fs
+	}
+	if fs.any != nil && (fs.write != nil || ev.Op != model.OpWrite) {
+		return
+	}
+	nt := &m.th[t]
+	nf := &nestFirst{e1: at, line: ev.Line, free: nt.freeAt(at), epoch: m.epoch[t]}
+	if len(nt.stack) > 0 {
+		nf.secs = append([]*nestSection(nil), nt.stack...)
+		nf.lens = make([]int, len(nt.stack))
+		for i, sec := range nt.stack {
+			nf.lens[i] = len(sec.inner)
+		}
+	}
+	if fs.any == nil {
+		fs.any = nf
+	}
+	if ev.Op == model.OpWrite && fs.write == nil {
+		fs.write = nf
+	}
+}
+
+// meet checks access e2 (edge at) of T1 against its variable's classes.
+func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) bool {
+	t1 := int(ev.Thread)
+	fs := m.first[t1][ev.Target]
+	if fs == nil {
+		return true
+	}
+	nt := &m.th[t1]
+	p1 := nt.freeAt(at)
+	list := m.idx[ev.Target]
+	m.work += int64(len(list))
+	for i := range list {
+		c := &list[i]
+		e1 := fs.any
+		if !c.write {
+			if ev.Op != model.OpWrite {
+				continue
+			}
+			e1 = fs.write
+		}
+		if int(c.t) == t1 || e1 == nil || !m.ordered(t1, c, e1, at) {
+			continue
+		}
+		t2 := int(c.t)
+		caseA := p1 > e1.e1
+		if !caseA && barred(e1, nt.stack, c) {
+			continue
+		}
+		f := nestFind{t1: t1, t2: t2, e1: e1.e1, e2: at, f: c.f, s: e1.free, p1: p1, y0: c.y0, z: c.z,
+			caseA: caseA, lineE1: e1.line, lineE2: ev.Line, lineF: c.line, ctx: m.context(t1, c, at),
+			end1: m.ends[t1], end2: m.ends[t2], join1: m.syncAt(true, t1, t2), join2: m.syncAt(true, t2, t1),
+			fork1: m.syncAt(false, t1, t2), fork2: m.syncAt(false, t2, t1)}
+		if !found(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// context is the witness's context C: what happens before T1's and T2's
+// forks and before the ends of the other threads either joins on its way
+// (T1 before e2, T2 before f, or before its end when T1 joins T2 before
+// e2), in the observed order: a join of vector clocks, so down-closed.
+func (m *nestMeeter) context(t1 int, c *nestClass, e2 int64) []int64 {
+	t2 := int(c.t)
+	ctx := m.w.context(t1, t2)
+	ep2 := c.epoch
+	if q := m.syncAt(true, t1, t2); q >= 0 && q < e2 {
+		ep2 = m.epoch[t2] + 1<<30 // all its joins
+	}
+	for _, side := range [2]struct {
+		t, other int
+		epoch    int32
+	}{{t1, t2, m.epoch[t1]}, {t2, t1, ep2}} {
+		for _, j := range m.joined[side.t] {
+			if j.epoch < side.epoch && int(j.u) != side.other {
+				joinVC(ctx, j.vc)
+			}
+		}
+	}
+	return ctx
+}
+
+// ordered reports whether e1, e2 of T1 and the class c of T2 can be run as
+// e1 < f < e2 as far as forks and joins go: neither f precedes e1 nor e2
+// precedes f in every run (fjClocks).
+func (m *nestMeeter) ordered(t1 int, c *nestClass, e1 *nestFirst, e2 int64) bool {
+	return e2 >= m.fj.before(c.t, c.epoch, int32(t1)) && c.f >= m.fj.before(int32(t1), e1.epoch, c.t)
+}
+
+// syncAt is the edge of t's fork (join) of u, -1 when there is none.
+func (m *nestMeeter) syncAt(join bool, t, u int) int64 {
+	if q, ok := m.sync[nestSync{join, int32(t), int32(u)}]; ok {
+		return q
+	}
+	return -1
+}
+
+// barred reports one of the three barriers of case B between T1's e1 and
+// its current position (sections stack, just before e2) and T2's class c.
+func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) bool {
+	w := 0 // the sections held throughout: those of e1 still held
+	for w < len(e1.secs) && w < len(stack) && e1.secs[w] == stack[w] {
+		w++
+	}
+	for i := range w {
+		if hasLock(c.held, stack[i].lock) {
+			return true // 1: a lock of W held by T2 at f
+		}
+	}
+	for i := range w {
+		k2 := stack[i].lock
+		for _, a := range e1.secs[i].inner[:e1.lens[i]] {
+			if hasPair(c.back, a.lock, k2) {
+				return true // 2: crossing before e1 and f
+			}
+		}
+	}
+	for i := range w {
+		for _, sec := range stack[i+1:] {
+			if hasPair(c.fwd, sec.lock, stack[i].lock) {
+				return true // 3: crossing after f and before e2
+			}
+		}
+	}
+	return false
+}
+
+// nestMeet runs the second pass; found is called for every pattern until
+// it returns false. It reports whether the pass read the whole trace.
+func (s *summary) nestMeet(sp *spool, nx *nestIndexer, stop func() bool, found func(nestFind) bool) (bool, error) {
+	m := newNestMeeter(s, nx)
+	limit := 64*s.events + 1_000_000
+	r := sp.reader()
+	var ev trace.Event
+	for n := 1; ; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return true, nil
+		} else if err != nil {
+			return false, err
+		}
+		if !m.step(&ev, found) {
+			return false, nil
+		}
+		if n&4095 == 0 && (stop() || m.work > limit) {
+			return false, nil
+		}
+	}
+}
