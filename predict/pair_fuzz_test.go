@@ -14,7 +14,8 @@ import (
 )
 
 // FuzzPairFinders feeds any input, read leniently, to the two-thread
-// finders (and the pairs' products, pair_product.go) under both semantics: they must not fail or crash, and a
+// finders (and the pairs' products, pair_product.go, and the linear
+// decision, pair_nested.go) under both semantics: they must not fail or crash, and a
 // violation they answer must replay on the projection program (verify)
 // and, on a small program, be brute's verdict. The seeds are random
 // traces of TestPairFindersAreSound's shapes.
@@ -51,7 +52,11 @@ func FuzzPairFinders(f *testing.F) {
 				out, _, err := p.pairProducts(nil)
 				return out, out != nil, err
 			}
-			for _, find := range []func() (*Outcome, bool, error){func() (*Outcome, bool, error) { return pairsLockedBoth(p) }, p.pairs, products} {
+			nested := func() (*Outcome, bool, error) {
+				out, _, err := p.nestedPairs()
+				return out, out != nil, err
+			}
+			for _, find := range []func() (*Outcome, bool, error){func() (*Outcome, bool, error) { return pairsLockedBoth(p) }, p.pairs, products, nested} {
 				out, ok, err := find()
 				if err != nil {
 					t.Fatal(err)

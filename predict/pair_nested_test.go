@@ -62,6 +62,7 @@ func nestedOutcome(t *testing.T, src string, seed uint64) string {
 		require.NotEmpty(t, want, "seed %d: the linear decision violates, the oracle has no one-variable cycle\n%s", seed, src)
 		require.NoError(t, verify.Witness(projectionOf(t, src), out.Result.Witness), "seed %d\n%s", seed, src)
 		requireSTDRoundTrip(t, src, out, false)
+		requireSTDRoundTrip(t, src, out, true) // lock edges only add conflicts
 		return "violation"
 	case nr.notNested != "":
 		require.True(t, notNestedSource(src), "seed %d: %s\n%s", seed, nr.notNested, src)
@@ -152,4 +153,34 @@ func TestNestedDecisionIsExact(t *testing.T) {
 	require.Greater(t, used, n/4)
 	require.Greater(t, count["violation"], used/6)
 	require.Greater(t, count["proved"], used/6)
+}
+
+// TestNestedDecisionAnswers: a pattern no earlier step finds (T1 holds l
+// from e1 to e2 and takes k before e2; T2 writes x holding k, so neither
+// schedule of the lock-aware finder runs, and the observed order is
+// serial) is the linear decision's answer, under both semantics.
+func TestNestedDecisionAnswers(t *testing.T) {
+	src := "T1|begin\nT1|acq(l)\nT1|r(x)\nT1|acq(k)\nT1|r(x)\nT1|rel(k)\nT1|rel(l)\nT1|end\n" +
+		"T2|acq(k)\nT2|w(x)\nT2|rel(k)\n"
+	for _, lockEdges := range []bool{false, true} {
+		out := predictString(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
+		require.Equal(t, engines.Violation, out.Result.Verdict)
+		require.True(t, strings.HasPrefix(out.Result.Reason, nestedNote), out.Result.Reason)
+		requireSTDRoundTrip(t, src, out, lockEdges)
+	}
+}
+
+// TestNestedDecisionNotes: when step 6 gives up (here on a one-byte table
+// limit), its unknown says what the linear decision proved, or that it did
+// not apply because the locking is not nested.
+func TestNestedDecisionNotes(t *testing.T) {
+	out := predictString(t, threeOnly, Options{maxTable: 1})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, oneVariableNote)
+	crossed := strings.Replace(threeOnly, "T1|rel(n)\nT1|rel(m)\n", "T1|rel(m)\nT1|rel(n)\n", 1)
+	require.NotEqual(t, threeOnly, crossed)
+	out = predictString(t, crossed, Options{maxTable: 1})
+	require.Equal(t, engines.Unknown, out.Result.Verdict)
+	require.Contains(t, out.Result.Reason, "the locking is not nested (thread T1 releases m at line 7 while holding n, acquired after it")
+	require.NotContains(t, out.Result.Reason, oneVariableNote)
 }

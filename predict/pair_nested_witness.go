@@ -264,7 +264,7 @@ func (p *predictor) answerNested(f nestFind) (*Outcome, bool, error) {
 }
 
 // nestedNote starts the reason of the linear two-thread decision's answer.
-const nestedNote = "two threads and one variable (the linear decision under nested locking)"
+const nestedNote = "two threads and one variable, decided in linear time under nested locking"
 
 // nestedResult is what the linear decision concludes without a violation.
 type nestedResult struct {
