@@ -33,3 +33,24 @@ func BenchmarkPredictPairLocked(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*1e6/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchmarkNestedDecision is the linear two-thread decision (step 5c,
+// pair_nested.go) alone, on the synthetic shape at 10⁶ events with every
+// access under its variable's lock, so that no pattern passes and both
+// passes read everything: the proof, in events/s (spool built once).
+func BenchmarkNestedDecision(b *testing.B) {
+	g := trace.NewGen(trace.GenOptions{Seed: 1, Events: 1_000_000, Threads: 8, Vars: 10000,
+		Locks: 16, TxnLen: 8, Unprotected: 0, Unary: 0.1, Writes: 0.5})
+	var buf bytes.Buffer
+	_, err := g.WriteTo(&buf)
+	require.NoError(b, err)
+	p := testPredictor(b, buf.String(), Options{})
+	b.ResetTimer()
+	for b.Loop() {
+		out, nr, err := p.nestedPairs()
+		require.NoError(b, err)
+		require.Nil(b, out)
+		require.True(b, nr.proved, "%+v", nr)
+	}
+	b.ReportMetric(float64(b.N)*float64(p.s.events)/b.Elapsed().Seconds(), "events/s")
+}

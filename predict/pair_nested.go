@@ -1,9 +1,9 @@
 package predict
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
@@ -51,22 +51,45 @@ import (
 
 // nestClass is an indexed access f of a thread: the last of its class.
 type nestClass struct {
-	t         int32
-	epoch     int32 // the thread's forks and joins before f
-	write     bool
-	f, y0, z  int64 // f's edge; the thread's last lock-free position before it and first after it (its end when none)
-	line      int64
-	held      []int32    // the locks held at f, outermost first
-	back, fwd [][2]int32 // the backward and forward acquisition histories at f
+	t        int32
+	epoch    int32 // the thread's forks and joins before f
+	write    bool
+	f, y0, z int64 // f's edge; the thread's last lock-free position before it and first after it (its end when none)
+	line     int64
+	ctx      *nestCtx // the locks at f
 }
 
-// nestPending is an access whose forward history is not known yet: it
-// waits for its thread to hold no lock.
-type nestPending struct {
-	v    int32
-	c    nestClass
-	secs []*nestSection
+// nestCtx is what the conditions ask of an access's locks: those held
+// (outermost first) and its backward and forward acquisition histories.
+// Contexts are interned (one pointer per content), so that classes compare
+// and hash by pointer.
+type nestCtx struct {
+	held      []int32
+	back, fwd [][2]int32
+}
+
+// pendCtx is the context of a thread's accesses between two of its
+// acquisitions in one section (its top section and acquisition count),
+// whose forward history is known once the thread holds no lock.
+type pendCtx struct {
+	top  *nestSection
 	acqs int64
+	ctx  nestCtx
+	secs []*nestSection
+}
+
+// nestPending is an access waiting for its context's forward history.
+type nestPending struct {
+	v  int32
+	c  nestClass
+	pc *pendCtx
+}
+
+// nestKey is a class: variable, thread, epoch, write and context.
+type nestKey struct {
+	v, t, epoch int32
+	write       bool
+	ctx         *nestCtx
 }
 
 // pendKey tells pending accesses apart: two with one key are of one class.
@@ -85,9 +108,10 @@ type nestIndexer struct {
 	pend    [][]nestPending
 	pendIdx []map[pendKey]int
 	idx     [][]nestClass
-	keys    map[string]int32
-	buf     []byte
-	bad     string // why the locking is not nested ("": it is)
+	keys    map[nestKey]int32
+	ctxs    map[uint64][]*nestCtx // interned contexts by hash
+	pc      []*pendCtx            // per thread: the context of its last pending access
+	bad     string                // why the locking is not nested ("": it is)
 	names   *summary
 	epoch   []int32 // per thread: its forks and joins so far
 	fj      *fjClocks
@@ -114,7 +138,7 @@ type nestSync struct {
 func newNestIndexer(s *summary) *nestIndexer {
 	k := len(s.threads)
 	nx := &nestIndexer{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), pend: make([][]nestPending, k),
-		pendIdx: make([]map[pendKey]int, k), idx: make([][]nestClass, len(s.vars)), keys: map[string]int32{}, names: s,
+		pendIdx: make([]map[pendKey]int, k), idx: make([][]nestClass, len(s.vars)), keys: map[nestKey]int32{}, ctxs: map[uint64][]*nestCtx{}, pc: make([]*pendCtx, k), names: s,
 		epoch: make([]int32, k), sync: map[nestSync]int64{}, fj: newFJClocks(k),
 		joined: make([][]nestJoin, k)}
 	for t := range nx.pendIdx {
@@ -166,29 +190,67 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 	nt := &nx.th[t]
 	c := nestClass{t: t, write: ev.Op == model.OpWrite, f: at, y0: nt.freeAt(before), line: ev.Line, epoch: nx.epoch[t]}
 	if len(nt.stack) == 0 {
-		c.z = nx.w.vc[t][t]
+		c.z, c.ctx = nx.w.vc[t][t], nx.intern(nestCtx{})
 		nx.insert(ev.Target, c)
 		return
 	}
-	key := pendKey{ev.Target, c.write, nt.stack[len(nt.stack)-1], nt.acqs, c.epoch}
+	top := nt.stack[len(nt.stack)-1]
+	key := pendKey{ev.Target, c.write, top, nt.acqs, c.epoch}
 	if i, ok := nx.pendIdx[t][key]; ok {
 		nx.pend[t][i].c.f, nx.pend[t][i].c.line = c.f, c.line // the last of the class
 		return
 	}
-	c.held, c.back = nt.held(), nt.backward()
+	pc := nx.pc[t]
+	if pc == nil || pc.top != top || pc.acqs != nt.acqs {
+		pc = &pendCtx{top: top, acqs: nt.acqs, ctx: nestCtx{held: nt.held(), back: nt.backward()},
+			secs: append([]*nestSection(nil), nt.stack...)}
+		nx.pc[t] = pc
+	}
 	nx.pendIdx[t][key] = len(nx.pend[t])
-	nx.pend[t] = append(nx.pend[t], nestPending{v: ev.Target, c: c, secs: append([]*nestSection(nil), nt.stack...), acqs: nt.acqs})
+	nx.pend[t] = append(nx.pend[t], nestPending{v: ev.Target, c: c, pc: pc})
 }
 
 // flush indexes thread t's pending accesses, whose sections are all
 // released by position z.
 func (nx *nestIndexer) flush(t int, z int64) {
+	var last *pendCtx
+	var ctx *nestCtx
 	for _, p := range nx.pend[t] {
-		p.c.z, p.c.fwd = z, forward(p.secs, p.acqs)
+		if p.pc != last {
+			last = p.pc
+			last.ctx.fwd = forward(last.secs, last.acqs)
+			ctx = nx.intern(last.ctx)
+		}
+		p.c.z, p.c.ctx = z, ctx
 		nx.insert(p.v, p.c)
 	}
 	nx.pend[t] = nx.pend[t][:0]
+	nx.pc[t] = nil
 	clear(nx.pendIdx[t])
+}
+
+// intern is the one context with c's content.
+func (nx *nestIndexer) intern(c nestCtx) *nestCtx {
+	h := uint64(len(c.held))
+	mix := func(x int32) { h = (h^uint64(uint32(x)))*0x100000001b3 + 0x9E3779B97F4A7C15 }
+	for _, l := range c.held {
+		mix(l)
+	}
+	for _, hs := range [2][][2]int32{c.back, c.fwd} {
+		mix(int32(len(hs)))
+		for _, p := range hs {
+			mix(p[0])
+			mix(p[1])
+		}
+	}
+	for _, d := range nx.ctxs[h] {
+		if slices.Equal(d.held, c.held) && slices.Equal(d.back, c.back) && slices.Equal(d.fwd, c.fwd) {
+			return d
+		}
+	}
+	d := &c
+	nx.ctxs[h] = append(nx.ctxs[h], d)
+	return d
 }
 
 // finish indexes what waits at the end of the pass: a section never
@@ -210,30 +272,35 @@ func (nx *nestIndexer) ends() []int64 {
 }
 
 // insert adds c to variable v's classes, or makes it its class's access.
+// A variable has a few classes (16 at most on the synthetic
+// trace), so they are scanned; a map takes over for a variable with many.
 func (nx *nestIndexer) insert(v int32, c nestClass) {
-	b := binary.AppendVarint(nx.buf[:0], int64(v))
-	b = binary.AppendVarint(binary.AppendVarint(b, int64(c.t)), int64(c.epoch))
-	if c.write {
-		b = append(b, 1)
-	}
-	b = binary.AppendVarint(b, int64(len(c.held)))
-	for _, l := range c.held {
-		b = binary.AppendVarint(b, int64(l))
-	}
-	for _, h := range [2][][2]int32{c.back, c.fwd} {
-		b = binary.AppendVarint(b, int64(len(h)))
-		for _, p := range h {
-			b = binary.AppendVarint(binary.AppendVarint(b, int64(p[0])), int64(p[1]))
+	list := nx.idx[v]
+	i := -1
+	if len(list) <= 32 {
+		for j := range list {
+			if d := &list[j]; d.ctx == c.ctx && d.t == c.t && d.write == c.write && d.epoch == c.epoch {
+				i = j
+				break
+			}
 		}
+	} else if j, ok := nx.keys[nestKey{v, c.t, c.epoch, c.write, c.ctx}]; ok {
+		i = int(j)
 	}
-	nx.buf = b
-	if i, ok := nx.keys[string(b)]; ok {
-		old := &nx.idx[v][i]
+	if i >= 0 {
+		old := &list[i]
 		old.f, old.y0, old.z, old.line = c.f, c.y0, c.z, c.line
 		return
 	}
-	nx.keys[string(b)] = int32(len(nx.idx[v]))
-	nx.idx[v] = append(nx.idx[v], c)
+	nx.idx[v] = append(list, c)
+	if n := len(nx.idx[v]); n > 32 {
+		if n == 33 { // the variable's map starts now
+			for j, d := range nx.idx[v][:32] {
+				nx.keys[nestKey{v, d.t, d.epoch, d.write, d.ctx}] = int32(j)
+			}
+		}
+		nx.keys[nestKey{v, c.t, c.epoch, c.write, c.ctx}] = int32(n - 1)
+	}
 }
 
 // nestIndex runs the first pass over the spool.

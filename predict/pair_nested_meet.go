@@ -22,8 +22,20 @@ type nestFirst struct {
 	lens     []int
 }
 
+// nestSnap is a thread's last snapshot of its sections.
+type nestSnap struct {
+	top  *nestSection
+	acqs int64
+	secs []*nestSection
+	lens []int
+}
+
 // nestFirsts is a variable's first access and first write in a transaction.
-type nestFirsts struct{ any, write *nestFirst }
+// (values in the transaction's map: one allocation fewer per variable).
+type nestFirsts struct {
+	any, write       nestFirst
+	hasAny, hasWrite bool
+}
 
 // nestFind is a pattern that passed the conditions: T1's e1 and e2, T2's f
 // (edges), T1's last lock-free position before e1 (s) and before e2 (p1),
@@ -45,7 +57,8 @@ type nestFind struct {
 type nestMeeter struct {
 	w      *pairWalk
 	th     []nestThread
-	first  []map[int32]*nestFirsts
+	first  []map[int32]nestFirsts
+	snap   []*nestSnap // per thread: its last sections snapshot
 	idx    [][]nestClass
 	sync   map[nestSync]int64
 	fj     *fjClocks
@@ -57,7 +70,7 @@ type nestMeeter struct {
 
 func newNestMeeter(s *summary, nx *nestIndexer) *nestMeeter {
 	k := len(s.threads)
-	m := &nestMeeter{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), first: make([]map[int32]*nestFirsts, k), idx: nx.idx,
+	m := &nestMeeter{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
 		sync: nx.sync, fj: nx.fj, joined: nx.joined, epoch: make([]int32, k), ends: nx.ends()}
 	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
 	return m
@@ -78,7 +91,7 @@ func (m *nestMeeter) step(ev *trace.Event, found func(nestFind) bool) bool {
 		m.epoch[t]++
 	case ev.Op == model.OpBegin:
 		if m.first[t] == nil || len(m.first[t]) > 64 {
-			m.first[t] = map[int32]*nestFirsts{}
+			m.first[t] = map[int32]nestFirsts{}
 		} else {
 			clear(m.first[t])
 		}
@@ -95,35 +108,39 @@ func (m *nestMeeter) step(ev *trace.Event, found func(nestFind) bool) bool {
 func (m *nestMeeter) noteFirst(ev *trace.Event, at int64) {
 	t := ev.Thread
 	fs := m.first[t][ev.Target]
-	if fs == nil {
-		fs = &nestFirsts{}
-		m.first[t][ev.Target] = fs
-	}
-	if fs.any != nil && (fs.write != nil || ev.Op != model.OpWrite) {
+	if fs.hasAny && (fs.hasWrite || ev.Op != model.OpWrite) {
 		return
 	}
 	nt := &m.th[t]
-	nf := &nestFirst{e1: at, line: ev.Line, free: nt.freeAt(at), epoch: m.epoch[t]}
-	if len(nt.stack) > 0 {
-		nf.secs = append([]*nestSection(nil), nt.stack...)
-		nf.lens = make([]int, len(nt.stack))
-		for i, sec := range nt.stack {
-			nf.lens[i] = len(sec.inner)
+	nf := nestFirst{e1: at, line: ev.Line, free: nt.freeAt(at), epoch: m.epoch[t]}
+	if n := len(nt.stack); n > 0 {
+		// The sections and their lengths change only at an acquire or a
+		// release: share them with the last access that saw the same.
+		if sn := m.snap[t]; sn != nil && sn.top == nt.stack[n-1] && sn.acqs == nt.acqs && len(sn.secs) == n {
+			nf.secs, nf.lens = sn.secs, sn.lens
+		} else {
+			nf.secs = append([]*nestSection(nil), nt.stack...)
+			nf.lens = make([]int, n)
+			for i, sec := range nt.stack {
+				nf.lens[i] = len(sec.inner)
+			}
+			m.snap[t] = &nestSnap{nt.stack[n-1], nt.acqs, nf.secs, nf.lens}
 		}
 	}
-	if fs.any == nil {
-		fs.any = nf
+	if !fs.hasAny {
+		fs.any, fs.hasAny = nf, true
 	}
-	if ev.Op == model.OpWrite && fs.write == nil {
-		fs.write = nf
+	if ev.Op == model.OpWrite && !fs.hasWrite {
+		fs.write, fs.hasWrite = nf, true
 	}
+	m.first[t][ev.Target] = fs
 }
 
 // meet checks access e2 (edge at) of T1 against its variable's classes.
 func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) bool {
 	t1 := int(ev.Thread)
-	fs := m.first[t1][ev.Target]
-	if fs == nil {
+	fs, ok := m.first[t1][ev.Target]
+	if !ok {
 		return true
 	}
 	nt := &m.th[t1]
@@ -132,14 +149,14 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 	m.work += int64(len(list))
 	for i := range list {
 		c := &list[i]
-		e1 := fs.any
+		e1 := &fs.any
 		if !c.write {
-			if ev.Op != model.OpWrite {
+			if ev.Op != model.OpWrite || !fs.hasWrite {
 				continue
 			}
-			e1 = fs.write
+			e1 = &fs.write
 		}
-		if int(c.t) == t1 || e1 == nil || !m.ordered(t1, c, e1, at) {
+		if int(c.t) == t1 || !m.ordered(t1, c, e1, at) {
 			continue
 		}
 		t2 := int(c.t)
@@ -205,21 +222,21 @@ func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) bool {
 		w++
 	}
 	for i := range w {
-		if hasLock(c.held, stack[i].lock) {
+		if hasLock(c.ctx.held, stack[i].lock) {
 			return true // 1: a lock of W held by T2 at f
 		}
 	}
 	for i := range w {
 		k2 := stack[i].lock
 		for _, a := range e1.secs[i].inner[:e1.lens[i]] {
-			if hasPair(c.back, a.lock, k2) {
+			if hasPair(c.ctx.back, a.lock, k2) {
 				return true // 2: crossing before e1 and f
 			}
 		}
 	}
 	for i := range w {
 		for _, sec := range stack[i+1:] {
-			if hasPair(c.fwd, sec.lock, stack[i].lock) {
+			if hasPair(c.ctx.fwd, sec.lock, stack[i].lock) {
 				return true // 3: crossing after f and before e2
 			}
 		}
