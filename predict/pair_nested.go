@@ -51,12 +51,19 @@ import (
 
 // nestClass is an indexed access f of a thread: the last of its class.
 type nestClass struct {
-	t        int32
-	epoch    int32 // the thread's forks and joins before f
-	write    bool
-	f, y0, z int64 // f's edge; the thread's last lock-free position before it and first after it (its end when none)
-	line     int64
-	ctx      *nestCtx // the locks at f
+	t     int32
+	epoch int32 // the thread's forks and joins before f
+	write bool
+	ctx   *nestCtx // the locks at f
+	// The first and the last access of the class: a pattern takes the
+	// first that forks and joins allow (a shorter witness), else the last.
+	first, last nestMember
+}
+
+// nestMember is an access f of a class: its edge and line, its thread's
+// last lock-free position before it and first after it (its end when none).
+type nestMember struct {
+	f, y0, z, line int64
 }
 
 // nestCtx is what the conditions ask of an access's locks: those held
@@ -188,16 +195,18 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 	t := ev.Thread
 	nt := &nx.th[t]
-	c := nestClass{t: t, write: ev.Op == model.OpWrite, f: at, y0: nt.freeAt(before), line: ev.Line, epoch: nx.epoch[t]}
+	c := nestClass{t: t, write: ev.Op == model.OpWrite, epoch: nx.epoch[t]}
+	c.first = nestMember{f: at, y0: nt.freeAt(before), line: ev.Line}
 	if len(nt.stack) == 0 {
-		c.z, c.ctx = nx.w.vc[t][t], nx.intern(nestCtx{})
+		c.first.z, c.ctx = nx.w.vc[t][t], nx.intern(nestCtx{})
+		c.last = c.first
 		nx.insert(ev.Target, c)
 		return
 	}
 	top := nt.stack[len(nt.stack)-1]
 	key := pendKey{ev.Target, c.write, top, nt.acqs, c.epoch}
 	if i, ok := nx.pendIdx[t][key]; ok {
-		nx.pend[t][i].c.f, nx.pend[t][i].c.line = c.f, c.line // the last of the class
+		nx.pend[t][i].c.last = c.first // the last of the class so far
 		return
 	}
 	pc := nx.pc[t]
@@ -206,6 +215,7 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 			secs: append([]*nestSection(nil), nt.stack...)}
 		nx.pc[t] = pc
 	}
+	c.last = c.first
 	nx.pendIdx[t][key] = len(nx.pend[t])
 	nx.pend[t] = append(nx.pend[t], nestPending{v: ev.Target, c: c, pc: pc})
 }
@@ -221,7 +231,7 @@ func (nx *nestIndexer) flush(t int, z int64) {
 			last.ctx.fwd = forward(last.secs, last.acqs)
 			ctx = nx.intern(last.ctx)
 		}
-		p.c.z, p.c.ctx = z, ctx
+		p.c.first.z, p.c.last.z, p.c.ctx = z, z, ctx
 		nx.insert(p.v, p.c)
 	}
 	nx.pend[t] = nx.pend[t][:0]
@@ -288,8 +298,7 @@ func (nx *nestIndexer) insert(v int32, c nestClass) {
 		i = int(j)
 	}
 	if i >= 0 {
-		old := &list[i]
-		old.f, old.y0, old.z, old.line = c.f, c.y0, c.z, c.line
+		list[i].last = c.last
 		return
 	}
 	nx.idx[v] = append(list, c)

@@ -156,7 +156,11 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 			}
 			e1 = &fs.write
 		}
-		if int(c.t) == t1 || !m.ordered(t1, c, e1, at) {
+		if int(c.t) == t1 {
+			continue
+		}
+		mem, ok := m.member(t1, c, e1, at)
+		if !ok {
 			continue
 		}
 		t2 := int(c.t)
@@ -164,8 +168,8 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 		if !caseA && barred(e1, nt.stack, c) {
 			continue
 		}
-		f := nestFind{t1: t1, t2: t2, e1: e1.e1, e2: at, f: c.f, s: e1.free, p1: p1, y0: c.y0, z: c.z,
-			caseA: caseA, lineE1: e1.line, lineE2: ev.Line, lineF: c.line, ctx: m.context(t1, c, at),
+		f := nestFind{t1: t1, t2: t2, e1: e1.e1, e2: at, f: mem.f, s: e1.free, p1: p1, y0: mem.y0, z: mem.z,
+			caseA: caseA, lineE1: e1.line, lineE2: ev.Line, lineF: mem.line, ctx: m.context(t1, c, at),
 			end1: m.ends[t1], end2: m.ends[t2], join1: m.syncAt(true, t1, t2), join2: m.syncAt(true, t2, t1),
 			fork1: m.syncAt(false, t1, t2), fork2: m.syncAt(false, t2, t1)}
 		if !found(f) {
@@ -199,11 +203,22 @@ func (m *nestMeeter) context(t1 int, c *nestClass, e2 int64) []int64 {
 	return ctx
 }
 
-// ordered reports whether e1, e2 of T1 and the class c of T2 can be run as
-// e1 < f < e2 as far as forks and joins go: neither f precedes e1 nor e2
-// precedes f in every run (fjClocks).
-func (m *nestMeeter) ordered(t1 int, c *nestClass, e1 *nestFirst, e2 int64) bool {
-	return e2 >= m.fj.before(c.t, c.epoch, int32(t1)) && c.f >= m.fj.before(int32(t1), e1.epoch, c.t)
+// member is the access of class c that a pattern with T1's e1 and e2
+// takes: the first of the class that forks and joins allow to run as e1 <
+// f < e2 (neither f precedes e1 nor e2 precedes f in every run,
+// fjClocks), or else the last; false when neither is.
+func (m *nestMeeter) member(t1 int, c *nestClass, e1 *nestFirst, e2 int64) (nestMember, bool) {
+	if e2 < m.fj.before(c.t, c.epoch, int32(t1)) {
+		return nestMember{}, false
+	}
+	bound := m.fj.before(int32(t1), e1.epoch, c.t)
+	switch {
+	case c.first.f >= bound:
+		return c.first, true
+	case c.last.f >= bound:
+		return c.last, true
+	}
+	return nestMember{}, false
 }
 
 // syncAt is the edge of t's fork (join) of u, -1 when there is none.
