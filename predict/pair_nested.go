@@ -2,7 +2,6 @@ package predict
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/conc-dev/conc/model"
@@ -324,18 +323,13 @@ const maxNestSize = 4_000_000
 // deadline, or maxNestSize).
 func (s *summary) nestIndex(sp *spool, stop func() bool) (*nestIndexer, bool, error) {
 	nx := newNestIndexer(s)
-	r := sp.reader()
-	var ev trace.Event
-	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
-			nx.finish()
-			return nx, true, nil
-		} else if err != nil {
-			return nil, false, err
-		}
-		nx.step(&ev)
-		if n&4095 == 0 && (stop() || nx.size > maxNestSize) {
-			return nil, false, nil
-		}
+	whole, err := spoolEach(sp, func() bool { return stop() || nx.size > maxNestSize }, func(ev *trace.Event) bool {
+		nx.step(ev)
+		return true
+	})
+	if err != nil || !whole {
+		return nil, false, err
 	}
+	nx.finish()
+	return nx, true, nil
 }

@@ -264,6 +264,15 @@ func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) bool {
 func (s *summary) nestMeet(sp *spool, nx *nestIndexer, stop func() bool, found func(nestFind) bool) (bool, error) {
 	m := newNestMeeter(s, nx)
 	limit := 64*s.events + 1_000_000
+	return spoolEach(sp, func() bool { return stop() || m.work > limit }, func(ev *trace.Event) bool {
+		return m.step(ev, found)
+	})
+}
+
+// spoolEach is one pass over the spool, event by event until f returns
+// false or stop (polled every 4,096 events) says so; it reports whether
+// the pass read the whole trace.
+func spoolEach(sp *spool, stop func() bool, f func(*trace.Event) bool) (bool, error) {
 	r := sp.reader()
 	var ev trace.Event
 	for n := 1; ; n++ {
@@ -272,10 +281,7 @@ func (s *summary) nestMeet(sp *spool, nx *nestIndexer, stop func() bool, found f
 		} else if err != nil {
 			return false, err
 		}
-		if !m.step(&ev, found) {
-			return false, nil
-		}
-		if n&4095 == 0 && (stop() || m.work > limit) {
+		if !f(&ev) || n&4095 == 0 && stop() {
 			return false, nil
 		}
 	}
