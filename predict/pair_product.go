@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -106,7 +107,8 @@ func (p *predictor) pairProducts(size *reduced) (*Outcome, pairsProved, error) {
 // pairProduct runs the global engine on the pair program of t1 and t2.
 func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, *Outcome, error) {
 	guard := &reduced{states: states, vars: len(p.s.vars), locks: len(p.s.locks)}
-	if tableBytes(guard, len(p.s.threads)) > p.maxTable() || p.defaultBudget() && states > DefaultMaxSize {
+	need := tableBytes(guard, len(p.s.threads))
+	if need > p.maxTable() || !budget.New(p.o.Check.MaxMemory).Fits(need) || p.defaultBudget() && states > DefaultMaxSize {
 		return pairUndecided, nil, nil
 	}
 	keep := make([]bool, len(p.s.threads))
