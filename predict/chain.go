@@ -51,6 +51,10 @@ type chainer struct {
 	cut         bool
 	letterUsers [][]userOf    // per letter, its users (chain_short.go)
 	short       *shortScratch // reachShort's scratch
+	// lockedRun: the normal run is planned for the trace with its locks,
+	// and doomed says chainPlan found it could not respect them
+	// (chain_doom.go), so there is no plan.
+	lockedRun, doomed bool
 }
 
 func newChainer(ctx context.Context, s *summary, limit int) *chainer {
