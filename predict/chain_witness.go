@@ -73,13 +73,18 @@ type occurrence struct {
 }
 
 // locate answers queries in one pass over the spool, which ends at the
-// last answer.
-func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
+// last answer, or as soon as doom (nil: none) sees that the normal run
+// cannot respect the locks (chain_doom.go): then it returns nil.
+func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) {
 	found := make([]occurrence, len(qs))
 	for x := range found {
 		found[x].pos = -1
 	}
 	txn, pos, open := make([]int32, k), make([]int64, k), make([]bool, k)
+	pending := make([]int, k) // per thread: its queries unanswered
+	for _, q := range qs {
+		pending[q.t]++
+	}
 	r := sp.reader()
 	var ev trace.Event
 	for left := len(qs); left > 0; {
@@ -106,10 +111,14 @@ func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
 				if found[x].pos < 0 && q.t == t && q.l == letterOf(&ev) && txn[t] >= q.txn {
 					found[x] = occurrence{at, txn[t]}
 					left--
+					pending[t]--
 				}
 			}
 		}
 		pos[t]++
+		if doom != nil && doom.event(t, ev.Op, ev.Target, pos[t], pending[t] > 0) {
+			return nil, nil
+		}
 	}
 	for x, f := range found {
 		if f.pos < 0 {
@@ -123,13 +132,22 @@ func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
 // a, each link thread up to the later of its two events, then i on to b; the
 // cycle is T → j1 → … → jm → T, with the program-order step inside a link
 // thread whose two events lie in different transactions.
+//
+// With c.lockedRun the run is for the trace with its locks, and a run
+// that cannot respect them is not planned: chainPlan stops its pass there
+// and sets c.doomed (chain_doom.go).
 func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) {
 	var qs []query
 	for _, l := range ls {
 		qs = append(qs, query{l.j, l.in, l.t}, query{l.j, l.out, l.t})
 	}
-	pos, err := locate(sp, c.k, qs)
-	if err != nil {
+	var doom *lockDoom
+	if c.lockedRun {
+		doom = newLockDoom(c.k, pr.i, pr.p, qs)
+	}
+	pos, err := locate(sp, c.k, qs, doom)
+	if err != nil || pos == nil {
+		c.doomed = err == nil
 		return plan{}, err
 	}
 	pl := plan{segs: []segment{{pr.i, pr.p}}}

@@ -33,14 +33,14 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 	var states int64 // the lock-free check's, for the proofs' answers
 	pairsToo := false
 	if name == "global" {
-		pl, found, c, err := p.lockFree()
+		pl, found, c, err := p.lockFreeFor(shortcuts && !p.o.Check.IgnoreSync)
 		states = c.states
 		switch {
 		case err != nil:
 			return nil, err
 		case prefiltered && !found && c.stop == "":
 			return proved(c.states, prefilterNote), nil
-		case shortcuts && found:
+		case shortcuts && found && !c.doomed:
 			if out, ok, err := p.checked(pl, normalRunNote); err != nil || ok {
 				return out, err
 			}

@@ -26,8 +26,8 @@ import (
 // all precede those of the next transaction. So φ strictly increases along
 // every edge, and the conflict graph of every run is acyclic. Which locks an
 // event holds is fixed by its thread's projection, so the test needs only
-// the trace, in two passes over the spool: lock sets, then the
-// transactions. It proves serializable; when it does not apply, nothing is
+// the trace: the first pass keeps the lock sets (summary.go), one more
+// pass over the spool tests the transactions, to the first that fails. It proves serializable; when it does not apply, nothing is
 // concluded.
 
 // lockset is a set of the first 64 locks: a lock beyond counts as never
@@ -46,14 +46,17 @@ func (ls *lockset) remove(l int32) {
 	}
 }
 
-// heldSets is, per thread and relevant letter it uses, the locks held at
-// every one of the thread's accesses with that letter (Eraser's candidate
-// set). Each thread's row is as long as its summary's (the letters it uses),
-// so memory is that of the summary, not threads × variables.
+// heldSets reads, per thread and relevant letter it uses, the locks held
+// at every one of the thread's accesses with that letter (Eraser's
+// candidate set), which the first pass keeps (threadSum.held), and the
+// guards derived from them, computed for the letters the transactions
+// test only (most traces fail the test early, and the guards of every
+// thread and letter cost as much as a pass over a trace of 10^6 events).
 type heldSets struct {
-	s    *summary
-	u    *users
-	held [][]lockset
+	s     *summary
+	u     *users
+	guard [][]lockset // per thread and letter, once known (done)
+	done  [][]bool
 }
 
 // has reports whether thread t uses relevant letter l.
@@ -61,65 +64,28 @@ func (hs *heldSets) has(t, l int) bool {
 	return hs.s.threads[t].firstOf(profiles.Letter(l)) != 0 && hs.u.relevant(int32(t), profiles.Letter(l))
 }
 
+// held is thread t's lock set of letter l.
+func (hs *heldSets) held(t, l int) lockset { return hs.s.threads[t].heldAt(profiles.Letter(l)) }
+
 // protectedByLocks reports whether every transaction passes the critical
 // section test above (without lock edges only; the caller checks that).
 func (s *summary) protectedByLocks(sp *spool, u *users) (bool, error) {
-	hs, err := s.heldSets(sp, u)
-	if err != nil {
-		return false, err
-	}
 	k := len(s.threads)
-	// guard[t][letter]: the locks every other thread holds at every access
-	// that conflicts with t's letter.
-	guard := make([][]lockset, k)
-	for t := range guard {
-		guard[t] = make([]lockset, len(hs.held[t]))
-		for l := range guard[t] {
-			if hs.has(t, l) {
-				guard[t][l] = hs.conflicting(t, l)
-			}
-		}
+	hs := &heldSets{s: s, u: u, guard: make([][]lockset, k), done: make([][]bool, k)}
+	for t := range k {
+		hs.guard[t] = make([]lockset, len(s.threads[t].span))
+		hs.done[t] = make([]bool, len(s.threads[t].span))
 	}
-	return s.sectionsHold(sp, u, guard)
+	return s.sectionsHold(sp, u, hs)
 }
 
-// heldSets is the first pass: Eraser's lock sets per thread and relevant
-// letter.
-func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
-	k := len(s.threads)
-	hs := &heldSets{s: s, u: u, held: make([][]lockset, k)}
-	seen := make([][]bool, k)
-	for t := range hs.held {
-		hs.held[t] = make([]lockset, len(s.threads[t].span))
-		seen[t] = make([]bool, len(s.threads[t].span))
+// guardOf is the locks every other thread holds at every access that
+// conflicts with thread t's letter l, computed on first use.
+func (hs *heldSets) guardOf(t int32, l profiles.Letter) lockset {
+	if !hs.done[t][l] {
+		hs.guard[t][l], hs.done[t][l] = hs.conflicting(int(t), int(l)), true
 	}
-	now := make([]lockset, k)
-	r := sp.reader()
-	var ev trace.Event
-	for {
-		if err := r.next(&ev); err == io.EOF {
-			return hs, nil
-		} else if err != nil {
-			return nil, err
-		}
-		t := ev.Thread
-		switch ev.Op {
-		case model.OpAcquire:
-			now[t].add(ev.Target)
-		case model.OpRelease:
-			now[t].remove(ev.Target)
-		case model.OpRead, model.OpWrite:
-			l := letterOf(&ev)
-			if !u.relevant(t, l) {
-				continue
-			}
-			if !seen[t][l] {
-				seen[t][l], hs.held[t][l] = true, now[t]
-			} else {
-				hs.held[t][l] &= now[t]
-			}
-		}
-	}
+	return hs.guard[t][l]
 }
 
 // conflicting is the intersection of the lock sets of the other threads'
@@ -127,24 +93,24 @@ func (s *summary) heldSets(sp *spool, u *users) (*heldSets, error) {
 func (hs *heldSets) conflicting(t, l int) lockset {
 	out := ^lockset(0)
 	x, write := l/2, l%2 == 1
-	for u := range hs.held {
+	for u := range hs.s.threads {
 		if u == t {
 			continue
 		}
 		if hs.has(u, 2*x+1) { // u writes x
-			out &= hs.held[u][2*x+1]
+			out &= hs.held(u, 2*x+1)
 		}
 		if write && hs.has(u, 2*x) { // u reads x, t writes it
-			out &= hs.held[u][2*x]
+			out &= hs.held(u, 2*x)
 		}
 	}
 	return out
 }
 
-// sectionsHold is the second pass: every transaction with two or more
-// relevant accesses keeps them in one critical section of a lock that
+// sectionsHold is the pass over the spool: every transaction with two or
+// more relevant accesses keeps them in one critical section of a lock that
 // guards them all.
-func (s *summary) sectionsHold(sp *spool, u *users, guard [][]lockset) (bool, error) {
+func (s *summary) sectionsHold(sp *spool, u *users, hs *heldSets) (bool, error) {
 	k := len(s.threads)
 	now, cand := make([]lockset, k), make([]lockset, k)
 	count := make([]int, k) // relevant accesses of the open transaction
@@ -171,7 +137,7 @@ func (s *summary) sectionsHold(sp *spool, u *users, guard [][]lockset) (bool, er
 			if !open[t] || !u.relevant(t, l) {
 				continue // a unary access is a transaction of one access
 			}
-			c := now[t] & guard[t][l]
+			c := now[t] & hs.guardOf(t, l)
 			if count[t] > 0 {
 				c &= cand[t]
 			}

@@ -78,3 +78,17 @@ func TestLocksProtectRefuses(t *testing.T) {
 	require.Equal(t, engines.Serializable, got.Result.Verdict)
 	require.Equal(t, prefilterNote, got.Result.Reason)
 }
+
+// TestLocksProtectOnePass: the lock sets come from the first pass, so the
+// critical-section proof reads the spool once (it read it twice, the whole
+// of it for the lock sets), and the guards are computed only for the
+// letters it meets. Counted, not timed.
+func TestLocksProtectOnePass(t *testing.T) {
+	for _, src := range []string{guarded, lockedTrace(t, 2000)} {
+		p := newTestPredictor(t, src, Options{})
+		before := p.sp.passes
+		_, err := p.s.protectedByLocks(p.sp, p.u)
+		require.NoError(t, err)
+		require.Equal(t, 1, p.sp.passes-before)
+	}
+}

@@ -189,7 +189,15 @@ func (p *predictor) streaming() (*Outcome, error) {
 // lockFree runs the scan and, when it finds an interrupted transaction,
 // plans Lemma 2's normal run for it (over the projection without sync).
 func (p *predictor) lockFree() (plan, bool, *chainer, error) {
+	return p.lockFreeFor(false)
+}
+
+// lockFreeFor is lockFree; lockedRun: the plan is for the trace with its
+// locks (step 2), and none is made when it cannot respect them (c.doomed,
+// chain_doom.go; found stays true).
+func (p *predictor) lockFreeFor(lockedRun bool) (plan, bool, *chainer, error) {
 	c := p.newChainer()
+	c.lockedRun = lockedRun
 	pr, found, err := c.deepScan(p.sp, p.u, p.o.deepen)
 	p.budgetReason(c)
 	if err != nil || !found || c.stop != "" {

@@ -54,6 +54,9 @@ type spool struct {
 	// locs keeps each event's code location (STD's LOC; --all only: the
 	// other passes have no use for it).
 	locs bool
+	// passes counts the readers started: what a pass costs is the trace's
+	// length, so tests count passes instead of timing them.
+	passes int
 }
 
 // newSpool starts an empty spool; past spoolMem bytes it moves to a file in
@@ -142,6 +145,7 @@ func (s *spool) Close() error {
 
 // reader starts a pass over the spool from its first event.
 func (s *spool) reader() *spoolReader {
+	s.passes++
 	if s.f == nil {
 		return &spoolReader{buf: s.buf, end: len(s.buf), eof: true}
 	}

@@ -31,6 +31,13 @@ type threadSum struct {
 	span   []letterSpan // per letter: first and last transaction with it
 	events int64        // trace events of the thread
 	edges  int64        // edges of its projection automaton (a unary access is 3)
+	// now and held are Eraser's lock sets (locksets.go), kept here so that
+	// the critical-section proof needs no pass of its own: the locks held
+	// now and, per letter, at every access with it so far. held is nil
+	// until the thread first acquires a lock (a letter beyond its length
+	// was only used holding none), so a trace without locks pays nothing.
+	now  lockset
+	held []lockset
 }
 
 // summary is the first pass's result: the names, the per-thread letter
@@ -111,9 +118,14 @@ func (s *summary) step(ev *trace.Event) {
 			th.edges += 2
 		}
 		th.see(letterOf(ev), th.txn)
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire:
 		s.sync = true
 		s.useLock(ev.Target, ev.Thread)
+		th.acquire(ev.Target)
+	case model.OpRelease:
+		s.sync = true
+		s.useLock(ev.Target, ev.Thread)
+		th.now.remove(ev.Target)
 	default:
 		s.sync = true
 		if ev.Op == model.OpJoin {
@@ -135,10 +147,45 @@ func (th *threadSum) see(l profiles.Letter, txn int32) {
 		th.span = append(th.span, make([]letterSpan, n-len(th.span))...)
 	}
 	sp := &th.span[l] // first and last share a cache line
-	if sp.first == 0 {
+	first := sp.first == 0
+	if first {
 		sp.first = txn
 	}
 	sp.last = txn
+	if th.held != nil {
+		th.hold(l, first)
+	}
+}
+
+// acquire adds lock l to the locks held now; the first acquire starts the
+// per-letter lock sets, all empty for the letters used so far.
+func (th *threadSum) acquire(l int32) {
+	th.now.add(l)
+	if th.held == nil {
+		th.held = make([]lockset, len(th.span))
+	}
+}
+
+// hold intersects letter l's lock set with the locks held now (first: l's
+// first access, whose lock set is those locks).
+func (th *threadSum) hold(l profiles.Letter, first bool) {
+	if int(l) >= len(th.held) {
+		th.held = append(th.held, make([]lockset, len(th.span)-len(th.held))...)
+	}
+	if first {
+		th.held[l] = th.now
+	} else {
+		th.held[l] &= th.now
+	}
+}
+
+// heldAt is the lock set of letter l: the locks held at every access
+// with it (none for a letter the thread never uses).
+func (th *threadSum) heldAt(l profiles.Letter) lockset {
+	if int(l) < len(th.held) {
+		return th.held[l]
+	}
+	return 0
 }
 
 func (s *summary) useLock(l, t int32) {
