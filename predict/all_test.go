@@ -44,7 +44,8 @@ func withLocs(src string) string {
 // them with code locations; 80 quick, 1,500 with CONC_LONG=1), asked as
 // predict is (auto, lock edges, --ignore-sync), --all gives predict's
 // verdict, and every group's witness replays on the projection program
-// (verify.Witness) and, written as STD, is flagged by the trace monitor.
+// (verify.Witness) and, written as STD, is flagged by the trace monitor;
+// its schedule (ScheduleOf) rebuilds that STD run from the trace.
 // On lock-free traces no group is dropped (the scan's normal run is the
 // engine's witness), and some trace has several groups.
 func TestAllGroupsReplay(t *testing.T) {
@@ -91,6 +92,7 @@ func TestAllGroupsReplay(t *testing.T) {
 				shown++
 				require.NoError(t, verify.Witness(p, out.Result.Witness), "seed %d, %s, group %d\n%s", seed, c.name, k, src)
 				requireSTDRoundTrip(t, src, out, c.o.Check.LockEdges && !c.o.Check.IgnoreSync)
+				requireScheduleExact(t, src, out, c.o.Check.IgnoreSync)
 				checked++
 			}
 			require.Positive(t, shown, "seed %d, %s: a violation with no group shown", seed, c.name)
@@ -186,6 +188,7 @@ func TestAllDeepens(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, out, "seed %d, group %d dropped\n%s", seed, k, src)
 			require.NoError(t, verify.Witness(full, out.Result.Witness), "seed %d, group %d\n%s", seed, k, src)
+			requireScheduleExact(t, src, out, false)
 		}
 	}
 	t.Logf("%d of %d traces deepened past the first pass", deeper, n)
