@@ -57,7 +57,7 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	a.Result, _ = settle(ctx, dl, a.Result, nil)
 	var skipped report.Report // what --lenient skipped: standard error, or the JSON's tail
 	reportSkipped(e, f.lenient, f.format, &skipped, r.Stats())
-	if code, ok := writeFirstWitness(e, a, outs); !ok {
+	if code, ok := writeGroupWitness(e, a, outs, max(f.group, 1)); !ok {
 		return code
 	}
 	w := reportWriter(e, f.witnessOut)
@@ -72,28 +72,46 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	return exitCode(a.Result.Verdict)
 }
 
-// writeFirstWitness writes the first group's witness (the first in order
-// of first line whose witness replays) to --witness-out.
-func writeFirstWitness(e *env, a *predict.AllOutcome, outs *outputs) (int, bool) {
-	if outs.witness != nil {
-		for k := range a.Groups {
-			out, err := a.Witness(k)
-			if err != nil {
-				return e.errorf("%v", err), false
-			}
-			if out == nil {
-				continue
-			}
-			if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
-				return e.usagef("--witness-out: %v", err), false
-			}
-			break
+// writeGroupWitness writes group k's witness (numbered as the text and
+// the JSON number them: the k-th group whose witness replays, in order of
+// first line) to --witness-out. A k past the last such group is a usage
+// error; without a violation the file is left empty, as for predict.
+func writeGroupWitness(e *env, a *predict.AllOutcome, outs *outputs, k int) (int, bool) {
+	if outs.witness == nil {
+		return 0, true
+	}
+	shown := 0
+	for g := range a.Groups {
+		out, err := a.Witness(g)
+		if err != nil {
+			return e.errorf("%v", err), false
 		}
+		if out == nil {
+			continue
+		}
+		if shown++; shown < k {
+			continue
+		}
+		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
+			return e.usagef("--witness-out: %v", err), false
+		}
+		break
+	}
+	if shown < k && a.Result.Verdict == engines.Violation {
+		return e.usagef("--group %d: %s a witness; run 'conc predict --help'", k, countHave(shown)), false
 	}
 	if err := outs.commitWitness(); err != nil {
 		return e.usagef("--witness-out: %v", err), false
 	}
 	return 0, true
+}
+
+// countHave is "only 1 group has", "only 3 groups have".
+func countHave(n int) string {
+	if n == 1 {
+		return "only 1 group has"
+	}
+	return fmt.Sprintf("only %d groups have", n)
 }
 
 // writeAllText prints the verdict (and its note), how many groups, then
@@ -215,6 +233,7 @@ type allJSONHead struct {
 }
 
 type allJSONGroup struct {
+	Group         int               `json:"group"`
 	Signature     string            `json:"signature"`
 	Count         int64             `json:"count"`
 	First         int64             `json:"first"`
@@ -223,6 +242,39 @@ type allJSONGroup struct {
 	Source        string            `json:"source"`
 	WitnessEvents int               `json:"witness_events"`
 	Cycle         []allJSONConflict `json:"cycle"`
+	Schedule      allJSONSchedule   `json:"schedule"`
+}
+
+// allJSONSchedule is a group's witness run as parts of the trace
+// (predict.Schedule; docs/spec.md §5): a few words a thread and a segment
+// where the run spelled out would be 10⁵ events.
+type allJSONSchedule struct {
+	Cut      []allJSONCut     `json:"cut"`
+	Segments []allJSONSegment `json:"segments"`
+}
+
+type allJSONCut struct {
+	Thread  string `json:"thread"`
+	Through int64  `json:"through_line"`
+}
+
+type allJSONSegment struct {
+	Thread string `json:"thread"`
+	From   int64  `json:"from_line"`
+	To     int64  `json:"to_line"`
+}
+
+// jsonSchedule spells out a witness's schedule.
+func jsonSchedule(out *predict.Outcome) allJSONSchedule {
+	sch := predict.ScheduleOf(out.Program, out.Result.Witness)
+	js := allJSONSchedule{Cut: []allJSONCut{}, Segments: []allJSONSegment{}}
+	for _, c := range sch.Cut {
+		js.Cut = append(js.Cut, allJSONCut{c.Thread, c.Through})
+	}
+	for _, sg := range sch.Segments {
+		js.Segments = append(js.Segments, allJSONSegment{sg.Thread, sg.From, sg.To})
+	}
+	return js
 }
 
 // allJSONConflict is one conflict of a group's witness cycle, its two
@@ -240,10 +292,10 @@ type allJSONTail struct {
 	Stats        engines.Stats    `json:"stats"`
 }
 
-// writeAllJSON writes every group that has a verified witness, with its
-// witness's length and cycle (not its run: a thousand groups of witnesses
-// of 10⁵ events would be gigabytes; --witness-out writes the first run),
-// then the dropped count.
+// writeAllJSON writes every group that has a verified witness, numbered
+// from 1 as the text numbers them, with its witness's length, cycle and
+// schedule (its run as parts of the trace: a thousand runs of 10⁵ events
+// spelled out would be gigabytes), then the dropped count.
 func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipped *report.Report) error {
 	b := bufio.NewWriter(w)
 	head, _ := marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
@@ -256,11 +308,12 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 			return false, err
 		}
 		g := a.Groups[k]
-		jg := allJSONGroup{g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, rep.Witness.Len(), nil}
+		n++
+		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, rep.Witness.Len(), nil, jsonSchedule(out)}
 		for _, c := range rep.Witness.Cycle {
 			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 		}
-		if n++; n > 1 {
+		if n > 1 {
 			b.WriteByte(',')
 		}
 		line, err := marshal(jg)
