@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -64,6 +66,7 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	if f.format == "json" {
 		err = writeAllJSON(ctx, w, a, &skipped)
 	} else {
+		a.Ahead = f.maxGroups // a batch builds no more witnesses than the text shows
 		err = writeAllText(ctx, w, f, a)
 	}
 	if err != nil {
@@ -265,8 +268,7 @@ type allJSONSegment struct {
 }
 
 // jsonSchedule spells out a witness's schedule.
-func jsonSchedule(out *predict.Outcome) allJSONSchedule {
-	sch := predict.ScheduleOf(out.Program, out.Result.Witness)
+func jsonSchedule(sch predict.Schedule) allJSONSchedule {
 	js := allJSONSchedule{Cut: []allJSONCut{}, Segments: []allJSONSegment{}}
 	for _, c := range sch.Cut {
 		js.Cut = append(js.Cut, allJSONCut{c.Thread, c.Through})
@@ -303,13 +305,15 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.WriteString(`,"groups":[`)
 	n := 0
 	_, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
-		rep, err := report.BuildLean(out.Program, out.Result)
+		res := out.Result
+		res.Witness = cycleOnly(res.Witness)
+		rep, err := report.BuildLean(out.Program, res)
 		if err != nil {
 			return false, err
 		}
 		g := a.Groups[k]
 		n++
-		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, rep.Witness.Len(), nil, jsonSchedule(out)}
+		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, jsonSchedule(a.Schedule(k, out))}
 		for _, c := range rep.Witness.Cycle {
 			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 		}
@@ -329,6 +333,27 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.Write(tail[1:])
 	b.WriteByte('\n')
 	return b.Flush()
+}
+
+// cycleOnly is w's cycle events alone, in run order, as a witness whose
+// cycle indexes them: what the JSON spells of a group's witness, without
+// a report of the whole run (a pass over 10⁵ events per group).
+func cycleOnly(w *model.Witness) *model.Witness {
+	var at []int
+	for _, c := range w.Cycle {
+		at = append(at, c.From, c.To)
+	}
+	slices.Sort(at)
+	at = slices.Compact(at)
+	cw := &model.Witness{LockEdges: w.LockEdges}
+	for _, i := range at {
+		cw.Run = append(cw.Run, w.Run[i])
+	}
+	idx := func(i int) int { x, _ := slices.BinarySearch(at, i); return x }
+	for _, c := range w.Cycle {
+		cw.Cycle = append(cw.Cycle, model.Conflict{From: idx(c.From), To: idx(c.To)})
+	}
+	return cw
 }
 
 // marshal is json.Marshal without escaping <, > and & (as report's JSON:
