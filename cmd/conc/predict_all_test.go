@@ -275,3 +275,23 @@ func scheduledSTD(t *testing.T, src string, sch allJSONSchedule, ignoreSync bool
 	}
 	return b.String()
 }
+
+// TestPredictAllTurnsUnknownIntoViolation: on pair-unknown.std (its
+// README) conc predict --max-states 3 answers unknown (exit 3) and conc
+// predict --all --max-states 3 violation (exit 1), with one group shown and
+// one dropped; its --witness-out file is flagged by conc monitor.
+func TestPredictAllTurnsUnknownIntoViolation(t *testing.T) {
+	path := "../../testdata/traces/pair-unknown.std"
+	out := conc("predict", "--max-states", "3", path, "--quiet")
+	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
+	require.Contains(t, out.stdout, "unknown: ")
+	wit := filepath.Join(t.TempDir(), "w.std")
+	out = conc("predict", "--all", "--max-states", "3", path, "--quiet", "--witness-out", wit)
+	require.Equal(t, exitViolation, out.code, out.stdout+out.stderr)
+	require.True(t, strings.HasPrefix(out.stdout, "violation\n"), out.stdout)
+	require.Contains(t, out.stdout, "group 1: ")
+	require.Contains(t, out.stdout, "(two threads through their locks)")
+	require.Contains(t, out.stdout, "note: 1 group dropped: no witness of theirs replays")
+	mon := conc("monitor", wit, "--quiet")
+	require.Equal(t, exitViolation, mon.code, mon.stdout+mon.stderr)
+}
