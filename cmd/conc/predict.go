@@ -38,7 +38,7 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 	fs.Lookup("max-states").Usage = predictMaxStatesHelp
 	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.Var(&f.progress, "progress", progressHelp)
-	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line; with --all, the first group's) "+dashHelp)
+	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line; with --all, the first group's, or --group's) "+dashHelp)
 	fs.BoolVar(&f.all, "all", false, "report every group of predicted violations (by the code locations of the interrupted transaction's two accesses), each with a verified witness")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "with --all, list at most `N` groups in the text output (0: all)")
 	fs.IntVar(&f.group, "group", 0, "with --all and --witness-out, write group `K`'s witness (K as the text and the JSON number the groups; default: the first)")
