@@ -54,16 +54,17 @@ type AllOutcome struct {
 	// deadline cut a finder short), "" if they are.
 	Incomplete string
 
-	p         *predictor
-	c         *chainer
-	misses    int // patterns dropped for want of e1's site (collector.misses)
-	groups    []*allGroup
-	first     *Outcome         // the first verified group's witness
-	at        int              // its group
-	ready     map[int]*Outcome // a batch's verified witnesses, until Witness hands them out
-	schedules map[int]Schedule // and their schedules, until Schedule does
-	filled    [3]int           // the runs filled in batches: planned, observed, failed (for the tests)
-	close     func() error
+	p          *predictor
+	c          *chainer
+	misses     int // patterns dropped for want of e1's site (collector.misses)
+	groups     []*allGroup
+	first      *Outcome         // the first verified group's witness
+	at         int              // its group
+	ready      map[int]*Outcome // a batch's verified witnesses, until Witness hands them out
+	schedules  map[int]Schedule // and their schedules, until Schedule does
+	filled     [4]int           // the runs filled in batches: planned, observed, failed; built alone (for the tests)
+	batchEdges int64            // the tests' bound on a batch's edges (0: batchEdges)
+	close      func() error
 
 	// Ahead, when positive, is how many groups' witnesses the caller will
 	// ask for at most (the text's --max-groups): a batch builds no more.

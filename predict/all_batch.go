@@ -45,6 +45,7 @@ type fill struct {
 	at       map[ref]int
 	run      []model.Step
 	blocks   [][]block // planned: per thread, as plannedRun lays them out
+	slots    int64     // and the run's slots
 	next     []int
 	slotOf   map[int64]ref
 	tail     []model.Step // observed: edges past the cut, run last
@@ -73,7 +74,10 @@ func (a *AllOutcome) buildBatch(k int) error {
 			continue // answered (predict's own witness), or planned in none: built one by one
 		}
 		n := sum(f.need)
-		if len(fills) > 0 && (edges+n > batchEdges || f.dropSync != fills[0].dropSync) {
+		if n > a.maxBatchEdges() && len(fills) == 0 {
+			return a.buildAlone(f) // no copy of its threads' edges: as large as itself
+		}
+		if len(fills) > 0 && (edges+n > a.maxBatchEdges() || f.dropSync != fills[0].dropSync) {
 			break // f is planned again by the next batch
 		}
 		edges += n
@@ -122,6 +126,34 @@ func (a *AllOutcome) verifyBatch(fills []*fill) error {
 	}
 	wg.Wait()
 	return nil
+}
+
+// buildAlone builds a witness larger than a batch as materialise does,
+// without keeping its threads' edges besides its run.
+func (a *AllOutcome) buildAlone(f *fill) error {
+	a.filled[3]++
+	out, ok, err := a.p.verified(f.pl, f.dropSync, f.engine, f.why)
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		a.ready[f.g] = out
+		a.Groups[f.g].Source = sourceNames[f.src]
+		return nil
+	}
+	out, err = a.buildFrom(f.g, f.src+1)
+	if out != nil {
+		a.ready[f.g] = out
+	}
+	return err
+}
+
+// maxBatchEdges is batchEdges, or the tests' smaller bound.
+func (a *AllOutcome) maxBatchEdges() int64 {
+	if a.batchEdges > 0 {
+		return a.batchEdges
+	}
+	return batchEdges
 }
 
 // batchSize is how many groups a batch plans: batchGroups, or fewer when
@@ -177,7 +209,6 @@ func (a *AllOutcome) newFill(g, src int, pl plan, engine, why string, dropSync b
 		slices.Sort(c)
 	}
 	if pl.observed != nil {
-		f.run = make([]model.Step, 0, sum(f.need))
 		return f
 	}
 	f.blocks, f.next, f.slotOf = make([][]block, k), make([]int, k), map[int64]ref{}
@@ -190,8 +221,17 @@ func (a *AllOutcome) newFill(g, src int, pl plan, engine, why string, dropSync b
 		total += sg.upto + 1 - cursor[sg.t]
 		cursor[sg.t] = sg.upto + 1
 	}
-	f.run = make([]model.Step, total)
+	f.slots = total
 	return f
+}
+
+// alloc makes room for the run, once the fill is in a batch.
+func (f *fill) alloc() {
+	if f.pl.observed != nil {
+		f.run = make([]model.Step, 0, sum(f.need))
+	} else {
+		f.run = make([]model.Step, f.slots)
+	}
 }
 
 // edge takes thread t's edge q (below f.need[t]) into an observed run;
@@ -290,6 +330,9 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 				byNeed[t] = append(byNeed[t], f)
 			}
 		}
+	}
+	for _, f := range fills {
+		f.alloc()
 	}
 	for t := range byNeed {
 		proj[t] = make([]model.Step, 0, planned[t])

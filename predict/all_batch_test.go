@@ -14,7 +14,9 @@ import (
 // pass per witness), run, cycle and finder, and a group dropped by one is
 // dropped by the other; on the random traces of TestAllGroupsReplay (80
 // quick, 800 with CONC_LONG=1), asked as predict is (auto, lock edges,
-// --ignore-sync), with batches of 1 to 5 groups and of batchGroups. Some
+// --ignore-sync), with batches of 1 to 5 groups and of batchGroups, and a
+// third of them with batches of at most 24 edges (a larger run is built
+// alone). Some
 // batches hold planned runs, some observed ones, and some run fails the
 // verification (its group is then built one finder at a time, and here
 // dropped).
@@ -23,7 +25,7 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 	for seed := range uint64(testflag.N(80, 800)) {
 		seeds = append(seeds, seed)
 	}
-	var planned, observed, failed, dropped, compared int
+	var planned, observed, failed, alone, dropped, compared int
 	for _, seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 16))
 		var src string
@@ -40,6 +42,9 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 		for _, c := range predictConfigs[:3] {
 			batched, one := allString(t, src, c.o), allString(t, src, c.o)
 			batched.Ahead = []int{0, 1, 2, 3, 5}[seed%5]
+			if seed%3 == 1 {
+				batched.batchEdges = 24 // batches cut by their edges, and runs built alone
+			}
 			for k := range batched.Groups {
 				got, err := batched.Witness(k)
 				require.NoError(t, err)
@@ -62,11 +67,14 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 			planned += batched.filled[0]
 			observed += batched.filled[1]
 			failed += batched.filled[2]
+			alone += batched.filled[3]
 		}
 	}
-	t.Logf("%d witnesses compared (%d planned and %d observed runs filled in batches, %d failed), %d groups dropped", compared, planned, observed, failed, dropped)
+	t.Logf("%d witnesses compared (%d planned and %d observed runs filled in batches, %d failed, %d built alone), %d groups dropped",
+		compared, planned, observed, failed, alone, dropped)
 	require.Positive(t, planned)
 	require.Positive(t, observed)
 	require.Positive(t, failed)
+	require.Positive(t, alone)
 	require.Positive(t, dropped)
 }
