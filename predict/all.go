@@ -64,6 +64,8 @@ type AllOutcome struct {
 	schedules  map[int]Schedule // and their schedules, until Schedule does
 	filled     [4]int           // the runs filled in batches: planned, observed, failed; built alone (for the tests)
 	batchEdges int64            // the tests' bound on a batch's edges (0: batchEdges)
+	cache      *edgeCache       // the threads' first edges, across batches (all_edges.go)
+	cacheOff   bool             // given up: it would outgrow cacheEdges
 	close      func() error
 
 	// Ahead, when positive, is how many groups' witnesses the caller will

@@ -334,6 +334,13 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 	for _, f := range fills {
 		f.alloc()
 	}
+	if observed := slices.ContainsFunc(fills, func(f *fill) bool { return f.pl.observed != nil }); !observed {
+		cached, ok, err := a.cachedEdges(planned, fills[0].dropSync)
+		if err != nil || ok {
+			a.copyAll(fills, cached)
+			return err
+		}
+	}
 	for t := range byNeed {
 		proj[t] = make([]model.Step, 0, planned[t])
 		slices.SortStableFunc(byNeed[t], func(x, y *fill) int { return cmp.Compare(y.need[t], x.need[t]) })
@@ -386,6 +393,13 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 			return fmt.Errorf("predict: internal error: thread %d has %d edges, a witness needs %d", t, edges[t], most[t])
 		}
 	}
+	a.copyAll(fills, proj)
+	return nil
+}
+
+// copyAll lays the planned runs out from the threads' first edges (the
+// observed ones are filled already).
+func (a *AllOutcome) copyAll(fills []*fill, proj [][]model.Step) {
 	for _, f := range fills {
 		if f.pl.observed == nil {
 			f.copyBlocks(proj)
@@ -394,7 +408,6 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 			a.filled[1]++
 		}
 	}
-	return nil
 }
 
 // keepOrRetry keeps a verified run's witness for Witness (and its

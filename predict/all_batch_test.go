@@ -16,7 +16,8 @@ import (
 // quick, 800 with CONC_LONG=1), asked as predict is (auto, lock edges,
 // --ignore-sync), with batches of 1 to 5 groups and of batchGroups, and a
 // third of them with batches of at most 24 edges (a larger run is built
-// alone). Some
+// alone), and a quarter without the cache of the threads' edges
+// (all_edges.go: a pass per batch). Some
 // batches hold planned runs, some observed ones, and some run fails the
 // verification (its group is then built one finder at a time, and here
 // dropped).
@@ -45,6 +46,7 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 			if seed%3 == 1 {
 				batched.batchEdges = 24 // batches cut by their edges, and runs built alone
 			}
+			batched.cacheOff = seed%4 == 2 // a pass per batch (all_edges.go's cache off)
 			for k := range batched.Groups {
 				got, err := batched.Witness(k)
 				require.NoError(t, err)
