@@ -31,7 +31,7 @@ import (
 // of their runs together (about 40 bytes each as steps).
 const (
 	batchGroups = 64
-	batchEdges  = 1 << 20
+	batchEdges  = 1 << 19
 )
 
 // fill is one plan's run being filled during a batch's pass.
@@ -260,11 +260,16 @@ func (f *fill) copyBlocks(proj [][]model.Step) {
 		for _, b := range bs {
 			copy(f.run[b.slot:b.slot+b.last+1-b.first], proj[t][b.first:b.last+1])
 		}
-		for _, q := range f.cyc[t] {
-			for _, b := range bs {
-				if b.first <= q && q <= b.last {
-					f.slotOf[b.slot+q-b.first] = ref{t, q}
-				}
+		f.cycleSlots(t)
+	}
+}
+
+// cycleSlots notes the slots of thread t's cycle edges in a planned run.
+func (f *fill) cycleSlots(t int) {
+	for _, q := range f.cyc[t] {
+		for _, b := range f.blocks[t] {
+			if b.first <= q && q <= b.last {
+				f.slotOf[b.slot+q-b.first] = ref{t, q}
 			}
 		}
 	}
@@ -336,9 +341,15 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 	}
 	if observed := slices.ContainsFunc(fills, func(f *fill) bool { return f.pl.observed != nil }); !observed {
 		cached, ok, err := a.cachedEdges(planned, fills[0].dropSync)
-		if err != nil || ok {
-			a.copyAll(fills, cached)
+		if err != nil {
 			return err
+		}
+		if ok {
+			for _, f := range fills {
+				f.copyCached(cached, s.name)
+				a.filled[0]++
+			}
+			return nil
 		}
 	}
 	for t := range byNeed {
