@@ -58,14 +58,16 @@ type AllOutcome struct {
 	c          *chainer
 	misses     int // patterns dropped for want of e1's site (collector.misses)
 	groups     []*allGroup
-	first      *Outcome         // the first verified group's witness
-	at         int              // its group
-	ready      map[int]*Outcome // a batch's verified witnesses, until Witness hands them out
-	schedules  map[int]Schedule // and their schedules, until Schedule does
-	filled     [4]int           // the runs filled in batches: planned, observed, failed; built alone (for the tests)
-	batchEdges int64            // the tests' bound on a batch's edges (0: batchEdges)
-	cache      *edgeCache       // the threads' first edges, across batches (all_edges.go)
-	cacheOff   bool             // given up: it would outgrow cacheEdges
+	first      *Outcome            // the first verified group's witness
+	at         int                 // its group
+	ready      map[int]*Outcome    // a batch's verified witnesses, until Witness hands them out
+	schedules  map[int]Schedule    // and their schedules, until Schedule does
+	filled     [4]int              // the runs filled in batches: planned, observed, failed; built alone (for the tests)
+	batchEdges int64               // the tests' bound on a batch's edges (0: batchEdges)
+	cache      *edgeCache          // the threads' first edges, across batches (all_edges.go)
+	cacheOff   bool                // given up: it would outgrow cacheEdges
+	scanPlans  map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
+	scanGroup  int                 // the group planOf plans for, -1 outside planFirst
 	close      func() error
 
 	// Ahead, when positive, is how many groups' witnesses the caller will
@@ -93,12 +95,12 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		sp.Close()
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
-			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}}, nil
+			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}, nil
 		}
 		return nil, err
 	}
 	p := &predictor{ctx: ctx, s: s, u: s.users(), sp: sp, o: o}
-	a := &AllOutcome{p: p, close: sp.Close, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}}
+	a := &AllOutcome{p: p, close: sp.Close, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
 	locs := r.Locs().Names()
 	if err := a.find(); err != nil {
 		sp.Close()
@@ -304,7 +306,7 @@ func (a *AllOutcome) buildFrom(k, src int) (*Outcome, error) {
 		if !g.has[src] {
 			continue
 		}
-		out, ok, err := a.witnessOf(src, &g.pats[src])
+		out, ok, err := a.witnessOf(k, src)
 		if err != nil {
 			return nil, err
 		}
@@ -317,26 +319,31 @@ func (a *AllOutcome) buildFrom(k, src int) (*Outcome, error) {
 	return nil, nil
 }
 
-// witnessOf plans and verifies the witness of one finder's pattern.
-func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error) {
+// witnessOf plans and verifies the witness of group k's pattern of
+// finder src.
+func (a *AllOutcome) witnessOf(k, src int) (*Outcome, bool, error) {
 	if src == srcAnswer {
-		return pat.answer, true, nil
+		return a.groups[k].pats[src].answer, true, nil
 	}
-	pl, ok, engine, why, dropSync, err := a.planOf(src, pat)
+	pl, ok, engine, why, dropSync, err := a.planOf(k, src)
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	return a.p.verified(pl, dropSync, engine, why)
 }
 
-// planOf is the plan of a finder's pattern (not predict's answer, which
+// planOf is the plan of group k's pattern of finder src (not predict's answer, which
 // is a witness already), with what its answer says: the engine, the
 // reason, and whether the run drops the synchronisation; false when the
 // plan cannot be made.
-func (a *AllOutcome) planOf(src int, pat *allPattern) (pl plan, ok bool, engine, why string, dropSync bool, err error) {
-	p := a.p
+func (a *AllOutcome) planOf(k, src int) (pl plan, ok bool, engine, why string, dropSync bool, err error) {
+	p, pat := a.p, &a.groups[k].pats[src]
 	switch src {
 	case srcScan:
+		if sp, planned := a.scanPlans[k]; planned { // made ahead (all_locate.go)
+			delete(a.scanPlans, k)
+			return sp.pl, sp.ok, "profile", p.optimisticNote(), p.o.Check.IgnoreSync, nil
+		}
 		pl, ok, err = p.scanPlan(a.c, pat.scan)
 		return pl, ok, "profile", p.optimisticNote(), p.o.Check.IgnoreSync, err
 	case srcLock:
@@ -351,6 +358,16 @@ func (a *AllOutcome) planOf(src int, pat *allPattern) (pl plan, ok bool, engine,
 // lockFree plans it); false when its chain is not found again (the
 // budget ran out).
 func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
+	ls, ok, err := p.scanChain(c, pr)
+	if err != nil || !ok {
+		return plan{}, false, err
+	}
+	pl, err := c.chainPlan(p.sp, pr, ls)
+	return pl, err == nil, err
+}
+
+// scanChain finds a pair's chain again, with its links' letters.
+func (p *predictor) scanChain(c *chainer, pr pair) ([]linkLetters, bool, error) {
 	// The scan may have spent the budget: each witness gets its own
 	// allowance for finding its chain again.
 	if c.stop = ""; c.limit > 0 {
@@ -358,14 +375,10 @@ func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
 	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
 	if !ok {
-		return plan{}, false, nil
+		return nil, false, nil
 	}
 	ls, err := c.links(pr, hops)
-	if err != nil {
-		return plan{}, false, err
-	}
-	pl, err := c.chainPlan(p.sp, pr, ls)
-	return pl, err == nil, err
+	return ls, err == nil, err
 }
 
 // witnessChainStates bounds the chain states spent on finding one

@@ -60,6 +60,11 @@ type fill struct {
 // built yet, as many as a batch holds, and keeps those that replay for
 // Witness; the groups none of whose witnesses replays are dropped.
 func (a *AllOutcome) buildBatch(k int) error {
+	if a.c != nil {
+		if err := a.prePlanScans(k); err != nil {
+			return err
+		}
+	}
 	var fills []*fill
 	edges := int64(0)
 	for g := k; g < len(a.groups) && len(fills) < a.batchSize(); g++ {
@@ -181,7 +186,7 @@ func (a *AllOutcome) planFirst(g int) (*fill, error) {
 			a.Groups[g].Source = sourceNames[src]
 			return nil, nil
 		}
-		pl, ok, engine, why, dropSync, err := a.planOf(src, &grp.pats[src])
+		pl, ok, engine, why, dropSync, err := a.planOf(g, src)
 		if err != nil {
 			return nil, err
 		}

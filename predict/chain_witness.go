@@ -124,14 +124,25 @@ func locate(sp *spool, k int, qs []query) ([]occurrence, error) {
 // cycle is T → j1 → … → jm → T, with the program-order step inside a link
 // thread whose two events lie in different transactions.
 func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) {
+	pos, err := locate(sp, c.k, chainQueries(ls))
+	if err != nil {
+		return plan{}, err
+	}
+	return chainPlanAt(pr, ls, pos), nil
+}
+
+// chainQueries are the queries that locate a chain's events: each link's
+// entry and exit.
+func chainQueries(ls []linkLetters) []query {
 	var qs []query
 	for _, l := range ls {
 		qs = append(qs, query{l.j, l.in, l.t}, query{l.j, l.out, l.t})
 	}
-	pos, err := locate(sp, c.k, qs)
-	if err != nil {
-		return plan{}, err
-	}
+	return qs
+}
+
+// chainPlanAt is chainPlan once its queries are answered (pos).
+func chainPlanAt(pr pair, ls []linkLetters, pos []occurrence) plan {
 	pl := plan{segs: []segment{{pr.i, pr.p}}}
 	from := ref{pr.i, pr.p}
 	for x, l := range ls {
@@ -146,5 +157,5 @@ func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) 
 	}
 	pl.segs = append(pl.segs, segment{pr.i, pr.q})
 	pl.cycle = append(pl.cycle, [2]ref{from, ref{pr.i, pr.q}})
-	return pl, nil
+	return pl
 }
