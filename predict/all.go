@@ -67,6 +67,7 @@ type AllOutcome struct {
 	cache      *edgeCache          // the threads' first edges, across batches (all_edges.go)
 	cacheOff   bool                // given up: it would outgrow cacheEdges
 	scanPlans  map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
+	spare      *fill               // a plan the last batch had no room for
 	scanGroup  int                 // the group planOf plans for, -1 outside planFirst
 	close      func() error
 

@@ -71,7 +71,7 @@ func (a *AllOutcome) buildBatch(k int) error {
 		if a.Built(g) {
 			continue
 		}
-		f, err := a.planFirst(g)
+		f, err := a.spareOr(g)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,8 @@ func (a *AllOutcome) buildBatch(k int) error {
 			return a.buildAlone(f) // no copy of its threads' edges: as large as itself
 		}
 		if len(fills) > 0 && (edges+n > a.maxBatchEdges() || f.dropSync != fills[0].dropSync) {
-			break // f is planned again by the next batch
+			a.spare = f // the next batch's first
+			break
 		}
 		edges += n
 		fills = append(fills, f)
@@ -100,6 +101,16 @@ func (a *AllOutcome) buildBatch(k int) error {
 		}
 	}
 	return nil
+}
+
+// spareOr is the plan the last batch had no room for, if it is group
+// g's, or else group g's plan (planFirst).
+func (a *AllOutcome) spareOr(g int) (*fill, error) {
+	if f := a.spare; f != nil && f.g == g {
+		a.spare = nil
+		return f, nil
+	}
+	return a.planFirst(g)
 }
 
 // verifyBatch materialises the filled runs and verifies them (gate.go),
