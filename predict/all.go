@@ -54,13 +54,26 @@ type AllOutcome struct {
 	// deadline cut a finder short), "" if they are.
 	Incomplete string
 
-	p      *predictor
-	c      *chainer
-	misses int // patterns dropped for want of e1's site (collector.misses)
-	groups []*allGroup
-	first  *Outcome // the first verified group's witness
-	at     int      // its group
-	close  func() error
+	p          *predictor
+	c          *chainer
+	misses     int // patterns dropped for want of e1's site (collector.misses)
+	groups     []*allGroup
+	first      *Outcome            // the first verified group's witness
+	at         int                 // its group
+	ready      map[int]*Outcome    // a batch's verified witnesses, until Witness hands them out
+	schedules  map[int]Schedule    // and their schedules, until Schedule does
+	filled     [4]int              // the runs filled in batches: planned, observed, failed; built alone (for the tests)
+	batchEdges int64               // the tests' bound on a batch's edges (0: batchEdges)
+	cache      *edgeCache          // the threads' first edges, across batches (all_edges.go)
+	cacheOff   bool                // given up: it would outgrow cacheEdges
+	scanPlans  map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
+	spare      *fill               // a plan the last batch had no room for
+	scanGroup  int                 // the group planOf plans for, -1 outside planFirst
+	close      func() error
+
+	// Ahead, when positive, is how many groups' witnesses the caller will
+	// ask for at most (the text's --max-groups): a batch builds no more.
+	Ahead int
 }
 
 // All predicts every group of violations of the trace (docs/predict.md,
@@ -83,12 +96,12 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		sp.Close()
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
-			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, at: -1}, nil
+			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}, nil
 		}
 		return nil, err
 	}
 	p := &predictor{ctx: ctx, s: s, u: s.users(), sp: sp, o: o}
-	a := &AllOutcome{p: p, close: sp.Close, at: -1}
+	a := &AllOutcome{p: p, close: sp.Close, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
 	locs := r.Locs().Names()
 	if err := a.find(); err != nil {
 		sp.Close()
@@ -235,8 +248,9 @@ func (a *AllOutcome) settle() error {
 }
 
 // Witness is group k's verified witness, built now (the first one was
-// built by All); nil when the group is dropped (no finder's witness
-// replays). It holds no other group's witness.
+// built by All) with the next groups' in the same batch (all_batch.go);
+// nil when the group is dropped (no finder's witness replays). A witness
+// is handed out once: the batch lets it go.
 func (a *AllOutcome) Witness(k int) (*Outcome, error) {
 	switch {
 	case k == a.at:
@@ -244,12 +258,32 @@ func (a *AllOutcome) Witness(k int) (*Outcome, error) {
 	case a.Groups[k].Dropped:
 		return nil, nil
 	}
-	return a.build(k)
+	if _, ok := a.ready[k]; !ok {
+		if err := a.buildBatch(k); err != nil {
+			return nil, err
+		}
+	}
+	out := a.ready[k]
+	delete(a.ready, k)
+	return out, nil
+}
+
+// Schedule is group k's witness's schedule (out being that witness):
+// computed with the witness by its batch, or now.
+func (a *AllOutcome) Schedule(k int, out *Outcome) Schedule {
+	if sch, ok := a.schedules[k]; ok {
+		delete(a.schedules, k)
+		return sch
+	}
+	return ScheduleOf(out.Program, out.Result.Witness)
 }
 
 // Built reports that group k's witness costs nothing more: it is the
-// first one All built, or the group is dropped.
-func (a *AllOutcome) Built(k int) bool { return k == a.at || a.Groups[k].Dropped }
+// first one All built, a batch built it, or the group is dropped.
+func (a *AllOutcome) Built(k int) bool {
+	_, ok := a.ready[k]
+	return ok || k == a.at || a.Groups[k].Dropped
+}
 
 // Dropped counts the groups whose witnesses were tried and all failed.
 func (a *AllOutcome) Dropped() int {
@@ -264,13 +298,16 @@ func (a *AllOutcome) Dropped() int {
 
 // build tries group k's patterns finder by finder and returns the first
 // witness that replays, or nil (the group is then dropped).
-func (a *AllOutcome) build(k int) (*Outcome, error) {
+func (a *AllOutcome) build(k int) (*Outcome, error) { return a.buildFrom(k, 0) }
+
+// buildFrom is build from finder src on.
+func (a *AllOutcome) buildFrom(k, src int) (*Outcome, error) {
 	g := a.groups[k]
-	for src := range nSources {
+	for ; src < nSources; src++ {
 		if !g.has[src] {
 			continue
 		}
-		out, ok, err := a.witnessOf(src, &g.pats[src])
+		out, ok, err := a.witnessOf(k, src)
 		if err != nil {
 			return nil, err
 		}
@@ -283,32 +320,55 @@ func (a *AllOutcome) build(k int) (*Outcome, error) {
 	return nil, nil
 }
 
-// witnessOf plans and verifies the witness of one finder's pattern.
-func (a *AllOutcome) witnessOf(src int, pat *allPattern) (*Outcome, bool, error) {
-	p := a.p
-	switch src {
-	case srcAnswer:
-		return pat.answer, true, nil
-	case srcScan:
-		pl, ok, err := p.scanPlan(a.c, pat.scan)
-		if err != nil || !ok {
-			return nil, false, err
-		}
-		return p.verified(pl, p.o.Check.IgnoreSync, "profile", p.optimisticNote())
-	case srcLock:
-		return p.answerPairLock(pat.lock)
+// witnessOf plans and verifies the witness of group k's pattern of
+// finder src.
+func (a *AllOutcome) witnessOf(k, src int) (*Outcome, bool, error) {
+	if src == srcAnswer {
+		return a.groups[k].pats[src].answer, true, nil
 	}
-	pl, ok, err := p.pairPlan(pat.hb)
+	pl, ok, engine, why, dropSync, err := a.planOf(k, src)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	return p.checked(pl, pairNote)
+	return a.p.verified(pl, dropSync, engine, why)
+}
+
+// planOf is the plan of group k's pattern of finder src (not predict's answer, which
+// is a witness already), with what its answer says: the engine, the
+// reason, and whether the run drops the synchronisation; false when the
+// plan cannot be made.
+func (a *AllOutcome) planOf(k, src int) (pl plan, ok bool, engine, why string, dropSync bool, err error) {
+	p, pat := a.p, &a.groups[k].pats[src]
+	switch src {
+	case srcScan:
+		if sp, planned := a.scanPlans[k]; planned { // made ahead (all_locate.go)
+			delete(a.scanPlans, k)
+			return sp.pl, sp.ok, "profile", p.optimisticNote(), p.o.Check.IgnoreSync, nil
+		}
+		pl, ok, err = p.scanPlan(a.c, pat.scan)
+		return pl, ok, "profile", p.optimisticNote(), p.o.Check.IgnoreSync, err
+	case srcLock:
+		pl, err = p.pairLockPlan(pat.lock)
+		return pl, err == nil, "global", p.pairLockWhy(pat.lock), false, err
+	}
+	pl, ok, err = p.pairPlan(pat.hb)
+	return pl, ok, "global", pairNote, false, err
 }
 
 // scanPlan is Lemma 2's normal run for a pair the scan found (as
 // lockFree plans it); false when its chain is not found again (the
 // budget ran out).
 func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
+	ls, ok, err := p.scanChain(c, pr)
+	if err != nil || !ok {
+		return plan{}, false, err
+	}
+	pl, err := c.chainPlan(p.sp, pr, ls)
+	return pl, err == nil, err
+}
+
+// scanChain finds a pair's chain again, with its links' letters.
+func (p *predictor) scanChain(c *chainer, pr pair) ([]linkLetters, bool, error) {
 	// The scan may have spent the budget: each witness gets its own
 	// allowance for finding its chain again.
 	if c.stop = ""; c.limit > 0 {
@@ -316,14 +376,10 @@ func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
 	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
 	if !ok {
-		return plan{}, false, nil
+		return nil, false, nil
 	}
 	ls, err := c.links(pr, hops)
-	if err != nil {
-		return plan{}, false, err
-	}
-	pl, err := c.chainPlan(p.sp, pr, ls)
-	return pl, err == nil, err
+	return ls, err == nil, err
 }
 
 // witnessChainStates bounds the chain states spent on finding one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -44,7 +45,8 @@ func withLocs(src string) string {
 // them with code locations; 80 quick, 1,500 with CONC_LONG=1), asked as
 // predict is (auto, lock edges, --ignore-sync), --all gives predict's
 // verdict, and every group's witness replays on the projection program
-// (verify.Witness) and, written as STD, is flagged by the trace monitor.
+// (verify.Witness) and, written as STD, is flagged by the trace monitor;
+// its schedule (ScheduleOf) rebuilds that STD run from the trace.
 // On lock-free traces no group is dropped (the scan's normal run is the
 // engine's witness), and some trace has several groups.
 func TestAllGroupsReplay(t *testing.T) {
@@ -91,6 +93,7 @@ func TestAllGroupsReplay(t *testing.T) {
 				shown++
 				require.NoError(t, verify.Witness(p, out.Result.Witness), "seed %d, %s, group %d\n%s", seed, c.name, k, src)
 				requireSTDRoundTrip(t, src, out, c.o.Check.LockEdges && !c.o.Check.IgnoreSync)
+				requireScheduleExact(t, src, out, c.o.Check.IgnoreSync)
 				checked++
 			}
 			require.Positive(t, shown, "seed %d, %s: a violation with no group shown", seed, c.name)
@@ -186,8 +189,50 @@ func TestAllDeepens(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, out, "seed %d, group %d dropped\n%s", seed, k, src)
 			require.NoError(t, verify.Witness(full, out.Result.Witness), "seed %d, group %d\n%s", seed, k, src)
+			requireScheduleExact(t, src, out, false)
 		}
 	}
 	t.Logf("%d of %d traces deepened past the first pass", deeper, n)
 	require.Positive(t, deeper)
+}
+
+// TestAllTurnsUnknownIntoViolation: on testdata/traces/pair-unknown.std
+// (whose locking is not nested, so step 5c does not apply, and the unknown
+// says so) predict answers unknown under a tiny budget (3 states, or
+// tables of 1 byte): the engine gives up, and the lock-aware two-thread pattern its
+// first pass (pair_lock.go's index pass, which can hit already) finds has
+// no witness that replays; a first pass that hit keeps no index, so the
+// meeting pass does not run. --all runs both passes to their ends: the
+// meeting pass finds a pattern of another group, whose witness replays,
+// so --all answers violation, that group shown and the first pass's
+// dropped. The witness replays on the projection program, the monitor
+// flags it written as STD, and its schedule rebuilds it.
+func TestAllTurnsUnknownIntoViolation(t *testing.T) {
+	b, err := os.ReadFile("../testdata/traces/pair-unknown.std")
+	require.NoError(t, err)
+	src := string(b)
+	for _, o := range []Options{{Check: engines.Options{MaxStates: 3}}, {maxTable: 1}} {
+		out := predictString(t, src, o)
+		require.Equal(t, engines.Unknown, out.Result.Verdict, "%+v", o)
+		require.Contains(t, out.Result.Reason, "the locking is not nested (thread T3 releases a at line 41 while holding b")
+		a := allString(t, src, o)
+		require.Equal(t, engines.Violation, a.Result.Verdict, "%+v", o)
+		require.Len(t, a.Groups, 2)
+		w, err := a.Witness(0)
+		require.NoError(t, err)
+		require.NotNil(t, w)
+		dropped, err := a.Witness(1)
+		require.NoError(t, err)
+		require.Nil(t, dropped)
+		require.Equal(t, 1, a.Dropped())
+		require.Equal(t, "two threads through their locks", a.Groups[0].Source)
+		// The dropped group's pattern is the one predict's first pass
+		// answers with (e2 at line 34); the shown one's, e2 at line 14,
+		// only the meeting pass finds, which predict then does not run.
+		require.Equal(t, []int64{14, 34}, []int64{a.groups[0].pats[srcLock].lock.lineE2, a.groups[1].pats[srcLock].lock.lineE2})
+		require.True(t, strings.HasPrefix(a.Result.Reason, "two threads through their locks"), a.Result.Reason)
+		require.NoError(t, verify.Witness(projectionOf(t, src), w.Result.Witness))
+		requireSTDRoundTrip(t, src, w, false)
+		requireScheduleExact(t, src, w, false)
+	}
 }

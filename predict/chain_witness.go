@@ -137,10 +137,7 @@ func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) 
 // that cannot respect them is not planned: chainPlan stops its pass there
 // and sets c.doomed (chain_doom.go).
 func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) {
-	var qs []query
-	for _, l := range ls {
-		qs = append(qs, query{l.j, l.in, l.t}, query{l.j, l.out, l.t})
-	}
+	qs := chainQueries(ls)
 	var doom *lockDoom
 	if c.lockedRun {
 		doom = newLockDoom(c.k, pr.i, pr.p, qs)
@@ -150,6 +147,21 @@ func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) 
 		c.doomed = err == nil
 		return plan{}, err
 	}
+	return chainPlanAt(pr, ls, pos), nil
+}
+
+// chainQueries are the queries that locate a chain's events: each link's
+// entry and exit.
+func chainQueries(ls []linkLetters) []query {
+	var qs []query
+	for _, l := range ls {
+		qs = append(qs, query{l.j, l.in, l.t}, query{l.j, l.out, l.t})
+	}
+	return qs
+}
+
+// chainPlanAt is chainPlan once its queries are answered (pos).
+func chainPlanAt(pr pair, ls []linkLetters, pos []occurrence) plan {
 	pl := plan{segs: []segment{{pr.i, pr.p}}}
 	from := ref{pr.i, pr.p}
 	for x, l := range ls {
@@ -164,5 +176,5 @@ func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) 
 	}
 	pl.segs = append(pl.segs, segment{pr.i, pr.q})
 	pl.cycle = append(pl.cycle, [2]ref{from, ref{pr.i, pr.q}})
-	return pl, nil
+	return pl
 }

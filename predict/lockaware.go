@@ -227,6 +227,8 @@ func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *reduce
 		res.Reason = fmt.Sprintf("no violation within predict's default budget of %d states "+
 			"(docs/predict.md): --max-states or --timeout to search further, --ignore-sync for the optimistic answer",
 			p.budget()) + p.pairsNote()
+	} else if res.Verdict == engines.Unknown {
+		res.Reason += p.pairsNote()
 	}
 	switch {
 	case res.Verdict != engines.Violation:

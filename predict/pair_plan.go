@@ -71,9 +71,13 @@ func (p *predictor) answerPairLock(f pairLockFind) (*Outcome, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	why := fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses of its variable, before line %d)",
+	return p.checked(pl, p.pairLockWhy(f))
+}
+
+// pairLockWhy is the reason of a lock-aware pattern's answer.
+func (p *predictor) pairLockWhy(f pairLockFind) string {
+	return fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses of its variable, before line %d)",
 		pairLockNote, p.s.threadNames[f.t2], f.lineF, p.s.threadNames[f.t1], f.lineE2)
-	return p.checked(pl, why)
 }
 
 // pairLockNote starts the reason of the lock-aware two-thread answer.

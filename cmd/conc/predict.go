@@ -30,6 +30,7 @@ type predictFlags struct {
 	progress   progressMode
 	all        bool // every group of violations (predict_all.go)
 	maxGroups  int
+	group      int // with --all and --witness-out: whose witness (0: the first shown)
 }
 
 func (f *predictFlags) register(fs *flag.FlagSet) {
@@ -37,9 +38,10 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 	fs.Lookup("max-states").Usage = predictMaxStatesHelp
 	fs.BoolVar(&f.lenient, "lenient", false, lenientHelp)
 	fs.Var(&f.progress, "progress", progressHelp)
-	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line; with --all, the first group's) "+dashHelp)
+	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line; with --all, the first group's, or --group's) "+dashHelp)
 	fs.BoolVar(&f.all, "all", false, "report every group of predicted violations (by the code locations of the interrupted transaction's two accesses), each with a verified witness")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "with --all, list at most `N` groups in the text output (0: all)")
+	fs.IntVar(&f.group, "group", 0, "with --all and --witness-out, write group `K`'s witness (K as the text and the JSON number the groups; default: the first)")
 }
 
 // predictMaxStatesHelp states predict's default budgets (docs/spec.md §7,
@@ -68,6 +70,10 @@ func runPredict(e *env, args []string) int {
 	switch {
 	case f.maxGroups < 0:
 		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more")
+	case f.group < 0:
+		return e.badFlag("group", f.group, "want 1 or more (a group's number)")
+	case f.group > 0 && (!f.all || f.witnessOut == ""):
+		return e.usagef("--group chooses the group whose witness --witness-out writes: give it with --all and --witness-out; run 'conc predict --help'")
 	case f.all:
 		return runPredictAll(e, &f, files[0])
 	}

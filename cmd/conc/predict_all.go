@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -57,13 +59,14 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	a.Result, _ = settle(ctx, dl, a.Result, nil)
 	var skipped report.Report // what --lenient skipped: standard error, or the JSON's tail
 	reportSkipped(e, f.lenient, f.format, &skipped, r.Stats())
-	if code, ok := writeFirstWitness(e, a, outs); !ok {
+	if code, ok := writeGroupWitness(e, a, outs, max(f.group, 1)); !ok {
 		return code
 	}
 	w := reportWriter(e, f.witnessOut)
 	if f.format == "json" {
 		err = writeAllJSON(ctx, w, a, &skipped)
 	} else {
+		a.Ahead = f.maxGroups // a batch builds no more witnesses than the text shows
 		err = writeAllText(ctx, w, f, a)
 	}
 	if err != nil {
@@ -72,28 +75,46 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	return exitCode(a.Result.Verdict)
 }
 
-// writeFirstWitness writes the first group's witness (the first in order
-// of first line whose witness replays) to --witness-out.
-func writeFirstWitness(e *env, a *predict.AllOutcome, outs *outputs) (int, bool) {
-	if outs.witness != nil {
-		for k := range a.Groups {
-			out, err := a.Witness(k)
-			if err != nil {
-				return e.errorf("%v", err), false
-			}
-			if out == nil {
-				continue
-			}
-			if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
-				return e.usagef("--witness-out: %v", err), false
-			}
-			break
+// writeGroupWitness writes group k's witness (numbered as the text and
+// the JSON number them: the k-th group whose witness replays, in order of
+// first line) to --witness-out. A k past the last such group is a usage
+// error; without a violation the file is left empty, as for predict.
+func writeGroupWitness(e *env, a *predict.AllOutcome, outs *outputs, k int) (int, bool) {
+	if outs.witness == nil {
+		return 0, true
+	}
+	shown := 0
+	for g := range a.Groups {
+		out, err := a.Witness(g)
+		if err != nil {
+			return e.errorf("%v", err), false
 		}
+		if out == nil {
+			continue
+		}
+		if shown++; shown < k {
+			continue
+		}
+		if err := predict.WriteSTD(outs.witness, out.Program, out.Result.Witness); err != nil {
+			return e.usagef("--witness-out: %v", err), false
+		}
+		break
+	}
+	if shown < k && a.Result.Verdict == engines.Violation {
+		return e.usagef("--group %d: %s a witness; run 'conc predict --help'", k, countHave(shown)), false
 	}
 	if err := outs.commitWitness(); err != nil {
 		return e.usagef("--witness-out: %v", err), false
 	}
 	return 0, true
+}
+
+// countHave is "only 1 group has", "only 3 groups have".
+func countHave(n int) string {
+	if n == 1 {
+		return "only 1 group has"
+	}
+	return fmt.Sprintf("only %d groups have", n)
 }
 
 // writeAllText prints the verdict (and its note), how many groups, then
@@ -215,6 +236,7 @@ type allJSONHead struct {
 }
 
 type allJSONGroup struct {
+	Group         int               `json:"group"`
 	Signature     string            `json:"signature"`
 	Count         int64             `json:"count"`
 	First         int64             `json:"first"`
@@ -223,6 +245,38 @@ type allJSONGroup struct {
 	Source        string            `json:"source"`
 	WitnessEvents int               `json:"witness_events"`
 	Cycle         []allJSONConflict `json:"cycle"`
+	Schedule      allJSONSchedule   `json:"schedule"`
+}
+
+// allJSONSchedule is a group's witness run as parts of the trace
+// (predict.Schedule; docs/spec.md §5): a few words a thread and a segment
+// where the run spelled out would be 10⁵ events.
+type allJSONSchedule struct {
+	Cut      []allJSONCut     `json:"cut"`
+	Segments []allJSONSegment `json:"segments"`
+}
+
+type allJSONCut struct {
+	Thread  string `json:"thread"`
+	Through int64  `json:"through_line"`
+}
+
+type allJSONSegment struct {
+	Thread string `json:"thread"`
+	From   int64  `json:"from_line"`
+	To     int64  `json:"to_line"`
+}
+
+// jsonSchedule spells out a witness's schedule.
+func jsonSchedule(sch predict.Schedule) allJSONSchedule {
+	js := allJSONSchedule{Cut: []allJSONCut{}, Segments: []allJSONSegment{}}
+	for _, c := range sch.Cut {
+		js.Cut = append(js.Cut, allJSONCut{c.Thread, c.Through})
+	}
+	for _, sg := range sch.Segments {
+		js.Segments = append(js.Segments, allJSONSegment{sg.Thread, sg.From, sg.To})
+	}
+	return js
 }
 
 // allJSONConflict is one conflict of a group's witness cycle, its two
@@ -240,10 +294,10 @@ type allJSONTail struct {
 	Stats        engines.Stats    `json:"stats"`
 }
 
-// writeAllJSON writes every group that has a verified witness, with its
-// witness's length and cycle (not its run: a thousand groups of witnesses
-// of 10⁵ events would be gigabytes; --witness-out writes the first run),
-// then the dropped count.
+// writeAllJSON writes every group that has a verified witness, numbered
+// from 1 as the text numbers them, with its witness's length, cycle and
+// schedule (its run as parts of the trace: a thousand runs of 10⁵ events
+// spelled out would be gigabytes), then the dropped count.
 func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipped *report.Report) error {
 	b := bufio.NewWriter(w)
 	head, _ := marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
@@ -251,16 +305,19 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.WriteString(`,"groups":[`)
 	n := 0
 	_, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
-		rep, err := report.BuildLean(out.Program, out.Result)
+		res := out.Result
+		res.Witness = cycleOnly(res.Witness)
+		rep, err := report.BuildLean(out.Program, res)
 		if err != nil {
 			return false, err
 		}
 		g := a.Groups[k]
-		jg := allJSONGroup{g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, rep.Witness.Len(), nil}
+		n++
+		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, jsonSchedule(a.Schedule(k, out))}
 		for _, c := range rep.Witness.Cycle {
 			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 		}
-		if n++; n > 1 {
+		if n > 1 {
 			b.WriteByte(',')
 		}
 		line, err := marshal(jg)
@@ -276,6 +333,27 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.Write(tail[1:])
 	b.WriteByte('\n')
 	return b.Flush()
+}
+
+// cycleOnly is w's cycle events alone, in run order, as a witness whose
+// cycle indexes them: what the JSON spells of a group's witness, without
+// a report of the whole run (a pass over 10⁵ events per group).
+func cycleOnly(w *model.Witness) *model.Witness {
+	var at []int
+	for _, c := range w.Cycle {
+		at = append(at, c.From, c.To)
+	}
+	slices.Sort(at)
+	at = slices.Compact(at)
+	cw := &model.Witness{LockEdges: w.LockEdges}
+	for _, i := range at {
+		cw.Run = append(cw.Run, w.Run[i])
+	}
+	idx := func(i int) int { x, _ := slices.BinarySearch(at, i); return x }
+	for _, c := range w.Cycle {
+		cw.Cycle = append(cw.Cycle, model.Conflict{From: idx(c.From), To: idx(c.To)})
+	}
+	return cw
 }
 
 // marshal is json.Marshal without escaping <, > and & (as report's JSON:

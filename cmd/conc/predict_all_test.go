@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/trace"
 )
@@ -153,4 +157,142 @@ func TestPredictAllStopBuilding(t *testing.T) {
 	require.Equal(t, []int{0}, shown)
 	require.Equal(t, 1, next)
 	require.Equal(t, "the deadline came before the witnesses of the last 2 groups were built (--timeout)", a.Incomplete)
+}
+
+// TestPredictAllSchedule: every group's JSON schedule, rebuilt from the
+// trace as docs/spec.md §5 states it, is flagged by conc monitor's check
+// and is the run --group K --witness-out writes, event by event (the
+// first, middle and last group's: each is a run of --all); on two
+// excerpts and on random traces (conc gen random --trace: with locks,
+// lock-free, and lock-free under --ignore-sync; 6 quick, 60 with
+// CONC_LONG=1). A K past the last group is a usage error (exit 2), as is
+// --group without --all or --witness-out.
+func TestPredictAllSchedule(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{"../../testdata/traces/pair-locked.std", "../../testdata/traces/jgf-lufact-reduced.std"}
+	n := testflag.N(6, 60)
+	for seed := range n {
+		gen := conc("gen", "random", "--trace", "--seed", fmt.Sprint(seed+1), "--events", "200", "--threads", "4",
+			"--vars", "6", "--locks", fmt.Sprint(seed%2), "--txn", "4")
+		require.Equal(t, 0, gen.code, gen.stderr)
+		paths = append(paths, filepath.Join(dir, fmt.Sprintf("r%d.std", seed)))
+		require.NoError(t, os.WriteFile(paths[len(paths)-1], []byte(gen.stdout), 0o644))
+	}
+	groups := 0
+	for i, path := range paths {
+		var flags []string
+		if i >= 2 && i%3 == 0 {
+			flags = []string{"--ignore-sync"}
+		}
+		groups += requireSchedulesReplay(t, path, flags)
+	}
+	t.Logf("%d groups on %d traces", groups, len(paths))
+	require.Greater(t, groups, len(paths))
+
+	wit := filepath.Join(dir, "w.std")
+	out := conc("predict", "--all", paths[0], "--group", "3", "--witness-out", wit)
+	require.Equal(t, exitUsage, out.code, out.stdout)
+	require.Contains(t, out.stderr, "--group 3: only 2 groups have a witness")
+	for _, args := range [][]string{{"--group", "1", "--witness-out", wit}, {"--all", "--group", "1"}, {"--all", "--group", "-1", "--witness-out", wit}} {
+		out := conc(append([]string{"predict", paths[0]}, args...)...)
+		require.Equal(t, exitUsage, out.code, "%v: %s", args, out.stdout)
+	}
+}
+
+// requireSchedulesReplay checks every group of one trace's --all JSON
+// (TestPredictAllSchedule) and returns how many there are.
+func requireSchedulesReplay(t *testing.T, path string, flags []string) int {
+	out := conc(append([]string{"predict", "--all", "--format", "json", path}, flags...)...)
+	require.Contains(t, []int{exitViolation, exitSerializable}, out.code, out.stderr)
+	var got struct {
+		Groups []struct {
+			Group    int
+			Schedule allJSONSchedule
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out.stdout), &got), out.stdout)
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ignoreSync := slices.Contains(flags, "--ignore-sync")
+	for k, g := range got.Groups {
+		require.Equal(t, k+1, g.Group)
+		rebuilt := scheduledSTD(t, string(src), g.Schedule, ignoreSync)
+		r, err := trace.NewReader(strings.NewReader(rebuilt), "rebuilt.std", trace.Options{})
+		require.NoError(t, err)
+		res, err := monitor.CheckTrace(context.Background(), r, monitor.TraceOptions{})
+		require.NoError(t, err)
+		require.True(t, res.Violation, "%s group %d: the rebuilt run is serializable:\n%s", path, g.Group, rebuilt)
+		if k > 0 && k != len(got.Groups)/2 && k != len(got.Groups)-1 {
+			continue // the run itself: the first, middle and last group's (each a full --all)
+		}
+		wit := filepath.Join(t.TempDir(), "w.std")
+		w := conc(append([]string{"predict", "--all", path, "--group", fmt.Sprint(g.Group), "--witness-out", wit}, flags...)...)
+		require.Equal(t, exitViolation, w.code, w.stderr)
+		want, err := os.ReadFile(wit)
+		require.NoError(t, err)
+		require.Equal(t, string(want), rebuilt, "%s group %d: schedule %+v", path, g.Group, g.Schedule)
+	}
+	return len(got.Groups)
+}
+
+// scheduledSTD rebuilds a schedule's run from the trace's text as
+// docs/spec.md §5 states it: the trace's events (as conc reads them) of
+// the cut's threads through their lines in trace order, then each
+// segment's thread's events in its range (without lock, fork and join
+// events under --ignore-sync), each written as --witness-out writes it,
+// THREAD|OP|LINE.
+func scheduledSTD(t *testing.T, src string, sch allJSONSchedule, ignoreSync bool) string {
+	lines := strings.Split(src, "\n")
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
+	require.NoError(t, err)
+	var evs []trace.Event
+	for {
+		ev, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		if !(ignoreSync && ev.Op.IsSync()) {
+			evs = append(evs, ev)
+		}
+	}
+	var b strings.Builder
+	take := func(keep func(thread string, line int64) bool) {
+		for _, ev := range evs {
+			f := strings.Split(lines[ev.Line-1], "|")
+			if keep(f[0], ev.Line) {
+				fmt.Fprintf(&b, "%s|%s|%d\n", f[0], f[1], ev.Line)
+			}
+		}
+	}
+	cut := map[string]int64{}
+	for _, c := range sch.Cut {
+		cut[c.Thread] = c.Through
+	}
+	take(func(th string, l int64) bool { return l <= cut[th] })
+	for _, sg := range sch.Segments {
+		take(func(th string, l int64) bool { return th == sg.Thread && sg.From <= l && l <= sg.To })
+	}
+	return b.String()
+}
+
+// TestPredictAllTurnsUnknownIntoViolation: on pair-unknown.std (its
+// README) conc predict --max-states 3 answers unknown (exit 3) and conc
+// predict --all --max-states 3 violation (exit 1), with one group shown and
+// one dropped; its --witness-out file is flagged by conc monitor.
+func TestPredictAllTurnsUnknownIntoViolation(t *testing.T) {
+	path := "../../testdata/traces/pair-unknown.std"
+	out := conc("predict", "--max-states", "3", path, "--quiet")
+	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
+	require.Contains(t, out.stdout, "unknown: ")
+	require.Contains(t, out.stdout, "the locking is not nested")
+	wit := filepath.Join(t.TempDir(), "w.std")
+	out = conc("predict", "--all", "--max-states", "3", path, "--quiet", "--witness-out", wit)
+	require.Equal(t, exitViolation, out.code, out.stdout+out.stderr)
+	require.True(t, strings.HasPrefix(out.stdout, "violation\n"), out.stdout)
+	require.Contains(t, out.stdout, "group 1: ")
+	require.Contains(t, out.stdout, "(two threads through their locks)")
+	require.Contains(t, out.stdout, "note: 1 group dropped: no witness of theirs replays")
+	mon := conc("monitor", wit, "--quiet")
+	require.Equal(t, exitViolation, mon.code, mon.stdout+mon.stderr)
 }

@@ -61,7 +61,7 @@ func TestSpecNamesPredictAllJSON(t *testing.T) {
 	require.True(t, start >= 0 && end > start, "docs/spec.md has no §5")
 	output := spec[start:end]
 	require.Contains(t, output, "predict --all")
-	for _, v := range []any{allJSONHead{}, allJSONGroup{}, allJSONTail{}} {
+	for _, v := range []any{allJSONHead{}, allJSONGroup{}, allJSONTail{}, allJSONSchedule{}, allJSONCut{}, allJSONSegment{}} {
 		rt := reflect.TypeOf(v)
 		for i := range rt.NumField() {
 			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
