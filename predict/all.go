@@ -165,7 +165,7 @@ func (a *AllOutcome) find() error {
 // verification).
 func (a *AllOutcome) runFinders(col *collector) error {
 	p := a.p
-	for _, find := range []func(*collector) (bool, error){p.allPairsLocked, p.allPairsHB} {
+	for _, find := range []func(*collector) (bool, error){p.allPairsLocked, p.allPairsHB, p.allNested} {
 		done, err := find(col)
 		if err != nil {
 			return err
@@ -350,6 +350,9 @@ func (a *AllOutcome) planOf(k, src int) (pl plan, ok bool, engine, why string, d
 	case srcLock:
 		pl, err = p.pairLockPlan(pat.lock)
 		return pl, err == nil, "global", p.pairLockWhy(pat.lock), false, err
+	case srcNested:
+		pl, ok, err = p.nestPlan(pat.nested)
+		return pl, ok, "global", nestedWhy(p, pat.nested), false, err
 	}
 	pl, ok, err = p.pairPlan(pat.hb)
 	return pl, ok, "global", pairNote, false, err

@@ -19,17 +19,20 @@ const (
 	srcScan          // the lock-free scan's normal run
 	srcLock          // two threads through their locks
 	srcHB            // two threads, happens-before
+	srcNested        // two threads and one variable (step 5c)
 	nSources
 )
 
 // sourceNames name the finders in the JSON and the text.
-var sourceNames = [nSources]string{"predict's answer", "normal run", "two threads through their locks", "two-thread reordering"}
+var sourceNames = [nSources]string{"predict's answer", "normal run", "two threads through their locks", "two-thread reordering",
+	"two threads and one variable"}
 
 // allPattern is a finder's first pattern in a group.
 type allPattern struct {
 	scan   pair
 	lock   pairLockFind
 	hb     pairFind
+	nested nestFind
 	answer *Outcome
 }
 
@@ -165,4 +168,37 @@ func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
 			return false, nil
 		}
 	}
+}
+
+// allNested is step 5c's passes (pair_nested.go) going on after each hit:
+// every pattern of a one-variable two-thread cycle, so that under nested
+// locking the groups of such cycles are all listed. Nothing when the
+// locking is not nested; a pass stopped by the decision's own limits
+// (maxNestSize, the meeting's work) leaves the groups it found.
+func (p *predictor) allNested(col *collector) (bool, error) {
+	nx, whole, err := p.s.nestIndex(p.sp, func() bool { return p.ctx.Err() != nil })
+	switch {
+	case err != nil || p.ctx.Err() != nil:
+		return false, err
+	case !whole || nx.bad != "":
+		return true, nil
+	}
+	tr := newSiteTracker(len(p.s.threads))
+	m := newNestMeeter(p.s, nx)
+	limit := 64*p.s.events + 1_000_000
+	_, err = spoolEach(p.sp, func() bool { return p.ctx.Err() != nil || m.work > limit }, func(ev *trace.Event) bool {
+		tr.step(ev)
+		return m.step(ev, func(f nestFind) bool {
+			e1, ok := tr.lookup(f.t1, f.e1)
+			if !ok {
+				col.misses++
+				return true
+			}
+			if g, first := col.add(srcNested, f.t1, e1.s, siteOf(ev), e1.line); first {
+				g.pats[srcNested].nested = f
+			}
+			return true
+		})
+	})
+	return p.ctx.Err() == nil, err
 }

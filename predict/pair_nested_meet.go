@@ -50,28 +50,30 @@ type nestFind struct {
 	fork1, fork2   int64 // T1's fork of T2, T2's of T1 (-1: none)
 	lineE1, lineE2 int64
 	lineF          int64
-	ctx            []int64
+	ep1, ep2       int32        // the epochs of T1 and T2 whose joins the context runs
+	nx             *nestIndexer // the first pass, for the context
+	ctx            []int64      // the context C, once the pattern is tried
 }
 
 // nestMeeter is the second pass.
 type nestMeeter struct {
-	w      *pairWalk
-	th     []nestThread
-	first  []map[int32]nestFirsts
-	snap   []*nestSnap // per thread: its last sections snapshot
-	idx    [][]nestClass
-	sync   map[nestSync]int64
-	fj     *fjClocks
-	joined [][]nestJoin // nestIndexer's
-	epoch  []int32      // per thread: its forks and joins so far
-	ends   []int64      // each thread's edges
-	work   int64        // classes met, for the budget
+	w     *pairWalk
+	nx    *nestIndexer
+	th    []nestThread
+	first []map[int32]nestFirsts
+	snap  []*nestSnap // per thread: its last sections snapshot
+	idx   [][]nestClass
+	sync  map[nestSync]int64
+	fj    *fjClocks
+	epoch []int32 // per thread: its forks and joins so far
+	ends  []int64 // each thread's edges
+	work  int64   // classes met, for the budget
 }
 
 func newNestMeeter(s *summary, nx *nestIndexer) *nestMeeter {
 	k := len(s.threads)
-	m := &nestMeeter{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
-		sync: nx.sync, fj: nx.fj, joined: nx.joined, epoch: make([]int32, k), ends: nx.ends()}
+	m := &nestMeeter{w: newPairWalk(k, len(s.locks)), nx: nx, th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
+		sync: nx.sync, fj: nx.fj, epoch: make([]int32, k), ends: nx.ends()}
 	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
 	return m
 }
@@ -168,10 +170,11 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 		if !caseA && barred(e1, nt.stack, c) {
 			continue
 		}
+		ep1, ep2 := m.contextEpochs(t1, c, at)
 		f := nestFind{t1: t1, t2: t2, e1: e1.e1, e2: at, f: mem.f, s: e1.free, p1: p1, y0: mem.y0, z: mem.z,
-			caseA: caseA, lineE1: e1.line, lineE2: ev.Line, lineF: mem.line, ctx: m.context(t1, c, at),
+			caseA: caseA, lineE1: e1.line, lineE2: ev.Line, lineF: mem.line, nx: m.nx,
 			end1: m.ends[t1], end2: m.ends[t2], join1: m.syncAt(true, t1, t2), join2: m.syncAt(true, t2, t1),
-			fork1: m.syncAt(false, t1, t2), fork2: m.syncAt(false, t2, t1)}
+			fork1: m.syncAt(false, t1, t2), fork2: m.syncAt(false, t2, t1), ep1: ep1, ep2: ep2}
 		if !found(f) {
 			return false
 		}
@@ -179,28 +182,38 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 	return true
 }
 
+// contextEpochs are the epochs of T1 and T2 whose joins a pattern's
+// context runs: T1's before e2; T2's before f, or all of them when T1
+// joins T2 before e2 (T2 then runs to its end).
+func (m *nestMeeter) contextEpochs(t1 int, c *nestClass, e2 int64) (int32, int32) {
+	ep2 := c.epoch
+	if q := m.syncAt(true, t1, int(c.t)); q >= 0 && q < e2 {
+		ep2 = 1 << 30
+	}
+	return m.epoch[t1], ep2
+}
+
 // context is the witness's context C: what happens before T1's and T2's
 // forks and before the ends of the other threads either joins on its way
-// (T1 before e2, T2 before f, or before its end when T1 joins T2 before
-// e2), in the observed order: a join of vector clocks, so down-closed.
-func (m *nestMeeter) context(t1 int, c *nestClass, e2 int64) []int64 {
-	t2 := int(c.t)
-	ctx := m.w.context(t1, t2)
-	ep2 := c.epoch
-	if q := m.syncAt(true, t1, t2); q >= 0 && q < e2 {
-		ep2 = m.epoch[t2] + 1<<30 // all its joins
-	}
+// (contextEpochs), in the observed order: a join of vector clocks, so
+// down-closed. It is computed only for a pattern that is tried (conc
+// predict --all meets many).
+func (f *nestFind) context() []int64 {
+	nx := f.nx
+	c := make([]int64, len(nx.w.vc))
+	joinVC(c, nx.w.forkVC[f.t1])
+	joinVC(c, nx.w.forkVC[f.t2])
 	for _, side := range [2]struct {
 		t, other int
 		epoch    int32
-	}{{t1, t2, m.epoch[t1]}, {t2, t1, ep2}} {
-		for _, j := range m.joined[side.t] {
+	}{{f.t1, f.t2, f.ep1}, {f.t2, f.t1, f.ep2}} {
+		for _, j := range nx.joined[side.t] {
 			if j.epoch < side.epoch && int(j.u) != side.other {
-				joinVC(ctx, j.vc)
+				joinVC(c, j.vc)
 			}
 		}
 	}
-	return ctx
+	return c
 }
 
 // member is the access of class c that a pattern with T1's e1 and e2

@@ -259,3 +259,40 @@ func common(a, b []int) int {
 	}
 	return n
 }
+
+// TestAllListsNestedGroups: predict --all takes step 5c's patterns as a
+// finder. On the exact class of TestNestedDecisionIsExact (two threads,
+// nested locking, sections closed, no fork or join; 150 quick, 1,500
+// long) it answers violation whenever the oracle has a one-variable
+// cycle, drops no group (every pattern's witness replays), and every
+// group's witness is flagged by the monitor.
+func TestAllListsNestedGroups(t *testing.T) {
+	n := testflag.N(150, 1500)
+	nested := 0
+	for seed := uint64(0); seed < uint64(n); seed++ {
+		r := rand.New(rand.NewPCG(seed, 89))
+		var scripts [][2][]string
+		for range 2 {
+			ops, targets := localScript(r, 1+r.IntN(3), 1+r.IntN(2), false)
+			scripts = append(scripts, [2][]string{ops, targets})
+		}
+		if reentrant(scripts[0][0], scripts[0][1]) || reentrant(scripts[1][0], scripts[1][1]) ||
+			len(scripts[0][0])+len(scripts[1][0]) > 30 {
+			continue
+		}
+		src := localSource([]string{"T0", "T1"}, scripts)
+		a := allString(t, src, Options{Unbounded: true})
+		if len(oneVariableCycles(t, src)) > 0 {
+			require.Equal(t, engines.Violation, a.Result.Verdict, "seed %d\n%s", seed, src)
+		}
+		for k := range a.Groups {
+			w, err := a.Witness(k)
+			require.NoError(t, err)
+			require.NotNil(t, w, "seed %d: group %d dropped\n%s", seed, k, src)
+			requireSTDRoundTrip(t, src, w, false)
+			nested += b2i(a.Groups[k].Source == sourceNames[srcNested])
+		}
+		require.Zero(t, a.Dropped(), "seed %d\n%s", seed, src)
+	}
+	require.Positive(t, nested)
+}

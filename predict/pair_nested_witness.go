@@ -32,6 +32,7 @@ const maxNestGrid = 1 << 24
 
 // nestPlan is the run of a pattern, or false when none is found.
 func (p *predictor) nestPlan(f nestFind) (plan, bool, error) {
+	f.ctx = f.context()
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
 		return plan{}, false, err
@@ -52,10 +53,15 @@ func (p *predictor) nestPlan(f nestFind) (plan, bool, error) {
 	case !f.caseA:
 		return plan{}, false, nil
 	default: // case A over the grid's size: T1 waits at x, T2 runs on to z
-		if x > f.ctx[f.t1] {
-			segs = append(segs, segment{f.t1, x - 1})
+		z := f.z
+		if f.join1 >= x && f.join1 < f.e2 { // T1 joins T2 on its way: T2 ends first
+			z = f.end2
 		}
-		segs = append(segs, segment{f.t2, f.z - 1}, segment{f.t1, f.e2})
+		for _, sg := range []segment{{f.t1, x - 1}, {f.t2, z - 1}, {f.t1, f.e2}} {
+			if sg.upto >= f.ctx[sg.t] { // a thread already past it in C stays
+				segs = append(segs, sg)
+			}
+		}
 	}
 	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
 	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, true, nil
@@ -258,9 +264,13 @@ func (p *predictor) answerNested(f nestFind) (*Outcome, bool, error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	why := fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses at lines %d and %d)",
+	return p.checked(pl, nestedWhy(p, f))
+}
+
+// nestedWhy is the reason of a pattern's answer.
+func nestedWhy(p *predictor, f nestFind) string {
+	return fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses at lines %d and %d)",
 		nestedNote, p.s.threadNames[f.t2], f.lineF, p.s.threadNames[f.t1], f.lineE1, f.lineE2)
-	return p.checked(pl, why)
 }
 
 // nestedNote starts the reason of the linear two-thread decision's answer.
