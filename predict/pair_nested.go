@@ -118,7 +118,7 @@ type nestIndexer struct {
 	ctxs    map[uint64][]*nestCtx // interned contexts by hash
 	pc      []*pendCtx            // per thread: the context of its last pending access
 	bad     string                // why the locking is not nested ("": it is)
-	size    int64                 // classes and pending accesses (at most maxNestSize)
+	size    int64                 // classes, pending accesses and histories (at most maxNestSize)
 	names   *summary
 	epoch   []int32 // per thread: its forks and joins so far
 	fj      *fjClocks
@@ -214,6 +214,7 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 		pc = &pendCtx{top: top, acqs: nt.acqs, ctx: nestCtx{held: nt.held(), back: nt.backward()},
 			secs: append([]*nestSection(nil), nt.stack...)}
 		nx.pc[t] = pc
+		nx.size += histUnits(len(pc.ctx.held) + 2*len(pc.ctx.back) + len(pc.secs))
 	}
 	c.last = c.first
 	nx.pendIdx[t][key] = len(nx.pend[t])
@@ -230,6 +231,7 @@ func (nx *nestIndexer) flush(t int, z int64) {
 		if p.pc != last {
 			last = p.pc
 			last.ctx.fwd = forward(last.secs, last.acqs)
+			nx.size += histUnits(2 * len(last.ctx.fwd))
 			ctx = nx.intern(last.ctx)
 		}
 		p.c.first.z, p.c.last.z, p.c.ctx = z, z, ctx
@@ -315,9 +317,19 @@ func (nx *nestIndexer) insert(v int32, c nestClass) {
 }
 
 // maxNestSize bounds the classes and pending accesses of the first pass
-// (about 100 bytes each): beyond it the decision stops, undecided. The
-// six real traces have 4,600 to 322,000.
+// (about 100 bytes each), and the lock sets and histories of their
+// contexts (histUnits): beyond it the decision stops, undecided. The six
+// real traces have 4,600 to 322,000.
 const maxNestSize = 4_000_000
+
+// histUnits is the share of maxNestSize of n words (int32) of a
+// context's lock sets and histories. A history is bounded by the locks,
+// not by the trace: in a long section with many inner locks (one for each
+// object of a loop, say) each stretch between acquires has its own, and
+// together they grow with the square of the section.
+func histUnits(n int) int64 {
+	return int64(n) / 25
+}
 
 // nestIndex runs the first pass over the spool; false when stopped (the
 // deadline, or maxNestSize).

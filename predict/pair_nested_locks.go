@@ -1,5 +1,10 @@
 package predict
 
+import (
+	"cmp"
+	"slices"
+)
+
 // A thread's locks under nested locking, as the linear two-thread decision
 // (pair_nested.go) needs them: the stack of critical sections it is in, and
 // for each section the locks acquired inside it so far, with the thread's
@@ -11,15 +16,53 @@ package predict
 // nestSection is one critical section on a thread's stack.
 type nestSection struct {
 	lock  int32
-	acq   int64     // the edge of its acquire
-	inner []nestAcq // the locks acquired inside it so far
+	acq   int64           // the edge of its acquire
+	inner []nestAcq       // each lock acquired inside it so far, once, in order of first acquire
+	at    map[int32]int32 // inner's index of each lock, once inner is long
 }
 
-// nestAcq is an acquire inside a section: its lock and how many
-// acquisitions the thread made before it.
+// nestAcq is a lock acquired inside a section and how many acquisitions
+// the thread had made before its last acquire there. Acquisition
+// histories are sets of locks, so a lock acquired again inside a section
+// adds nothing to them: keeping it once keeps the histories, and so the
+// contexts, no longer than the locks, where a list of acquires grows with
+// the section (quadratic in a long section that takes an inner lock in a
+// loop).
 type nestAcq struct {
 	lock int32
 	n    int64
+}
+
+// add notes lock l acquired inside sec after n acquisitions of the thread.
+func (sec *nestSection) add(l int32, n int64) {
+	if i, ok := sec.find(l); ok {
+		sec.inner[i].n = n
+		return
+	}
+	sec.inner = append(sec.inner, nestAcq{l, n})
+	switch k := len(sec.inner); {
+	case k == 9: // a map from now on
+		sec.at = make(map[int32]int32, 16)
+		for i, a := range sec.inner {
+			sec.at[a.lock] = int32(i)
+		}
+	case k > 9:
+		sec.at[l] = int32(k - 1)
+	}
+}
+
+// find is the index of l in sec.inner.
+func (sec *nestSection) find(l int32) (int, bool) {
+	if sec.at != nil {
+		i, ok := sec.at[l]
+		return int(i), ok
+	}
+	for i, a := range sec.inner {
+		if a.lock == l {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // nestThread is one thread's locks in a pass.
@@ -35,7 +78,7 @@ func (nt *nestThread) acquire(l int32, at int64) {
 		nt.lastFree = at
 	}
 	for _, sec := range nt.stack {
-		sec.inner = append(sec.inner, nestAcq{l, nt.acqs})
+		sec.add(l, nt.acqs)
 	}
 	nt.stack = append(nt.stack, &nestSection{lock: l, acq: at})
 	nt.acqs++
@@ -82,7 +125,7 @@ func (nt *nestThread) backward() [][2]int32 {
 			out = append(out, [2]int32{sec.lock, a.lock})
 		}
 	}
-	return out
+	return sortPairs(out)
 }
 
 // forward is the forward acquisition history of an access made when the
@@ -98,17 +141,28 @@ func forward(secs []*nestSection, acqs int64) [][2]int32 {
 			}
 		}
 	}
-	return out
+	return sortPairs(out)
 }
 
-// hasPair reports whether pairs holds (a, b).
-func hasPair(pairs [][2]int32, a, b int32) bool {
-	for _, p := range pairs {
-		if p[0] == a && p[1] == b {
-			return true
-		}
+// sortPairs sorts a history (a set: a thread holds a lock once, and a
+// section lists each inner lock once), so that one content is one context
+// and hasPair a binary search.
+func sortPairs(ps [][2]int32) [][2]int32 {
+	slices.SortFunc(ps, comparePair)
+	return ps
+}
+
+func comparePair(a, b [2]int32) int {
+	if c := cmp.Compare(a[0], b[0]); c != 0 {
+		return c
 	}
-	return false
+	return cmp.Compare(a[1], b[1])
+}
+
+// hasPair reports whether the sorted history pairs holds (a, b).
+func hasPair(pairs [][2]int32, a, b int32) bool {
+	_, ok := slices.BinarySearchFunc(pairs, [2]int32{a, b}, comparePair)
+	return ok
 }
 
 func hasLock(set []int32, l int32) bool {

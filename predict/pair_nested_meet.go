@@ -167,8 +167,12 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 		}
 		t2 := int(c.t)
 		caseA := p1 > e1.e1
-		if !caseA && barred(e1, nt.stack, c) {
-			continue
+		if !caseA {
+			bar, looked := barred(e1, nt.stack, c)
+			m.work += looked
+			if bar {
+				continue
+			}
 		}
 		ep1, ep2 := m.contextEpochs(t1, c, at)
 		f := nestFind{t1: t1, t2: t2, e1: e1.e1, e2: at, f: mem.f, s: e1.free, p1: p1, y0: mem.y0, z: mem.z,
@@ -243,33 +247,38 @@ func (m *nestMeeter) syncAt(join bool, t, u int) int64 {
 }
 
 // barred reports one of the three barriers of case B between T1's e1 and
-// its current position (sections stack, just before e2) and T2's class c.
-func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) bool {
+// its current position (sections stack, just before e2) and T2's class c,
+// and how many lock pairs it looked up (the meeting's budget counts them:
+// a long outer section with many inner locks makes them many).
+func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) (bool, int64) {
 	w := 0 // the sections held throughout: those of e1 still held
 	for w < len(e1.secs) && w < len(stack) && e1.secs[w] == stack[w] {
 		w++
 	}
+	looked := int64(w)
 	for i := range w {
 		if hasLock(c.ctx.held, stack[i].lock) {
-			return true // 1: a lock of W held by T2 at f
+			return true, looked // 1: a lock of W held by T2 at f
 		}
 	}
 	for i := range w {
 		k2 := stack[i].lock
+		looked += int64(e1.lens[i])
 		for _, a := range e1.secs[i].inner[:e1.lens[i]] {
 			if hasPair(c.ctx.back, a.lock, k2) {
-				return true // 2: crossing before e1 and f
+				return true, looked // 2: crossing before e1 and f
 			}
 		}
 	}
 	for i := range w {
+		looked += int64(len(stack) - i - 1)
 		for _, sec := range stack[i+1:] {
 			if hasPair(c.ctx.fwd, sec.lock, stack[i].lock) {
-				return true // 3: crossing after f and before e2
+				return true, looked // 3: crossing after f and before e2
 			}
 		}
 	}
-	return false
+	return false, looked
 }
 
 // nestMeet runs the second pass; found is called for every pattern until

@@ -1,0 +1,53 @@
+package predict
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// longSection is thread T0 holding o over n stretches, each taking inner
+// lock l(i mod locks) and writing x(i mod 50); T1 reads x1 twice in a
+// transaction.
+func longSection(n, locks int) string {
+	var b strings.Builder
+	b.WriteString("T0|acq(o)\n")
+	for i := range n {
+		fmt.Fprintf(&b, "T0|acq(l%d)\nT0|w(x%d)\nT0|rel(l%d)\n", i%locks, i%50, i%locks)
+	}
+	b.WriteString("T0|rel(o)\nT1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n")
+	return b.String()
+}
+
+// TestNestedHistoriesBounded: acquisition histories are sets of locks. In
+// a long section taking one of three inner locks in a loop, every context
+// has at most the three pairs (o, l) in each history (a list of acquires
+// had 1,000 at the end: quadratic time and memory, 16 s and 3 GB at 10,000
+// stretches). With a new inner lock every stretch the histories do grow
+// with the section, and the first pass charges them to its budget
+// (maxNestSize), which a class count alone left quadratic and unbounded.
+func TestNestedHistoriesBounded(t *testing.T) {
+	index := func(src string) *nestIndexer {
+		p := testPredictor(t, src, Options{Unbounded: true})
+		nx, ok, err := p.s.nestIndex(p.sp, func() bool { return false })
+		require.NoError(t, err)
+		require.True(t, ok)
+		return nx
+	}
+	nx := index(longSection(1000, 3))
+	classes := 0
+	for _, list := range nx.idx {
+		for _, c := range list {
+			require.LessOrEqual(t, len(c.ctx.back), 3)
+			require.LessOrEqual(t, len(c.ctx.fwd), 3)
+			classes++
+		}
+	}
+	require.Positive(t, classes)
+
+	const n = 500
+	nx = index(longSection(n, n))
+	require.Greater(t, nx.size, int64(n*n/25)) // n²/2 pairs of two words each
+}
