@@ -175,6 +175,9 @@ func (a *AllOutcome) runFinders(col *collector) error {
 			return nil
 		}
 	}
+	if col.cut != "" && a.Incomplete == "" {
+		a.Incomplete = col.cut
+	}
 	return nil
 }
 

@@ -53,6 +53,9 @@ type collector struct {
 	// misses counts patterns whose e1 the site tracker did not hold (none
 	// ever should: the tests check it).
 	misses int
+	// cut says why a finder that lists every group of its kind stopped
+	// short of it (its own limits; "": it did not).
+	cut string
 }
 
 func newCollector() *collector { return &collector{index: map[groupKey]int{}} }
@@ -174,19 +177,23 @@ func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
 // every pattern of a one-variable two-thread cycle, so that under nested
 // locking the groups of such cycles are all listed. Nothing when the
 // locking is not nested; a pass stopped by the decision's own limits
-// (maxNestSize, the meeting's work) leaves the groups it found.
+// (maxNestSize, the meeting's work) leaves the groups it found, and says
+// so (col.cut: the listing's incomplete).
 func (p *predictor) allNested(col *collector) (bool, error) {
-	nx, whole, err := p.s.nestIndex(p.sp, func() bool { return p.ctx.Err() != nil })
+	nx, whole, err := p.s.nestIndex(p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil })
 	switch {
 	case err != nil || p.ctx.Err() != nil:
 		return false, err
-	case !whole || nx.bad != "":
+	case !whole:
+		col.cut = nestCut
+		return true, nil
+	case nx.bad != "":
 		return true, nil
 	}
 	tr := newSiteTracker(len(p.s.threads))
 	m := newNestMeeter(p.s, nx)
 	limit := 64*p.s.events + 1_000_000
-	_, err = spoolEach(p.sp, func() bool { return p.ctx.Err() != nil || m.work > limit }, func(ev *trace.Event) bool {
+	whole, err = spoolEach(p.sp, func() bool { return p.ctx.Err() != nil || m.work > limit }, func(ev *trace.Event) bool {
 		tr.step(ev)
 		return m.step(ev, func(f nestFind) bool {
 			e1, ok := tr.lookup(f.t1, f.e1)
@@ -200,5 +207,12 @@ func (p *predictor) allNested(col *collector) (bool, error) {
 			return true
 		})
 	})
+	if !whole && p.ctx.Err() == nil {
+		col.cut = nestCut
+	}
 	return p.ctx.Err() == nil, err
 }
+
+// nestCut is the listing's incomplete when step 5c's passes stopped at
+// their own limits.
+const nestCut = "the linear two-thread decision stopped at its limits (classes and histories, or classes met per event): groups of one-variable two-thread cycles may be missing"

@@ -322,6 +322,14 @@ func (nx *nestIndexer) insert(v int32, c nestClass) {
 // real traces have 4,600 to 322,000.
 const maxNestSize = 4_000_000
 
+// nestLimit is the first pass's limit (Options.maxNest).
+func (p *predictor) nestLimit() int64 {
+	if p.o.maxNest > 0 {
+		return p.o.maxNest
+	}
+	return maxNestSize
+}
+
 // histUnits is the share of maxNestSize of n words (int32) of a
 // context's lock sets and histories. A history is bounded by the locks,
 // not by the trace: in a long section with many inner locks (one for each
@@ -332,10 +340,10 @@ func histUnits(n int) int64 {
 }
 
 // nestIndex runs the first pass over the spool; false when stopped (the
-// deadline, or maxNestSize).
-func (s *summary) nestIndex(sp *spool, stop func() bool) (*nestIndexer, bool, error) {
+// deadline, or limit: maxNestSize but in tests).
+func (s *summary) nestIndex(sp *spool, limit int64, stop func() bool) (*nestIndexer, bool, error) {
 	nx := newNestIndexer(s)
-	whole, err := spoolEach(sp, func() bool { return stop() || nx.size > maxNestSize }, func(ev *trace.Event) bool {
+	whole, err := spoolEach(sp, func() bool { return stop() || nx.size > limit }, func(ev *trace.Event) bool {
 		nx.step(ev)
 		return true
 	})

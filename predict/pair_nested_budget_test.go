@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
 )
 
 // longSection is thread T0 holding o over n stretches, each taking inner
@@ -31,7 +33,7 @@ func longSection(n, locks int) string {
 func TestNestedHistoriesBounded(t *testing.T) {
 	index := func(src string) *nestIndexer {
 		p := testPredictor(t, src, Options{Unbounded: true})
-		nx, ok, err := p.s.nestIndex(p.sp, func() bool { return false })
+		nx, ok, err := p.s.nestIndex(p.sp, maxNestSize, func() bool { return false })
 		require.NoError(t, err)
 		require.True(t, ok)
 		return nx
@@ -50,4 +52,27 @@ func TestNestedHistoriesBounded(t *testing.T) {
 	const n = 500
 	nx = index(longSection(n, n))
 	require.Greater(t, nx.size, int64(n*n/25)) // n²/2 pairs of two words each
+}
+
+// TestNestedLimitIsNoProof: step 5c stopped by its first pass's limit
+// (here 1; it is polled every 4,096 events) proves nothing, and predict
+// --all says its groups may not be all (before, the listing claimed every
+// one-variable group under nested locking with the pass cut short).
+func TestNestedLimitIsNoProof(t *testing.T) {
+	src := strings.Replace(longSection(1500, 3), "T1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n",
+		"T1|begin\nT1|acq(o)\nT1|r(x1)\nT1|r(x1)\nT1|rel(o)\nT1|end\n", 1)
+	for _, limit := range []int64{0, 1} {
+		p := testPredictor(t, src, Options{Unbounded: true, maxNest: limit})
+		out, nr, err := p.nestedPairs()
+		require.NoError(t, err)
+		require.Nil(t, out)
+		require.Equal(t, limit == 0, nr.proved, "limit %d", limit) // T1 holds o, which T0 holds at every write
+	}
+	src = "T1|begin\nT1|acq(l)\nT1|r(x)\nT1|acq(k)\nT1|r(x)\nT1|rel(k)\nT1|rel(l)\nT1|end\n" +
+		"T2|acq(k)\nT2|w(x)\nT2|rel(k)\n" + strings.Repeat("T3|acq(n)\nT3|w(y)\nT3|rel(n)\n", 1500)
+	a := allString(t, src, Options{Unbounded: true})
+	require.Equal(t, engines.Violation, a.Result.Verdict)
+	require.Empty(t, a.Incomplete)
+	a = allString(t, src, Options{Unbounded: true, maxNest: 1})
+	require.Equal(t, nestCut, a.Incomplete)
 }

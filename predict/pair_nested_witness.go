@@ -287,7 +287,7 @@ type nestedResult struct {
 // no further; up to eight are tried.
 func (p *predictor) nestedPairs() (*Outcome, nestedResult, error) {
 	stop := func() bool { return p.ctx.Err() != nil }
-	nx, ok, err := p.s.nestIndex(p.sp, stop)
+	nx, ok, err := p.s.nestIndex(p.sp, p.nestLimit(), stop)
 	if err != nil || !ok {
 		return nil, nestedResult{}, err
 	}

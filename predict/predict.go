@@ -29,11 +29,13 @@ type Options struct {
 	// limits still apply.
 	DefaultDeadline bool
 
-	// The tests shrink these two limits to reach them with small traces.
+	// The tests shrink these limits to reach them with small traces.
 	// maxTable bounds the memory the lock-aware engine may spend on its
 	// per-state tables; a larger reduced projection is unknown (exit 3)
 	// rather than a search that cannot fit. 0 means DefaultMaxTable.
 	maxTable int64
+	// maxNest bounds step 5c's first pass; 0 means maxNestSize.
+	maxNest int64
 	// budget is the state limit the lock-aware search gets by default
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.
 	budget int64
