@@ -96,10 +96,14 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 	need := make([]int64, len(p.s.threads))
 	need[f.t1], need[f.t2] = f.e2+1, f.z
 	held := [2][]int32{}
+	heldAtC := false // T2 holds a lock where C leaves it
 	err := p.s.eachEdge(p.sp, need, false, func(t int, q int64, ev model.Event) {
 		i, from, evs := 1, g.y0, &g.ev2
 		if t == f.t1 {
 			i, from, evs = 0, g.x0, &g.ev1
+		}
+		if i == 1 && q == f.ctx[t] {
+			heldAtC = len(held[1]) > 0
 		}
 		if q >= from {
 			*evs = append(*evs, ev)
@@ -120,13 +124,7 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	var segs []segment
-	if g.xs > f.ctx[f.t1] {
-		segs = append(segs, segment{f.t1, g.xs - 1})
-	}
-	if g.ys > f.ctx[f.t2] {
-		segs = append(segs, segment{f.t2, g.ys - 1})
-	}
+	segs := g.prefixes(heldAtC)
 	for _, m := range moves {
 		if n := len(segs); n > 0 && segs[n-1].t == m.t {
 			segs[n-1].upto = m.upto
@@ -135,6 +133,25 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 		segs = append(segs, m)
 	}
 	return segs, true, nil
+}
+
+// prefixes run T1 and T2 from C to the grid's start, where neither holds
+// a lock. T1 goes first, unless T2 holds a lock where C leaves it (it
+// forked T1 inside a section, say), which T1's way may need: then T2
+// goes first, to its lock-free point y0, before f.
+func (g *nestGrid) prefixes(heldAtC bool) []segment {
+	f := g.f
+	var segs []segment
+	if g.xs > f.ctx[f.t1] {
+		segs = append(segs, segment{f.t1, g.xs - 1})
+	}
+	if g.ys > f.ctx[f.t2] {
+		segs = append(segs, segment{f.t2, g.ys - 1})
+	}
+	if heldAtC && len(segs) == 2 {
+		segs[0], segs[1] = segs[1], segs[0]
+	}
+	return segs
 }
 
 // heldSets fills the locks held per position, numbering the grid's locks
