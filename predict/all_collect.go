@@ -191,9 +191,8 @@ func (p *predictor) allNested(col *collector) (bool, error) {
 		return true, nil
 	}
 	tr := newSiteTracker(len(p.s.threads))
-	m := newNestMeeter(p.s, nx)
-	limit := 64*p.s.events + 1_000_000
-	whole, err = spoolEach(p.sp, func() bool { return p.ctx.Err() != nil || m.work > limit }, func(ev *trace.Event) bool {
+	m := newNestMeeter(p.s, nx, func() bool { return p.ctx.Err() != nil })
+	whole, err = spoolEach(p.sp, m.over, func(ev *trace.Event) bool {
 		tr.step(ev)
 		return m.step(ev, func(f nestFind) bool {
 			e1, ok := tr.lookup(f.t1, f.e1)

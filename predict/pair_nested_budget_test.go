@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/trace"
 )
 
 // longSection is thread T0 holding o over n stretches, each taking inner
@@ -75,4 +76,32 @@ func TestNestedLimitIsNoProof(t *testing.T) {
 	require.Empty(t, a.Incomplete)
 	a = allString(t, src, Options{Unbounded: true, maxNest: 1})
 	require.Equal(t, nestCut, a.Incomplete)
+}
+
+// TestNestedMeetingStopsInEvent: T0 writes x under o and a new inner lock
+// each time (3,000 classes of x, T1's lock o bars each), and T1 reads x
+// 3,000 times holding o. The meeting's work limit (64 per event and 10⁶)
+// is crossed inside T1's reads; the pass ends within 1,024 classes of it.
+// Before, the limit was looked at every 4,096 events only: a variable
+// with millions of classes ran billions of steps past it, and past the
+// deadline.
+func TestNestedMeetingStopsInEvent(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "T0|acq(o)\nT0|acq(l%d)\nT0|w(x)\nT0|rel(l%d)\nT0|rel(o)\n", i, i)
+	}
+	b.WriteString("T1|begin\nT1|acq(o)\n" + strings.Repeat("T1|r(x)\n", n) + "T1|rel(o)\nT1|end\n")
+	p := testPredictor(t, b.String(), Options{Unbounded: true})
+	nx, ok, err := p.s.nestIndex(p.sp, maxNestSize, func() bool { return false })
+	require.NoError(t, err)
+	require.True(t, ok)
+	m := newNestMeeter(p.s, nx, func() bool { return false })
+	whole, err := spoolEach(p.sp, m.over, func(ev *trace.Event) bool {
+		return m.step(ev, func(nestFind) bool { t.Fatal("a pattern"); return false })
+	})
+	require.NoError(t, err)
+	require.False(t, whole)
+	require.Greater(t, m.work, m.limit)
+	require.Less(t, m.work, m.limit+4*1024) // 1,024 classes and their lookups
 }

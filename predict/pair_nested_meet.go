@@ -67,12 +67,16 @@ type nestMeeter struct {
 	fj    *fjClocks
 	epoch []int32 // per thread: its forks and joins so far
 	ends  []int64 // each thread's edges
-	work  int64   // classes met, for the budget
+	// work counts classes met and lock pairs looked up; beyond limit (64
+	// per event on average) the pass ends, undecided.
+	work, limit int64
+	stop        func() bool // the deadline
 }
 
-func newNestMeeter(s *summary, nx *nestIndexer) *nestMeeter {
+// newNestMeeter is the second pass after nx, ending when stop says so.
+func newNestMeeter(s *summary, nx *nestIndexer, stop func() bool) *nestMeeter {
 	k := len(s.threads)
-	m := &nestMeeter{w: newPairWalk(k, len(s.locks)), nx: nx, th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
+	m := &nestMeeter{limit: 64*s.events + 1_000_000, stop: stop, w: newPairWalk(k, len(s.locks)), nx: nx, th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
 		sync: nx.sync, fj: nx.fj, epoch: make([]int32, k), ends: nx.ends()}
 	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
 	return m
@@ -80,6 +84,7 @@ func newNestMeeter(s *summary, nx *nestIndexer) *nestMeeter {
 
 // step takes one event and calls found for each pattern it closes (an
 // access e2 meets one class at most once); found returns false to stop.
+// It reports false when found did or the pass is over.
 func (m *nestMeeter) step(ev *trace.Event, found func(nestFind) bool) bool {
 	t := ev.Thread
 	at := m.w.step(ev)
@@ -150,6 +155,9 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 	list := m.idx[ev.Target]
 	m.work += int64(len(list))
 	for i := range list {
+		if i&1023 == 1023 && m.over() { // a variable may have millions of classes
+			return false
+		}
 		c := &list[i]
 		e1 := &fs.any
 		if !c.write {
@@ -284,11 +292,17 @@ func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) (bool, int64) {
 // nestMeet runs the second pass; found is called for every pattern until
 // it returns false. It reports whether the pass read the whole trace.
 func (s *summary) nestMeet(sp *spool, nx *nestIndexer, stop func() bool, found func(nestFind) bool) (bool, error) {
-	m := newNestMeeter(s, nx)
-	limit := 64*s.events + 1_000_000
-	return spoolEach(sp, func() bool { return stop() || m.work > limit }, func(ev *trace.Event) bool {
+	m := newNestMeeter(s, nx, stop)
+	return spoolEach(sp, m.over, func(ev *trace.Event) bool {
 		return m.step(ev, found)
 	})
+}
+
+// over reports that the pass must end: the deadline or the work limit.
+// spoolEach asks every 4,096 events, and meet every 1,024 classes, so
+// that one event meeting many classes cannot run far past either.
+func (m *nestMeeter) over() bool {
+	return m.work > m.limit || m.stop()
 }
 
 // spoolEach is one pass over the spool, event by event until f returns
