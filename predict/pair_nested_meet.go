@@ -231,7 +231,10 @@ func (f *nestFind) context() []int64 {
 // member is the access of class c that a pattern with T1's e1 and e2
 // takes: the first of the class that forks and joins allow to run as e1 <
 // f < e2 (neither f precedes e1 nor e2 precedes f in every run,
-// fjClocks), or else the last; false when neither is.
+// fjClocks), or else the last; false when neither is. Two members are
+// enough because a class's accesses share an epoch of T2: the bound on f
+// from T1's side is a count of T2's edges, which the last member passes
+// if any member does, and the bound on e2 is the epoch's alone.
 func (m *nestMeeter) member(t1 int, c *nestClass, e1 *nestFirst, e2 int64) (nestMember, bool) {
 	if e2 < m.fj.before(c.t, c.epoch, int32(t1)) {
 		return nestMember{}, false
