@@ -197,6 +197,13 @@ func TestPredictAllSchedule(t *testing.T) {
 		out := conc(append([]string{"predict", paths[0]}, args...)...)
 		require.Equal(t, exitUsage, out.code, "%v: %s", args, out.stdout)
 	}
+	// The groups count from 1: 0 is refused (not read as the default, the
+	// first), as are -1 and a number too large for an int.
+	for _, k := range []string{"0", "-1", "x", "99999999999999999999"} {
+		out := conc("predict", paths[0], "--all", "--group", k, "--witness-out", wit)
+		require.Equal(t, exitUsage, out.code, "--group %s: %s", k, out.stdout)
+		require.Equal(t, fmt.Sprintf("conc: predict: --group %q: want 1 or more (a group's number); run 'conc predict --help'\n", k), out.stderr)
+	}
 }
 
 // requireSchedulesReplay checks every group of one trace's --all JSON
