@@ -143,7 +143,13 @@ func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.
 		return err
 	}
 	if more := len(a.Groups) - k; more > 0 {
-		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", count(more, "more group"))
+		// Below --max-groups, it was the deadline (stopBuilding) that cut
+		// the list: --max-groups 0 would not show more.
+		hint := "--max-groups 0 shows all"
+		if f.maxGroups == 0 || shown < f.maxGroups {
+			hint = "not shown: the deadline came before their witnesses were built"
+		}
+		fmt.Fprintf(b, "... and %s (%s)\n", count(more, "more group"), hint)
 	}
 	writeAllNotes(b, a)
 	if !f.quiet {

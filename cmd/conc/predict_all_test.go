@@ -157,6 +157,18 @@ func TestPredictAllStopBuilding(t *testing.T) {
 	require.Equal(t, []int{0}, shown)
 	require.Equal(t, 1, next)
 	require.Equal(t, "the deadline came before the witnesses of the last 2 groups were built (--timeout)", a.Incomplete)
+
+	// The text says so, and does not send the user to --max-groups 0,
+	// which would show no more (with it or with the default 20).
+	for _, maxGroups := range []int{0, 20} {
+		a.Incomplete = ""
+		var text strings.Builder
+		require.NoError(t, writeAllText(ctx, &text, &predictFlags{maxGroups: maxGroups}, a))
+		require.Contains(t, text.String(), "group 1: 1 pattern")
+		require.NotContains(t, text.String(), "group 2:")
+		require.Contains(t, text.String(), "... and 2 more groups (not shown: the deadline came before their witnesses were built)\n"+
+			"note: the groups may not be all: the deadline came before the witnesses of the last 2 groups were built (--timeout)\n")
+	}
 }
 
 // TestPredictAllSchedule: every group's JSON schedule, rebuilt from the
