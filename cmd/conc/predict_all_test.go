@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/predict"
@@ -169,6 +170,16 @@ func TestPredictAllStopBuilding(t *testing.T) {
 		require.Contains(t, text.String(), "... and 2 more groups (not shown: the deadline came before their witnesses were built)\n"+
 			"note: the groups may not be all: the deadline came before the witnesses of the last 2 groups were built (--timeout)\n")
 	}
+
+	// The memory budget's watch ends the context too: the text names the
+	// budget, not the deadline.
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(&budget.Exceeded{Limit: 200 << 20})
+	a.Incomplete = ""
+	var text strings.Builder
+	require.NoError(t, writeAllText(ctx, &text, &predictFlags{maxGroups: 20}, a))
+	require.Contains(t, text.String(), "... and 2 more groups (not shown: the memory budget of 200 MiB was reached before their witnesses were built)\n"+
+		"note: the groups may not be all: the memory budget of 200 MiB was reached before the witnesses of the last 2 groups were built (--max-memory raises it)\n")
 }
 
 // TestPredictAllSchedule: every group's JSON schedule, rebuilt from the
