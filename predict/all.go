@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
@@ -139,6 +140,7 @@ func (a *AllOutcome) find() error {
 		}
 		if len(col.groups) > 0 {
 			a.Result.Verdict, a.Result.Reason = engines.Violation, p.optimisticNote()
+			a.Incomplete = stoppedAt(a.Incomplete)
 		}
 		return err
 	}
@@ -158,6 +160,16 @@ func (a *AllOutcome) find() error {
 		return nil // the named engine answers alone, as in predict
 	}
 	return a.runFinders(col)
+}
+
+// stoppedAt words the default budget's stop for a violation's note: "no
+// violation within predict's default budget …" is an unknown answer's
+// reason, and read after `violation` it contradicts it.
+func stoppedAt(stop string) string {
+	if rest, ok := strings.CutPrefix(stop, "no violation within "); ok {
+		return "the chain search stopped at " + rest
+	}
+	return stop
 }
 
 // runFinders adds the groups of the two-thread patterns (the lock-free

@@ -236,3 +236,16 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 		requireScheduleExact(t, src, w, false)
 	}
 }
+
+// TestAllBudgetNote: a lock-free scan that the default chain budget cuts
+// after it found groups answers violation, and its note says where the
+// search stopped, not "no violation within …" (the unknown answer's
+// reason, which contradicts the verdict): a ring of 4 threads, whose
+// chain needs them all, and 19 writers that chain every way.
+func TestAllBudgetNote(t *testing.T) {
+	a := allString(t, ringTrace(4)+stuckTrace(20), Options{chainBudget: 20_000})
+	require.Equal(t, engines.Violation, a.Result.Verdict, a.Result.Reason)
+	require.NotEmpty(t, a.Groups)
+	require.Equal(t, "the chain search stopped at predict's default budget of 20000 chain states (docs/predict.md): "+
+		"--max-states or --timeout to search further", a.Incomplete)
+}

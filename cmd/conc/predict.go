@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
@@ -30,7 +31,7 @@ type predictFlags struct {
 	progress   progressMode
 	all        bool // every group of violations (predict_all.go)
 	maxGroups  int
-	group      int // with --all and --witness-out: whose witness (0: the first shown)
+	group      int // with --all and --witness-out: whose witness, from 1 (0: not given, the first shown)
 }
 
 func (f *predictFlags) register(fs *flag.FlagSet) {
@@ -41,7 +42,22 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.witnessOut, "witness-out", "", "write the violating reordering as an STD trace to `FILE` (LOC: the original trace line; with --all, the first group's, or --group's) "+dashHelp)
 	fs.BoolVar(&f.all, "all", false, "report every group of predicted violations (by the code locations of the interrupted transaction's two accesses), each with a verified witness")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "with --all, list at most `N` groups in the text output (0: all)")
-	fs.IntVar(&f.group, "group", 0, "with --all and --witness-out, write group `K`'s witness (K as the text and the JSON number the groups; default: the first)")
+	groupVar(fs, &f.group)
+}
+
+// groupVar defines --group. The groups are numbered from 1, so 0 is
+// refused like -1: read as "not given" it would quietly write group 1's
+// witness for a user who counts from 0.
+func groupVar(fs *flag.FlagSet, k *int) {
+	fs.Func("group", "with --all and --witness-out, write group `K`'s witness (K as the text and the JSON number the groups, from 1; default: the first)",
+		func(s string) error {
+			v, err := strconv.Atoi(s)
+			if err != nil || v < 1 {
+				return errors.New("want 1 or more (a group's number)")
+			}
+			*k = v
+			return nil
+		})
 }
 
 // predictMaxStatesHelp states predict's default budgets (docs/spec.md §7,
@@ -70,8 +86,6 @@ func runPredict(e *env, args []string) int {
 	switch {
 	case f.maxGroups < 0:
 		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more")
-	case f.group < 0:
-		return e.badFlag("group", f.group, "want 1 or more (a group's number)")
 	case f.group > 0 && (!f.all || f.witnessOut == ""):
 		return e.usagef("--group chooses the group whose witness --witness-out writes: give it with --all and --witness-out; run 'conc predict --help'")
 	case f.all:

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
@@ -143,7 +144,13 @@ func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.
 		return err
 	}
 	if more := len(a.Groups) - k; more > 0 {
-		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", count(more, "more group"))
+		// Below --max-groups, it was the deadline (stopBuilding) that cut
+		// the list: --max-groups 0 would not show more.
+		hint := "--max-groups 0 shows all"
+		if f.maxGroups == 0 || shown < f.maxGroups {
+			hint = "not shown: " + cutBy(ctx) + " before their witnesses were built"
+		}
+		fmt.Fprintf(b, "... and %s (%s)\n", count(more, "more group"), hint)
 	}
 	writeAllNotes(b, a)
 	if !f.quiet {
@@ -203,7 +210,7 @@ func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *
 	return len(a.Groups), nil
 }
 
-// stopBuilding reports that the deadline (--timeout, --max-memory) came
+// stopBuilding reports that the deadline (--timeout) or the memory budget came
 // before group k's witness was built: the groups from k on are not shown,
 // and Incomplete says so. Building a witness reads the spool once or
 // twice, so a thousand groups of a large trace take a while (docs/predict.md).
@@ -214,8 +221,28 @@ func stopBuilding(ctx context.Context, a *predict.AllOutcome, k int) bool {
 	if a.Incomplete != "" {
 		a.Incomplete += "; "
 	}
-	a.Incomplete += fmt.Sprintf("the deadline came before the witnesses of the last %s were built (--timeout)", count(len(a.Groups)-k, "group"))
+	a.Incomplete += fmt.Sprintf("%s before the witnesses of the last %s were built (%s)", cutBy(ctx),
+		count(len(a.Groups)-k, "group"), cutFlag(ctx))
 	return true
+}
+
+// cutBy names what ended ctx (withinLimits'): the memory budget, whose
+// watch cancels it too, or the deadline.
+func cutBy(ctx context.Context) string {
+	var ex *budget.Exceeded
+	if errors.As(context.Cause(ctx), &ex) {
+		return "the memory budget of " + budget.Format(ex.Limit) + " was reached"
+	}
+	return "the deadline came"
+}
+
+// cutFlag is the flag that raises what ended ctx.
+func cutFlag(ctx context.Context) string {
+	var ex *budget.Exceeded
+	if errors.As(context.Cause(ctx), &ex) {
+		return "--max-memory raises it"
+	}
+	return "--timeout"
 }
 
 // count is "1 group", "2 groups".

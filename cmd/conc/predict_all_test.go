@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/predict"
@@ -157,6 +158,28 @@ func TestPredictAllStopBuilding(t *testing.T) {
 	require.Equal(t, []int{0}, shown)
 	require.Equal(t, 1, next)
 	require.Equal(t, "the deadline came before the witnesses of the last 2 groups were built (--timeout)", a.Incomplete)
+
+	// The text says so, and does not send the user to --max-groups 0,
+	// which would show no more (with it or with the default 20).
+	for _, maxGroups := range []int{0, 20} {
+		a.Incomplete = ""
+		var text strings.Builder
+		require.NoError(t, writeAllText(ctx, &text, &predictFlags{maxGroups: maxGroups}, a))
+		require.Contains(t, text.String(), "group 1: 1 pattern")
+		require.NotContains(t, text.String(), "group 2:")
+		require.Contains(t, text.String(), "... and 2 more groups (not shown: the deadline came before their witnesses were built)\n"+
+			"note: the groups may not be all: the deadline came before the witnesses of the last 2 groups were built (--timeout)\n")
+	}
+
+	// The memory budget's watch ends the context too: the text names the
+	// budget, not the deadline.
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(&budget.Exceeded{Limit: 200 << 20})
+	a.Incomplete = ""
+	var text strings.Builder
+	require.NoError(t, writeAllText(ctx, &text, &predictFlags{maxGroups: 20}, a))
+	require.Contains(t, text.String(), "... and 2 more groups (not shown: the memory budget of 200 MiB was reached before their witnesses were built)\n"+
+		"note: the groups may not be all: the memory budget of 200 MiB was reached before the witnesses of the last 2 groups were built (--max-memory raises it)\n")
 }
 
 // TestPredictAllSchedule: every group's JSON schedule, rebuilt from the
@@ -196,6 +219,13 @@ func TestPredictAllSchedule(t *testing.T) {
 	for _, args := range [][]string{{"--group", "1", "--witness-out", wit}, {"--all", "--group", "1"}, {"--all", "--group", "-1", "--witness-out", wit}} {
 		out := conc(append([]string{"predict", paths[0]}, args...)...)
 		require.Equal(t, exitUsage, out.code, "%v: %s", args, out.stdout)
+	}
+	// The groups count from 1: 0 is refused (not read as the default, the
+	// first), as are -1 and a number too large for an int.
+	for _, k := range []string{"0", "-1", "x", "99999999999999999999"} {
+		out := conc("predict", paths[0], "--all", "--group", k, "--witness-out", wit)
+		require.Equal(t, exitUsage, out.code, "--group %s: %s", k, out.stdout)
+		require.Equal(t, fmt.Sprintf("conc: predict: --group %q: want 1 or more (a group's number); run 'conc predict --help'\n", k), out.stderr)
 	}
 }
 
