@@ -35,10 +35,10 @@ func lockHeavyTrace(r *rand.Rand) (src string, big bool) {
 // are Eraser's, computed here from the test's own projection (its Held per
 // state): per thread and letter, the locks held at every access with the
 // letter, restricted to ids below 64; none for a letter the thread does
-// not use. 400 traces in the quick suite, 4,000 with CONC_LONG=1.
+// not use. 200 traces in the quick suite, 4,000 with CONC_LONG=1.
 func TestFirstPassLockSets(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 3))
-	n := testflag.N(400, 4000)
+	n := testflag.N(200, 4000)
 	bigHeld := 0 // accesses holding a lock of id 64 or more
 	for c := range n {
 		src, _ := lockHeavyTrace(r)
@@ -89,10 +89,10 @@ func eraserSets(a *model.Automaton, big *int) map[profiles.Letter]lockset {
 // past 64, fork trees with joins), both semantics: every normal run the
 // lock check stops is refused by verify. It also counts the refused runs
 // the check lets through (it is a sufficient test, not an exact one).
-// 400 traces in the quick suite, 4,000 with CONC_LONG=1.
+// 200 traces in the quick suite, 4,000 with CONC_LONG=1.
 func TestLockDoomOnlyRefusedVaried(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 4))
-	n := testflag.N(400, 4000)
+	n := testflag.N(200, 4000)
 	found, doomed, missed := 0, 0, 0
 	for c := range n {
 		src, _ := lockHeavyTrace(r)
