@@ -1,10 +1,8 @@
 package predict
 
 import (
-	"fmt"
 	"io"
 
-	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
@@ -91,7 +89,7 @@ func locateMany(sp *spool, k int, qs []query) ([]occurrence, error) {
 		}
 		pending[q.t][q.l] = append(pending[q.t][q.l], x)
 	}
-	txn, pos, open := make([]int32, k), make([]int64, k), make([]bool, k)
+	pp := newProjPos(k)
 	r := sp.reader()
 	var ev trace.Event
 	for left := len(qs); left > 0; {
@@ -101,40 +99,24 @@ func locateMany(sp *spool, k int, qs []query) ([]occurrence, error) {
 			return nil, err
 		}
 		t := int(ev.Thread)
-		switch ev.Op {
-		case model.OpBegin:
-			txn[t]++
-			open[t] = true
-		case model.OpEnd:
-			open[t] = false
-		case model.OpRead, model.OpWrite:
-			at := pos[t]
-			if !open[t] {
-				txn[t]++
-				at++
-				pos[t] += 2
-			}
-			if xs := pending[t][letterOf(&ev)]; len(xs) > 0 {
-				rest := xs[:0]
-				for _, x := range xs {
-					if txn[t] >= qs[x].txn {
-						found[x] = occurrence{at, txn[t]}
-						left--
-					} else {
-						rest = append(rest, x)
-					}
+		at := pp.step(&ev)
+		if at < 0 {
+			continue
+		}
+		if xs := pending[t][letterOf(&ev)]; len(xs) > 0 {
+			rest := xs[:0]
+			for _, x := range xs {
+				if pp.txn[t] >= qs[x].txn {
+					found[x] = occurrence{at, pp.txn[t]}
+					left--
+				} else {
+					rest = append(rest, x)
 				}
-				pending[t][letterOf(&ev)] = rest
 			}
-		}
-		pos[t]++
-	}
-	for x, f := range found {
-		if f.pos < 0 {
-			return nil, fmt.Errorf("predict: internal error: no occurrence for %+v", qs[x])
+			pending[t][letterOf(&ev)] = rest
 		}
 	}
-	return found, nil
+	return found, unanswered(qs, found)
 }
 
 func hasPlan(m map[int]scanPlanned, g int) bool {

@@ -23,17 +23,17 @@ import "github.com/conc-dev/conc/model"
 type lockDoom struct {
 	i      int
 	p      int64
-	now    []lockset // per thread: the locks held so far
-	held   lockset   // i's locks after its edge p, once seen (seen)
+	now    lockset // i's locks so far
+	held   lockset // i's locks after its edge p, once seen (seen)
 	seen   bool
-	acq    []lockset // per link thread: locks acquired before its events
+	acq    []lockset // per link thread: locks acquired before its last event
 	link   []bool
 	doomed bool
 }
 
 // newLockDoom watches the normal run i up to p, then each link of qs.
 func newLockDoom(k, i int, p int64, qs []query) *lockDoom {
-	d := &lockDoom{i: i, p: p, now: make([]lockset, k), acq: make([]lockset, k), link: make([]bool, k)}
+	d := &lockDoom{i: i, p: p, acq: make([]lockset, k), link: make([]bool, k)}
 	for _, q := range qs {
 		d.link[q.t] = true
 	}
@@ -44,21 +44,28 @@ func newLockDoom(k, i int, p int64, qs []query) *lockDoom {
 // next edges; open reports whether t still has a query unanswered (its
 // segment goes on past this event). It reports whether the run is doomed.
 func (d *lockDoom) event(t int, op model.Op, target int32, next int64, open bool) bool {
-	switch op {
-	case model.OpAcquire:
-		d.now[t].add(target)
-		if d.link[t] && open {
-			d.acq[t].add(target)
-			d.doomed = d.doomed || d.seen && d.acq[t]&d.held != 0
+	switch {
+	case t == d.i && !d.seen:
+		d.follow(op, target)
+		if next > d.p { // i has taken its edges through p
+			d.held, d.seen = d.now, true
+			for _, a := range d.acq {
+				d.doomed = d.doomed || a&d.held != 0
+			}
 		}
-	case model.OpRelease:
-		d.now[t].remove(target)
-	}
-	if t == d.i && !d.seen && next > d.p { // i has taken its edges through p
-		d.held, d.seen = d.now[t], true
-		for _, a := range d.acq {
-			d.doomed = d.doomed || a&d.held != 0
-		}
+	case op == model.OpAcquire && d.link[t] && open:
+		d.acq[t].add(target)
+		d.doomed = d.doomed || d.seen && d.acq[t]&d.held != 0
 	}
 	return d.doomed
+}
+
+// follow updates i's locks with its event.
+func (d *lockDoom) follow(op model.Op, target int32) {
+	switch op {
+	case model.OpAcquire:
+		d.now.add(target)
+	case model.OpRelease:
+		d.now.remove(target)
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/trace"
 )
@@ -47,4 +48,23 @@ func TestLockDoomOnlyRefused(t *testing.T) {
 	}
 	t.Logf("%d of %d traces with a normal run, %d of them doomed", found, n, doomed)
 	require.Greater(t, doomed, found/10)
+}
+
+// TestLockDoomAfterLastEvent: a link thread's acquire after its last
+// located event is not in the normal run, so it does not doom it, even when
+// the pass goes on for a later link. Here T2 takes T1's lock after its two
+// events and before T3's: the run T1 (holding l, up to r(x)), T2, T3, T1
+// respects the lock and is the answer.
+func TestLockDoomAfterLastEvent(t *testing.T) {
+	src := "T2|w(x)\nT2|w(y)\nT2|acq(l)\nT2|rel(l)\n" +
+		"T1|begin\nT1|acq(l)\nT1|r(x)\nT1|w(z)\nT1|rel(l)\nT1|end\n" +
+		"T3|w(y)\nT3|w(z)\n"
+	p := newTestPredictor(t, src, Options{})
+	_, ok, c, err := p.lockFreeFor(true)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.False(t, c.doomed)
+	got := predictString(t, src, Options{})
+	require.Equal(t, engines.Violation, got.Result.Verdict)
+	require.Equal(t, normalRunNote, got.Result.Reason)
 }

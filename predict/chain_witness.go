@@ -80,11 +80,11 @@ func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) 
 	for x := range found {
 		found[x].pos = -1
 	}
-	txn, pos, open := make([]int32, k), make([]int64, k), make([]bool, k)
 	pending := make([]int, k) // per thread: its queries unanswered
 	for _, q := range qs {
 		pending[q.t]++
 	}
+	pp := newProjPos(k)
 	r := sp.reader()
 	var ev trace.Event
 	for left := len(qs); left > 0; {
@@ -94,38 +94,66 @@ func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) 
 			return nil, err
 		}
 		t := int(ev.Thread)
-		switch ev.Op {
-		case model.OpBegin:
-			txn[t]++
-			open[t] = true
-		case model.OpEnd:
-			open[t] = false
-		case model.OpRead, model.OpWrite:
-			at := pos[t]
-			if !open[t] {
-				txn[t]++
-				at++
-				pos[t] += 2
-			}
+		if at := pp.step(&ev); at >= 0 {
 			for x, q := range qs {
-				if found[x].pos < 0 && q.t == t && q.l == letterOf(&ev) && txn[t] >= q.txn {
-					found[x] = occurrence{at, txn[t]}
+				if found[x].pos < 0 && q.t == t && q.l == letterOf(&ev) && pp.txn[t] >= q.txn {
+					found[x] = occurrence{at, pp.txn[t]}
 					left--
 					pending[t]--
 				}
 			}
 		}
-		pos[t]++
-		if doom != nil && doom.event(t, ev.Op, ev.Target, pos[t], pending[t] > 0) {
+		if doom != nil && doom.event(t, ev.Op, ev.Target, pp.pos[t], pending[t] > 0) {
 			return nil, nil
 		}
 	}
+	return found, unanswered(qs, found)
+}
+
+// unanswered is the internal error of a query the pass did not answer.
+func unanswered(qs []query, found []occurrence) error {
 	for x, f := range found {
 		if f.pos < 0 {
-			return nil, fmt.Errorf("predict: internal error: no occurrence for %+v", qs[x])
+			return fmt.Errorf("predict: internal error: no occurrence for %+v", qs[x])
 		}
 	}
-	return found, nil
+	return nil
+}
+
+// projPos follows each thread's place in its projection while a pass reads
+// the spool: its transactions begun (a unary access is one) and its edges
+// taken (a unary access is three: begin, the access, end).
+type projPos struct {
+	txn  []int32
+	pos  []int64
+	open []bool
+}
+
+func newProjPos(k int) *projPos {
+	return &projPos{txn: make([]int32, k), pos: make([]int64, k), open: make([]bool, k)}
+}
+
+// step takes thread t's event and returns the edge of an access, -1 for
+// any other event.
+func (pp *projPos) step(ev *trace.Event) int64 {
+	t := ev.Thread
+	at := int64(-1)
+	switch ev.Op {
+	case model.OpBegin:
+		pp.txn[t]++
+		pp.open[t] = true
+	case model.OpEnd:
+		pp.open[t] = false
+	case model.OpRead, model.OpWrite:
+		at = pp.pos[t]
+		if !pp.open[t] {
+			pp.txn[t]++
+			at++
+			pp.pos[t] += 2
+		}
+	}
+	pp.pos[t]++
+	return at
 }
 
 // chainPlan is Lemma 2's normal run for a pair and its chain: thread i up to

@@ -27,8 +27,8 @@ import (
 // every edge, and the conflict graph of every run is acyclic. Which locks an
 // event holds is fixed by its thread's projection, so the test needs only
 // the trace: the first pass keeps the lock sets (summary.go), one more
-// pass over the spool tests the transactions, to the first that fails. It proves serializable; when it does not apply, nothing is
-// concluded.
+// pass over the spool tests the transactions, to the first that fails. It
+// proves serializable; when it does not apply, nothing is concluded.
 
 // lockset is a set of the first 64 locks: a lock beyond counts as never
 // held, which only makes the proof apply less.

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -72,5 +73,44 @@ func TestMemoryFlat(t *testing.T) {
 	require.Equal(t, engines.Serializable, small.Verdict)
 	require.Equal(t, engines.Serializable, big.Verdict)
 	require.Greater(t, big.Stats.Events, 9*small.Stats.Events)
+	require.Less(t, pb, ps+8<<20, "small %d big %d", ps, pb)
+}
+
+// collectGen runs the first pass over a generated locked trace of n
+// events (8 threads, 2,000 variables, 16 locks), streamed through a pipe.
+func collectGen(t *testing.T, n int64) *summary {
+	pr, pw := io.Pipe()
+	g := trace.NewGen(trace.GenOptions{Seed: 5, Events: n, Threads: 8, Vars: 2000, Locks: 16, TxnLen: 8,
+		Unprotected: 0.1, Unary: 0.1, Writes: 0.3})
+	go func() {
+		_, err := g.WriteTo(pw)
+		pw.CloseWithError(err)
+	}()
+	r, err := trace.NewReader(pr, "gen.std", trace.Options{})
+	require.NoError(t, err)
+	sp, err := newSpool(t.TempDir())
+	require.NoError(t, err)
+	defer sp.Close()
+	s, err := collect(context.Background(), r, sp)
+	require.NoError(t, err)
+	return s
+}
+
+// TestMemoryFlatLocked: the first pass keeps, per thread that takes a
+// lock, a lock set per letter (threadSum.held) besides its spans, so ten
+// times the events of a locked trace still take the same memory.
+func TestMemoryFlatLocked(t *testing.T) {
+	old := spoolMem
+	spoolMem = 1 << 20
+	defer func() { spoolMem = old }()
+	n := int64(testflag.N(100_000, 200_000))
+	var small, big *summary
+	ps := peakHeap(func() { small = collectGen(t, n) })
+	pb := peakHeap(func() { big = collectGen(t, 10*n) })
+	t.Logf("peak heap: %d KiB for %d events, %d KiB for %d", ps>>10, small.events, pb>>10, big.events)
+	require.Greater(t, big.events, 9*small.events)
+	for _, th := range big.threads {
+		require.NotNil(t, th.held, "every thread takes a lock")
+	}
 	require.Less(t, pb, ps+8<<20, "small %d big %d", ps, pb)
 }

@@ -37,6 +37,12 @@ type pairGen struct {
 // trace (§3 allows open transactions and held locks at the end).
 func smallPairTrace(r *rand.Rand, threads, maxEvents int) string {
 	g := pairGen{r: r, vars: 1 + r.IntN(3), locks: r.IntN(3)}
+	return g.trace(threads, maxEvents)
+}
+
+// trace is smallPairTrace with g's variables and locks.
+func (g pairGen) trace(threads, maxEvents int) string {
+	r := g.r
 	budget := max(2, maxEvents/threads)
 	scripts := make([][]step, threads)
 	for t := range scripts {
