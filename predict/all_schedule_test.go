@@ -1,56 +1,26 @@
 package predict
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/internal/schedtest"
 )
 
-// scheduledRun rebuilds a schedule's run from the STD text it was read off,
-// as docs/spec.md §5 states it (and independently of ScheduleOf): the
-// trace's events (the lines conc reads as events, §3's normalisation) of
-// the cut's threads up to their lines, in trace order, then each
-// segment's thread's events in its range; under dropSync without lock,
-// fork and join events. Each is written as --witness-out writes it:
-// THREAD|OP|LINE, from the trace's line.
+// scheduledRun rebuilds a schedule's run from the STD text it was read off
+// (internal/schedtest, as docs/spec.md §5 states it).
 func scheduledRun(t *testing.T, src string, sch Schedule, dropSync bool) string {
-	lines := strings.Split(src, "\n")
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	var evs []trace.Event
-	for {
-		ev, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		require.NoError(t, err)
-		if !(dropSync && ev.Op.IsSync()) {
-			evs = append(evs, ev)
-		}
-	}
-	var b strings.Builder
-	take := func(keep func(thread string, n int64) bool) {
-		for _, ev := range evs {
-			f := strings.Split(lines[ev.Line-1], "|")
-			if keep(f[0], ev.Line) {
-				fmt.Fprintf(&b, "%s|%s|%d\n", f[0], f[1], ev.Line)
-			}
-		}
-	}
-	cut := map[string]int64{}
+	var cut []schedtest.Cut
 	for _, c := range sch.Cut {
-		cut[c.Thread] = c.Through
+		cut = append(cut, schedtest.Cut{Thread: c.Thread, Through: c.Through})
 	}
-	take(func(th string, l int64) bool { return l <= cut[th] })
+	var segs []schedtest.Segment
 	for _, sg := range sch.Segments {
-		take(func(th string, l int64) bool { return th == sg.Thread && sg.From <= l && l <= sg.To })
+		segs = append(segs, schedtest.Segment{Thread: sg.Thread, From: sg.From, To: sg.To})
 	}
-	return b.String()
+	return schedtest.Run(t, src, cut, segs, dropSync)
 }
 
 // requireScheduleExact: the witness's schedule rebuilds the run

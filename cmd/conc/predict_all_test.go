@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/internal/schedtest"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/predict"
@@ -265,45 +265,18 @@ func requireSchedulesReplay(t *testing.T, path string, flags []string) int {
 	return len(got.Groups)
 }
 
-// scheduledSTD rebuilds a schedule's run from the trace's text as
-// docs/spec.md §5 states it: the trace's events (as conc reads them) of
-// the cut's threads through their lines in trace order, then each
-// segment's thread's events in its range (without lock, fork and join
-// events under --ignore-sync), each written as --witness-out writes it,
-// THREAD|OP|LINE.
+// scheduledSTD rebuilds a schedule's run from the trace's text
+// (internal/schedtest, as docs/spec.md §5 states it).
 func scheduledSTD(t *testing.T, src string, sch allJSONSchedule, ignoreSync bool) string {
-	lines := strings.Split(src, "\n")
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	var evs []trace.Event
-	for {
-		ev, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		require.NoError(t, err)
-		if !(ignoreSync && ev.Op.IsSync()) {
-			evs = append(evs, ev)
-		}
-	}
-	var b strings.Builder
-	take := func(keep func(thread string, line int64) bool) {
-		for _, ev := range evs {
-			f := strings.Split(lines[ev.Line-1], "|")
-			if keep(f[0], ev.Line) {
-				fmt.Fprintf(&b, "%s|%s|%d\n", f[0], f[1], ev.Line)
-			}
-		}
-	}
-	cut := map[string]int64{}
+	var cut []schedtest.Cut
 	for _, c := range sch.Cut {
-		cut[c.Thread] = c.Through
+		cut = append(cut, schedtest.Cut{Thread: c.Thread, Through: c.Through})
 	}
-	take(func(th string, l int64) bool { return l <= cut[th] })
+	var segs []schedtest.Segment
 	for _, sg := range sch.Segments {
-		take(func(th string, l int64) bool { return th == sg.Thread && sg.From <= l && l <= sg.To })
+		segs = append(segs, schedtest.Segment{Thread: sg.Thread, From: sg.From, To: sg.To})
 	}
-	return b.String()
+	return schedtest.Run(t, src, cut, segs, ignoreSync)
 }
 
 // TestPredictAllTurnsUnknownIntoViolation: on pair-unknown.std (its
