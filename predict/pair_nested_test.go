@@ -130,6 +130,24 @@ func TestNestedDecisionAgreesWithOracle(t *testing.T) {
 	require.LessOrEqual(t, count["undecided, oracle violation"]+count["undecided, oracle none"], decided/20)
 }
 
+// exactClassSource is a random trace of the class where step 5c is exact:
+// two threads (pair_local_test.go's scripts), nested locking up to three
+// deep, every section closed, no fork or join, no re-entrant acquire, at
+// most 30 events; false when the draw is not one.
+func exactClassSource(seed uint64) (string, bool) {
+	r := rand.New(rand.NewPCG(seed, 89))
+	var scripts [][2][]string
+	for range 2 {
+		ops, targets := localScript(r, 1+r.IntN(3), 1+r.IntN(2), false)
+		scripts = append(scripts, [2][]string{ops, targets})
+	}
+	if reentrant(scripts[0][0], scripts[0][1]) || reentrant(scripts[1][0], scripts[1][1]) ||
+		len(scripts[0][0])+len(scripts[1][0]) > 30 {
+		return "", false
+	}
+	return localSource([]string{"T0", "T1"}, scripts), true
+}
+
 // TestNestedDecisionIsExact: on traces of two threads with nested locking,
 // every section closed and no fork or join (pair_local_test.go's scripts,
 // up to three sections deep; 400 quick, 6,000 with CONC_LONG=1), the
@@ -139,17 +157,10 @@ func TestNestedDecisionIsExact(t *testing.T) {
 	n := testflag.N(400, 6000)
 	count := map[string]int{}
 	for seed := uint64(0); seed < uint64(n); seed++ {
-		r := rand.New(rand.NewPCG(seed, 89))
-		var scripts [][2][]string
-		for range 2 {
-			ops, targets := localScript(r, 1+r.IntN(3), 1+r.IntN(2), false)
-			scripts = append(scripts, [2][]string{ops, targets})
-		}
-		if reentrant(scripts[0][0], scripts[0][1]) || reentrant(scripts[1][0], scripts[1][1]) ||
-			len(scripts[0][0])+len(scripts[1][0]) > 30 {
+		src, ok := exactClassSource(seed)
+		if !ok {
 			continue
 		}
-		src := localSource([]string{"T0", "T1"}, scripts)
 		got := nestedOutcome(t, src, seed)
 		require.NotContains(t, got, "undecided", "seed %d\n%s", seed, src)
 		count[got]++
@@ -270,17 +281,10 @@ func TestAllListsNestedGroups(t *testing.T) {
 	n := testflag.N(150, 1500)
 	nested := 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
-		r := rand.New(rand.NewPCG(seed, 89))
-		var scripts [][2][]string
-		for range 2 {
-			ops, targets := localScript(r, 1+r.IntN(3), 1+r.IntN(2), false)
-			scripts = append(scripts, [2][]string{ops, targets})
-		}
-		if reentrant(scripts[0][0], scripts[0][1]) || reentrant(scripts[1][0], scripts[1][1]) ||
-			len(scripts[0][0])+len(scripts[1][0]) > 30 {
+		src, ok := exactClassSource(seed)
+		if !ok {
 			continue
 		}
-		src := localSource([]string{"T0", "T1"}, scripts)
 		a := allString(t, src, Options{Unbounded: true})
 		if len(oneVariableCycles(t, src)) > 0 {
 			require.Equal(t, engines.Violation, a.Result.Verdict, "seed %d\n%s", seed, src)
