@@ -183,7 +183,7 @@ func (a *AllOutcome) runFinders(col *collector) error {
 			return err
 		}
 		if !done {
-			a.Incomplete = "deadline reached (--timeout)"
+			a.Incomplete = stopNote(p.ctx)
 			return nil
 		}
 	}

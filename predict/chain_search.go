@@ -136,7 +136,7 @@ func (c *chainer) count() bool {
 		return false
 	}
 	if c.states&1023 == 0 && c.ctx.Err() != nil {
-		c.stop = "deadline reached (--timeout)"
+		c.stop = stopNote(c.ctx)
 		return false
 	}
 	if c.states&1023 == 0 && c.mem != nil && c.mem.Over() {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -45,4 +46,26 @@ func TestDeepeningAgreesWithBrute(t *testing.T) {
 	t.Logf("verdicts [serializable violation]: %v", tally)
 	require.Greater(t, tally[0], n/10)
 	require.Greater(t, tally[1], n/10)
+}
+
+// TestStopNoteNamesTheMemoryBudget: a search that the memory budget's
+// watch cancels (context cause budget.Exceeded) says so, not that the
+// deadline came; a plain cancellation still names the deadline.
+func TestStopNoteNamesTheMemoryBudget(t *testing.T) {
+	p := testPredictor(t, "T1|begin\nT1|r(x)\nT1|end\n", Options{})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&budget.Exceeded{Limit: 1 << 20})
+	p.ctx = ctx
+	c := p.newChainer()
+	for c.count() {
+	}
+	require.Equal(t, "memory budget of 1 MiB reached (--max-memory raises it)", c.stop)
+	ctx, cancel2 := context.WithTimeout(context.Background(), 0)
+	defer cancel2()
+	<-ctx.Done()
+	p.ctx = ctx
+	c = p.newChainer()
+	for c.count() {
+	}
+	require.Equal(t, "deadline reached (--timeout)", c.stop)
 }

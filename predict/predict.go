@@ -230,6 +230,16 @@ func (p *predictor) newChainer() *chainer {
 	return c
 }
 
+// stopNote names what ended ctx: the memory budget, whose watch (cmd/conc)
+// cancels it with budget.Exceeded, or the deadline.
+func stopNote(ctx context.Context) string {
+	var ex *budget.Exceeded
+	if errors.As(context.Cause(ctx), &ex) {
+		return ex.Error()
+	}
+	return "deadline reached (--timeout)"
+}
+
 // budgetReason words a stop at the default chain budget.
 func (p *predictor) budgetReason(c *chainer) {
 	if c.stop == stateLimitReached && p.defaultBudget() {

@@ -103,7 +103,7 @@ func (c *chainer) scanEach(sp *spool, u *users, each func(*trace.Event), hit fun
 		}
 		st.pos++
 		if n&4095 == 0 && c.ctx.Err() != nil {
-			c.stop = "deadline reached (--timeout)"
+			c.stop = stopNote(c.ctx)
 			return pair{}, false, nil
 		}
 	}
