@@ -1,8 +1,6 @@
 package predict
 
 import (
-	"io"
-
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -158,19 +156,10 @@ func (p *predictor) allPairsHB(col *collector) (bool, error) {
 // eachEvent is one pass over the spool; it reports false when the
 // deadline cut it short.
 func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
-	r := p.sp.reader()
-	var ev trace.Event
-	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
-			return true, nil
-		} else if err != nil {
-			return false, err
-		}
-		f(&ev)
-		if n&4095 == 0 && p.ctx.Err() != nil {
-			return false, nil
-		}
-	}
+	return spoolEach(p.sp, func() bool { return p.ctx.Err() != nil }, func(ev *trace.Event) bool {
+		f(ev)
+		return true
+	})
 }
 
 // allNested is step 5c's passes (pair_nested.go) going on after each hit:

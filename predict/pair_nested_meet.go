@@ -1,8 +1,6 @@
 package predict
 
 import (
-	"io"
-
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -306,22 +304,4 @@ func (s *summary) nestMeet(sp *spool, nx *nestIndexer, stop func() bool, found f
 // that one event meeting many classes cannot run far past either.
 func (m *nestMeeter) over() bool {
 	return m.work > m.limit || m.stop()
-}
-
-// spoolEach is one pass over the spool, event by event until f returns
-// false or stop (polled every 4,096 events) says so; it reports whether
-// the pass read the whole trace.
-func spoolEach(sp *spool, stop func() bool, f func(*trace.Event) bool) (bool, error) {
-	r := sp.reader()
-	var ev trace.Event
-	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
-			return true, nil
-		} else if err != nil {
-			return false, err
-		}
-		if !f(&ev) || n&4095 == 0 && stop() {
-			return false, nil
-		}
-	}
 }

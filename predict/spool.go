@@ -242,3 +242,21 @@ func (r *spoolReader) fill() error {
 	}
 	return nil
 }
+
+// spoolEach is one pass over the spool, event by event until f returns
+// false or stop (polled every 4,096 events) says so; it reports whether
+// the pass read the whole trace.
+func spoolEach(sp *spool, stop func() bool, f func(*trace.Event) bool) (bool, error) {
+	r := sp.reader()
+	var ev trace.Event
+	for n := 1; ; n++ {
+		if err := r.next(&ev); err == io.EOF {
+			return true, nil
+		} else if err != nil {
+			return false, err
+		}
+		if !f(&ev) || n&4095 == 0 && stop() {
+			return false, nil
+		}
+	}
+}
