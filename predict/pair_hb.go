@@ -1,8 +1,6 @@
 package predict
 
 import (
-	"io"
-
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
@@ -110,21 +108,13 @@ type pairScan struct {
 // findPair runs the pass over the spool and returns the first pattern.
 func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) {
 	ps := s.newPairScan()
-	r := sp.reader()
-	var ev trace.Event
-	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
-			return pairFind{}, false, nil
-		} else if err != nil {
-			return pairFind{}, false, err
-		}
-		if f, ok := ps.step(&ev); ok {
-			return f, true, nil
-		}
-		if n&4095 == 0 && stop() {
-			return pairFind{}, false, nil
-		}
-	}
+	var f pairFind
+	var hit bool
+	_, err := spoolEach(sp, stop, func(ev *trace.Event) bool {
+		f, hit = ps.step(ev)
+		return !hit
+	})
+	return f, hit && err == nil, err
 }
 
 // newPairScan is the pass's state before its first event.

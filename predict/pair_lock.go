@@ -1,8 +1,6 @@
 package predict
 
 import (
-	"io"
-
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
@@ -204,21 +202,21 @@ func (px *pairIndexer) indexed() *pairIndexed {
 // pairIndex is the first pass on its own.
 func (s *summary) pairIndex(sp *spool, stop func() bool) (*pairIndexer, pairLockFind, bool, error) {
 	px := newPairIndexer(s)
-	r := sp.reader()
-	var ev trace.Event
-	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
-			return px, pairLockFind{}, false, nil
-		} else if err != nil {
-			return nil, pairLockFind{}, false, err
-		}
-		if f, ok := px.step(&ev); ok {
-			return nil, f, true, nil
-		}
-		if n&4095 == 0 && stop() {
-			return nil, pairLockFind{}, false, nil
-		}
+	var f pairLockFind
+	var hit bool
+	whole, err := spoolEach(sp, stop, func(ev *trace.Event) bool {
+		f, hit = px.step(ev)
+		return !hit
+	})
+	switch {
+	case err != nil:
+		return nil, pairLockFind{}, false, err
+	case hit:
+		return nil, f, true, nil
+	case !whole:
+		return nil, pairLockFind{}, false, nil
 	}
+	return px, pairLockFind{}, false, nil
 }
 
 // addAccess keeps the first access of each (thread, write, acq) class. The
@@ -280,21 +278,13 @@ func (s *summary) secondPairLock(sp *spool, pi *pairIndexed, stop func() bool) (
 	w := newPairWalk(len(s.threads), len(s.locks))
 	w.forkVC = pi.forkVC // every fork, for the contexts
 	m := newTxnVars(len(s.threads))
-	r := sp.reader()
-	var ev trace.Event
-	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
-			return pairLockFind{}, false, nil
-		} else if err != nil {
-			return pairLockFind{}, false, err
-		}
-		if f, ok := m.meet(w, pi.idx, &ev, w.step(&ev)); ok {
-			return f, true, nil
-		}
-		if n&4095 == 0 && stop() {
-			return pairLockFind{}, false, nil
-		}
-	}
+	var f pairLockFind
+	var hit bool
+	_, err := spoolEach(sp, stop, func(ev *trace.Event) bool {
+		f, hit = m.meet(w, pi.idx, ev, w.step(ev))
+		return !hit
+	})
+	return f, hit && err == nil, err
 }
 
 // txnVars is, per thread, the first accesses of its open transaction.

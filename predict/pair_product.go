@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
@@ -161,15 +160,9 @@ func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, 
 // happens before their forks, in its observed order).
 func (p *predictor) withContext(pl plan, t1, t2 int) (plan, error) {
 	w := newPairWalk(len(p.s.threads), len(p.s.locks))
-	r := p.sp.reader()
-	var ev trace.Event
-	for {
-		if err := r.next(&ev); err == io.EOF {
-			break
-		} else if err != nil {
-			return plan{}, err
-		}
-		w.step(&ev)
+	never := func() bool { return false }
+	if _, err := spoolEach(p.sp, never, func(ev *trace.Event) bool { w.step(ev); return true }); err != nil {
+		return plan{}, err
 	}
 	segs, err := p.contextSegments(w.context(t1, t2))
 	if err != nil {
