@@ -3,7 +3,6 @@ package predict
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
 	"sync"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/trace"
 )
 
 // The witnesses of conc predict --all in batches (docs/predict.md, "Every
@@ -372,53 +370,19 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 		proj[t] = make([]model.Step, 0, planned[t])
 		slices.SortStableFunc(byNeed[t], func(x, y *fill) int { return cmp.Compare(y.need[t], x.need[t]) })
 	}
-	left := 0
-	for _, n := range most {
-		if n > 0 {
-			left++
+	err := s.eachEdge(a.p.sp, most, fills[0].dropSync, func(t int, q int64, ev model.Event) {
+		if len(proj[t]) < cap(proj[t]) {
+			proj[t] = append(proj[t], model.Step{Thread: int32(t), Ev: ev})
 		}
-	}
-	edges, open := make([]int64, k), make([]bool, k)
-	dropSync := fills[0].dropSync
-	r := a.p.sp.reader()
-	var ev trace.Event
-	for left > 0 {
-		if err := r.next(&ev); err == io.EOF {
-			break
-		} else if err != nil {
-			return err
-		}
-		t := int(ev.Thread)
-		if edges[t] >= most[t] {
-			continue
-		}
-		evs, n := projected(&ev, open[t], dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
-		for x := 0; x < n && edges[t] < most[t]; x++ {
-			if len(proj[t]) < cap(proj[t]) {
-				proj[t] = append(proj[t], model.Step{Thread: int32(t), Ev: evs[x]})
+		for _, f := range byNeed[t] {
+			if q >= f.need[t] {
+				break
 			}
-			for _, f := range byNeed[t] {
-				if edges[t] >= f.need[t] {
-					break
-				}
-				f.edge(t, edges[t], evs[x])
-			}
-			edges[t]++
-			switch evs[x].Op {
-			case model.OpBegin:
-				open[t] = true
-			case model.OpEnd:
-				open[t] = false
-			}
+			f.edge(t, q, ev)
 		}
-		if edges[t] >= most[t] {
-			left--
-		}
-	}
-	for t := range most {
-		if edges[t] < most[t] {
-			return fmt.Errorf("predict: internal error: thread %d has %d edges, a witness needs %d", t, edges[t], most[t])
-		}
+	})
+	if err != nil {
+		return err
 	}
 	a.copyAll(fills, proj)
 	return nil
