@@ -2,7 +2,6 @@ package predict
 
 import (
 	"cmp"
-	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -418,23 +417,6 @@ func (a *AllOutcome) keepOrRetry(f *fill) error {
 		a.ready[f.g] = out
 	}
 	return err
-}
-
-// materialised is materialise's end: the run with its cycle, paths and the
-// prefix program's facts.
-func (s *summary) materialised(pl plan, need []int64, run []model.Step, at map[ref]int, dropSync, lockEdges bool) (*materialised, error) {
-	w := &model.Witness{Run: run, Paths: straightPaths(need), LockEdges: lockEdges}
-	for _, c := range pl.cycle {
-		from, to := at[c[0]], at[c[1]]
-		if from < 0 || to < 0 {
-			return nil, fmt.Errorf("predict: internal error: cycle event %v or %v not in the witness run", c[0], c[1])
-		}
-		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
-	}
-	m := &materialised{w: model.WrapUnarySync(w), names: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
-	m.forkedBy, m.finished = s.prefixEnds(need, dropSync)
-	m.dropSync = dropSync
-	return m, nil
 }
 
 func sum(xs []int64) int64 {

@@ -66,27 +66,10 @@ type materialised struct {
 	dropSync bool
 }
 
-// materialise reads the edges the plan needs from the spool and builds the
-// run, the paths and the cycle (as run indices). With lock edges, a lock,
-// fork or join event outside a transaction is then written as its unary
-// transaction, begin, event, end (model.WrapUnarySync): two more steps for
-// each such event, which costs one copy of the run when there are any.
-func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
-	need := pl.need(len(s.threads))
-	w := &model.Witness{Paths: straightPaths(need), LockEdges: lockEdges}
-	at := map[ref]int{} // run index of each cycle event
-	for _, c := range pl.cycle {
-		at[c[0]], at[c[1]] = -1, -1
-	}
-	var err error
-	if pl.observed != nil {
-		w.Run, err = s.observedRun(sp, pl.observed, need, at, dropSync)
-	} else {
-		w.Run, err = s.plannedRun(sp, pl.segs, need, at, dropSync)
-	}
-	if err != nil {
-		return nil, err
-	}
+// materialised is materialise's end, and a batch's (all_batch.go): the run with its cycle, paths and the
+// prefix program's facts.
+func (s *summary) materialised(pl plan, need []int64, run []model.Step, at map[ref]int, dropSync, lockEdges bool) (*materialised, error) {
+	w := &model.Witness{Run: run, Paths: straightPaths(need), LockEdges: lockEdges}
 	for _, c := range pl.cycle {
 		from, to := at[c[0]], at[c[1]]
 		if from < 0 || to < 0 {
@@ -98,6 +81,30 @@ func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*ma
 	m.forkedBy, m.finished = s.prefixEnds(need, dropSync)
 	m.dropSync = dropSync
 	return m, nil
+}
+
+// materialise reads the edges the plan needs from the spool and builds the
+// run, the paths and the cycle (as run indices). With lock edges, a lock,
+// fork or join event outside a transaction is then written as its unary
+// transaction, begin, event, end (model.WrapUnarySync): two more steps for
+// each such event, which costs one copy of the run when there are any.
+func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
+	need := pl.need(len(s.threads))
+	at := map[ref]int{} // run index of each cycle event
+	for _, c := range pl.cycle {
+		at[c[0]], at[c[1]] = -1, -1
+	}
+	var run []model.Step
+	var err error
+	if pl.observed != nil {
+		run, err = s.observedRun(sp, pl.observed, need, at, dropSync)
+	} else {
+		run, err = s.plannedRun(sp, pl.segs, need, at, dropSync)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.materialised(pl, need, run, at, dropSync, lockEdges)
 }
 
 // straightPaths are the paths of straight-line threads that take their
