@@ -74,20 +74,26 @@ type occurrence struct {
 
 // locate answers queries in one pass over the spool, which ends at the
 // last answer, or as soon as doom (nil: none) sees that the normal run
-// cannot respect the locks (chain_doom.go): then it returns nil.
+// cannot respect the locks (chain_doom.go): then it returns nil. The
+// pending queries are indexed by thread and letter, so that an access
+// costs a lookup, not a look at every query (conc predict --all asks many
+// at once, all_locate.go).
 func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) {
 	found := make([]occurrence, len(qs))
-	for x := range found {
+	pending := make([]map[profiles.Letter][]int, k)
+	left := make([]int, k) // per thread: its queries unanswered
+	for x, q := range qs {
 		found[x].pos = -1
-	}
-	pending := make([]int, k) // per thread: its queries unanswered
-	for _, q := range qs {
-		pending[q.t]++
+		if pending[q.t] == nil {
+			pending[q.t] = map[profiles.Letter][]int{}
+		}
+		pending[q.t][q.l] = append(pending[q.t][q.l], x)
+		left[q.t]++
 	}
 	pp := newProjPos(k)
 	r := sp.reader()
 	var ev trace.Event
-	for left := len(qs); left > 0; {
+	for all := len(qs); all > 0; {
 		if err := r.next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
@@ -95,15 +101,20 @@ func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) 
 		}
 		t := int(ev.Thread)
 		if at := pp.step(&ev); at >= 0 {
-			for x, q := range qs {
-				if found[x].pos < 0 && q.t == t && q.l == letterOf(&ev) && pp.txn[t] >= q.txn {
+			if xs := pending[t][letterOf(&ev)]; len(xs) > 0 {
+				rest := xs[:0]
+				for _, x := range xs {
+					if pp.txn[t] < qs[x].txn {
+						rest = append(rest, x)
+						continue
+					}
 					found[x] = occurrence{at, pp.txn[t]}
-					left--
-					pending[t]--
+					all, left[t] = all-1, left[t]-1
 				}
+				pending[t][letterOf(&ev)] = rest
 			}
 		}
-		if doom != nil && doom.event(t, ev.Op, ev.Target, pp.pos[t], pending[t] > 0) {
+		if doom != nil && doom.event(t, ev.Op, ev.Target, pp.pos[t], left[t] > 0) {
 			return nil, nil
 		}
 	}
