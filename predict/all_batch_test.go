@@ -29,17 +29,7 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 	var planned, observed, failed, alone, dropped, compared int
 	for _, seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 16))
-		var src string
-		switch seed % 3 {
-		case 0:
-			src = randomTrace(r, randomShape(r))
-		case 1:
-			src = randomPairShape(r).trace(r)
-		default:
-			sh := randomShape(r)
-			sh.locks, sh.fork, sh.items = 0, false, 1+r.IntN(4)
-			src = randomTrace(r, sh)
-		}
+		src := allTrace(r, seed)
 		for _, c := range predictConfigs[:3] {
 			batched, one := allString(t, src, c.o), allString(t, src, c.o)
 			batched.Ahead = []int{0, 1, 2, 3, 5}[seed%5]

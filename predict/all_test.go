@@ -40,6 +40,21 @@ func withLocs(src string) string {
 	return b.String()
 }
 
+// allTrace is the --all tests' random trace for a seed: by turns the
+// predict tests' shapes, the two-thread finders' shapes, and lock-free
+// traces without fork of a few items a thread.
+func allTrace(r *rand.Rand, seed uint64) string {
+	switch seed % 3 {
+	case 0:
+		return randomTrace(r, randomShape(r))
+	case 1:
+		return randomPairShape(r).trace(r)
+	}
+	sh := randomShape(r)
+	sh.locks, sh.fork, sh.items = 0, false, 1+r.IntN(4)
+	return randomTrace(r, sh)
+}
+
 // TestAllGroupsReplay: on random traces (predict's generators: locks, fork
 // and join, nested and unary transactions, and lock-free ones; half of
 // them with code locations; 80 quick, 1,500 with CONC_LONG=1), asked as
@@ -54,17 +69,7 @@ func TestAllGroupsReplay(t *testing.T) {
 	groups, several, checked := 0, 0, 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
-		var src string
-		switch seed % 3 {
-		case 0:
-			src = randomTrace(r, randomShape(r))
-		case 1:
-			src = randomPairShape(r).trace(r)
-		default:
-			sh := randomShape(r)
-			sh.locks, sh.fork, sh.items = 0, false, 1+r.IntN(4)
-			src = randomTrace(r, sh)
-		}
+		src := allTrace(r, seed)
 		if seed%2 == 0 {
 			src = withLocs(src)
 		}
