@@ -79,6 +79,18 @@ func (c *collector) add(src, t int, e1, e2 site, line1 int64) (*allGroup, bool) 
 	return g, first
 }
 
+// addAt is add for a pattern whose e1 is thread t's edge e1, which the
+// site tracker holds, and whose e2 is ev; a pattern whose e1 it does not
+// hold is counted in misses and added nowhere.
+func (c *collector) addAt(tr *siteTracker, src, t int, e1 int64, ev *trace.Event) (*allGroup, bool) {
+	a, ok := tr.lookup(t, e1)
+	if !ok {
+		c.misses++
+		return nil, false
+	}
+	return c.add(src, t, a.s, siteOf(ev), a.line)
+}
+
 // allScan is the lock-free scan (deepen.go's passes) going on after each
 // interrupted transaction; it stops deepening once a pass found a group
 // (a longer chain among many threads is what the budget is for). It
@@ -87,12 +99,7 @@ func (p *predictor) allScan(col *collector) (*chainer, error) {
 	c := p.newChainer()
 	var tr *siteTracker // each pass's: a pass rereads the trace from its start
 	hit := func(pr pair, ev *trace.Event) bool {
-		a, ok := tr.lookup(pr.i, pr.p)
-		if !ok {
-			col.misses++
-			return false
-		}
-		if g, first := col.add(srcScan, pr.i, a.s, siteOf(ev), a.line); first {
+		if g, first := col.addAt(tr, srcScan, pr.i, pr.p, ev); first {
 			g.pats[srcScan].scan = pr
 		}
 		return false
@@ -127,12 +134,7 @@ func (p *predictor) allPairsLocked(col *collector) (bool, error) {
 		if !ok {
 			return
 		}
-		e1, ok := tr.lookup(f.t1, f.e1)
-		if !ok {
-			col.misses++
-			return
-		}
-		if g, first := col.add(srcLock, f.t1, e1.s, siteOf(ev), e1.line); first {
+		if g, first := col.addAt(tr, srcLock, f.t1, f.e1, ev); first {
 			g.pats[srcLock].lock = f
 		}
 	})
@@ -184,12 +186,7 @@ func (p *predictor) allNested(col *collector) (bool, error) {
 	whole, err = spoolEach(p.sp, m.over, func(ev *trace.Event) bool {
 		tr.step(ev)
 		return m.step(ev, func(f nestFind) bool {
-			e1, ok := tr.lookup(f.t1, f.e1)
-			if !ok {
-				col.misses++
-				return true
-			}
-			if g, first := col.add(srcNested, f.t1, e1.s, siteOf(ev), e1.line); first {
+			if g, first := col.addAt(tr, srcNested, f.t1, f.e1, ev); first {
 				g.pats[srcNested].nested = f
 			}
 			return true
