@@ -122,19 +122,27 @@ func runPrediction(e *env, f *predictFlags, r *trace.Reader) (*predict.Outcome, 
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
 	out, err := predict.Predict(ctx, r, f.predictOptions(dl))
+	if err != nil {
+		return nil, predictFailed(e, err)
+	}
+	out.Result, _ = settle(ctx, dl, out.Result, nil) // no error in, none out
+	return out, 0
+}
+
+// predictFailed reports an error of package predict and returns its exit
+// code: a usage error, a witness verify refused (an internal error), or
+// bad input (trace errors read "file:line: reason").
+func predictFailed(e *env, err error) int {
 	var ue *predict.UsageError
 	var we *predict.WitnessError
 	switch {
 	case errors.As(err, &ue):
-		return nil, e.errorf("predict: %v", err)
+		return e.errorf("predict: %v", err)
 	case errors.As(err, &we):
-		return nil, unreplayable(e, we.Engine, we.Err)
-	case err != nil:
-		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
-		return nil, exitUsage
+		return unreplayable(e, we.Engine, we.Err)
 	}
-	out.Result, _ = settle(ctx, dl, out.Result, nil) // no error in, none out
-	return out, 0
+	fmt.Fprintln(e.stderr, err)
+	return exitUsage
 }
 
 // finishPredict renders the answer (with st, what --lenient skipped), writes

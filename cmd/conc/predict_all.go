@@ -45,16 +45,8 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
 	a, err := predict.All(ctx, r, f.predictOptions(dl))
-	var ue *predict.UsageError
-	var we *predict.WitnessError
-	switch {
-	case errors.As(err, &ue):
-		return e.errorf("predict: %v", err)
-	case errors.As(err, &we):
-		return unreplayable(e, we.Engine, we.Err)
-	case err != nil:
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
+	if err != nil {
+		return predictFailed(e, err)
 	}
 	defer a.Close()
 	a.Result, _ = settle(ctx, dl, a.Result, nil)
