@@ -128,13 +128,7 @@ func (g nestGen) block(depth int, held []int) []step {
 	return append(b, step{"rel", name})
 }
 
-func (g nestGen) access() step {
-	op := "r"
-	if g.r.IntN(2) == 0 {
-		op = "w"
-	}
-	return step{op, fmt.Sprintf("x%d", g.r.IntN(g.vars))}
-}
+func (g nestGen) access() step { return randomAccess(g.r, g.vars) }
 
 // forks has each thread u ≥ 1 forked by an earlier thread at a random
 // point, and often joined: by its forker after the fork, or at its end by

@@ -125,12 +125,15 @@ func (g pairGen) lockBlock(depth, outer int) []step {
 	return append(b, tail...)
 }
 
-func (g pairGen) access() step {
+func (g pairGen) access() step { return randomAccess(g.r, g.vars) }
+
+// randomAccess is a read or a write, evenly, of one of vars variables.
+func randomAccess(r *rand.Rand, vars int) step {
 	op := "r"
-	if g.r.IntN(2) == 0 {
+	if r.IntN(2) == 0 {
 		op = "w"
 	}
-	return step{op, fmt.Sprintf("x%d", g.r.IntN(g.vars))}
+	return step{op, fmt.Sprintf("x%d", r.IntN(vars))}
 }
 
 // forkTree has each thread u ≥ 1 forked by a random earlier thread, at a
