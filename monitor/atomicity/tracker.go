@@ -65,7 +65,6 @@ type Tracker struct {
 	threads []thread
 	vars    []variable
 	locks   []source
-	srcs    []source // scratch: the current event's sources
 	free    []*txn   // ended transactions, for reuse
 	res     Result
 }
@@ -84,16 +83,21 @@ func (k *Tracker) StepAll(evs []trace.Event) {
 func (k *Tracker) Step(ev *trace.Event) {
 	k.growThreads(ev)
 	th := &k.threads[ev.Thread]
-	srcs := k.sources(th, ev)
-	news := false
-	for i := range srcs {
-		news = k.receive(th, ev, &srcs[i]) || news
+	if !th.started {
+		k.start(th, ev.Thread)
 	}
-	if news {
+	if news := k.receiveAll(th, ev); news && th.snap != nil {
 		k.bump(th, ev.Thread)
 	}
 	k.record(th, ev)
-	th.last, th.started = *ev, true
+	th.last = *ev
+}
+
+// start gives a thread's first event version 1: version 0 is what
+// everybody knows of every thread.
+func (k *Tracker) start(th *thread, t int32) {
+	th.c = th.c.grown(int(t) + 1)
+	th.c[t], th.started = 1, true
 }
 
 // growThreads makes room for the event's thread and, for fork and join,
@@ -108,14 +112,17 @@ func (k *Tracker) growThreads(ev *trace.Event) {
 	}
 }
 
-// sources lists the events of other threads that ev comes right after:
-// the last write (and for a write the reads since) of its variable, and
-// with lock edges the lock's last release, the fork of ev's thread before
-// its first event, and a joined thread's last event.
-func (k *Tracker) sources(th *thread, ev *trace.Event) []source {
-	srcs := k.srcs[:0]
+// receiveAll orders ev after the events of other threads it comes right
+// after: the last write (and for a write the reads since) of its
+// variable, and with lock edges the lock's last release, the fork of ev's
+// thread before its first event, and a joined thread's last event. It
+// tells whether th learned anything.
+func (k *Tracker) receiveAll(th *thread, ev *trace.Event) bool {
+	news := false
 	if len(th.pending) > 0 {
-		srcs = append(srcs, th.pending...)
+		for i := range th.pending {
+			news = k.receive(th, ev, &th.pending[i]) || news
+		}
 		th.pending = th.pending[:0]
 	}
 	t := ev.Thread
@@ -123,26 +130,26 @@ func (k *Tracker) sources(th *thread, ev *trace.Event) []source {
 	case model.OpRead, model.OpWrite:
 		v := k.variable(ev.Target)
 		if v.w.clk != nil && v.w.ev.Thread != t {
-			srcs = append(srcs, v.w)
+			news = k.receive(th, ev, &v.w) || news
 		}
 		if ev.Op == model.OpWrite {
-			for _, r := range v.reads {
-				if r.ev.Thread != t {
-					srcs = append(srcs, r)
+			for i := range v.reads {
+				if v.reads[i].ev.Thread != t {
+					news = k.receive(th, ev, &v.reads[i]) || news
 				}
 			}
 		}
 	case model.OpAcquire:
 		if l := k.lock(ev.Target); k.opts.LockEdges && l.clk != nil && l.ev.Thread != t {
-			srcs = append(srcs, *l)
+			news = k.receive(th, ev, l) || news
 		}
 	case model.OpJoin:
 		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.started && ev.Target != t {
-			srcs = append(srcs, source{u.last, k.snapshot(u)})
+			s := source{u.last, k.snapshot(u)}
+			news = k.receive(th, ev, &s) || news
 		}
 	}
-	k.srcs = srcs
-	return srcs
+	return news
 }
 
 // receive orders ev after s: first the check of Theorem 2 (s knows ev's
@@ -177,7 +184,9 @@ func (k *Tracker) join(th *thread, ev *trace.Event, s *source) {
 }
 
 // bump starts a new version of th: its clock changed (or a transaction
-// begins), so the snapshot of the old one is no longer its clock.
+// begins) after a snapshot of it was taken, so that snapshot is no longer
+// its clock. While no snapshot of the current version exists nobody knows
+// it, and the version can stand for the changed clock too.
 func (k *Tracker) bump(th *thread, t int32) {
 	th.c = th.c.grown(int(t) + 1)
 	th.c[t]++
@@ -252,7 +261,9 @@ func (k *Tracker) lock(l int32) *source {
 
 // open starts th's transaction at its begin ev, at a new version.
 func (k *Tracker) open(th *thread, ev *trace.Event) {
-	k.bump(th, ev.Thread)
+	if th.snap != nil {
+		k.bump(th, ev.Thread)
+	}
 	x := k.newTxn()
 	x.thread, x.version, x.begin = ev.Thread, th.c[ev.Thread], *ev
 	th.tx = x
