@@ -65,7 +65,7 @@ type Tracker struct {
 	threads []thread
 	vars    []variable
 	locks   []source
-	free    []*txn   // ended transactions, for reuse
+	free    []*txn // ended transactions, for reuse
 	res     Result
 }
 
