@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -28,6 +29,17 @@ type TraceOptions struct {
 	// the result then keeps none (Violations stays empty, Count counts
 	// them), so that a caller that only aggregates holds no violation.
 	OnViolation func(*TraceViolation)
+	// Blame also decides, for every transaction, whether it is broken by
+	// itself (package atomicity), into TraceResult.Broken.
+	Blame bool
+	// OnBroken and MaxBroken are atomicity.Options' (with Blame).
+	OnBroken  func(*atomicity.Broken)
+	MaxBroken int
+	// NotAtomic, if set, names the begins of blocks that are not
+	// transactions (--not-atomic): their begin and end are dropped, and
+	// their events count as unary ones (or belong to the transactions
+	// nested inside them).
+	NotAtomic func(begin *trace.Event) bool
 }
 
 // CycleEvent is one event of a reported cycle: its thread and trace line,
@@ -85,6 +97,10 @@ type TraceResult struct {
 	Stopped    string // why the check ended early (context), "" if it read the whole trace
 	Stats      TraceStats
 	Threads    []string // thread names, indexed by Thread ids
+	// Broken are the transactions broken by themselves (with Blame), by
+	// begin line, and BrokenCount counts them (Broken may be capped).
+	Broken      []atomicity.Broken
+	BrokenCount int64
 }
 
 // CheckTrace runs the trace monitor over r to its end (or the first
@@ -94,37 +110,43 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 	start := time.Now()
 	r.Within(ctx) // the reader's own extra reading keeps the deadline too
 	m := NewTraceMonitor(opts)
+	p := newPasses(m, opts)
 	if !opts.StopAtFirst {
-		stopped, err := m.stepAhead(ctx, r)
+		stopped, err := p.stepAhead(ctx, r)
 		if err != nil {
+			p.finish()
 			return TraceResult{}, err
 		}
-		return m.result(r, stopped, start), nil
+		return p.result(r, stopped, start), nil
 	}
 	// StopAtFirst reads no further than the batch it stops in.
 	evs := make([]trace.Event, 4096)
 	stopped := ""
 	for stopped == "" {
 		n, err := r.Read(evs)
-		if m.StepAll(evs[:n], true); m.first > 0 {
+		if p.stepFirst(evs[:n]); m.first > 0 {
 			err = io.EOF
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			p.finish()
 			return TraceResult{}, err
 		}
 		if ctx.Err() != nil {
 			stopped = context.Cause(ctx).Error()
 		}
 	}
-	return m.result(r, stopped, start), nil
+	return p.result(r, stopped, start), nil
 }
 
 // result finishes the check of r begun at start.
-func (m *TraceMonitor) result(r *trace.Reader, stopped string, start time.Time) TraceResult {
-	res := m.Finish()
+func (p *passes) result(r *trace.Reader, stopped string, start time.Time) TraceResult {
+	res := p.m.Finish()
+	if b := p.finish(); b != nil {
+		res.Broken, res.BrokenCount = b.Broken, b.Count
+	}
 	res.Stopped = stopped
 	res.Threads = r.Threads().Names()
 	res.Stats.Millis = time.Since(start).Milliseconds()

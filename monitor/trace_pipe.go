@@ -4,18 +4,70 @@ import (
 	"context"
 	"io"
 
+	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
+
+// passes are the passes CheckTrace makes over each batch of the trace:
+// the --not-atomic filter, the conflict-graph monitor and, with Blame,
+// the atomicity tracker on its own goroutine.
+type passes struct {
+	m      *TraceMonitor
+	filter *notAtomic
+	blame  *blamer
+}
+
+func newPasses(m *TraceMonitor, opts TraceOptions) *passes {
+	p := &passes{m: m}
+	if opts.NotAtomic != nil {
+		p.filter = &notAtomic{is: opts.NotAtomic}
+	}
+	if opts.Blame {
+		p.blame = newBlamer(atomicity.Options{LockEdges: opts.LockEdges, OnBroken: opts.OnBroken, MaxBroken: opts.MaxBroken})
+	}
+	return p
+}
+
+// step runs the passes over one batch.
+func (p *passes) step(evs []trace.Event) {
+	evs = p.filter.filter(evs)
+	p.m.StepAll(evs, false)
+	if p.blame != nil {
+		p.blame.step(evs)
+	}
+}
+
+// stepFirst is step up to the first violating event: the tracker gets
+// just the events the monitor stepped.
+func (p *passes) stepFirst(evs []trace.Event) {
+	evs = p.filter.filter(evs)
+	before := p.m.stats.Events
+	p.m.StepAll(evs, true)
+	if p.blame != nil {
+		p.blame.step(evs[:p.m.stats.Events-before])
+	}
+}
+
+// finish waits for the tracker, if any, and returns its answer (nil
+// without one); it may be called more than once.
+func (p *passes) finish() *atomicity.Result {
+	if p.blame == nil {
+		return nil
+	}
+	res := p.blame.finish()
+	p.blame = nil
+	return &res
+}
 
 // stepAhead is CheckTrace's loop over batches the reader parses on its own
 // goroutine (trace.ReadAhead); it returns why the check stopped early (""
 // if it read the whole trace).
-func (m *TraceMonitor) stepAhead(ctx context.Context, r *trace.Reader) (string, error) {
+func (p *passes) stepAhead(ctx context.Context, r *trace.Reader) (string, error) {
 	a := trace.ReadAhead(r.Read)
 	defer a.Close()
 	for {
 		evs, err := a.Batch()
-		m.StepAll(evs, false)
+		p.step(evs)
 		switch {
 		case err == io.EOF:
 			return "", nil
