@@ -38,7 +38,8 @@ type TraceOptions struct {
 	// NotAtomic, if set, names the begins of blocks that are not
 	// transactions (--not-atomic): their begin and end are dropped, and
 	// their events count as unary ones (or belong to the transactions
-	// nested inside them).
+	// nested inside them). CheckTrace calls it where the reader runs, so
+	// it may read the reader's tables.
 	NotAtomic func(begin *trace.Event) bool
 }
 
@@ -122,8 +123,9 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 	// StopAtFirst reads no further than the batch it stops in.
 	evs := make([]trace.Event, 4096)
 	stopped := ""
+	read := p.read(r)
 	for stopped == "" {
-		n, err := r.Read(evs)
+		n, err := read(evs)
 		if p.stepFirst(evs[:n]); m.first > 0 {
 			err = io.EOF
 		}

@@ -28,9 +28,17 @@ func newPasses(m *TraceMonitor, opts TraceOptions) *passes {
 	return p
 }
 
+// read is r.Read through the --not-atomic filter. It runs where the
+// reader does (NotAtomic may read the reader's tables).
+func (p *passes) read(r *trace.Reader) func([]trace.Event) (int, error) {
+	return func(evs []trace.Event) (int, error) {
+		n, err := r.Read(evs)
+		return len(p.filter.filter(evs[:n])), err
+	}
+}
+
 // step runs the passes over one batch.
 func (p *passes) step(evs []trace.Event) {
-	evs = p.filter.filter(evs)
 	p.m.StepAll(evs, false)
 	if p.blame != nil {
 		p.blame.step(evs)
@@ -40,7 +48,6 @@ func (p *passes) step(evs []trace.Event) {
 // stepFirst is step up to the first violating event: the tracker gets
 // just the events the monitor stepped.
 func (p *passes) stepFirst(evs []trace.Event) {
-	evs = p.filter.filter(evs)
 	before := p.m.stats.Events
 	p.m.StepAll(evs, true)
 	if p.blame != nil {
@@ -63,7 +70,7 @@ func (p *passes) finish() *atomicity.Result {
 // goroutine (trace.ReadAhead); it returns why the check stopped early (""
 // if it read the whole trace).
 func (p *passes) stepAhead(ctx context.Context, r *trace.Reader) (string, error) {
-	a := trace.ReadAhead(r.Read)
+	a := trace.ReadAhead(p.read(r))
 	defer a.Close()
 	for {
 		evs, err := a.Batch()

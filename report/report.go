@@ -36,6 +36,21 @@ type Report struct {
 	// otherwise), and Groups sorts them by signature (GroupViolations).
 	Violating *int64  `json:"violating,omitempty"`
 	Groups    []Group `json:"groups,omitempty"`
+	// NonAtomic counts the transactions broken by themselves (conc
+	// monitor's default answer, report/blame.go), NonAtomicGroups groups
+	// them by signature, in order of their first begin, and NonAtomicTxns
+	// lists them (the JSON; nil for the text). Joint is the joint
+	// violation (one cycle) of a non-serializable trace none of whose
+	// transactions is broken by itself; OnCycle counts the transactions on
+	// a cycle.
+	NonAtomic       *int64      `json:"non_atomic,omitempty"`
+	NonAtomicGroups []Group     `json:"non_atomic_groups,omitempty"`
+	NonAtomicTxns   []BrokenTxn `json:"non_atomic_transactions,omitempty"`
+	Joint           []Group     `json:"joint,omitempty"`
+	OnCycle         *int64      `json:"on_cycle,omitempty"`
+	// TraceLines is the trace's length in lines (conc monitor), for the
+	// note on a broken transaction that spans most of it.
+	TraceLines int `json:"-"`
 	// naming is how the prose names the threads (Naming).
 	naming Naming
 	// TxnLines names each transaction of the witness's cycle with its

@@ -42,7 +42,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		}
 		writeCycle(b, r.naming, r.Witness, r.TxnLines)
 	}
-	if r.Groups != nil {
+	if r.NonAtomic != nil {
+		writeBlame(b, r)
+	} else if r.Groups != nil {
 		writeGroups(b, r, o)
 	}
 	if !o.Quiet {

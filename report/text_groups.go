@@ -40,11 +40,21 @@ func writeGroups(b *bufio.Writer, r *Report, o TextOptions) {
 // its signature, and its example cycle, transaction by transaction and
 // conflict by conflict, threads named by n.
 func writeGroup(b *bufio.Writer, n Naming, k int, g *Group) {
-	fmt.Fprintf(b, "group %d: %s, first at line %d", k, plural(g.Count, "violating transaction"), g.First)
-	if vars := cycleVars(g.Cycle); len(vars) > 0 {
-		b.WriteString(", on " + strings.Join(vars, ", "))
+	writeGroupAs(b, n, k, g, plural(g.Count, "violating transaction"), "cycle")
+}
+
+// writeGroupAs is writeGroup with the group's transactions counted in
+// words (a group number k of 0 prints no head line) and its example named
+// as a kind ("cycle", or "path" for a broken transaction's).
+func writeGroupAs(b *bufio.Writer, n Naming, k int, g *Group, count, kind string) {
+	if k > 0 {
+		fmt.Fprintf(b, "group %d: %s, first at line %d", k, count, g.First)
+		if vars := cycleVars(g.Cycle); len(vars) > 0 {
+			b.WriteString(", on " + strings.Join(vars, ", "))
+		}
+		b.WriteString("\n")
 	}
-	b.WriteString("\n  signature: " + g.Signature + "\n")
+	b.WriteString("  signature: " + g.Signature + "\n")
 	runs := unaryRuns(g)
 	var names []string
 	for i := 0; i < len(g.Cycle); i++ {
@@ -62,7 +72,7 @@ func writeGroup(b *bufio.Writer, n Naming, k int, g *Group) {
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
 		names = append(names, elision(g.Elided))
 	}
-	fmt.Fprintf(b, "  cycle %s → back to %s:\n", strings.Join(names, " → "), n.Thread(g.Cycle[0].Thread))
+	fmt.Fprintf(b, "  %s %s → back to %s:\n", kind, strings.Join(names, " → "), n.Thread(g.Cycle[0].Thread))
 	for i := 0; i < len(g.Cycle); i++ {
 		if j := runs[i]; j > i {
 			t := g.Cycle[i]

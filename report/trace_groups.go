@@ -44,6 +44,9 @@ type CycleTxn struct {
 	Begin  int          `json:"begin"`
 	End    *int         `json:"end"`
 	Events []TraceEvent `json:"events"`
+	// stretch marks a stretch of a thread that a broken transaction's
+	// path runs through (BrokenTxn.Cycle), not a transaction.
+	stretch bool
 }
 
 // Unary reports whether t is a lone event outside any atomic block (it
@@ -53,6 +56,9 @@ func (t CycleTxn) Unary() bool { return t.End != nil && *t.End == t.Begin && len
 // Label names t in the text, the DOT and the HTML, its thread named by n:
 // "T0 lines 5-open".
 func (t CycleTxn) Label(n Naming) string {
+	if t.stretch {
+		return t.stretchLabel(n)
+	}
 	return fmt.Sprintf("%s lines %d-%s", n.Thread(t.Thread), t.Begin, endText(t.End))
 }
 

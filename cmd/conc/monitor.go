@@ -40,6 +40,8 @@ type monitorFlags struct {
 	maxMemory int64 // bytes; 0: budget.Default()
 	quiet     bool
 	progress  progressMode
+	cycles    bool
+	notAtomic string
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -51,7 +53,9 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.html, "html", "", htmlHelp)
 	fs.IntVar(&f.maxCycle, "max-cycle", monitor.DefaultMaxCycle, "list at most `N` transactions of each cycle; the middle of a longer one is elided")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
-	fs.BoolVar(&f.all, "all", false, "also list every violating transaction in the text output, one a line")
+	fs.BoolVar(&f.all, "all", false, "also list every broken transaction (with --cycles: every transaction on a cycle) in the text output, one a line")
+	fs.BoolVar(&f.cycles, "cycles", false, "report every transaction on a cycle of conflicts, grouped (Velodrome's answer), instead of the transactions broken by themselves")
+	fs.StringVar(&f.notAtomic, "not-atomic", "", "treat the blocks whose begin is at `SPEC[,SPEC...]` as not atomic: SPEC is a begin's LOC or line:N (its trace line); @FILE reads SPECs from FILE")
 	timeoutVar(fs, &f.timeout, timeoutHelp)
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
@@ -96,10 +100,20 @@ func runMonitor(e *env, args []string) int {
 	ctx, unwatch := budget.Watch(ctx, f.maxMemory)
 	defer unwatch()
 	opts := monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle}
-	// The text and DOT show groups only: the violations stream into a
-	// compact spool instead of the result (memory: docs/traces.md).
+	if opts.NotAtomic, err = notAtomicSpec(f.notAtomic, r); err != nil {
+		return e.badFlag("not-atomic", f.notAtomic, err.Error())
+	}
 	var spool *violationSpool
-	if f.format == "text" && !f.all {
+	var blame *blameSpool
+	switch {
+	case !f.cycles:
+		// The broken transactions; of the cycles, the first only (the
+		// joint violation), the others counted.
+		blame = &blameSpool{keepAll: f.format == "json" || f.all}
+		opts.Blame, opts.OnBroken, opts.MaxViolations = true, blame.add, 1
+	case f.format == "text" && !f.all:
+		// The text and DOT show groups only: the violations stream into a
+		// compact spool instead of the result (memory: docs/traces.md).
 		spool = &violationSpool{}
 		opts.OnViolation = spool.add
 	}
@@ -117,9 +131,12 @@ func runMonitor(e *env, args []string) int {
 	if rep.Reason != "" && errors.As(context.Cause(ctx), &ex) {
 		rep.Reason = ex.Error() + ": the trace was not read to its end"
 	}
-	if spool != nil {
+	switch {
+	case blame != nil:
+		err = blameReport(ctx, e, files[0], r, rep, blame)
+	case spool != nil:
 		err = groupSpool(ctx, e, files[0], rep, spool, r.Threads())
-	} else {
+	default:
 		err = groupViolations(ctx, e, files[0], rep)
 	}
 	if err != nil {

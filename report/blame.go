@@ -1,0 +1,220 @@
+package report
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// A transaction broken by itself (docs/spec.md §1, "broken transactions";
+// RegionTrack's criterion) is what a person fixes: conc monitor reports
+// them first, grouped by the code locations of where the path that breaks
+// them leaves the transaction, the other thread's event that interrupts it
+// and where it comes back (the signature); then, when none is broken by
+// itself but the trace is not serializable, the joint violation; then how
+// many transactions lie on a cycle (Velodrome's count).
+
+// PathEvent is an event of an explanation path, resolved to names.
+type PathEvent struct {
+	Thread string `json:"thread"`
+	Line   int    `json:"line"`
+	Op     string `json:"op"`
+	Target string `json:"target,omitempty"`
+	Loc    string `json:"loc,omitempty"`
+	ev     TraceEvent
+}
+
+// NewPathEvent is ev (NewTraceEvent's) as a path names it.
+func NewPathEvent(ev TraceEvent) PathEvent {
+	return PathEvent{Thread: ev.thread, Line: ev.Line, Op: ev.Op, Target: ev.Target, Loc: ev.loc, ev: ev}
+}
+
+// PathHop is one edge of a path: From comes before To, of another thread
+// (two conflicting events, §1).
+type PathHop struct {
+	From PathEvent `json:"from"`
+	To   PathEvent `json:"to"`
+}
+
+// BrokenTxn is a transaction broken by itself, with the path that breaks
+// it: Path[0].From is its own event where the path leaves it, the last
+// hop's To its own event where the path comes back, and between two hops
+// the path stays in one other thread (program order). Group numbers its
+// group from 1.
+type BrokenTxn struct {
+	Thread string    `json:"thread"`
+	Begin  int       `json:"begin"`
+	End    *int      `json:"end"`
+	Group  int       `json:"group"`
+	Path   []PathHop `json:"path"`
+}
+
+// Cycle is b's path as Group.Cycle shows one: b itself with its two events
+// (leave, come back), then per other thread the stretch the path runs
+// through, from the event where it enters to the one where it leaves.
+func (b *BrokenTxn) Cycle() []CycleTxn {
+	p := b.Path
+	own := CycleTxn{Thread: b.Thread, Begin: b.Begin, End: b.End, Events: []TraceEvent{p[0].From.ev, p[len(p)-1].To.ev}}
+	cycle := []CycleTxn{own}
+	for i := 0; i+1 < len(p); i++ {
+		in, out := p[i].To, p[i+1].From
+		end := out.Line
+		evs := []TraceEvent{in.ev}
+		if out.Line != in.Line {
+			evs = append(evs, out.ev)
+		}
+		cycle = append(cycle, CycleTxn{Thread: in.Thread, Begin: in.Line, End: &end, Events: evs, stretch: true})
+	}
+	return cycle
+}
+
+// Signature is what the programmer would fix: where the path leaves the
+// transaction, the event that interrupts it (the other thread's event the
+// path comes back from), and where it comes back, each as op@LOC (or op
+// and target when the event has no location).
+func (b *BrokenTxn) Signature() string {
+	p := b.Path
+	site := func(e PathEvent) string { return string(e.ev.appendSite(nil)) }
+	return site(p[0].From) + " | " + site(p[len(p)-1].From) + " | " + site(p[len(p)-1].To)
+}
+
+// Blamer groups broken transactions by signature as they come, in order of
+// arrival, keeping each group's first as its example and, if keep is set,
+// every transaction (the JSON lists them all).
+type Blamer struct {
+	keep   bool
+	index  map[string]int
+	groups []Group
+	txns   []BrokenTxn
+	count  int64
+}
+
+// NewBlamer starts an empty grouping.
+func NewBlamer(keep bool) *Blamer { return &Blamer{keep: keep, index: map[string]int{}} }
+
+// Add puts b in its group.
+func (g *Blamer) Add(b BrokenTxn) { g.AddGroup(b, 1) }
+
+// AddGroup puts count transactions of b's signature, b the first of
+// them, in their group (a driver that grouped them itself; the JSON then
+// lists none of them but b).
+func (g *Blamer) AddGroup(b BrokenTxn, count int) {
+	g.count += int64(count)
+	sig := b.Signature()
+	k, ok := g.index[sig]
+	if !ok {
+		k = len(g.groups)
+		g.index[sig] = k
+		g.groups = append(g.groups, Group{Signature: sig, First: b.Begin, Cycle: b.Cycle()})
+	}
+	g.groups[k].Count += count
+	if g.groups[k].First > b.Begin { // arrival is by end; the example is the first begun
+		g.groups[k].First, g.groups[k].Cycle = b.Begin, b.Cycle()
+	}
+	if g.keep {
+		b.Group = k + 1
+		g.txns = append(g.txns, b)
+	}
+}
+
+// Set puts the grouping into r: the groups in order of their first begin
+// line (renumbering the kept transactions' groups to match), and the kept
+// transactions by begin line.
+func (g *Blamer) Set(r *Report) {
+	order := make([]int, len(g.groups))
+	for i := range order {
+		order[i] = i
+	}
+	sortBy(order, func(i int) int { return g.groups[i].First })
+	rank := make([]int, len(order))
+	groups := make([]Group, len(order))
+	for k, i := range order {
+		rank[i], groups[k] = k+1, g.groups[i]
+	}
+	for i := range g.txns {
+		g.txns[i].Group = rank[g.txns[i].Group-1]
+	}
+	sortBy(g.txns, func(b BrokenTxn) int { return b.Begin })
+	n := g.count
+	r.NonAtomic, r.NonAtomicGroups, r.NonAtomicTxns = &n, groups, g.txns
+}
+
+// Spanning is the broken transaction, if any, that spans more than half of
+// a trace of lines lines: a harness method wrapped around the whole run,
+// which hides everything inside it (--not-atomic looks past it).
+func (r *Report) Spanning(lines int) *Group {
+	for i := range r.NonAtomicGroups {
+		g := &r.NonAtomicGroups[i]
+		own := g.Cycle[0]
+		end := lines
+		if own.End != nil {
+			end = *own.End
+		}
+		if lines > 0 && 2*(end-own.Begin+1) > lines {
+			return g
+		}
+	}
+	return nil
+}
+
+// brokenWords is how the text names a group's transactions.
+func brokenWords(g *Group) string { return plural(g.Count, "broken transaction") }
+
+// writeBlame prints conc monitor's default answer: the first violating
+// line, the note on a transaction spanning most of the trace, the broken
+// transactions' groups (Report.ShowGroups of them), the joint violation,
+// and the count of transactions on a cycle.
+func writeBlame(b *bufio.Writer, r *Report) {
+	if r.First > 0 {
+		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
+	}
+	if s := r.Spanning(r.TraceLines); s != nil {
+		own := s.Cycle[0]
+		fmt.Fprintf(b, "note: %s spans most of the trace and is broken by the threads running inside it (a harness method?); "+
+			"--not-atomic line:%d treats it as not atomic and shows the transactions inside\n", own.Label(r.naming), own.Begin)
+	}
+	n := *r.NonAtomic
+	if n > 0 {
+		fmt.Fprintf(b, "%s broken by %s, in %s (grouped by code locations: docs/traces.md, \"Broken transactions\")\n",
+			plural64(n, "transaction"), itself(n), plural(len(r.NonAtomicGroups), "group"))
+	}
+	shown := r.NonAtomicGroups
+	if r.ShowGroups > 0 && len(shown) > r.ShowGroups {
+		shown = shown[:r.ShowGroups]
+	}
+	for i := range shown {
+		writeGroupAs(b, r.naming, i+1, &shown[i], brokenWords(&shown[i]), "path")
+	}
+	if more := len(r.NonAtomicGroups) - len(shown); more > 0 {
+		fmt.Fprintf(b, "... and %s (--max-groups 0 shows all)\n", plural(more, "more group"))
+	}
+	for i := range r.Joint {
+		g := &r.Joint[i]
+		fmt.Fprintf(b, "no transaction is broken by itself, but these %d cannot all be atomic (a joint violation):\n", len(g.Cycle))
+		writeGroupAs(b, r.naming, 0, g, "", "cycle")
+	}
+	if r.OnCycle != nil && *r.OnCycle > 0 {
+		fmt.Fprintf(b, "%s on a cycle of conflicts (Velodrome's count; --cycles groups them)\n", plural64(*r.OnCycle, "transaction"))
+	}
+}
+
+func itself(n int64) string {
+	if n == 1 {
+		return "itself"
+	}
+	return "themselves"
+}
+
+// stretchLabel names a stretch of a thread that a path runs through.
+func (t CycleTxn) stretchLabel(n Naming) string {
+	if t.End != nil && *t.End == t.Begin {
+		return fmt.Sprintf("%s line %d", n.Thread(t.Thread), t.Begin)
+	}
+	return fmt.Sprintf("%s lines %d-%s", n.Thread(t.Thread), t.Begin, endText(t.End))
+}
+
+// sortBy sorts s stably by key.
+func sortBy[T any](s []T, key func(T) int) {
+	slices.SortStableFunc(s, func(a, b T) int { return cmp.Compare(key(a), key(b)) })
+}
