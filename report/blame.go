@@ -106,7 +106,7 @@ func (g *Blamer) AddGroup(b BrokenTxn, count int) {
 	if !ok {
 		k = len(g.groups)
 		g.index[sig] = k
-		g.groups = append(g.groups, Group{Signature: sig, First: b.Begin, Cycle: b.Cycle()})
+		g.groups = append(g.groups, Group{Signature: sig, First: b.Begin, Cycle: b.Cycle(), Broken: true})
 	}
 	g.groups[k].Count += count
 	if g.groups[k].First > b.Begin { // arrival is by end; the example is the first begun
@@ -151,11 +151,25 @@ func (r *Report) Spanning(lines int) *Group {
 		if own.End != nil {
 			end = *own.End
 		}
-		if lines > 0 && 2*(end-own.Begin+1) > lines {
+		if lines >= minSpanLines && 2*(end-own.Begin+1) > lines {
 			return g
 		}
 	}
 	return nil
+}
+
+// minSpanLines is the shortest trace for which Spanning looks: in a
+// short one a transaction that spans half of it is no harness.
+const minSpanLines = 1000
+
+// ShownBlame are the broken transactions' groups shown (Report.ShowGroups
+// of them), then the joint violation's.
+func (r *Report) ShownBlame() []Group {
+	shown := r.NonAtomicGroups
+	if r.ShowGroups > 0 && len(shown) > r.ShowGroups {
+		shown = shown[:r.ShowGroups]
+	}
+	return append(slices.Clip(shown), r.Joint...)
 }
 
 // brokenWords is how the text names a group's transactions.

@@ -73,6 +73,10 @@ type Group struct {
 	Cycle     []CycleTxn `json:"cycle"`
 	Elided    int        `json:"elided,omitempty"`
 	ElidedAt  int        `json:"elided_at,omitempty"`
+	// Broken marks a group of transactions broken by themselves, whose
+	// example is a path through other threads (BrokenTxn.Cycle), not a
+	// cycle of transactions.
+	Broken bool `json:"-"`
 }
 
 // GroupViolations groups r.Violations by signature, in order of first

@@ -31,7 +31,12 @@ func groupDiagram(n report.Naming, k int, g *report.Group) *diagram {
 		violating := i == 0 && !t.Unary()
 		if key := [2]int{l, t.Begin}; !boxOf[key] {
 			boxOf[key] = true
-			d.boxes = append(d.boxes, groupBox(n, t, l, col, len(d.cols)-1, violating))
+			x := groupBox(n, t, l, col, len(d.cols)-1, violating)
+			if violating && g.Broken {
+				x.name = t.Label(n) + ": broken"
+				x.title = "transaction " + t.Label(n) + ": broken by itself: the path leaves it and comes back into it"
+			}
+			d.boxes = append(d.boxes, x)
 		}
 		for _, e := range t.Events {
 			if _, ok := markOf[e.Line]; ok {

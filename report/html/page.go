@@ -77,7 +77,9 @@ func writeBody(b *bufio.Writer, r *report.Report, o Options) {
 	if r.Witness != nil && len(r.Witness.Cycle) > 0 && r.Witness.Len() > 0 {
 		writeWitness(b, r.Naming(), r.Witness, o)
 	}
-	if len(r.Groups) > 0 {
+	if r.NonAtomic != nil {
+		writeBlame(b, r)
+	} else if len(r.Groups) > 0 {
 		writeGroups(b, r)
 	} else if r.First > 0 {
 		fmt.Fprintf(b, "<p>first not serializable at trace line %d</p>\n", r.First)
@@ -133,6 +135,48 @@ func writeGroups(b *bufio.Writer, r *report.Report) {
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {
 		fmt.Fprintf(b, "<p class=\"left-out\">… and %s more (--max-groups 0 shows all)</p>\n", plural(more, "group"))
+	}
+	b.WriteString("</section>\n")
+}
+
+// writeBlame lists conc monitor's default answer as the text does: the
+// broken transactions' groups, each with its example path drawn (the
+// broken transaction in red), the joint violation's cycle, and how many
+// transactions lie on a cycle.
+func writeBlame(b *bufio.Writer, r *report.Report) {
+	b.WriteString("<section class=\"groups\">\n<h2>Broken transactions</h2>\n")
+	if r.First > 0 {
+		fmt.Fprintf(b, "<p>first not serializable at trace line %d</p>\n", r.First)
+	}
+	if s := r.Spanning(r.TraceLines); s != nil {
+		own := s.Cycle[0]
+		fmt.Fprintf(b, "<p class=\"note\">note: %s spans most of the trace and is broken by the threads running inside it (a harness method?); "+
+			"<code>--not-atomic line:%d</code> treats it as not atomic and shows the transactions inside</p>\n", esc(own.Label(r.Naming())), own.Begin)
+	}
+	if n := *r.NonAtomic; n > 0 {
+		fmt.Fprintf(b, "<p>%s broken by %s, in %s, grouped by code locations; each group's first is drawn with the path that breaks it "+
+			"(by trace line: where the path leaves it, the other threads' events it runs through, where it comes back).</p>\n",
+			esc(plural(int(n), "transaction")), map[bool]string{true: "itself", false: "themselves"}[n == 1], plural(len(r.NonAtomicGroups), "group"))
+	}
+	shown := r.ShownBlame()
+	for k := range shown {
+		g := &shown[k]
+		if g.Broken {
+			fmt.Fprintf(b, "<section class=\"group\" data-group=\"%d\">\n<h3>Group %d: %s, first at line %d</h3>\n",
+				k+1, k+1, plural(g.Count, "broken transaction"), g.First)
+		} else {
+			fmt.Fprintf(b, "<section class=\"group joint\" data-group=\"%d\">\n<h3>No transaction is broken by itself, but these %d cannot all be atomic (a joint violation)</h3>\n",
+				k+1, len(g.Cycle))
+		}
+		fmt.Fprintf(b, "<p class=\"signature\">signature: <code>%s</code></p>\n", esc(g.Signature))
+		writeFigure(b, groupDiagram(r.Naming(), k+1, g))
+		b.WriteString("</section>\n")
+	}
+	if more := len(r.NonAtomicGroups) + len(r.Joint) - len(shown); more > 0 {
+		fmt.Fprintf(b, "<p class=\"left-out\">… and %s more (--max-groups 0 shows all)</p>\n", plural(more, "group"))
+	}
+	if r.OnCycle != nil && *r.OnCycle > 0 {
+		fmt.Fprintf(b, "<p>%s on a cycle of conflicts (Velodrome's count; --cycles groups them)</p>\n", esc(plural(int(*r.OnCycle), "transaction")))
 	}
 	b.WriteString("</section>\n")
 }
