@@ -66,6 +66,7 @@ type Tracker struct {
 	vars    []variable
 	locks   []source
 	free    []*txn // ended transactions, for reuse
+	slab    clock  // what is left of the current slab of snapshots
 	res     Result
 }
 
@@ -194,15 +195,25 @@ func (k *Tracker) bump(th *thread, t int32) {
 }
 
 // snapshot is th's clock at its current version, copied once per version.
+// Snapshots are cut from a shared slab (a few per allocation); a thread
+// always has an entry of its own (start), so none is empty.
 func (k *Tracker) snapshot(th *thread) clock {
 	if th.snap == nil {
-		th.snap = append(clock(nil), th.c...)
-		if th.snap == nil {
-			th.snap = clock{} // a thread that knows nothing: not "no event"
+		n := len(th.c)
+		if len(k.slab)+n > cap(k.slab) {
+			k.slab = make(clock, 0, max(slabLen, n))
 		}
+		at := len(k.slab)
+		k.slab = append(k.slab, th.c...)
+		th.snap = k.slab[at : at+n : at+n]
 	}
 	return th.snap
 }
+
+// slabLen is the entries of one slab of snapshots: small, since a slab
+// lives as long as any snapshot cut from it (a variable's last write can
+// keep one for the whole trace).
+const slabLen = 256
 
 // record makes ev a source for later events, and opens or closes th's
 // transaction.
