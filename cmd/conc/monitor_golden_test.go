@@ -55,26 +55,26 @@ func traceExcerpts(t *testing.T, dir string) []traceExcerpt {
 	return out
 }
 
-// The text conc monitor --lock-edges prints for each real-trace excerpt
-// (testdata/traces), kept as golden files, and the JSON and DOT for sor's.
-// The text streams the violations into groups (groupSpool); --all holds
-// them all (groupViolations) and must print the same groups; a trace read
-// from standard input names its events by line only.
+// The text conc monitor --cycles --lock-edges prints for each real-trace
+// excerpt (testdata/traces), kept as golden files, and the JSON and DOT for
+// sor's. The text streams the violations into groups (groupSpool); --all
+// holds them all (groupViolations) and must print the same groups; a trace
+// read from standard input names its events by line only.
 func TestMonitorGoldenExcerpts(t *testing.T) {
 	dir := "../../testdata/traces"
 	for _, x := range traceExcerpts(t, dir) {
 		path := filepath.Join(dir, x.file)
-		out := conc("monitor", path, "--lock-edges", "--quiet")
+		out := conc("monitor", path, "--cycles", "--lock-edges", "--quiet")
 		require.Empty(t, out.stderr)
 		golden(t, filepath.Join("monitor", x.name+".txt"), out.stdout)
-		held := conc("monitor", path, "--lock-edges", "--quiet", "--all")
+		held := conc("monitor", path, "--cycles", "--lock-edges", "--quiet", "--all")
 		want, _, _ := strings.Cut(held.stdout, "violating transactions:\n")
 		require.Equal(t, want, out.stdout, x.name)
 	}
 
 	sor := filepath.Join(dir, "jgf-sor-reduced.std")
 	dot := filepath.Join(t.TempDir(), "sor.dot")
-	out := conc("monitor", sor, "--lock-edges", "--format", "json", "--dot", dot)
+	out := conc("monitor", sor, "--cycles", "--lock-edges", "--format", "json", "--dot", dot)
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	golden(t, "monitor/jgf-sor-reduced.json", scrubMillis(out.stdout))
 	g, err := os.ReadFile(dot)
@@ -83,9 +83,55 @@ func TestMonitorGoldenExcerpts(t *testing.T) {
 
 	src, err := os.ReadFile(sor)
 	require.NoError(t, err)
-	out = concStdin(string(src), "monitor", "-", "--lock-edges", "--quiet")
+	out = concStdin(string(src), "monitor", "-", "--cycles", "--lock-edges", "--quiet")
 	golden(t, "monitor/jgf-sor-reduced.stdin.txt", out.stdout)
 	require.Contains(t, out.stderr, "a trace on standard input or a pipe is read once: the cycles' events are named by line only")
+}
+
+// The default answer (the transactions broken by themselves) that conc
+// monitor --lock-edges prints for each real-trace excerpt, kept as golden
+// files beside --cycles' (NAME.broken.txt), and the JSON and DOT for
+// sor's. --all prints the same groups (it may add a listing); a trace read
+// from standard input gives the same answer, as the broken transactions'
+// paths are named as the trace streams by.
+func TestMonitorGoldenBroken(t *testing.T) {
+	dir := "../../testdata/traces"
+	for _, x := range traceExcerpts(t, dir) {
+		path := filepath.Join(dir, x.file)
+		out := conc("monitor", path, "--lock-edges", "--quiet")
+		require.Empty(t, out.stderr)
+		golden(t, filepath.Join("monitor", x.name+".broken.txt"), out.stdout)
+		held := conc("monitor", path, "--lock-edges", "--quiet", "--all")
+		requireSubsequence(t, strings.SplitAfter(out.stdout, "\n"), strings.SplitAfter(held.stdout, "\n"), x.name)
+	}
+
+	sor := filepath.Join(dir, "jgf-sor-reduced.std")
+	dot := filepath.Join(t.TempDir(), "sor.dot")
+	out := conc("monitor", sor, "--lock-edges", "--format", "json", "--dot", dot)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	golden(t, "monitor/jgf-sor-reduced.broken.json", scrubMillis(out.stdout))
+	g, err := os.ReadFile(dot)
+	require.NoError(t, err)
+	golden(t, "monitor/jgf-sor-reduced.broken.dot", string(g))
+
+	src, err := os.ReadFile(sor)
+	require.NoError(t, err)
+	fromFile := conc("monitor", sor, "--lock-edges", "--quiet")
+	out = concStdin(string(src), "monitor", "-", "--lock-edges", "--quiet")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Equal(t, fromFile.stdout, out.stdout)
+}
+
+// requireSubsequence: the lines of want appear in got, in order.
+func requireSubsequence(t *testing.T, want, got []string, ctx string) {
+	t.Helper()
+	i := 0
+	for _, l := range got {
+		if i < len(want) && l == want[i] {
+			i++
+		}
+	}
+	require.Equal(t, len(want), i, "%s: %q is not in\n%s", ctx, strings.Join(want[i:], ""), strings.Join(got, ""))
 }
 
 // scrubMillis zeroes the JSON's timing, the one field that varies.

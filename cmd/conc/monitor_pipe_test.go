@@ -12,7 +12,8 @@ import (
 )
 
 // A trace from a pipe (`conc monitor <(zcat t.gz)`) is read once, like
-// standard input: the events are named by line only, with a note. The
+// standard input: the cycles' events (--cycles) are named by line only,
+// with a note. The
 // second reading used to open the pipe again, and wait forever for a
 // writer (go test's timeout ends it).
 func TestMonitorPipeIsReadOnce(t *testing.T) {
@@ -25,7 +26,7 @@ func TestMonitorPipeIsReadOnce(t *testing.T) {
 			w.Close()
 		}
 	}()
-	out := conc("monitor", fifo, "--quiet")
+	out := conc("monitor", fifo, "--cycles", "--quiet")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, "    T1's event at line 2 comes before T2's event at line 3\n")
 	require.Contains(t, out.stderr, "a trace on standard input or a pipe is read once")

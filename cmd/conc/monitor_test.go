@@ -39,7 +39,7 @@ T1|end
 
 func TestMonitorViolationJSON(t *testing.T) {
 	path := file(t, "lost.std", lostUpdateTrace)
-	out := conc("monitor", path, "--format", "json")
+	out := conc("monitor", path, "--cycles", "--format", "json")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	var got struct {
 		Verdict    string `json:"verdict"`
@@ -75,11 +75,11 @@ func TestMonitorViolationJSON(t *testing.T) {
 	require.Equal(t, 5, got.Stats["events"])
 }
 
-// The text names each transaction of a cycle once, and each conflict in
+// The --cycles text names each transaction of a cycle once, and each conflict in
 // words with its lines, ops and variable; the groups' signatures are made
 // of the trace's code locations (LOC).
 func TestMonitorText(t *testing.T) {
-	out := conc("monitor", file(t, "lost.std", lostUpdateTrace), "--quiet")
+	out := conc("monitor", file(t, "lost.std", lostUpdateTrace), "--cycles", "--quiet")
 	require.Equal(t, exitViolation, out.code)
 	require.Equal(t, "violation\n"+
 		"first not serializable at trace line 4\n"+
@@ -96,24 +96,24 @@ func TestMonitorText(t *testing.T) {
 		"    T1's read of x at line 2 comes before T2's write of x at line 3\n", out.stdout)
 }
 
-// --max-groups bounds the groups listed, --all adds every violating
-// transaction; a trace from standard input cannot be read again, so its
+// Under --cycles, --max-groups bounds the groups listed, --all adds every
+// violating transaction; a trace from standard input cannot be read again, so its
 // events are named by line only.
 func TestMonitorMaxGroupsAllAndStdin(t *testing.T) {
 	path := file(t, "lost.std", lostUpdateTrace)
-	out := conc("monitor", path, "--quiet", "--max-groups", "1", "--all")
+	out := conc("monitor", path, "--cycles", "--quiet", "--max-groups", "1", "--all")
 	require.Equal(t, exitViolation, out.code)
 	require.Contains(t, out.stdout, "group 1: ")
 	require.NotContains(t, out.stdout, "group 2: ")
 	require.Contains(t, out.stdout, "... and 1 more group (--max-groups 0 shows all)\n"+
 		"violating transactions:\n  T1 lines 1-5: group 1\n  T2 lines 3-3: group 2\n")
-	out = concStdin(lostUpdateTrace, "monitor", "-", "--quiet")
+	out = concStdin(lostUpdateTrace, "monitor", "-", "--cycles", "--quiet")
 	require.Equal(t, exitViolation, out.code)
 	require.Contains(t, out.stdout, "    T1's event at line 2 comes before T2's event at line 3\n")
 	require.Equal(t, exitUsage, conc("monitor", path, "--max-groups", "-1").code)
 }
 
-// A thousand lost updates from the same code are one group: the default
+// A thousand lost updates from the same code are one group: the --cycles
 // text stays a screen long (it listed every violating transaction, a line
 // each, before the groups). Numeric thread ids read T0, T1 in prose.
 func TestMonitorGroupsRepeats(t *testing.T) {
@@ -122,7 +122,7 @@ func TestMonitorGroupsRepeats(t *testing.T) {
 		x := "x" + strconv.Itoa(i)
 		b.WriteString("0|begin|\n0|r(" + x + ")|A.java:2\n1|w(" + x + ")|B.java:7\n0|w(" + x + ")|A.java:3\n0|end|\n")
 	}
-	out := conc("monitor", file(t, "many.std", b.String()))
+	out := conc("monitor", file(t, "many.std", b.String()), "--cycles")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, "2000 violating transactions in 2 groups")
 	require.Contains(t, out.stdout, "group 1: 1000 violating transactions, first at line 1, on x0\n")
@@ -132,7 +132,7 @@ func TestMonitorGroupsRepeats(t *testing.T) {
 	// --dot draws the groups' example cycles: a box per transaction, an
 	// edge per conflicting pair, none twice; --max-groups 1 draws one.
 	dot := filepath.Join(t.TempDir(), "groups.dot")
-	out = conc("monitor", file(t, "many.std", b.String()), "--dot", dot, "--max-groups", "1")
+	out = conc("monitor", file(t, "many.std", b.String()), "--cycles", "--dot", dot, "--max-groups", "1")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	g, err := os.ReadFile(dot)
 	require.NoError(t, err)
@@ -227,7 +227,7 @@ func relayTrace() string {
 func TestMonitorLongCycleElisionAndDOT(t *testing.T) {
 	path := file(t, "relay.std", relayTrace())
 	dot := filepath.Join(t.TempDir(), "cycle.dot")
-	out := conc("monitor", path, "--max-cycle", "4", "--dot", dot)
+	out := conc("monitor", path, "--cycles", "--max-cycle", "4", "--dot", dot)
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, "  cycle T1 lines 1-14 → T2 lines 3-3 → T2 lines 4-4 → ... 8 more transactions ... → back to T1:\n"+
 		"    T1's read of a at line 2 comes before T2's write of a at line 3\n")
@@ -240,7 +240,7 @@ func TestMonitorLongCycleElisionAndDOT(t *testing.T) {
 	require.Contains(t, string(g), "style=dashed")
 
 	// With room for the whole cycle, every transaction on it is listed.
-	out = conc("monitor", path, "--max-cycle", "50")
+	out = conc("monitor", path, "--cycles", "--max-cycle", "50")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.NotContains(t, out.stdout, "more transaction")
 	require.Contains(t, out.stdout, "  cycle T1 lines 1-14 → T2 lines 3-3 → T2 lines 4-4 → T3 lines 5-5 → T3 lines 6-6 → "+
@@ -257,7 +257,7 @@ func TestMonitorLongCycleElisionAndDOT(t *testing.T) {
 // with T1, where hop by hop it was elided.
 func TestMonitorShortcutsProgramOrder(t *testing.T) {
 	path := file(t, "long.std", longCycleTrace())
-	out := conc("monitor", path, "--max-cycle", "4")
+	out := conc("monitor", path, "--cycles", "--max-cycle", "4")
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.NotContains(t, out.stdout, "more transaction")
 	require.Contains(t, out.stdout, "  cycle T1 lines 1-17 → T2 lines 3-3 → T2 lines 15-15 → back to T1:\n"+

@@ -57,11 +57,11 @@ func TestThreadNamesInProse(t *testing.T) {
 
 		out := conc("monitor", path, "--quiet", "--dot", filepath.Join(dir, "m.dot"), "--html", filepath.Join(dir, "m.html"))
 		require.Equal(t, exitViolation, out.code, out.stderr)
-		require.Contains(t, out.stdout, fmt.Sprintf("  cycle %s lines 1-5 → %s lines 3-3 → back to %s:\n", c.wantA, c.wantB, c.wantA), name)
+		require.Contains(t, out.stdout, fmt.Sprintf("  path %s lines 1-5 → %s line 3 → back to %s:\n", c.wantA, c.wantB, c.wantA), name)
 		require.Contains(t, out.stdout, fmt.Sprintf("    %s's read of x at line 2 comes before %s's write of x at line 3\n", c.wantA, c.wantB), name)
 		dot := read("m.dot")
 		require.Contains(t, dot, fmt.Sprintf(`[label="%s lines 1-5"]`, c.wantA), name)
-		require.Contains(t, dot, fmt.Sprintf(`[label="%s lines 3-3"]`, c.wantB), name)
+		require.Contains(t, dot, fmt.Sprintf(`[label="%s line 3"]`, c.wantB), name)
 		html := read("m.html")
 		require.Equal(t, want, lanes(html), name)
 		require.Contains(t, html, fmt.Sprintf("transaction %s lines 1-5", c.wantA), name)
