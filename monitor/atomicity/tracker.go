@@ -81,24 +81,109 @@ func (k *Tracker) StepAll(evs []trace.Event) {
 }
 
 // Step adds one event; nested begin/end pairs flatten to the outermost.
+// Reads and writes, most of a trace, take the short way.
 func (k *Tracker) Step(ev *trace.Event) {
-	k.growThreads(ev)
-	th := &k.threads[ev.Thread]
-	if !th.started {
-		k.start(th, ev.Thread)
+	t := ev.Thread
+	if int(t) >= len(k.threads) || ev.Op >= model.OpFork {
+		k.growThreads(ev)
 	}
-	if news := k.receiveAll(th, ev); news && th.snap != nil {
-		k.bump(th, ev.Thread)
+	th := &k.threads[t]
+	if !th.started || len(th.pending) > 0 {
+		k.first(th, ev)
 	}
-	k.record(th, ev)
-	th.last = *ev
+	switch ev.Op {
+	case model.OpRead:
+		v := k.variable(ev.Target)
+		if v.w.clk != nil && v.w.ev.Thread != t && k.receive(th, ev, &v.w) {
+			k.changed(th, t)
+		}
+		v.read(source{*ev, k.snapshot(th)})
+	case model.OpWrite:
+		k.write(th, ev)
+	default:
+		k.other(th, ev)
+	}
+	if k.opts.LockEdges {
+		th.last = *ev // a join's source
+	}
 }
 
-// start gives a thread's first event version 1: version 0 is what
-// everybody knows of every thread.
-func (k *Tracker) start(th *thread, t int32) {
-	th.c = th.c.grown(int(t) + 1)
-	th.c[t], th.started = 1, true
+// first starts a thread at its first event (version 1: version 0 is what
+// everybody knows of every thread) and orders the event after the fork
+// of its thread (with lock edges).
+func (k *Tracker) first(th *thread, ev *trace.Event) {
+	t := ev.Thread
+	if !th.started {
+		th.c = th.c.grown(int(t) + 1)
+		th.c[t], th.started = 1, true
+	}
+	news := false
+	for i := range th.pending {
+		news = k.receive(th, ev, &th.pending[i]) || news
+	}
+	th.pending = th.pending[:0]
+	if news {
+		k.changed(th, t)
+	}
+}
+
+// write orders a write after its variable's last write and the reads
+// since, and makes it the last write.
+func (k *Tracker) write(th *thread, ev *trace.Event) {
+	t := ev.Thread
+	v := k.variable(ev.Target)
+	news := false
+	if v.w.clk != nil && v.w.ev.Thread != t {
+		news = k.receive(th, ev, &v.w)
+	}
+	for i := range v.reads {
+		if v.reads[i].ev.Thread != t {
+			news = k.receive(th, ev, &v.reads[i]) || news
+		}
+	}
+	if news {
+		k.changed(th, t)
+	}
+	v.w, v.reads = source{*ev, k.snapshot(th)}, v.reads[:0]
+}
+
+// other steps the events that are not accesses: with lock edges an
+// acquire comes after the lock's last release and a join after the
+// joined thread's last event; a release and a fork are sources for later
+// events; begin and end open and close the thread's transaction.
+func (k *Tracker) other(th *thread, ev *trace.Event) {
+	t := ev.Thread
+	switch ev.Op {
+	case model.OpBegin:
+		if th.depth++; th.depth == 1 {
+			k.open(th, ev)
+		}
+	case model.OpEnd:
+		if th.depth > 0 {
+			if th.depth--; th.depth == 0 {
+				k.close(th, ev.Line)
+			}
+		}
+	case model.OpAcquire:
+		if l := k.lock(ev.Target); k.opts.LockEdges && l.clk != nil && l.ev.Thread != t && k.receive(th, ev, l) {
+			k.changed(th, t)
+		}
+	case model.OpRelease:
+		if k.opts.LockEdges {
+			*k.lock(ev.Target) = source{*ev, k.snapshot(th)}
+		}
+	case model.OpFork:
+		if u := &k.threads[ev.Target]; k.opts.LockEdges && ev.Target != t {
+			u.pending = append(u.pending, source{*ev, k.snapshot(th)})
+		}
+	case model.OpJoin:
+		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.started && ev.Target != t {
+			s := source{u.last, k.snapshot(u)}
+			if k.receive(th, ev, &s) {
+				k.changed(th, t)
+			}
+		}
+	}
 }
 
 // growThreads makes room for the event's thread and, for fork and join,
@@ -111,46 +196,6 @@ func (k *Tracker) growThreads(ev *trace.Event) {
 	for int(n) >= len(k.threads) {
 		k.threads = append(k.threads, thread{})
 	}
-}
-
-// receiveAll orders ev after the events of other threads it comes right
-// after: the last write (and for a write the reads since) of its
-// variable, and with lock edges the lock's last release, the fork of ev's
-// thread before its first event, and a joined thread's last event. It
-// tells whether th learned anything.
-func (k *Tracker) receiveAll(th *thread, ev *trace.Event) bool {
-	news := false
-	if len(th.pending) > 0 {
-		for i := range th.pending {
-			news = k.receive(th, ev, &th.pending[i]) || news
-		}
-		th.pending = th.pending[:0]
-	}
-	t := ev.Thread
-	switch ev.Op {
-	case model.OpRead, model.OpWrite:
-		v := k.variable(ev.Target)
-		if v.w.clk != nil && v.w.ev.Thread != t {
-			news = k.receive(th, ev, &v.w) || news
-		}
-		if ev.Op == model.OpWrite {
-			for i := range v.reads {
-				if v.reads[i].ev.Thread != t {
-					news = k.receive(th, ev, &v.reads[i]) || news
-				}
-			}
-		}
-	case model.OpAcquire:
-		if l := k.lock(ev.Target); k.opts.LockEdges && l.clk != nil && l.ev.Thread != t {
-			news = k.receive(th, ev, l) || news
-		}
-	case model.OpJoin:
-		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.started && ev.Target != t {
-			s := source{u.last, k.snapshot(u)}
-			news = k.receive(th, ev, &s) || news
-		}
-	}
-	return news
 }
 
 // receive orders ev after s: first the check of Theorem 2 (s knows ev's
@@ -184,6 +229,14 @@ func (k *Tracker) join(th *thread, ev *trace.Event, s *source) {
 	}
 }
 
+// changed notes that th's clock changed: a new version if the current
+// one was exported.
+func (k *Tracker) changed(th *thread, t int32) {
+	if th.snap != nil {
+		k.bump(th, t)
+	}
+}
+
 // bump starts a new version of th: its clock changed (or a transaction
 // begins) after a snapshot of it was taken, so that snapshot is no longer
 // its clock. While no snapshot of the current version exists nobody knows
@@ -198,7 +251,15 @@ func (k *Tracker) bump(th *thread, t int32) {
 // Snapshots are cut from a shared slab (a few per allocation); a thread
 // always has an entry of its own (start), so none is empty.
 func (k *Tracker) snapshot(th *thread) clock {
-	if th.snap == nil {
+	if th.snap != nil {
+		return th.snap
+	}
+	return k.cut(th)
+}
+
+// cut copies th's clock into the slab.
+func (k *Tracker) cut(th *thread) clock {
+	{
 		n := len(th.c)
 		if len(k.slab)+n > cap(k.slab) {
 			k.slab = make(clock, 0, max(slabLen, n))
@@ -214,36 +275,6 @@ func (k *Tracker) snapshot(th *thread) clock {
 // lives as long as any snapshot cut from it (a variable's last write can
 // keep one for the whole trace).
 const slabLen = 256
-
-// record makes ev a source for later events, and opens or closes th's
-// transaction.
-func (k *Tracker) record(th *thread, ev *trace.Event) {
-	switch ev.Op {
-	case model.OpBegin:
-		if th.depth++; th.depth == 1 {
-			k.open(th, ev)
-		}
-	case model.OpEnd:
-		if th.depth > 0 {
-			if th.depth--; th.depth == 0 {
-				k.close(th, ev.Line)
-			}
-		}
-	case model.OpRead:
-		k.variable(ev.Target).read(source{*ev, k.snapshot(th)})
-	case model.OpWrite:
-		v := k.variable(ev.Target)
-		v.w, v.reads = source{*ev, k.snapshot(th)}, v.reads[:0]
-	case model.OpRelease:
-		if k.opts.LockEdges {
-			*k.lock(ev.Target) = source{*ev, k.snapshot(th)}
-		}
-	case model.OpFork:
-		if u := &k.threads[ev.Target]; k.opts.LockEdges && ev.Target != ev.Thread {
-			u.pending = append(u.pending, source{*ev, k.snapshot(th)})
-		}
-	}
-}
 
 // read keeps r as its thread's latest read since the last write.
 func (v *variable) read(r source) {
