@@ -9,13 +9,16 @@
 // other transaction is split into single events.
 //
 // The Tracker reads the trace once, in memory independent of its length
-// (but for the broken transactions it keeps): vector clocks over threads
-// whose own entry is a version that moves only when the thread's clock
-// changes (a transaction begins, or an edge brings news), so that a clock
-// is copied once per version, not per event, and a join whose source the
-// receiver already knows is skipped after one comparison. Each open
-// transaction remembers, per other thread, the edge by which that thread
-// first learned of it; the explanation of a broken transaction follows
-// these edges back from the event that interrupts it to the event of its
-// own where the path leaves it (docs/monitor.md, "Broken transactions").
+// (but for the broken transactions it keeps). Only open transactions can
+// still be broken, so each open one has a slot, and every thread and every
+// record of an event (a variable's last write and reads, a lock's last
+// release, a fork) carries the mask of slots whose transaction's begin
+// comes before it: a join of masks along each edge, one word while at most
+// 64 transactions are open at once. A slot is reused once its transaction
+// ends; a mask's slot counts only if that slot's transaction began no
+// later than the event that holds the mask. Each open transaction also
+// remembers, per other thread, the edge by which that thread first learned
+// of it; the explanation of a broken transaction follows these edges back
+// from the event that interrupts it to the event of its own where the path
+// leaves it (docs/monitor.md, "Broken transactions").
 package atomicity

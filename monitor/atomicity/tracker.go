@@ -29,11 +29,11 @@ type Result struct {
 }
 
 // source is an event that later events of other threads may be ordered
-// after, with its thread's clock just after it (a snapshot: never
-// changed). A nil clk means no event.
+// after, with what it knows: the slots of the open transactions whose
+// begin comes before it (→), as of its line (valid). Line 0: no event.
 type source struct {
-	ev  trace.Event
-	clk clock
+	ev trace.Event
+	m  mask
 }
 
 // variable holds the events a new access to it is ordered after: its last
@@ -44,30 +44,37 @@ type variable struct {
 	reads []source
 }
 
-// thread is a thread's state: its clock, the snapshot of it at the
-// current version (nil until a record needs one), its open transaction
-// (nil outside one) with the nesting depth, its last event (a join's
-// source) and, with lock edges, its fork before its first event.
+// thread is a thread's state: what its latest event knows (m: only slots
+// of open transactions, as closing a transaction clears its slot in the
+// threads that know of it), its open transaction (nil outside one) with the nesting depth, its
+// latest event (a join's source; Line 0 before its first) and, with lock
+// edges, its fork before its first event.
 type thread struct {
-	c       clock
-	snap    clock
+	m       mask
 	depth   int32
 	tx      *txn
 	last    trace.Event
-	started bool
 	pending []source
 }
 
 // Tracker decides per-transaction atomicity over a trace, one event at a
-// time, in trace order.
+// time, in trace order. Every open transaction has a slot; a mask of slots
+// says which open transactions' begins come before an event. A slot is
+// used again once its transaction ends, so a mask's slot counts only if
+// the slot's transaction began no later than the event that holds the
+// mask (valid): knowledge of an earlier occupant is not knowledge of this
+// one.
 type Tracker struct {
-	opts    Options
-	threads []thread
-	vars    []variable
-	locks   []source
-	free    []*txn // ended transactions, for reuse
-	slab    clock  // what is left of the current slab of snapshots
-	res     Result
+	opts     Options
+	threads  []thread
+	vars     []variable
+	locks    []source
+	slots    []*txn  // per slot: its open transaction, nil while free
+	opened   []int64 // per slot: the begin line of its latest transaction
+	free     []int32 // free slots
+	occupied mask    // the slots in use
+	spare    []*txn  // ended transactions, for reuse
+	res      Result
 }
 
 // New starts a tracker on the empty trace.
@@ -88,16 +95,19 @@ func (k *Tracker) Step(ev *trace.Event) {
 		k.growThreads(ev)
 	}
 	th := &k.threads[t]
-	if !th.started || len(th.pending) > 0 {
-		k.first(th, ev)
+	if len(th.pending) > 0 {
+		for i := range th.pending {
+			k.receive(th, ev, &th.pending[i])
+		}
+		th.pending = th.pending[:0]
 	}
 	switch ev.Op {
 	case model.OpRead:
 		v := k.variable(ev.Target)
-		if v.w.clk != nil && v.w.ev.Thread != t && k.receive(th, ev, &v.w) {
-			k.changed(th, t)
+		if v.w.ev.Line != 0 && v.w.ev.Thread != t {
+			k.receive(th, ev, &v.w)
 		}
-		v.read(source{*ev, k.snapshot(th)})
+		v.read(source{*ev, th.m.frozen()})
 	case model.OpWrite:
 		k.write(th, ev)
 	default:
@@ -108,49 +118,26 @@ func (k *Tracker) Step(ev *trace.Event) {
 	}
 }
 
-// first starts a thread at its first event (version 1: version 0 is what
-// everybody knows of every thread) and orders the event after the fork
-// of its thread (with lock edges).
-func (k *Tracker) first(th *thread, ev *trace.Event) {
-	t := ev.Thread
-	if !th.started {
-		th.c = th.c.grown(int(t) + 1)
-		th.c[t], th.started = 1, true
-	}
-	news := false
-	for i := range th.pending {
-		news = k.receive(th, ev, &th.pending[i]) || news
-	}
-	th.pending = th.pending[:0]
-	if news {
-		k.changed(th, t)
-	}
-}
-
 // write orders a write after its variable's last write and the reads
 // since, and makes it the last write.
 func (k *Tracker) write(th *thread, ev *trace.Event) {
 	t := ev.Thread
 	v := k.variable(ev.Target)
-	news := false
-	if v.w.clk != nil && v.w.ev.Thread != t {
-		news = k.receive(th, ev, &v.w)
+	if v.w.ev.Line != 0 && v.w.ev.Thread != t {
+		k.receive(th, ev, &v.w)
 	}
 	for i := range v.reads {
 		if v.reads[i].ev.Thread != t {
-			news = k.receive(th, ev, &v.reads[i]) || news
+			k.receive(th, ev, &v.reads[i])
 		}
 	}
-	if news {
-		k.changed(th, t)
-	}
-	v.w, v.reads = source{*ev, k.snapshot(th)}, v.reads[:0]
+	v.w, v.reads = source{*ev, th.m.frozen()}, v.reads[:0]
 }
 
 // other steps the events that are not accesses: with lock edges an
 // acquire comes after the lock's last release and a join after the
-// joined thread's last event; a release and a fork are sources for later
-// events; begin and end open and close the thread's transaction.
+// joined thread's latest event; a release and a fork are sources for
+// later events; begin and end open and close the thread's transaction.
 func (k *Tracker) other(th *thread, ev *trace.Event) {
 	t := ev.Thread
 	switch ev.Op {
@@ -165,23 +152,21 @@ func (k *Tracker) other(th *thread, ev *trace.Event) {
 			}
 		}
 	case model.OpAcquire:
-		if l := k.lock(ev.Target); k.opts.LockEdges && l.clk != nil && l.ev.Thread != t && k.receive(th, ev, l) {
-			k.changed(th, t)
+		if l := k.lock(ev.Target); k.opts.LockEdges && l.ev.Line != 0 && l.ev.Thread != t {
+			k.receive(th, ev, l)
 		}
 	case model.OpRelease:
 		if k.opts.LockEdges {
-			*k.lock(ev.Target) = source{*ev, k.snapshot(th)}
+			*k.lock(ev.Target) = source{*ev, th.m.frozen()}
 		}
 	case model.OpFork:
 		if u := &k.threads[ev.Target]; k.opts.LockEdges && ev.Target != t {
-			u.pending = append(u.pending, source{*ev, k.snapshot(th)})
+			u.pending = append(u.pending, source{*ev, th.m.frozen()})
 		}
 	case model.OpJoin:
-		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.started && ev.Target != t {
-			s := source{u.last, k.snapshot(u)}
-			if k.receive(th, ev, &s) {
-				k.changed(th, t)
-			}
+		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.last.Line != 0 && ev.Target != t {
+			s := source{u.last, u.m}
+			k.receive(th, ev, &s)
 		}
 	}
 }
@@ -198,83 +183,65 @@ func (k *Tracker) growThreads(ev *trace.Event) {
 	}
 }
 
-// receive orders ev after s: first the check of Theorem 2 (s knows ev's
-// open transaction, so the transaction is broken), then the join of s's
-// clock into th's. It tells whether th learned anything.
-func (k *Tracker) receive(th *thread, ev *trace.Event, s *source) bool {
-	t, u := ev.Thread, s.ev.Thread
-	if x := th.tx; x != nil && x.broken == nil && s.clk.knows(t, x.version) {
+// receive orders ev, of th, after s, an event of another thread: first
+// the check of Theorem 2 (s knows ev's open transaction, which is then
+// broken), then what s knows becomes th's. Most sources bring nothing new
+// and not the check's slot: one word tells, before any validation.
+func (k *Tracker) receive(th *thread, ev *trace.Event, s *source) {
+	x := th.tx
+	if x != nil && x.broken != nil {
+		x = nil // broken already: no check
+	}
+	if s.m.hi == nil && (x == nil || x.slot < 64) {
+		var own uint64
+		if x != nil {
+			own = 1 << x.slot
+		}
+		if s.m.lo&k.occupied.lo&^(th.m.lo&^own) == 0 {
+			return
+		}
+	}
+	k.receiveSlow(th, x, ev, s)
+}
+
+// receiveSlow is receive with s's mask validated (x: th's transaction if
+// it is still to be checked).
+func (k *Tracker) receiveSlow(th *thread, x *txn, ev *trace.Event, s *source) {
+	m := k.valid(s.m, s.ev.Line)
+	if x != nil && m.has(x.slot) {
 		x.broken = x.explain(ev, &s.ev)
 	}
-	if th.c.knows(u, s.clk.at(u)) {
-		return false // th knows s's clock already
-	}
-	k.join(th, ev, s)
-	return true
-}
-
-// join merges s's clock into th's. A thread that learns of another's open
-// transaction for the first time tells the transaction by which edge.
-func (k *Tracker) join(th *thread, ev *trace.Event, s *source) {
-	c := th.c.grown(len(s.clk))
-	th.c = c
-	for i, v := range s.clk {
-		if v <= c[i] {
-			continue
+	m.each(func(slot int32) {
+		if th.m.has(slot) {
+			return
 		}
-		if x := k.threads[i].tx; x != nil && int32(i) != ev.Thread && c[i] < x.version && v >= x.version {
-			x.learn(ev.Thread, ev, &s.ev)
+		th.m.add(slot)
+		if y := k.slots[slot]; y.thread != ev.Thread {
+			y.learn(ev.Thread, ev, &s.ev)
 		}
-		c[i] = v
-	}
+	})
 }
 
-// changed notes that th's clock changed: a new version if the current
-// one was exported.
-func (k *Tracker) changed(th *thread, t int32) {
-	if th.snap != nil {
-		k.bump(th, t)
-	}
-}
-
-// bump starts a new version of th: its clock changed (or a transaction
-// begins) after a snapshot of it was taken, so that snapshot is no longer
-// its clock. While no snapshot of the current version exists nobody knows
-// it, and the version can stand for the changed clock too.
-func (k *Tracker) bump(th *thread, t int32) {
-	th.c = th.c.grown(int(t) + 1)
-	th.c[t]++
-	th.snap = nil
-}
-
-// snapshot is th's clock at its current version, copied once per version.
-// Snapshots are cut from a shared slab (a few per allocation); a thread
-// always has an entry of its own (start), so none is empty.
-func (k *Tracker) snapshot(th *thread) clock {
-	if th.snap != nil {
-		return th.snap
-	}
-	return k.cut(th)
-}
-
-// cut copies th's clock into the slab.
-func (k *Tracker) cut(th *thread) clock {
-	{
-		n := len(th.c)
-		if len(k.slab)+n > cap(k.slab) {
-			k.slab = make(clock, 0, max(slabLen, n))
+// valid is m as of line at: without the slots free now or opened again
+// since (m.hi is copied before it changes: a record's never does).
+func (k *Tracker) valid(m mask, at int64) mask {
+	m.lo &= k.occupied.lo
+	for w := m.lo; w != 0; w &= w - 1 {
+		if s := trailing(w); k.opened[s] > at {
+			m.lo &^= 1 << s
 		}
-		at := len(k.slab)
-		k.slab = append(k.slab, th.c...)
-		th.snap = k.slab[at : at+n : at+n]
 	}
-	return th.snap
+	if m.hi == nil {
+		return m
+	}
+	m.hi = append([]uint64(nil), m.hi...)
+	m.each(func(s int32) {
+		if s >= 64 && (k.slots[s] == nil || k.opened[s] > at) {
+			m.remove(s)
+		}
+	})
+	return m
 }
-
-// slabLen is the entries of one slab of snapshots: small, since a slab
-// lives as long as any snapshot cut from it (a variable's last write can
-// keep one for the whole trace).
-const slabLen = 256
 
 // read keeps r as its thread's latest read since the last write.
 func (v *variable) read(r source) {
@@ -301,13 +268,20 @@ func (k *Tracker) lock(l int32) *source {
 	return &k.locks[l]
 }
 
-// open starts th's transaction at its begin ev, at a new version.
+// open starts th's transaction at its begin ev, in a free slot.
 func (k *Tracker) open(th *thread, ev *trace.Event) {
-	if th.snap != nil {
-		k.bump(th, ev.Thread)
-	}
 	x := k.newTxn()
-	x.thread, x.version, x.begin = ev.Thread, th.c[ev.Thread], *ev
+	x.thread, x.begin = ev.Thread, *ev
+	if n := len(k.free); n > 0 {
+		x.slot = k.free[n-1]
+		k.free = k.free[:n-1]
+	} else {
+		x.slot = int32(len(k.slots))
+		k.slots, k.opened = append(k.slots, nil), append(k.opened, 0)
+	}
+	k.slots[x.slot], k.opened[x.slot] = x, ev.Line
+	k.occupied.add(x.slot)
+	th.m.add(x.slot)
 	th.tx = x
 }
 
@@ -315,18 +289,25 @@ func (k *Tracker) open(th *thread, ev *trace.Event) {
 func (k *Tracker) close(th *thread, end int64) {
 	x := th.tx
 	th.tx = nil
+	th.m.remove(x.slot)
+	for _, l := range x.known {
+		k.threads[l.thread].m.remove(x.slot)
+	}
+	k.occupied.remove(x.slot)
+	k.slots[x.slot] = nil
+	k.free = append(k.free, x.slot)
 	if x.broken != nil {
 		x.broken.End = end
 		k.emit(x.broken)
 	}
 	x.broken, x.known = nil, x.known[:0]
-	k.free = append(k.free, x)
+	k.spare = append(k.spare, x)
 }
 
 func (k *Tracker) newTxn() *txn {
-	if n := len(k.free); n > 0 {
-		x := k.free[n-1]
-		k.free = k.free[:n-1]
+	if n := len(k.spare); n > 0 {
+		x := k.spare[n-1]
+		k.spare = k.spare[:n-1]
 		return x
 	}
 	return &txn{}
@@ -342,17 +323,6 @@ func (k *Tracker) emit(b *Broken) {
 	if k.opts.MaxBroken == 0 || len(k.res.Broken) < k.opts.MaxBroken {
 		k.res.Broken = append(k.res.Broken, *b)
 	}
-}
-
-// Count is how many transactions are broken so far (open ones included).
-func (k *Tracker) Count() int64 {
-	n := k.res.Count
-	for i := range k.threads {
-		if x := k.threads[i].tx; x != nil && x.broken != nil {
-			n++
-		}
-	}
-	return n
 }
 
 // Finish hands over the open broken transactions and returns the result,

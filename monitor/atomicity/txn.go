@@ -2,16 +2,15 @@ package atomicity
 
 import "github.com/conc-dev/conc/trace"
 
-// txn is an open transaction (not a unary one): its thread, the version
-// of its thread at its begin (whoever knows that version knows the begin),
+// txn is an open transaction (not a unary one): its thread, its slot,
 // its begin event, its explanation once broken, and per other thread the
 // edge by which that thread first learned of it.
 type txn struct {
-	thread  int32
-	version uint32
-	begin   trace.Event
-	broken  *Broken
-	known   []learned
+	thread int32
+	slot   int32
+	begin  trace.Event
+	broken *Broken
+	known  []learned
 }
 
 // learned is how thread first learned of a transaction: the event at, of

@@ -1,0 +1,65 @@
+package atomicity
+
+import "math/bits"
+
+// mask is a set of slots, each slot the place of one open transaction: lo
+// holds slots 0-63 and hi, nil while they are all empty, the rest (word i
+// slots 64(i+1) to 64(i+1)+63). A trace rarely has more than 64
+// transactions open at once, so lo is most of the work. A mask stored in
+// a record never changes afterwards (its hi is not shared with a
+// thread's, which grows in place).
+type mask struct {
+	lo uint64
+	hi []uint64
+}
+
+func (m *mask) has(s int32) bool {
+	if s < 64 {
+		return m.lo&(1<<s) != 0
+	}
+	w := int(s/64) - 1
+	return w < len(m.hi) && m.hi[w]&(1<<(s%64)) != 0
+}
+
+func (m *mask) add(s int32) {
+	if s < 64 {
+		m.lo |= 1 << s
+		return
+	}
+	w := int(s/64) - 1
+	for len(m.hi) <= w {
+		m.hi = append(m.hi, 0)
+	}
+	m.hi[w] |= 1 << (s % 64)
+}
+
+func (m *mask) remove(s int32) {
+	if s < 64 {
+		m.lo &^= 1 << s
+	} else if w := int(s/64) - 1; w < len(m.hi) {
+		m.hi[w] &^= 1 << (s % 64)
+	}
+}
+
+// frozen is a copy of m that later changes of m do not touch.
+func (m mask) frozen() mask {
+	if m.hi != nil {
+		m.hi = append([]uint64(nil), m.hi...)
+	}
+	return m
+}
+
+// each calls f for every slot of m.
+func (m *mask) each(f func(s int32)) {
+	for w := m.lo; w != 0; w &= w - 1 {
+		f(int32(bits.TrailingZeros64(w)))
+	}
+	for i, word := range m.hi {
+		for w := word; w != 0; w &= w - 1 {
+			f(int32(64*(i+1) + bits.TrailingZeros64(w)))
+		}
+	}
+}
+
+// trailing is the lowest slot of a non-empty word.
+func trailing(w uint64) int32 { return int32(bits.TrailingZeros64(w)) }
