@@ -179,7 +179,7 @@ func brokenWords(g *Group) string { return plural(g.Count, "broken transaction")
 // line, the note on a transaction spanning most of the trace, the broken
 // transactions' groups (Report.ShowGroups of them), the joint violation,
 // and the count of transactions on a cycle.
-func writeBlame(b *bufio.Writer, r *Report) {
+func writeBlame(b *bufio.Writer, r *Report, o TextOptions) {
 	if r.First > 0 {
 		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
 	}
@@ -210,6 +210,12 @@ func writeBlame(b *bufio.Writer, r *Report) {
 	}
 	if r.OnCycle != nil && *r.OnCycle > 0 {
 		fmt.Fprintf(b, "%s on a cycle of conflicts (Velodrome's count; --cycles groups them)\n", plural64(*r.OnCycle, "transaction"))
+	}
+	if o.All && len(r.NonAtomicTxns) > 0 {
+		b.WriteString("broken transactions:\n")
+		for _, t := range r.NonAtomicTxns {
+			fmt.Fprintf(b, "  %s lines %d-%s: group %d\n", r.naming.Thread(t.Thread), t.Begin, endText(t.End), t.Group)
+		}
 	}
 }
 

@@ -20,5 +20,5 @@
 // remembers, per other thread, the edge by which that thread first learned
 // of it; the explanation of a broken transaction follows these edges back
 // from the event that interrupts it to the event of its own where the path
-// leaves it (docs/monitor.md, "Broken transactions").
+// leaves it (docs/traces.md, "Broken transactions").
 package atomicity
