@@ -11,7 +11,7 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// TestMonitorGroupsElidedInvariants: TestMonitorGroupsInvariants lists
+// TestMonitorGroupsElidedInvariants (--cycles): TestMonitorGroupsInvariants lists
 // whole cycles (--max-cycle 1000); a cycle longer than --max-cycle is
 // elided (since thread entries no group of the six JGF traces is at the
 // default 8, docs/traces.md, but random traces under 2 often are), and the
@@ -32,7 +32,7 @@ func TestMonitorGroupsElidedInvariants(t *testing.T) {
 		path := genTraceFile(t, dir, i, o)
 		events := readEvents(t, path)
 		lockEdges := rng.IntN(2) == 0
-		args := []string{"monitor", path, "--format", "json", "--max-cycle", "2"}
+		args := []string{"monitor", path, "--cycles", "--format", "json", "--max-cycle", "2"}
 		if lockEdges {
 			args = append(args, "--lock-edges")
 		}

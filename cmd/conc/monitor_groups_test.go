@@ -48,7 +48,7 @@ type groupJSON struct {
 }
 
 // TestMonitorGroupsInvariants: on random traces (trace.Gen, with and
-// without lock edges), the groups' counts add up to violating (the number
+// without lock edges), --cycles' groups' counts add up to violating (the number
 // of violations listed), each group's first is a violating transaction's
 // begin, and each example cycle is a cycle of conflicts as its listed lines
 // show: every listed event is its transaction's (thread, within begin..end)
@@ -68,7 +68,7 @@ func TestMonitorGroupsInvariants(t *testing.T) {
 		path := genTraceFile(t, dir, i, o)
 		events := readEvents(t, path)
 		for _, lockEdges := range []bool{false, true} {
-			args := []string{"monitor", path, "--format", "json", "--max-cycle", "1000"}
+			args := []string{"monitor", path, "--cycles", "--format", "json", "--max-cycle", "1000"}
 			if lockEdges {
 				args = append(args, "--lock-edges")
 			}
@@ -76,7 +76,7 @@ func TestMonitorGroupsInvariants(t *testing.T) {
 			ctx := fmt.Sprintf("%+v lock edges %v", o, lockEdges)
 			checkGroups(t, got, events, lockEdges, ctx)
 			checkNaive(t, got, newNaiveGraph(events, lockEdges), ctx)
-			checkStreamed(t, args[:2], lockEdges, ctx)
+			checkStreamed(t, args[:3], lockEdges, ctx)
 			violating += got.Violating
 		}
 	}
