@@ -80,6 +80,10 @@ type Witness struct {
 	// an STD trace leaves bare); the text names it when it differs from
 	// the run's length. 0: not a predicted witness.
 	STDEvents int `json:"-"`
+	// Broken are the cycle's transactions that the run breaks by itself
+	// (SetBroken; conc predict): nil when not asked, empty for a joint
+	// violation.
+	Broken []WitnessBroken `json:"broken,omitempty"`
 	// lean, when set, is the run Run would spell out (BuildLean); Run is
 	// nil then. Len and Event read either.
 	lean *leanRun

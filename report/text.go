@@ -41,6 +41,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 			writeRun(b, r.Witness)
 		}
 		writeCycle(b, r.naming, r.Witness, r.TxnLines)
+		writeBroken(b, r.naming, r.Witness, r.TxnLines)
 	}
 	if r.NonAtomic != nil {
 		writeBlame(b, r, o)

@@ -158,6 +158,8 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 	rep.TxnLines = true // the DOT's boxes name their trace lines, as the text does
 	if rep.Witness != nil {
 		rep.Witness.STDEvents = predict.STDEvents(out.Program, out.Result.Witness)
+		w := out.Result.Witness
+		rep.Witness.SetBroken(rep.Naming(), out.Program, w.Run, brokenPaths(w))
 	}
 	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {
