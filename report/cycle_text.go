@@ -17,6 +17,7 @@ func WriteCycle(w io.Writer, r *Report, indent string) error {
 	var buf bytes.Buffer
 	b := bufio.NewWriter(&buf)
 	writeCycle(b, r.naming, r.Witness, true)
+	writeBroken(b, r.naming, r.Witness, true)
 	if err := b.Flush(); err != nil {
 		return err
 	}

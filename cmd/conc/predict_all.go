@@ -165,6 +165,8 @@ func writeAllGroup(b *bufio.Writer, k int, g *predict.AllGroup, out *predict.Out
 	}
 	b.WriteString("\n  signature: " + g.Signature + "\n")
 	fmt.Fprintf(b, "  witness: %s (%s)\n", count(len(out.Result.Witness.Run), "event"), g.Source)
+	w := out.Result.Witness
+	rep.Witness.SetBroken(rep.Naming(), out.Program, w.Run, brokenPaths(w))
 	return report.WriteCycle(b, rep, "  ")
 }
 
@@ -264,7 +266,30 @@ type allJSONGroup struct {
 	Source        string            `json:"source"`
 	WitnessEvents int               `json:"witness_events"`
 	Cycle         []allJSONConflict `json:"cycle"`
+	Broken        []allJSONBroken   `json:"broken"`
 	Schedule      allJSONSchedule   `json:"schedule"`
+}
+
+// allJSONBroken is a transaction of a group's cycle that its witness run
+// breaks by itself: its index in the cycle (the transaction of the cycle
+// pair's from) and the path that breaks it.
+type allJSONBroken struct {
+	Txn  int               `json:"txn"`
+	Path []allJSONConflict `json:"path"`
+}
+
+// allBroken spells w's broken transactions (an empty list: a joint
+// violation).
+func allBroken(w *report.Witness) []allJSONBroken {
+	out := []allJSONBroken{}
+	for _, x := range w.Broken {
+		b := allJSONBroken{Txn: x.Txn}
+		for _, c := range x.Path {
+			b.Path = append(b.Path, allJSONConflict{w.Event(c.From), w.Event(c.To)})
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // allJSONSchedule is a group's witness run as parts of the trace
@@ -325,17 +350,20 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	n := 0
 	_, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
 		res := out.Result
-		res.Witness = cycleOnly(res.Witness)
+		var paths [][]model.Conflict
+		res.Witness, paths = cycleOnly(res.Witness, brokenPaths(res.Witness))
 		rep, err := report.BuildLean(out.Program, res)
 		if err != nil {
 			return false, err
 		}
+		rep.Witness.SetBroken(rep.Naming(), out.Program, res.Witness.Run, paths)
 		g := a.Groups[k]
 		n++
-		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, jsonSchedule(a.Schedule(k, out))}
+		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, nil, jsonSchedule(a.Schedule(k, out))}
 		for _, c := range rep.Witness.Cycle {
 			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 		}
+		jg.Broken = allBroken(rep.Witness)
 		if n > 1 {
 			b.WriteByte(',')
 		}
@@ -354,13 +382,19 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	return b.Flush()
 }
 
-// cycleOnly is w's cycle events alone, in run order, as a witness whose
-// cycle indexes them: what the JSON spells of a group's witness, without
-// a report of the whole run (a pass over 10⁵ events per group).
-func cycleOnly(w *model.Witness) *model.Witness {
+// cycleOnly is w's cycle events and those of paths alone, in run order,
+// as a witness whose cycle indexes them, with paths indexing them too:
+// what the JSON spells of a group's witness, without a report of the whole
+// run (a pass over 10⁵ events per group).
+func cycleOnly(w *model.Witness, paths [][]model.Conflict) (*model.Witness, [][]model.Conflict) {
 	var at []int
 	for _, c := range w.Cycle {
 		at = append(at, c.From, c.To)
+	}
+	for _, p := range paths {
+		for _, c := range p {
+			at = append(at, c.From, c.To)
+		}
 	}
 	slices.Sort(at)
 	at = slices.Compact(at)
@@ -368,11 +402,21 @@ func cycleOnly(w *model.Witness) *model.Witness {
 	for _, i := range at {
 		cw.Run = append(cw.Run, w.Run[i])
 	}
-	idx := func(i int) int { x, _ := slices.BinarySearch(at, i); return x }
-	for _, c := range w.Cycle {
-		cw.Cycle = append(cw.Cycle, model.Conflict{From: idx(c.From), To: idx(c.To)})
+	idx := func(c model.Conflict) model.Conflict {
+		from, _ := slices.BinarySearch(at, c.From)
+		to, _ := slices.BinarySearch(at, c.To)
+		return model.Conflict{From: from, To: to}
 	}
-	return cw
+	for _, c := range w.Cycle {
+		cw.Cycle = append(cw.Cycle, idx(c))
+	}
+	out := make([][]model.Conflict, len(paths))
+	for i, p := range paths {
+		for _, c := range p {
+			out[i] = append(out[i], idx(c))
+		}
+	}
+	return cw, out
 }
 
 // marshal is json.Marshal without escaping <, > and & (as report's JSON:
