@@ -224,3 +224,17 @@ func TestTableInterns(t *testing.T) {
 	require.Equal(t, int32(0), id)
 	require.Equal(t, 3, tb.Len())
 }
+
+func TestTargetName(t *testing.T) {
+	r, err := NewReader(strings.NewReader("T1|r(x)|1\nT1|acq(l)|2\nT1|fork(T2)|3\nT1|begin|4\n"), "t.std", Options{})
+	require.NoError(t, err)
+	var got []string
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			break
+		}
+		got = append(got, r.TargetName(ev))
+	}
+	require.Equal(t, []string{"x", "l", "T2", ""}, got)
+}

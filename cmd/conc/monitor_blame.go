@@ -97,15 +97,7 @@ func brokenTxn(r *trace.Reader, b *atomicity.Broken) report.BrokenTxn {
 
 // pathEvent is ev named by r's tables.
 func pathEvent(r *trace.Reader, ev trace.Event) report.PathEvent {
-	target := ""
-	switch ev.Op {
-	case model.OpRead, model.OpWrite:
-		target = r.Vars().Name(ev.Target)
-	case model.OpAcquire, model.OpRelease:
-		target = r.Locks().Name(ev.Target)
-	case model.OpFork, model.OpJoin:
-		target = r.Threads().Name(ev.Target)
-	}
+	target := r.TargetName(ev)
 	loc := ""
 	if ev.Loc >= 0 {
 		loc = r.Locs().Name(ev.Loc)

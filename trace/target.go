@@ -1,0 +1,17 @@
+package trace
+
+import "github.com/conc-dev/conc/model"
+
+// TargetName names ev's target from r's tables: its variable, lock or
+// thread, "" for begin and end.
+func (r *Reader) TargetName(ev Event) string {
+	switch ev.Op {
+	case model.OpRead, model.OpWrite:
+		return r.vars.Name(ev.Target)
+	case model.OpAcquire, model.OpRelease:
+		return r.locks.Name(ev.Target)
+	case model.OpFork, model.OpJoin:
+		return r.threads.Name(ev.Target)
+	}
+	return ""
+}
