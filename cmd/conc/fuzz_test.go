@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,8 +123,9 @@ func checkCLIAnswer(t *testing.T, args []string, code int, stdout, stderr string
 
 // checkJSONVerdict: in JSON mode the report (on stdout, or on stderr when
 // an output went to stdout) names the verdict of the exit code, and a
-// violation carries a witness (check, predict) or its violations (monitor),
-// and unknown says why.
+// violation carries a witness (check, predict), its violations (monitor
+// --cycles), or its broken transactions or joint violation (monitor), and
+// unknown says why.
 func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr string) {
 	t.Helper()
 	if code == exitSerializable && (strings.HasPrefix(stdout, "Usage: ") || strings.HasPrefix(stdout, "conc ")) {
@@ -134,12 +136,7 @@ func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr stri
 		// The report went to stderr, maybe after progress lines.
 		doc = stderr[max(0, strings.Index("\n"+stderr, "\n{")):]
 	}
-	var rep struct {
-		Verdict    string            `json:"verdict"`
-		Reason     string            `json:"reason"`
-		Witness    *json.RawMessage  `json:"witness"`
-		Violations []json.RawMessage `json:"violations"`
-	}
+	var rep fuzzReport
 	if err := json.Unmarshal([]byte(doc), &rep); err != nil {
 		t.Fatalf("conc %q: exit %d, no JSON report (%v)\nstdout:\n%s\nstderr:\n%s", args, code, err, stdout, stderr)
 	}
@@ -147,12 +144,79 @@ func checkJSONVerdict(t *testing.T, args []string, code int, stdout, stderr stri
 	if rep.Verdict != want {
 		t.Fatalf("conc %q: exit %d with verdict %q", args, code, rep.Verdict)
 	}
-	if code == exitViolation && rep.Witness == nil && len(rep.Violations) == 0 {
+	evidence := rep.Witness != nil || len(rep.Violations) > 0 || len(rep.NonAtomicGroups) > 0 || len(rep.Joint) > 0
+	if code == exitViolation && !evidence {
 		t.Fatalf("conc %q: a violation without a witness:\n%s", args, doc)
 	}
 	if code == exitUnknown && rep.Reason == "" {
 		t.Fatalf("conc %q: unknown without a reason:\n%s", args, doc)
 	}
+	if rep.NonAtomic != nil {
+		if msg := rep.blameMismatch(); msg != "" {
+			t.Fatalf("conc %q: %s:\n%s", args, msg, doc)
+		}
+	}
+}
+
+// fuzzReport is the part of a JSON report checkJSONVerdict reads.
+type fuzzReport struct {
+	Verdict         string            `json:"verdict"`
+	Reason          string            `json:"reason"`
+	Witness         *json.RawMessage  `json:"witness"`
+	Violations      []json.RawMessage `json:"violations"`
+	NonAtomic       *int64            `json:"non_atomic"`
+	NonAtomicGroups []struct {
+		Count int               `json:"count"`
+		Cycle []json.RawMessage `json:"cycle"`
+	} `json:"non_atomic_groups"`
+	NonAtomicTxns []struct {
+		Group int               `json:"group"`
+		Path  []json.RawMessage `json:"path"`
+	} `json:"non_atomic_transactions"`
+	Joint []struct {
+		Cycle []json.RawMessage `json:"cycle"`
+	} `json:"joint"`
+	OnCycle *int64 `json:"on_cycle"`
+}
+
+// blameMismatch is what is wrong with monitor's default answer, if
+// anything: non_atomic is the sum of its groups' counts and the number of
+// transactions listed, each listed in a group of that count with a path;
+// a joint violation (one cycle) only when none is broken and the trace is
+// not serializable; no more broken than on a cycle once the trace is
+// decided.
+func (r *fuzzReport) blameMismatch() string {
+	n, sum := *r.NonAtomic, int64(0)
+	perGroup := make([]int, len(r.NonAtomicGroups))
+	for _, x := range r.NonAtomicTxns {
+		if x.Group < 1 || x.Group > len(perGroup) || len(x.Path) == 0 {
+			return "a broken transaction with no group or path"
+		}
+		perGroup[x.Group-1]++
+	}
+	for k, g := range r.NonAtomicGroups {
+		sum += int64(g.Count)
+		if g.Count != perGroup[k] || len(g.Cycle) < 2 {
+			return fmt.Sprintf("group %d counts %d, lists %d, cycle of %d", k+1, g.Count, perGroup[k], len(g.Cycle))
+		}
+	}
+	onCycle := int64(0)
+	if r.OnCycle != nil {
+		onCycle = *r.OnCycle
+	}
+	switch {
+	case sum != n || int64(len(r.NonAtomicTxns)) != n:
+		return fmt.Sprintf("non_atomic %d, groups' counts %d, %d listed", n, sum, len(r.NonAtomicTxns))
+	case len(r.Joint) > 0 && (n > 0 || r.Verdict != "violation" || len(r.Joint) != 1 || len(r.Joint[0].Cycle) < 2):
+		return "a joint violation beside broken transactions, or not one cycle"
+	case r.Verdict == "violation" && n == 0 && len(r.Joint) == 0:
+		return "a violation with neither broken transactions nor a joint violation"
+	case r.Verdict == "serializable" && (n > 0 || onCycle > 0):
+		return "serializable, with broken transactions or transactions on a cycle"
+	case r.Verdict == "violation" && (n > onCycle || onCycle < 2):
+		return fmt.Sprintf("non_atomic %d, on_cycle %d", n, onCycle)
+	}
+	return ""
 }
 
 // addFuzzSeeds seeds FuzzCLI with every example program, a few STD traces
