@@ -6,11 +6,20 @@ import "math/bits"
 // holds slots 0-63 and hi, nil while they are all empty, the rest (word i
 // slots 64(i+1) to 64(i+1)+63). A trace rarely has more than 64
 // transactions open at once, so lo is most of the work. A mask stored in
-// a record never changes afterwards (its hi is not shared with a
+// a record never changes afterwards (frozen: its hi is not shared with a
 // thread's, which grows in place).
 type mask struct {
 	lo uint64
 	hi []uint64
+}
+
+// news tells whether a record's mask m can matter to th, whose busy slots
+// (below 64) are busy: whether it may hold a slot th does not know of, or
+// th's own transaction's (the check). A record that says no is skipped
+// without being validated; one past the first word always goes the slow
+// way.
+func (m *mask) news(th *thread, busy uint64) bool {
+	return m.lo&busy&^(th.m.lo&^th.own) != 0 || m.hi != nil || th.ownHigh()
 }
 
 func (m *mask) has(s int32) bool {
@@ -52,11 +61,11 @@ func (m mask) frozen() mask {
 // each calls f for every slot of m.
 func (m *mask) each(f func(s int32)) {
 	for w := m.lo; w != 0; w &= w - 1 {
-		f(int32(bits.TrailingZeros64(w)))
+		f(trailing(w))
 	}
 	for i, word := range m.hi {
 		for w := word; w != 0; w &= w - 1 {
-			f(int32(64*(i+1) + bits.TrailingZeros64(w)))
+			f(int32(64*(i+1)) + trailing(w))
 		}
 	}
 }

@@ -1,0 +1,101 @@
+package atomicity
+
+import (
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
+)
+
+// other steps the events that are not accesses: with lock edges an
+// acquire comes after the lock's last release and a join after the
+// joined thread's latest event; a release and a fork are sources for
+// later events; begin and end open and close the thread's transaction.
+func (k *Tracker) other(th *thread, ev *trace.Event) {
+	t := ev.Thread
+	switch ev.Op {
+	case model.OpBegin:
+		if th.depth++; th.depth == 1 {
+			k.open(th, ev)
+		}
+	case model.OpEnd:
+		if th.depth > 0 {
+			if th.depth--; th.depth == 0 {
+				k.close(th, ev.Line)
+			}
+		}
+	case model.OpAcquire:
+		if l := k.lock(ev.Target); k.opts.LockEdges && l.line != 0 && l.thread != t && l.m.news(th, k.busy.lo) {
+			k.receive(th, ev, l, model.OpRelease, ev.Target)
+		}
+	case model.OpRelease:
+		if k.opts.LockEdges {
+			*k.lock(ev.Target) = rec{ev.Line, th.m.frozen(), t, ev.Loc}
+		}
+	case model.OpFork:
+		if u := &k.threads[ev.Target]; k.opts.LockEdges && ev.Target != t {
+			u.pending = append(u.pending, fork{*ev, th.m.frozen()})
+		}
+	case model.OpJoin:
+		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.last.Line != 0 && ev.Target != t {
+			k.receiveEvent(th, ev, &u.last, u.m)
+		}
+	}
+}
+
+// forked orders th's first event ev after the forks of th (lock edges).
+func (k *Tracker) forked(th *thread, ev *trace.Event) {
+	for i := range th.pending {
+		p := &th.pending[i]
+		k.receiveEvent(th, ev, &p.ev, p.m)
+	}
+	th.pending = th.pending[:0]
+}
+
+// open starts th's transaction at its begin ev, in a free slot.
+func (k *Tracker) open(th *thread, ev *trace.Event) {
+	x := k.newTxn()
+	x.thread, x.begin = ev.Thread, *ev
+	if n := len(k.free); n > 0 {
+		x.slot = k.free[n-1]
+		k.free = k.free[:n-1]
+	} else {
+		x.slot = int32(len(k.slots))
+		k.slots, k.opened = append(k.slots, nil), append(k.opened, 0)
+	}
+	k.slots[x.slot], k.opened[x.slot] = x, ev.Line
+	k.busy.add(x.slot)
+	th.m.add(x.slot)
+	th.tx = x
+	th.own = 0
+	if x.slot < 64 {
+		th.own = 1 << x.slot
+	}
+}
+
+// close ends th's transaction at line end, handing it over if broken, and
+// clears its slot in the threads that knew of it.
+func (k *Tracker) close(th *thread, end int64) {
+	x := th.tx
+	th.tx, th.own = nil, 0
+	th.m.remove(x.slot)
+	for _, l := range x.known {
+		k.threads[l.thread].m.remove(x.slot)
+	}
+	k.busy.remove(x.slot)
+	k.slots[x.slot] = nil
+	k.free = append(k.free, x.slot)
+	if x.broken != nil {
+		x.broken.End = end
+		k.emit(x.broken)
+	}
+	x.broken, x.known = nil, x.known[:0]
+	k.spare = append(k.spare, x)
+}
+
+func (k *Tracker) newTxn() *txn {
+	if n := len(k.spare); n > 0 {
+		x := k.spare[n-1]
+		k.spare = k.spare[:n-1]
+		return x
+	}
+	return &txn{}
+}
