@@ -45,3 +45,14 @@ func requireLockEdgesViolation(t *testing.T, src string) {
 func TestLockEdgesWitnessKeepsCycleBegin(t *testing.T) {
 	requireLockEdgesViolation(t, "T1|begin\nT1|fork(T2)\nT2|begin\nT1|join(T2)\n")
 }
+
+// T1's two unary reads conflict with no other thread: the reduced
+// projection keeps T1 as empty transactions between its fork and its
+// join. It used to keep one, whose begin and end stood for the first
+// read's and the second's, and the expanded witness's cycle then did not
+// chain (global and brute: an internal error).
+func TestLockEdgesEventlessThreadSpansTransactions(t *testing.T) {
+	requireLockEdgesViolation(t, "T0|begin\nT0|fork(T1)\nT1|r(x)\nT1|r(x)\nT0|join(T1)\nT0|end\n")
+	requireLockEdgesViolation(t, "T0|begin\nT0|fork(T1)\nT1|acq(m)\nT1|rel(m)\nT1|r(x)\nT0|join(T1)\nT0|end\n")
+	requireLockEdgesViolation(t, "T0|begin\nT0|fork(T1)\nT1|begin\nT1|r(x)\nT1|end\nT1|begin\nT1|w(y)\nT0|join(T1)\nT0|end\n")
+}
