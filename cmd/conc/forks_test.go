@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -43,6 +44,33 @@ func TestTraceForkRulesAgree(t *testing.T) {
 			o = conc(append(args, "--lenient", path)...)
 			require.Equal(t, exitViolation, o.code, "%v --lenient %s: %s%s", args, c.name, o.stdout, o.stderr)
 			require.Contains(t, o.stderr, "1 fork or join out of order", "%v", args)
+		}
+	}
+}
+
+// lockEdgeWitnesses are traces whose cycles under --lock-edges pass
+// through a thread with no kept event: one whose part of the run is only
+// a begin (its file used to leave that begin out, and read back it was
+// serializable), and one with two transactions that conflict with no
+// other thread (global and brute failed with an internal error).
+var lockEdgeWitnesses = []string{
+	"T1|begin\nT1|fork(T2)\nT2|begin\nT1|join(T2)\n",
+	"T0|begin\nT0|fork(T1)\nT1|r(x)\nT1|r(x)\nT0|join(T1)\nT0|end\n",
+}
+
+// Every --witness-out file of predict --lock-edges, with each engine and
+// with --all for each group, is a violation for monitor --lock-edges.
+func TestTraceLockEdgesWitnessFilesViolate(t *testing.T) {
+	for i, src := range lockEdgeWitnesses {
+		path := file(t, "le.std", src)
+		w := filepath.Join(t.TempDir(), "w.std")
+		for _, args := range [][]string{{}, {"--engine", "global"}, {"--engine", "brute"},
+			{"--all"}, {"--all", "--group", "1"}, {"--all", "--engine", "brute"}} {
+			args = append([]string{"predict", "--lock-edges", path, "--witness-out", w}, args...)
+			o := conc(args...)
+			require.Equal(t, exitViolation, o.code, "trace %d %v: %s%s", i, args, o.stdout, o.stderr)
+			m := conc("monitor", "--lock-edges", w)
+			require.Equal(t, exitViolation, m.code, "trace %d %v: witness read back:\n%s%s", i, args, m.stdout, m.stderr)
 		}
 	}
 }
