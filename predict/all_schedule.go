@@ -49,7 +49,7 @@ type ScheduleSegment struct {
 // ScheduleOf is the schedule of a witness run over the projection program
 // p (predict's: its events carry their trace lines).
 func ScheduleOf(p *model.Program, w *model.Witness) Schedule {
-	drop := unaryWrappers(w.Run, len(p.Threads))
+	drop := unaryWrappers(w, len(p.Threads))
 	var sch Schedule
 	through := make([]int64, len(p.Threads)) // the cut's line per thread, 0: none
 	last, prefix := int64(0), true

@@ -323,6 +323,11 @@ func (o *pairOracle) pairCycle(a, b int) bool {
 			mask |= 1 << n
 		}
 	}
+	return o.cycleAmong(mask)
+}
+
+// cycleAmong reports a cycle of the graph induced on the nodes of mask.
+func (o *pairOracle) cycleAmong(mask uint64) bool {
 	reach := make([]uint64, len(o.nodeOf))
 	for n, th := range o.nodeOf {
 		if mask&(1<<n) == 0 {

@@ -63,10 +63,9 @@ func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countO
 	k := len(s.threads)
 	bs := make([]*autoBuilder, k)
 	pending := make([]pendingBegin, k)
-	pos := make([]int64, k) // edges of the full projection so far
-	open := make([]bool, k)
+	units := make([]fullUnits, k)
 	for t := range bs {
-		bs[t], pending[t] = &autoBuilder{countOnly: countOnly}, pendingBegin{edge: -1}
+		bs[t], pending[t], units[t] = &autoBuilder{countOnly: countOnly}, pendingBegin{edge: -1}, fullUnits{firstEnd: -1}
 	}
 	r := sp.reader()
 	var ev trace.Event
@@ -80,31 +79,16 @@ func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countO
 		if keep != nil && !keep[t] {
 			continue
 		}
-		rd.event(bs[t], &ev, &pending[t], pos[t], open[t])
-		switch {
-		case ev.Op == model.OpBegin:
-			open[t] = true
-		case ev.Op == model.OpEnd:
-			open[t] = false
-		}
-		pos[t] += edgesOf(&ev, open[t])
+		rd.event(bs[t], &ev, &pending[t], units[t].pos, units[t].open)
+		units[t].add(&ev)
 	}
+	pos := make([]int64, k) // edges of each thread's full projection
 	for t, b := range bs {
+		pos[t] = units[t].pos
 		if (b.count > 0 || len(b.edges) > 0) || pos[t] == 0 || dropSync || keep != nil && !keep[t] {
 			continue
 		}
-		if lockEdges {
-			// Under lock edges a fork edge enters the thread's first
-			// transaction and a join edge leaves its last, whatever they
-			// hold: one empty transaction stands for them all (program
-			// order links the first to the last).
-			b.add(model.Event{Op: model.OpBegin, Target: -1}, 0)
-			b.add(model.Event{Op: model.OpEnd, Target: -1}, pos[t]-1)
-		} else if !countOnly {
-			// A thread with events but none kept still orders its fork
-			// before its join: one epsilon move stands for it.
-			b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
-		}
+		units[t].standIn(b, lockEdges, countOnly)
 	}
 	if countOnly {
 		out := &reduced{vars: len(rd.vars), locks: len(rd.locks)}
@@ -119,6 +103,58 @@ func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countO
 		out.orig = append(out.orig, b.orig)
 	}
 	return out, nil
+}
+
+// fullUnits follows a thread's full projection as the reduction reads it:
+// its edges so far, whether a transaction is open, and the edges that
+// close its first transaction and open its last (an access outside a
+// transaction, and under lock edges a lock, fork or join event outside
+// one, is a transaction of its own).
+type fullUnits struct {
+	pos                 int64
+	open                bool
+	firstEnd, lastStart int64 // firstEnd: -1 while the first is open
+}
+
+// add follows ev, the thread's next event.
+func (u *fullUnits) add(ev *trace.Event) {
+	if !u.open {
+		u.lastStart = u.pos
+	}
+	switch ev.Op {
+	case model.OpBegin:
+		u.open = true
+	case model.OpEnd:
+		u.open = false
+	}
+	u.pos += edgesOf(ev, u.open)
+	if !u.open && u.firstEnd < 0 {
+		u.firstEnd = u.pos - 1
+	}
+}
+
+// standIn gives a thread with events but none kept what still orders
+// them. Under lock edges a fork edge enters the thread's first
+// transaction and a join edge leaves its last, whatever they hold: empty
+// transactions stand for those two (one when they are one; program order
+// links the first to the last), each mapped to its own full transaction,
+// so that an expanded cycle passes from one to the other in program
+// order. Without lock edges the thread still orders its fork before its
+// join: one epsilon move stands for it.
+func (u *fullUnits) standIn(b *autoBuilder, lockEdges, countOnly bool) {
+	begin, end := model.Event{Op: model.OpBegin, Target: -1}, model.Event{Op: model.OpEnd, Target: -1}
+	switch {
+	case lockEdges && (u.firstEnd < 0 || u.firstEnd == u.pos-1):
+		b.add(begin, 0)
+		b.add(end, u.pos-1)
+	case lockEdges:
+		b.add(begin, 0)
+		b.add(end, u.firstEnd)
+		b.add(begin, u.lastStart)
+		b.add(end, u.pos-1)
+	case !countOnly:
+		b.add(model.Event{Op: model.OpSkip, Target: -1}, 0)
+	}
 }
 
 // edgesOf is how many projection edges ev makes (after open is updated for it).

@@ -19,7 +19,7 @@ import (
 // the same cycle.
 func WriteSTD(w io.Writer, p *model.Program, wit *model.Witness) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	unary := unaryWrappers(wit.Run, len(p.Threads))
+	unary := unaryWrappers(wit, len(p.Threads))
 	for i, st := range wit.Run {
 		if st.Thread < 0 || int(st.Thread) >= len(p.Threads) {
 			return fmt.Errorf("predict: run event %d: thread %d out of range", i, st.Thread)
@@ -74,9 +74,12 @@ func stdOp(p *model.Program, e model.Event) (string, string, error) {
 // under lock edges, one lock, fork or join event) on the same trace line:
 // no trace has two events on a line, so they were made for a unary
 // transaction. A begin that ends its thread's part of the run goes
-// too: an empty open transaction changes no conflict. Events of threads out
-// of range (WriteSTD rejects them) are passed over.
-func unaryWrappers(run []model.Step, threads int) []bool {
+// too, unless the cycle passes through it: an empty open transaction
+// changes no conflict but under lock edges, where a fork before it and a
+// join after it conflict with it. Events of threads out of range
+// (WriteSTD rejects them) are passed over.
+func unaryWrappers(w *model.Witness, threads int) []bool {
+	run := w.Run
 	mark := make([]bool, len(run))
 	last := make([]int, threads) // per thread: its previous run event, -1 before the first
 	for t := range last {
@@ -100,8 +103,12 @@ func unaryWrappers(run []model.Step, threads int) []bool {
 			mark[i] = true
 		}
 	}
+	onCycle := map[int]bool{}
+	for _, c := range w.Cycle {
+		onCycle[c.From], onCycle[c.To] = true, true
+	}
 	for _, i := range last { // a begin its thread's part of the run ends with
-		if i >= 0 && run[i].Ev.Op == model.OpBegin {
+		if i >= 0 && run[i].Ev.Op == model.OpBegin && !onCycle[i] {
 			mark[i] = true
 		}
 	}

@@ -8,7 +8,7 @@ import "github.com/conc-dev/conc/model"
 // --witness-out file's line count.
 func STDEvents(p *model.Program, wit *model.Witness) int {
 	n := 0
-	for _, left := range unaryWrappers(wit.Run, len(p.Threads)) {
+	for _, left := range unaryWrappers(wit, len(p.Threads)) {
 		if !left {
 			n++
 		}

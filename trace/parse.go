@@ -155,6 +155,7 @@ func (r *Reader) grow() {
 	for len(r.depth) < r.threads.Len() {
 		r.depth = append(r.depth, 0)
 		r.life = append(r.life, 0)
+		r.forkedAt = append(r.forkedAt, 0)
 	}
 }
 
@@ -165,21 +166,32 @@ const (
 	lifeJoined
 )
 
-// forkJoin interns the child of a fork or join and checks docs/spec.md §1's order:
-// a thread is forked before its first event and joined after its last.
+// forkJoin interns the child of a fork or join and checks docs/spec.md
+// §3's order: a thread is forked at most once, before its first event and
+// before any join of it, and joined after its last event. One fork makes
+// "the thread's fork" well defined for every reader of the events (the
+// projection program's fork order, the monitor's fork edge).
 func (r *Reader) forkJoin(ev *Event, target []byte, k nameKey) string {
 	u := r.threads.internKey(target, k)
 	r.grow()
 	ev.Target = u
-	switch {
-	case u == ev.Thread:
+	if u == ev.Thread {
 		return r.impossible(SkipForkJoin, fmt.Sprintf("thread %s cannot %s itself", target, ev.Op))
-	case ev.Op == model.OpFork && r.life[u]&lifeStarted != 0:
-		return r.impossible(SkipForkJoin, fmt.Sprintf("fork(%s) after thread %s has started", target, target))
-	case ev.Op == model.OpJoin:
+	}
+	if ev.Op == model.OpJoin {
 		r.life[u] |= lifeJoined
 		r.lifeChanged(u)
+		return ""
 	}
+	switch {
+	case r.life[u]&lifeStarted != 0:
+		return r.impossible(SkipForkJoin, fmt.Sprintf("fork(%s) after thread %s has started", target, target))
+	case r.life[u]&lifeJoined != 0:
+		return r.impossible(SkipForkJoin, fmt.Sprintf("fork(%s) after thread %s's join", target, target))
+	case r.forkedAt[u] != 0:
+		return r.impossible(SkipForkJoin, fmt.Sprintf("fork(%s) of a thread already forked at line %d", target, r.forkedAt[u]))
+	}
+	r.forkedAt[u] = r.stats.Lines
 	return ""
 }
 

@@ -46,6 +46,9 @@ type Reader struct {
 	life  []uint8 // per thread: lifeStarted, lifeJoined bits (exactly lifeStarted: started, not joined)
 	owner []int32 // per lock: holding thread, -1 when free
 	count []int32 // per lock: re-entrance count of the holder
+	// forkedAt is, per thread, the line of its fork, 0 if none (kept out
+	// of life, whose exact lifeStarted the fast tiers test).
+	forkedAt []int64
 
 	stats Stats
 	why   Skip // the kind of the bad line at hand (impossible), else SkipMalformed

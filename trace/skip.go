@@ -11,7 +11,7 @@ const (
 	SkipRelease               // a rel of a lock the thread does not hold
 	SkipAcquire               // an acq of a lock another thread holds
 	SkipEnd                   // an end without begin
-	SkipForkJoin              // a fork of a thread that has started, a fork or join of itself
+	SkipForkJoin              // a second fork, a fork after the thread's start or join, a fork or join of itself
 	SkipAfterJoin             // an event of a thread after its join
 	NumSkips
 )
