@@ -92,7 +92,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp.locs = true
+	sp.locs, sp.shift = true, o.lineShift
 	s, err := collect(ctx, r, sp)
 	if err != nil {
 		sp.Close()
