@@ -177,6 +177,10 @@ func stoppedAt(stop string) string {
 // verification).
 func (a *AllOutcome) runFinders(col *collector) error {
 	p := a.p
+	if !p.denseClocks() {
+		a.Incomplete = manyThreadsNote
+		return nil
+	}
 	for _, find := range []func(*collector) (bool, error){p.allPairsLocked, p.allPairsHB, p.allNested} {
 		done, err := find(col)
 		if err != nil {

@@ -303,6 +303,9 @@ type nestedResult struct {
 // what it proved. A pattern whose run is refused (or not found) is tried
 // no further; up to eight are tried.
 func (p *predictor) nestedPairs() (*Outcome, nestedResult, error) {
+	if !p.denseClocks() {
+		return nil, nestedResult{}, nil // undecided
+	}
 	stop := func() bool { return p.ctx.Err() != nil }
 	nx, ok, err := p.s.nestIndex(p.sp, p.nestLimit(), stop)
 	if err != nil || !ok {

@@ -11,6 +11,9 @@ import (
 // reports false (nothing found, or a witness verify refuses: never an
 // answer).
 func (p *predictor) pairs() (*Outcome, bool, error) {
+	if !p.denseClocks() {
+		return nil, false, nil
+	}
 	f, ok, err := p.s.findPair(p.sp, func() bool { return p.ctx.Err() != nil })
 	if err != nil || !ok {
 		return nil, false, err
@@ -107,7 +110,7 @@ func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
 // its index for the second (p.pairIdx); one cut short by the monitor is
 // run again on its own when the observed witness does not replay.
 func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
-	if !pairsToo {
+	if !pairsToo || !p.denseClocks() {
 		return p.observed()
 	}
 	px := newPairIndexer(p.s)
