@@ -33,6 +33,9 @@ const maxNestGrid = 1 << 24
 // nestPlan is the run of a pattern, or false when none is found.
 func (p *predictor) nestPlan(f nestFind) (plan, bool, error) {
 	f.ctx = f.context()
+	if err := p.freeContext(f.ctx, f.t1, f.t2); err != nil {
+		return plan{}, false, err
+	}
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
 		return plan{}, false, err

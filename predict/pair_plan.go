@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
@@ -89,6 +90,10 @@ const pairLockNote = "two threads through their locks"
 // pairLockPlan is pair_lock.go's run as segments: the context C in its
 // observed order, T2 to y0, T1 to just before e2, T2 through f, T1's e2.
 func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
+	f.ctx = slices.Clone(f.ctx)
+	if err := p.freeContext(f.ctx, f.t1, f.t2); err != nil {
+		return plan{}, err
+	}
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
 		return plan{}, err
