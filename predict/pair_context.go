@@ -54,6 +54,17 @@ func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) 
 	held := make([][]int32, k)
 	stuck := make([]bool, k) // holds a shared lock at ctx[t]
 	var out [][]int64
+	// The pass ends once every thread is past C and none is left stuck:
+	// C is usually a short prefix (what precedes two forks).
+	todo, stuckN := 0, 0
+	for t, n := range ctx {
+		if n > 0 && t != t1 && t != t2 {
+			todo++
+		}
+	}
+	if todo == 0 {
+		return nil, nil
+	}
 	_, err := spoolEach(p.sp, func() bool { return false }, func(ev *trace.Event) bool {
 		t := int(ev.Thread)
 		w.step(ev)
@@ -69,11 +80,21 @@ func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) 
 		case t == t1 || t == t2:
 		case pos == ctx[t]:
 			stuck[t] = slices.ContainsFunc(held[t], p.s.sharedLock)
+			todo--
+			stuckN += b2i(stuck[t])
 		case pos > ctx[t] && stuck[t] && len(held[t]) == 0:
 			stuck[t] = false
+			stuckN--
 			out = append(out, slices.Clone(w.vc[t]))
 		}
-		return true
+		return todo > 0 || stuckN > 0
 	})
 	return out, err
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
