@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func pos(line, col int32) model.Pos { return model.Pos{File: "t.conc", Line: line, Col: col} }
+func pos(line, col int32) model.Pos { return model.Pos{File: "t.conc", Line: int64(line), Col: col} }
 
 func TestUnaryTransactions(t *testing.T) {
 	p := mustCompile(t, "thread T { read x, y\n write x }")

@@ -229,5 +229,5 @@ func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
 
 // toPos converts a participle position to ours.
 func toPos(p lexer.Position) model.Pos {
-	return model.Pos{File: p.Filename, Line: int32(p.Line), Col: int32(p.Column)}
+	return model.Pos{File: p.Filename, Line: int64(p.Line), Col: int32(p.Column)}
 }

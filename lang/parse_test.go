@@ -32,7 +32,7 @@ func TestSeparatorsAndComments(t *testing.T) {
 	require.Equal(t, []string{"0 -begin-> 1", "1 -read x-> 2", "2 -end-> 3", "3 -acquire l-> 4", "4 -release l-> 5"},
 		shape(p, p.Threads[0].Auto))
 	a := p.Threads[0].Auto
-	require.Equal(t, int32(4), a.Out[3][0].Ev.Pos.Line, "lines count across comments")
+	require.Equal(t, int64(4), a.Out[3][0].Ev.Pos.Line, "lines count across comments")
 }
 
 func TestColumnsCountCharacters(t *testing.T) {

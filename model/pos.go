@@ -5,7 +5,7 @@ import "fmt"
 // Pos is a source position: a .conc file position, or a trace line (Col 0).
 type Pos struct {
 	File string
-	Line int32
+	Line int64
 	Col  int32
 }
 

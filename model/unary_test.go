@@ -11,8 +11,8 @@ import (
 // are left alone; the cycle follows its events; UnwrapUnarySync undoes it,
 // telling the wrappers from the program's own begin and end by the paths.
 func TestWrapUnarySync(t *testing.T) {
-	at := func(line int32) Pos { return Pos{File: "w.conc", Line: line, Col: 1} }
-	ev := func(op Op, target, line int32) Event { return Event{Op: op, Target: target, Pos: at(line)} }
+	at := func(line int64) Pos { return Pos{File: "w.conc", Line: line, Col: 1} }
+	ev := func(op Op, target, line int32) Event { return Event{Op: op, Target: target, Pos: at(int64(line))} }
 	// A: acquire m; release m; atomic { acquire m; read x; release m }
 	a := chain(ev(OpAcquire, 0, 1), ev(OpRelease, 0, 2), ev(OpBegin, -1, 3), ev(OpAcquire, 0, 4),
 		ev(OpRead, 0, 5), ev(OpRelease, 0, 6), ev(OpEnd, -1, 7))

@@ -92,7 +92,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp.locs = true
+	sp.locs, sp.shift = true, o.lineShift
 	s, err := collect(ctx, r, sp)
 	if err != nil {
 		sp.Close()
@@ -177,6 +177,10 @@ func stoppedAt(stop string) string {
 // verification).
 func (a *AllOutcome) runFinders(col *collector) error {
 	p := a.p
+	if !p.denseClocks() {
+		a.Incomplete = manyThreadsNote
+		return nil
+	}
 	for _, find := range []func(*collector) (bool, error){p.allPairsLocked, p.allPairsHB, p.allNested} {
 		done, err := find(col)
 		if err != nil {
@@ -244,6 +248,9 @@ func (a *AllOutcome) sortGroups(locs []string) {
 // an engine's bug, a WitnessError, as in predict).
 func (a *AllOutcome) settle() error {
 	for k := range a.groups {
+		if k > 0 && a.p.ctx.Err() != nil {
+			break // each try is a pass over the spool: not past the deadline
+		}
 		out, err := a.build(k)
 		if err != nil {
 			return err
@@ -255,6 +262,12 @@ func (a *AllOutcome) settle() error {
 			}
 			return nil
 		}
+	}
+	if a.Result.Verdict == engines.Violation && a.p.ctx.Err() != nil {
+		// The deadline came before a witness could be verified: no proof.
+		a.Result.Verdict, a.Result.Reason = engines.Unknown, stopNote(a.p.ctx)
+		a.Incomplete = a.Result.Reason
+		return nil
 	}
 	if a.Result.Verdict == engines.Violation {
 		return &WitnessError{a.Result.Engine, fmt.Errorf("none of the %d groups' witnesses replays", len(a.groups))}
@@ -391,6 +404,15 @@ func (p *predictor) scanChain(c *chainer, pr pair) ([]linkLetters, bool, error) 
 	// allowance for finding its chain again.
 	if c.stop = ""; c.limit > 0 {
 		c.limit = c.states + witnessChainStates
+	}
+	if c.ctx.Err() != nil {
+		// The deadline (or the memory budget) stopped the scan after it
+		// found this pair: finding its chain again is bounded work (the
+		// allowance), so it is done whatever the deadline, or the scan's
+		// violation would be lost.
+		ctx, limit := c.ctx, c.limit
+		c.ctx, c.limit = context.WithoutCancel(ctx), c.states+witnessChainStates
+		defer func() { c.ctx, c.limit = ctx, limit }()
 	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
 	if !ok {

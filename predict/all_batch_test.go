@@ -22,7 +22,7 @@ import (
 // verification (its group is then built one finder at a time, and here
 // dropped).
 func TestAllBatchSameAsOneByOne(t *testing.T) {
-	seeds := []uint64{112, 391, 532} // traces with a group whose witnesses fail (found with CONC_LONG=1)
+	seeds := []uint64{222, 1681, 1848} // traces with a group whose witnesses fail (found by a scan of 6,000 seeds)
 	for seed := range uint64(testflag.N(80, 800)) {
 		seeds = append(seeds, seed)
 	}

@@ -15,12 +15,12 @@ import (
 // the spool again: on the 10⁶-event synthetic trace the batches' passes
 // were a third of the JSON's time, and all its runs together need the
 // projection of the whole trace once (1.4·10⁶ edges). An edge is kept as
-// its op, target and line, 12 bytes (a model.Step is 40 and holds a
+// its op, target and line, 16 bytes (a model.Step is 48 and holds a
 // pointer the collector scans), and made a step again as it is copied. A
 // cache that would outgrow cacheEdges is let go, and the batches read the
 // spool each (fillBatch), as they do for observed runs.
 
-// cacheEdges bounds the cache (12 bytes an edge).
+// cacheEdges bounds the cache (16 bytes an edge).
 const cacheEdges = 1 << 22
 
 // cachedEdge is an edge of the projection: projected's event but for its
@@ -28,7 +28,7 @@ const cacheEdges = 1 << 22
 type cachedEdge struct {
 	op     model.Op
 	target int32
-	line   int32
+	line   int64
 }
 
 // edgeCache is the cache: proj[t] holds thread t's first edges.
@@ -87,7 +87,7 @@ func (a *AllOutcome) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, b
 // step appends one event's edges to its thread's, as eachEdge reads them.
 func (c *edgeCache) step(s *summary, ev *trace.Event) {
 	t := int(ev.Thread)
-	evs, n := projected(ev, c.open[t], c.dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
+	evs, n := projected(ev, c.open[t], c.dropSync, model.Pos{File: s.name, Line: ev.Line})
 	for x := range n {
 		c.proj[t] = append(c.proj[t], cachedEdge{op: evs[x].Op, target: evs[x].Target, line: evs[x].Pos.Line})
 		switch evs[x].Op {

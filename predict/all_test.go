@@ -201,7 +201,7 @@ func TestAllDeepens(t *testing.T) {
 	require.Positive(t, deeper)
 }
 
-// TestAllTurnsUnknownIntoViolation: on testdata/traces/pair-unknown.std
+// TestAllTurnsUnknownIntoViolation: on predict/testdata/pair-unknown-c.std
 // (whose locking is not nested, so step 5c does not apply, and the unknown
 // says so) predict answers unknown under a tiny budget (3 states, or
 // tables of 1 byte): the engine gives up, and the lock-aware two-thread pattern its
@@ -213,13 +213,13 @@ func TestAllDeepens(t *testing.T) {
 // dropped. The witness replays on the projection program, the monitor
 // flags it written as STD, and its schedule rebuilds it.
 func TestAllTurnsUnknownIntoViolation(t *testing.T) {
-	b, err := os.ReadFile("../testdata/traces/pair-unknown.std")
+	b, err := os.ReadFile("testdata/pair-unknown-c.std")
 	require.NoError(t, err)
 	src := string(b)
 	for _, o := range []Options{{Check: engines.Options{MaxStates: 3}}, {maxTable: 1}} {
 		out := predictString(t, src, o)
 		require.Equal(t, engines.Unknown, out.Result.Verdict, "%+v", o)
-		require.Contains(t, out.Result.Reason, "the locking is not nested (thread T3 releases a at line 41 while holding b")
+		require.Contains(t, out.Result.Reason, "the locking is not nested (thread T3 releases a at line 45 while holding b")
 		a := allString(t, src, o)
 		require.Equal(t, engines.Violation, a.Result.Verdict, "%+v", o)
 		require.Len(t, a.Groups, 2)
@@ -232,9 +232,9 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 		require.Equal(t, 1, a.Dropped())
 		require.Equal(t, "two threads through their locks", a.Groups[0].Source)
 		// The dropped group's pattern is the one predict's first pass
-		// answers with (e2 at line 34); the shown one's, e2 at line 14,
+		// answers with (e2 at line 38); the shown one's, e2 at line 14,
 		// only the meeting pass finds, which predict then does not run.
-		require.Equal(t, []int64{14, 34}, []int64{a.groups[0].pats[srcLock].lock.lineE2, a.groups[1].pats[srcLock].lock.lineE2})
+		require.Equal(t, []int64{14, 38}, []int64{a.groups[0].pats[srcLock].lock.lineE2, a.groups[1].pats[srcLock].lock.lineE2})
 		require.True(t, strings.HasPrefix(a.Result.Reason, "two threads through their locks"), a.Result.Reason)
 		require.NoError(t, verify.Witness(projectionOf(t, src), w.Result.Witness))
 		requireSTDRoundTrip(t, src, w, false)

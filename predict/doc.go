@@ -48,7 +48,7 @@
 //
 // Every witness is a run of the projection program (model.Witness), written
 // into its slots by one more pass over the spool, with nothing else kept per
-// event (about 41 bytes an event: its model.Step; the paths share one array
+// event (about 49 bytes an event: its model.Step; the paths share one array
 // of moves); WriteSTD writes it as a trace whose LOC fields are the original
 // lines.
 package predict

@@ -23,6 +23,9 @@ import (
 // trimPlan cuts pl (the observed prefix up to line first) to the events
 // that happen before an event of its cycle.
 func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
+	if !p.denseClocks() {
+		return pl, nil // the whole prefix is a run too
+	}
 	need, ok, err := p.hbCut(pl.cycle, first)
 	if err != nil || !ok {
 		return pl, err // a cycle event not in the prefix: keep the whole prefix

@@ -119,6 +119,8 @@ type nestIndexer struct {
 	pc      []*pendCtx            // per thread: the context of its last pending access
 	bad     string                // why the locking is not nested ("": it is)
 	size    int64                 // classes, pending accesses and histories (at most maxNestSize)
+	limit   int64                 // the pass's bound on size
+	work    int64                 // sections looked at by acquires
 	names   *summary
 	epoch   []int32 // per thread: its forks and joins so far
 	fj      *fjClocks
@@ -162,7 +164,9 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 	nt := &nx.th[t]
 	switch {
 	case ev.Op == model.OpAcquire:
-		nt.acquire(ev.Target, at)
+		work, added := nt.acquire(ev.Target, at)
+		nx.work += work
+		nx.size += histUnits(int(innerWords * added))
 	case ev.Op == model.OpRelease:
 		if !nt.release(ev.Target, at) && nx.bad == "" {
 			nx.bad = fmt.Sprintf("thread %s releases %s at line %d", nx.names.threadNames[t], nx.names.locks[ev.Target], ev.Line)
@@ -211,10 +215,13 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 	}
 	pc := nx.pc[t]
 	if pc == nil || pc.top != top || pc.acqs != nt.acqs {
+		if nx.size += histUnits(2 * nt.innerLen()); nx.size > nx.limit {
+			return // the pass stops here (nestIndex), undecided
+		}
 		pc = &pendCtx{top: top, acqs: nt.acqs, ctx: nestCtx{held: nt.held(), back: nt.backward()},
 			secs: append([]*nestSection(nil), nt.stack...)}
 		nx.pc[t] = pc
-		nx.size += histUnits(len(pc.ctx.held) + 2*len(pc.ctx.back) + len(pc.secs))
+		nx.size += histUnits(len(pc.ctx.held) + len(pc.secs))
 	}
 	c.last = c.first
 	nx.pendIdx[t][key] = len(nx.pend[t])
@@ -339,12 +346,31 @@ func histUnits(n int) int64 {
 	return int64(n) / 25
 }
 
+// innerWords is the words (int32) of a section's inner entry, its map
+// entry included.
+const innerWords = 12
+
+// workCheck is how many sections looked at (nestThread.acquire) between
+// two looks at the deadline and the limits, besides spoolEach's every
+// 4,096 events: 10,000 nested locks make 5·10⁷ looks in 20,000 events.
+const workCheck = 1 << 16
+
 // nestIndex runs the first pass over the spool; false when stopped (the
 // deadline, or limit: maxNestSize but in tests).
 func (s *summary) nestIndex(sp *spool, limit int64, stop func() bool) (*nestIndexer, bool, error) {
 	nx := newNestIndexer(s)
-	whole, err := spoolEach(sp, func() bool { return stop() || nx.size > limit }, func(ev *trace.Event) bool {
+	nx.limit = limit
+	over := func() bool { return stop() || nx.size > limit }
+	next := int64(workCheck)
+	whole, err := spoolEach(sp, over, func(ev *trace.Event) bool {
 		nx.step(ev)
+		if nx.size > limit {
+			return false
+		}
+		if nx.work >= next { // deep nesting: many sections a step
+			next = nx.work + workCheck
+			return !over()
+		}
 		return true
 	})
 	if err != nil || !whole {

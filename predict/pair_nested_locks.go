@@ -33,11 +33,12 @@ type nestAcq struct {
 	n    int64
 }
 
-// add notes lock l acquired inside sec after n acquisitions of the thread.
-func (sec *nestSection) add(l int32, n int64) {
+// add notes lock l acquired inside sec after n acquisitions of the
+// thread; it reports whether l is new to sec.
+func (sec *nestSection) add(l int32, n int64) bool {
 	if i, ok := sec.find(l); ok {
 		sec.inner[i].n = n
-		return
+		return false
 	}
 	sec.inner = append(sec.inner, nestAcq{l, n})
 	switch k := len(sec.inner); {
@@ -49,6 +50,7 @@ func (sec *nestSection) add(l int32, n int64) {
 	case k > 9:
 		sec.at[l] = int32(k - 1)
 	}
+	return true
 }
 
 // find is the index of l in sec.inner.
@@ -72,16 +74,31 @@ type nestThread struct {
 	acqs     int64 // acquisitions so far
 }
 
-// acquire takes lock l at edge at.
-func (nt *nestThread) acquire(l int32, at int64) {
+// acquire takes lock l at edge at. It costs a look at every section held
+// (work, which the passes count towards their limits: it is quadratic in
+// the nesting depth), and adds the entries new to their inner lists.
+func (nt *nestThread) acquire(l int32, at int64) (work, added int64) {
 	if len(nt.stack) == 0 {
 		nt.lastFree = at
 	}
 	for _, sec := range nt.stack {
-		sec.add(l, nt.acqs)
+		if sec.add(l, nt.acqs) {
+			added++
+		}
 	}
+	work = int64(len(nt.stack))
 	nt.stack = append(nt.stack, &nestSection{lock: l, acq: at})
 	nt.acqs++
+	return work, added
+}
+
+// innerLen is how many pairs backward would list.
+func (nt *nestThread) innerLen() int {
+	n := 0
+	for _, sec := range nt.stack {
+		n += len(sec.inner)
+	}
+	return n
 }
 
 // release lets go of lock l at edge at; it reports false when l is not

@@ -89,7 +89,10 @@ func (m *nestMeeter) step(ev *trace.Event, found func(nestFind) bool) bool {
 	nt := &m.th[t]
 	switch {
 	case ev.Op == model.OpAcquire:
-		nt.acquire(ev.Target, at)
+		work, _ := nt.acquire(ev.Target, at)
+		if m.work += work; work > 0 && m.work&^(workCheck-1) != (m.work-work)&^(workCheck-1) {
+			return !m.over() // deep nesting: many sections a step
+		}
 	case ev.Op == model.OpRelease:
 		nt.release(ev.Target, at)
 	case ev.Op == model.OpFork || ev.Op == model.OpJoin:

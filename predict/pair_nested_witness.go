@@ -33,6 +33,9 @@ const maxNestGrid = 1 << 24
 // nestPlan is the run of a pattern, or false when none is found.
 func (p *predictor) nestPlan(f nestFind) (plan, bool, error) {
 	f.ctx = f.context()
+	if err := p.freeContext(f.ctx, f.t1, f.t2); err != nil {
+		return plan{}, false, err
+	}
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
 		return plan{}, false, err
@@ -303,6 +306,9 @@ type nestedResult struct {
 // what it proved. A pattern whose run is refused (or not found) is tried
 // no further; up to eight are tried.
 func (p *predictor) nestedPairs() (*Outcome, nestedResult, error) {
+	if !p.denseClocks() {
+		return nil, nestedResult{}, nil // undecided
+	}
 	stop := func() bool { return p.ctx.Err() != nil }
 	nx, ok, err := p.s.nestIndex(p.sp, p.nestLimit(), stop)
 	if err != nil || !ok {

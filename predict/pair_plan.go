@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
@@ -11,6 +12,9 @@ import (
 // reports false (nothing found, or a witness verify refuses: never an
 // answer).
 func (p *predictor) pairs() (*Outcome, bool, error) {
+	if !p.denseClocks() {
+		return nil, false, nil
+	}
 	f, ok, err := p.s.findPair(p.sp, func() bool { return p.ctx.Err() != nil })
 	if err != nil || !ok {
 		return nil, false, err
@@ -86,6 +90,10 @@ const pairLockNote = "two threads through their locks"
 // pairLockPlan is pair_lock.go's run as segments: the context C in its
 // observed order, T2 to y0, T1 to just before e2, T2 through f, T1's e2.
 func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
+	f.ctx = slices.Clone(f.ctx)
+	if err := p.freeContext(f.ctx, f.t1, f.t2); err != nil {
+		return plan{}, err
+	}
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
 		return plan{}, err
@@ -107,7 +115,7 @@ func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
 // its index for the second (p.pairIdx); one cut short by the monitor is
 // run again on its own when the observed witness does not replay.
 func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
-	if !pairsToo {
+	if !pairsToo || !p.denseClocks() {
 		return p.observed()
 	}
 	px := newPairIndexer(p.s)

@@ -160,13 +160,6 @@ func TestPairOracleMemoIsSound(t *testing.T) {
 	require.Positive(t, saved)
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // sortedPair is the oracle's key for threads a and b.
 func sortedPair(a, b string) [2]string {
 	if a > b {

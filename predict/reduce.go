@@ -188,7 +188,7 @@ type pendingBegin struct {
 // event adds ev's reduced edges to b; pos is the index of ev's first edge in
 // the full projection, open whether a transaction was open before it.
 func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin, pos int64, open bool) {
-	at := model.Pos{File: rd.s.name, Line: int32(ev.Line)}
+	at := model.Pos{File: rd.s.name, Line: ev.Line}
 	e := model.Event{Op: ev.Op, Target: -1, Pos: at}
 	switch ev.Op {
 	case model.OpBegin:
@@ -222,7 +222,7 @@ func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin,
 		e.Target = ev.Target
 	}
 	if open && pending.edge >= 0 && (ev.Op.IsAccess() || rd.lockEdges) {
-		b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: model.Pos{File: rd.s.name, Line: int32(pending.line)}}, pending.edge)
+		b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: model.Pos{File: rd.s.name, Line: pending.line}}, pending.edge)
 		pending.edge = -1
 	}
 	b.add(e, pos)

@@ -54,6 +54,8 @@ type spool struct {
 	// locs keeps each event's code location (STD's LOC; --all only: the
 	// other passes have no use for it).
 	locs bool
+	// shift is added to every line as the first pass reads it (tests).
+	shift int64
 	// passes counts the readers started: what a pass costs is the trace's
 	// length, so tests count passes instead of timing them.
 	passes int

@@ -80,6 +80,7 @@ func (s *summary) fold(ctx context.Context, r *trace.Reader, sp *spool) error {
 	for {
 		evs, err := a.Batch()
 		for i := range evs {
+			evs[i].Line += sp.shift
 			if err := sp.put(&evs[i]); err != nil {
 				return err
 			}

@@ -62,10 +62,10 @@ func TestWitnessWrapsUnarySync(t *testing.T) {
 // forks T2 (edge 2).
 func TestForksFirstCountsEvents(t *testing.T) {
 	s := &summary{threads: []*threadSum{{}, {}}, forker: map[int32]ref{1: {t: 0, pos: 2}}}
-	step := func(th int32, op model.Op, target int32, line int32) model.Step {
+	step := func(th int32, op model.Op, target int32, line int64) model.Step {
 		return model.Step{Thread: th, Ev: model.Event{Op: op, Target: target, Pos: model.Pos{File: "t.std", Line: line}}}
 	}
-	wrapped := func(th int32, op model.Op, target, line int32) []model.Step {
+	wrapped := func(th int32, op model.Op, target int32, line int64) []model.Step {
 		return []model.Step{step(th, model.OpBegin, -1, line), step(th, op, target, line), step(th, model.OpEnd, -1, line)}
 	}
 	var run []model.Step

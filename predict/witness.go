@@ -16,7 +16,7 @@ import (
 // two events; the observed witness can be most of a long trace). A run of a
 // straight-line projection fixes its paths (thread t takes edges 0, 1, … in
 // order, and all threads' paths share one array), so what is kept per event
-// is its model.Step: about 41 bytes an event.
+// is its model.Step: about 49 bytes an event.
 
 // ref is an event of the projection: thread t's edge pos.
 type ref struct {
@@ -263,7 +263,7 @@ func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int,
 		if taken[t] >= need[t] {
 			continue
 		}
-		evs, n := projected(&ev, open[t], dropSync, model.Pos{File: s.name, Line: int32(ev.Line)})
+		evs, n := projected(&ev, open[t], dropSync, model.Pos{File: s.name, Line: ev.Line})
 		for k := 0; k < n && taken[t] < need[t]; k++ {
 			f(t, taken[t], evs[k])
 			taken[t]++

@@ -48,7 +48,7 @@ func witnessAllocs(t *testing.T, src string) (uint64, int) {
 // event of the lock-passing trace happens before its cycle, so the witness
 // is the whole trace; the bytes allocated beyond those for the same trace
 // made serializable, per witness event, stay within a small bound (about
-// 41 are the run's model.Step, 40 bytes, and its share of the moves).
+// 49 are the run's model.Step, 48 bytes, and its share of the moves).
 func TestWitnessBytesPerEvent(t *testing.T) {
 	const reps = 17_000 // a witness of about 10^5 events
 	race := "T1|begin\nT1|r(x)\nT2|w(x)\nT1|w(x)\nT1|end\n"

@@ -111,9 +111,10 @@ type jsonEvent struct {
 }
 
 type jsonPos struct {
-	valid     bool
-	file      []byte
-	line, col int32
+	valid bool
+	file  []byte
+	line  int64
+	col   int32
 }
 
 // jsonEvent spells event i for JSON.
@@ -140,8 +141,8 @@ func (w *Witness) jsonEvent(q *jsonQuoter, i int) jsonEvent {
 }
 
 // appendPosTail appends the numbers of Pos.String() after its file.
-func appendPosTail(b []byte, line, col int32) []byte {
-	b = strconv.AppendInt(append(b, ':'), int64(line), 10)
+func appendPosTail(b []byte, line int64, col int32) []byte {
+	b = strconv.AppendInt(append(b, ':'), line, 10)
 	if col != 0 {
 		b = strconv.AppendInt(append(b, ':'), int64(col), 10)
 	}

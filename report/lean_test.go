@@ -42,7 +42,7 @@ func randomWitness(rng *rand.Rand) (*model.Program, engines.Result) {
 			ev.Target = int32(rng.IntN(len(p.Threads)))
 		}
 		if rng.IntN(5) > 0 {
-			ev.Pos = model.Pos{File: files[rng.IntN(2)], Line: int32(1 + rng.IntN(100000)), Col: int32(rng.IntN(3) * rng.IntN(90))}
+			ev.Pos = model.Pos{File: files[rng.IntN(2)], Line: int64(1 + rng.IntN(100000)), Col: int32(rng.IntN(3) * rng.IntN(90))}
 		}
 		w.Run = append(w.Run, model.Step{Thread: int32(rng.IntN(len(p.Threads))), Ev: ev})
 	}

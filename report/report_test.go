@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // ev is an event of test.conc at line l, column c.
 func ev(op model.Op, target int32, l int32, c int32) model.Event {
-	return model.Event{Op: op, Target: target, Pos: model.Pos{File: "test.conc", Line: l, Col: c}}
+	return model.Event{Op: op, Target: target, Pos: model.Pos{File: "test.conc", Line: int64(l), Col: c}}
 }
 
 // straight is a straight-line automaton emitting evs.

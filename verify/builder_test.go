@@ -20,7 +20,7 @@ func straight(t testing.TB, specs ...string) *model.Program {
 		a := &model.Automaton{Out: make([][]model.Edge, len(toks)+1)}
 		for j, tok := range toks {
 			ev := event(t, tok, vars, locks)
-			ev.Pos = model.Pos{File: "test.std", Line: int32(100*(i+1) + j)}
+			ev.Pos = model.Pos{File: "test.std", Line: int64(100*(i+1) + j)}
 			a.Out[j] = []model.Edge{{To: int32(j + 1), Ev: ev}}
 		}
 		p.Threads = append(p.Threads, &model.Thread{Name: "T" + string(rune('1'+i)), Auto: a})

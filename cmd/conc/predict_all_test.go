@@ -279,12 +279,12 @@ func scheduledSTD(t *testing.T, src string, sch allJSONSchedule, ignoreSync bool
 	return schedtest.Run(t, src, cut, segs, ignoreSync)
 }
 
-// TestPredictAllTurnsUnknownIntoViolation: on pair-unknown.std (its
-// README) conc predict --max-states 3 answers unknown (exit 3) and conc
+// TestPredictAllTurnsUnknownIntoViolation: on
+// predict/testdata/pair-unknown-c.std (testdata/traces/README.md) conc predict --max-states 3 answers unknown (exit 3) and conc
 // predict --all --max-states 3 violation (exit 1), with one group shown and
 // one dropped; its --witness-out file is flagged by conc monitor.
 func TestPredictAllTurnsUnknownIntoViolation(t *testing.T) {
-	path := "../../testdata/traces/pair-unknown.std"
+	path := "../../predict/testdata/pair-unknown-c.std"
 	out := conc("predict", "--max-states", "3", path, "--quiet")
 	require.Equal(t, exitUnknown, out.code, out.stdout+out.stderr)
 	require.Contains(t, out.stdout, "unknown: ")
