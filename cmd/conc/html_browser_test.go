@@ -50,7 +50,11 @@ func htmlPages(t *testing.T) []htmlPage {
 	tr := "../../testdata/traces/"
 	return append(pages,
 		htmlPage{args: []string{"monitor", tr + "jgf-sor-reduced.std", "--lock-edges"}, shot: "monitor"},
-		htmlPage{args: []string{"monitor", tr + "jgf-moldyn-reduced.std", "--lock-edges", "--max-cycle", "3"}},
+		htmlPage{args: []string{"monitor", tr + "jgf-lufact-reduced.std", "--lock-edges"}},
+		htmlPage{args: []string{"monitor", file(t, "skew.std", writeSkewTrace)}},
+		htmlPage{args: []string{"monitor", tr + "jgf-sor-reduced.std", "--lock-edges", "--cycles"}},
+		htmlPage{args: []string{"monitor", tr + "jgf-moldyn-reduced.std", "--lock-edges", "--max-cycle", "3", "--cycles"}},
+		htmlPage{args: []string{"monitor", tr + "jgf-montecarlo-head.std", "--cycles"}},
 		htmlPage{args: []string{"monitor", tr + "jgf-montecarlo-head.std"}},
 		htmlPage{args: []string{"predict", tr + "jgf-lufact-reduced.std"}, shot: "predict"},
 		htmlPage{args: []string{"predict", tr + "jgf-raytracer-reduced.std"}},
@@ -149,15 +153,33 @@ type drawnJSON struct {
 		} `json:"run"`
 		Cycle []struct{ From, To int } `json:"cycle"`
 	} `json:"witness"`
-	Groups []struct {
-		Cycle []struct {
-			Events []struct {
-				Line int `json:"line"`
-			} `json:"events"`
-		} `json:"cycle"`
-		Elided   int `json:"elided"`
-		ElidedAt int `json:"elided_at"`
-	} `json:"groups"`
+	Groups []drawnGroup `json:"groups"`
+	// conc monitor's default answer: the broken transactions' groups,
+	// or the joint violation.
+	NonAtomic       *int         `json:"non_atomic"`
+	NonAtomicGroups []drawnGroup `json:"non_atomic_groups"`
+	Joint           []drawnGroup `json:"joint"`
+}
+
+// drawnGroup is a group of the JSON, its example cycle (or path) drawn.
+type drawnGroup struct {
+	Cycle []struct {
+		Events []struct {
+			Line int `json:"line"`
+		} `json:"events"`
+	} `json:"cycle"`
+	Elided   int `json:"elided"`
+	ElidedAt int `json:"elided_at"`
+}
+
+// shownGroups are the groups a page draws (at most --max-groups' 20): for
+// conc monitor's default answer, the broken transactions' then the joint
+// violation's.
+func (j drawnJSON) shownGroups() []drawnGroup {
+	if j.NonAtomic == nil {
+		return j.Groups[:min(len(j.Groups), 20)]
+	}
+	return append(j.NonAtomicGroups[:min(len(j.NonAtomicGroups), 20):min(len(j.NonAtomicGroups), 20)], j.Joint...)
 }
 
 func checkDrawnWitness(t *testing.T, name string, want drawnJSON, got drawnPage) {
@@ -195,18 +217,20 @@ func checkDrawnWitness(t *testing.T, name string, want drawnJSON, got drawnPage)
 // checkDrawnGroups: each group shown (at most --max-groups' 20) draws its
 // example cycle's events and an arrow per edge, from the last event of
 // each transaction to the first of the next (the first transaction's
-// first event out, and its last back in), the elided edge apart.
+// first event out, and its last back in), the elided edge apart; a broken
+// transaction's path alike, through the stretches of the other threads.
 func checkDrawnGroups(t *testing.T, name string, want drawnJSON, got drawnPage) {
-	require.Len(t, got.Groups, min(len(want.Groups), 20), name)
+	shown := want.shownGroups()
+	require.Len(t, got.Groups, len(shown), name)
 	for k, g := range got.Groups {
-		cyc := want.Groups[k].Cycle
+		cyc := shown[k].Cycle
 		var lines, drawn []int
 		var edges []string
 		for i, x := range cyc {
 			for _, e := range x.Events {
 				lines = append(lines, e.Line)
 			}
-			if want.Groups[k].Elided > 0 && i+1 == want.Groups[k].ElidedAt {
+			if shown[k].Elided > 0 && i+1 == shown[k].ElidedAt {
 				continue
 			}
 			next := cyc[(i+1)%len(cyc)].Events

@@ -64,7 +64,7 @@ func TestThreadNamesInProse(t *testing.T) {
 		require.Contains(t, dot, fmt.Sprintf(`[label="%s line 3"]`, c.wantB), name)
 		html := read("m.html")
 		require.Equal(t, want, lanes(html), name)
-		require.Contains(t, html, fmt.Sprintf("transaction %s lines 1-5", c.wantA), name)
+		require.Contains(t, html, fmt.Sprintf("transaction %s lines 1-5: broken by itself", c.wantA), name)
 
 		out = conc("predict", path, "--quiet", "--dot", filepath.Join(dir, "p.dot"), "--html", filepath.Join(dir, "p.html"))
 		require.Equal(t, exitViolation, out.code, out.stderr)
