@@ -121,6 +121,28 @@ func TestMonitorBrokenTransaction(t *testing.T) {
 	require.Equal(t, [4]pathEventJSON{r2, w3, w3, r4}, [4]pathEventJSON{b.Path[0].From, b.Path[0].To, b.Path[1].From, b.Path[1].To})
 }
 
+// --max-groups bounds the groups of broken transactions listed, and --all
+// lists every broken transaction with its group.
+func TestMonitorBrokenMaxGroupsAll(t *testing.T) {
+	two := brokenTrace + "T3|begin|c.java:1\nT3|r(y)|c.java:2\nT4|w(y)|d.java:7\nT3|w(y)|c.java:3\nT3|end|c.java:4\n"
+	path := file(t, "two.std", two)
+	out := conc("monitor", path, "--quiet", "--max-groups", "1", "--all")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "2 transactions broken by themselves, in 2 groups")
+	require.Contains(t, out.stdout, "group 1: 1 broken transaction, first at line 1, on x\n")
+	require.NotContains(t, out.stdout, "group 2: ")
+	require.True(t, strings.HasSuffix(out.stdout, "... and 1 more group (--max-groups 0 shows all)\n"+
+		"4 transactions on a cycle of conflicts (Velodrome's count; --cycles groups them)\n"+
+		"broken transactions:\n  T1 lines 1-5: group 1\n  T3 lines 6-10: group 2\n"), out.stdout)
+
+	all := conc("monitor", path, "--quiet", "--max-groups", "0")
+	require.Contains(t, all.stdout, "group 2: 1 broken transaction, first at line 6, on y\n"+
+		"  signature: r@c.java:2 | w@d.java:7 | w@c.java:3\n"+
+		"  path T3 lines 6-10 → T4 line 8 → back to T3:\n")
+	require.NotContains(t, all.stdout, "more group")
+	require.NotContains(t, all.stdout, "broken transactions:")
+}
+
 // A write skew is not serializable, yet neither transaction is broken by
 // itself: the answer is the joint violation, one cycle through both.
 func TestMonitorJointViolation(t *testing.T) {
