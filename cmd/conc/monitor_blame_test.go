@@ -243,6 +243,31 @@ func TestMonitorNotAtomic(t *testing.T) {
 	}
 }
 
+// A broken transaction that spans most of a long trace (a harness method
+// around the whole run) gets a note naming the --not-atomic that looks
+// past it; a short trace's never does (TestMonitorBrokenTransaction).
+func TestMonitorSpanningNote(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("T0|begin|h.java:1\nT0|w(x)|h.java:2\n")
+	for range 250 {
+		b.WriteString("T1|begin|a.java:1\nT1|r(x)|a.java:2\nT1|w(y)|a.java:3\nT1|end|a.java:4\n")
+	}
+	b.WriteString("T0|r(y)|h.java:3\nT0|end|h.java:4\n")
+	path := file(t, "harness.std", b.String())
+	page := filepath.Join(t.TempDir(), "h.html")
+	out := conc("monitor", path, "--quiet", "--html", page)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "first not serializable at trace line 1003\n"+
+		"note: T0 lines 1-1004 spans most of the trace and is broken by the threads running inside it (a harness method?); "+
+		"--not-atomic line:1 treats it as not atomic and shows the transactions inside\n"+
+		"1 transaction broken by itself, in 1 group")
+	require.Contains(t, readFile(t, page), "<code>--not-atomic line:1</code> treats it as not atomic")
+
+	out = conc("monitor", path, "--quiet", "--not-atomic", "line:1")
+	require.Equal(t, exitSerializable, out.code, out.stderr)
+	require.Equal(t, "serializable\n", out.stdout)
+}
+
 // A bad --not-atomic value is a usage error that names the flag.
 func TestMonitorNotAtomicBad(t *testing.T) {
 	path := file(t, "broken.std", brokenTrace)
