@@ -51,7 +51,9 @@ func TestMonitorBlameInvariants(t *testing.T) {
 // verdict and first line; on_cycle is --cycles' violating, non_atomic no
 // more; every broken transaction is on a cycle (one of --cycles'
 // violations), lies in the group of its signature, which counts it, and
-// has a path the trace has; a joint violation only when none is broken.
+// has a path the trace has, and they are those the definition finds
+// (naiveBroken, on short traces); a joint violation only when none is
+// broken.
 func checkBlame(t *testing.T, path string, events map[int]namedTraceEvent, lockEdges bool, ctx string) blameJSON {
 	t.Helper()
 	args := []string{path}
@@ -70,9 +72,14 @@ func checkBlame(t *testing.T, path string, events map[int]namedTraceEvent, lockE
 	for _, v := range cyc.Violations {
 		onCycle[fmt.Sprint(v.Thread, "@", v.Begin)] = true
 	}
+	listed := map[string]bool{}
 	for _, b := range got.NonAtomicTxns {
 		require.True(t, onCycle[fmt.Sprint(b.Thread, "@", b.Begin)], "%s: %s's transaction at line %d is on no cycle", ctx, b.Thread, b.Begin)
 		checkBrokenPath(t, b, events, lockEdges, ctx)
+		listed[fmt.Sprint(b.Thread, "@", b.Begin)] = true
+	}
+	if len(events) <= 200 {
+		require.Equal(t, naiveBroken(events, lockEdges), listed, "%s: the broken transactions, by the definition", ctx)
 	}
 	checkBrokenGroups(t, got, ctx)
 	if *got.NonAtomic > 0 || got.Verdict != "violation" {
@@ -159,4 +166,52 @@ func checkBrokenPath(t *testing.T, b brokenJSON, events map[int]namedTraceEvent,
 				"%s: hops %d and %d: lines %d and %d not in program order of another thread", ctx, i-1, i, prev.Line, h.From.Line)
 		}
 	}
+}
+
+// naiveBroken are the transactions (thread@begin) of a trace broken by
+// themselves by docs/spec.md §1's definition, computed the slow way: tx
+// is broken when an event e of another thread has tx's begin → e → e' for
+// an event e' of tx, → being the transitive closure of program order and
+// the conflicts (specConflict) from an earlier event to a later one.
+func naiveBroken(events map[int]namedTraceEvent, lockEdges bool) map[string]bool {
+	lines := make([]int, 0, len(events))
+	for l := range events {
+		lines = append(lines, l)
+	}
+	sortInts(lines)
+	n := len(lines)
+	reach := make([][]bool, n) // reach[i][j]: event i → event j
+	for i := n - 1; i >= 0; i-- {
+		reach[i] = make([]bool, n)
+		for j := i + 1; j < n; j++ {
+			if reach[i][j] || !specConflict(events[lines[i]].Event, events[lines[j]].Event, lockEdges) {
+				continue
+			}
+			for k := j; k < n; k++ {
+				reach[i][k] = reach[i][k] || k == j || reach[j][k]
+			}
+		}
+	}
+	broken := map[string]bool{}
+	for b, l := range lines {
+		begin := events[l]
+		if begin.Op != model.OpBegin {
+			continue
+		}
+		end := b + 1 // past the block's end (the reader keeps outermost blocks only), or the trace's
+		for end < n && !(events[lines[end]].thread == begin.thread && events[lines[end]].Op == model.OpEnd) {
+			end++
+		}
+		for e := b + 1; e < n; e++ {
+			if events[lines[e]].thread == begin.thread || !reach[b][e] {
+				continue
+			}
+			for k := e + 1; k <= min(end, n-1); k++ {
+				if events[lines[k]].thread == begin.thread && reach[e][k] {
+					broken[fmt.Sprint(begin.thread, "@", l)] = true
+				}
+			}
+		}
+	}
+	return broken
 }
