@@ -83,7 +83,7 @@ type Witness struct {
 	// Broken are the cycle's transactions that the run breaks by itself
 	// (SetBroken; conc predict): nil when not asked, empty for a joint
 	// violation.
-	Broken []WitnessBroken `json:"broken,omitempty"`
+	Broken *[]WitnessBroken `json:"broken,omitempty"`
 	// lean, when set, is the run Run would spell out (BuildLean); Run is
 	// nil then. Len and Event read either.
 	lean *leanRun

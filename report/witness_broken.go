@@ -21,7 +21,8 @@ type WitnessBroken struct {
 // transaction, the last coming back), of which those of the cycle's
 // transactions are kept. run is the witness's run over p.
 func (w *Witness) SetBroken(n Naming, p *model.Program, run []model.Step, paths [][]model.Conflict) {
-	w.Broken = []WitnessBroken{}
+	broken := []WitnessBroken{}
+	w.Broken = &broken
 	for _, path := range paths {
 		k := w.cycleTxnOf(path[0].From)
 		if k < 0 {
@@ -31,7 +32,7 @@ func (w *Witness) SetBroken(n Naming, p *model.Program, run []model.Step, paths 
 		for _, c := range path {
 			b.Path = append(b.Path, explain(n, p, run, c))
 		}
-		w.Broken = append(w.Broken, b)
+		broken = append(broken, b)
 	}
 }
 
@@ -57,11 +58,11 @@ func writeBroken(b *bufio.Writer, n Naming, w *Witness, lines bool) {
 	if w.Broken == nil {
 		return
 	}
-	if len(w.Broken) == 0 {
+	if len(*w.Broken) == 0 {
 		b.WriteString("no transaction of the cycle is broken by itself in this run: together they cannot all be atomic (a joint violation)\n")
 		return
 	}
-	for _, x := range w.Broken {
+	for _, x := range *w.Broken {
 		t := w.Txns[x.Txn]
 		name := txnName(n, t)
 		if lines {

@@ -278,18 +278,25 @@ type allJSONBroken struct {
 	Path []allJSONConflict `json:"path"`
 }
 
-// allBroken spells w's broken transactions (an empty list: a joint
-// violation).
-func allBroken(w *report.Witness) []allJSONBroken {
-	out := []allJSONBroken{}
-	for _, x := range w.Broken {
+// witnessBroken spells the broken transactions of out's witness's cycle
+// (an empty list: a joint violation), from a lean report of the whole run
+// (the transactions are counted on it, begins and ends included).
+func witnessBroken(out *predict.Outcome) ([]allJSONBroken, error) {
+	full, err := report.BuildLean(out.Program, out.Result)
+	if err != nil {
+		return nil, err
+	}
+	w := full.Witness
+	w.SetBroken(full.Naming(), out.Program, out.Result.Witness.Run, brokenPaths(out.Result.Witness))
+	broken := []allJSONBroken{}
+	for _, x := range *w.Broken {
 		b := allJSONBroken{Txn: x.Txn}
 		for _, c := range x.Path {
 			b.Path = append(b.Path, allJSONConflict{w.Event(c.From), w.Event(c.To)})
 		}
-		out = append(out, b)
+		broken = append(broken, b)
 	}
-	return out
+	return broken, nil
 }
 
 // allJSONSchedule is a group's witness run as parts of the trace
@@ -350,20 +357,22 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	n := 0
 	_, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
 		res := out.Result
-		var paths [][]model.Conflict
-		res.Witness, paths = cycleOnly(res.Witness, brokenPaths(res.Witness))
+		res.Witness = cycleOnly(res.Witness)
 		rep, err := report.BuildLean(out.Program, res)
 		if err != nil {
 			return false, err
 		}
-		rep.Witness.SetBroken(rep.Naming(), out.Program, res.Witness.Run, paths)
+		broken, err := witnessBroken(out)
+		if err != nil {
+			return false, err
+		}
 		g := a.Groups[k]
 		n++
 		jg := allJSONGroup{n, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, nil, jsonSchedule(a.Schedule(k, out))}
 		for _, c := range rep.Witness.Cycle {
 			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 		}
-		jg.Broken = allBroken(rep.Witness)
+		jg.Broken = broken
 		if n > 1 {
 			b.WriteByte(',')
 		}
@@ -382,19 +391,13 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	return b.Flush()
 }
 
-// cycleOnly is w's cycle events and those of paths alone, in run order,
-// as a witness whose cycle indexes them, with paths indexing them too:
-// what the JSON spells of a group's witness, without a report of the whole
-// run (a pass over 10⁵ events per group).
-func cycleOnly(w *model.Witness, paths [][]model.Conflict) (*model.Witness, [][]model.Conflict) {
+// cycleOnly is w's cycle events alone, in run order, as a witness whose
+// cycle indexes them: what the JSON spells of a group's witness, without
+// a report of the whole run (a pass over 10⁵ events per group).
+func cycleOnly(w *model.Witness) *model.Witness {
 	var at []int
 	for _, c := range w.Cycle {
 		at = append(at, c.From, c.To)
-	}
-	for _, p := range paths {
-		for _, c := range p {
-			at = append(at, c.From, c.To)
-		}
 	}
 	slices.Sort(at)
 	at = slices.Compact(at)
@@ -402,21 +405,11 @@ func cycleOnly(w *model.Witness, paths [][]model.Conflict) (*model.Witness, [][]
 	for _, i := range at {
 		cw.Run = append(cw.Run, w.Run[i])
 	}
-	idx := func(c model.Conflict) model.Conflict {
-		from, _ := slices.BinarySearch(at, c.From)
-		to, _ := slices.BinarySearch(at, c.To)
-		return model.Conflict{From: from, To: to}
-	}
+	idx := func(i int) int { x, _ := slices.BinarySearch(at, i); return x }
 	for _, c := range w.Cycle {
-		cw.Cycle = append(cw.Cycle, idx(c))
+		cw.Cycle = append(cw.Cycle, model.Conflict{From: idx(c.From), To: idx(c.To)})
 	}
-	out := make([][]model.Conflict, len(paths))
-	for i, p := range paths {
-		for _, c := range p {
-			out[i] = append(out[i], idx(c))
-		}
-	}
-	return cw, out
+	return cw
 }
 
 // marshal is json.Marshal without escaping <, > and & (as report's JSON:
