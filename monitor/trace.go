@@ -72,6 +72,11 @@ type TraceViolation struct {
 	End      int64
 	Out, In  int64
 	Cycle    []CycleEvent
+	// Ends, for the first violation described only, is the end line of
+	// each Cycle event's transaction (-1 while open; that of a unary one
+	// is its line), filled as they end: the joint violation's cycle names
+	// its transactions' lines.
+	Ends     []int64
 	Elided   int
 	ElidedAt int
 	// undescribed: counted only; its cycle was not spelled out (see
@@ -181,6 +186,9 @@ var undescribed = TraceViolation{undescribed: true}
 
 // emit hands over x's violation once its end is known (or the trace ended).
 func (m *TraceMonitor) emit(x *traceTxn) {
+	for _, i := range m.watch[[2]int64{int64(x.thread), x.begin}] {
+		m.ends[i] = x.end
+	}
 	v := *x.viol
 	x.viol = nil
 	v.End = x.end
@@ -208,5 +216,23 @@ func (m *TraceMonitor) violation(describe func() TraceViolation) *TraceViolation
 	}
 	m.described++
 	v := describe()
+	if m.described == 1 {
+		m.watchEnds(&v)
+	}
 	return &v
+}
+
+// watchEnds has emit fill v.Ends as v's cycle's transactions end.
+func (m *TraceMonitor) watchEnds(v *TraceViolation) {
+	v.Ends = make([]int64, len(v.Cycle))
+	m.watch = map[[2]int64][]int{}
+	for i, c := range v.Cycle {
+		v.Ends[i] = -1
+		if c.Begin == c.Line {
+			v.Ends[i] = c.Line // a unary transaction, or its first event
+		}
+		k := [2]int64{int64(c.Thread), c.Begin}
+		m.watch[k] = append(m.watch[k], i)
+	}
+	m.ends = v.Ends
 }

@@ -38,6 +38,10 @@ type TraceMonitor struct {
 	// while there are none, mask == 0 means no open transaction reaches.
 	unslotted int
 	described int // violations whose cycle was spelled out (violation)
+	// watch and ends: the first described violation's cycle, by
+	// transaction (thread, begin), and where its ends go (watchEnds).
+	watch map[[2]int64][]int
+	ends  []int64
 	stats     TraceStats
 	res       TraceResult
 }

@@ -125,6 +125,7 @@ func runMonitor(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, err) // trace errors read "file:line: reason"
 		return exitUsage
 	}
+	firstCycle := append([]monitor.TraceViolation(nil), res.Violations[:min(1, len(res.Violations))]...) // monitorAnswer lets them go
 	rep := report.BuildTrace(monitorAnswer(r, res))
 	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
 	var ex *budget.Exceeded
@@ -133,7 +134,7 @@ func runMonitor(e *env, args []string) int {
 	}
 	switch {
 	case blame != nil:
-		err = blameReport(ctx, e, files[0], r, rep, blame)
+		err = blameReport(ctx, e, files[0], r, rep, blame, firstCycle)
 	case spool != nil:
 		err = groupSpool(ctx, e, files[0], rep, spool, r.Threads())
 	default:

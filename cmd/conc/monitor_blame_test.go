@@ -156,6 +156,8 @@ func TestMonitorJointViolation(t *testing.T) {
 	require.True(t, strings.HasSuffix(out.stdout, "\n2 transactions on a cycle of conflicts (Velodrome's count; --cycles groups them)\n"), out.stdout)
 	require.NotContains(t, out.stdout, "group 1")
 	require.NotContains(t, out.stdout, "broken by itself, in")
+	// Both transactions end in the trace: neither reads as open.
+	require.Contains(t, out.stdout, "  cycle T2 lines 2-8 → T1 lines 1-7 → back to T2:\n")
 
 	got, o := monitorBlame(t, path)
 	require.Equal(t, exitViolation, o.code, o.stderr)
@@ -169,10 +171,11 @@ func TestMonitorJointViolation(t *testing.T) {
 	require.Len(t, j.Cycle, 2)
 	var txns []string
 	for _, x := range j.Cycle {
-		txns = append(txns, x.Thread+"@"+strconv.Itoa(x.Begin))
+		require.NotNil(t, x.End, "%s@%d ends in the trace", x.Thread, x.Begin)
+		txns = append(txns, x.Thread+"@"+strconv.Itoa(x.Begin)+"-"+strconv.Itoa(*x.End))
 	}
 	slices.Sort(txns)
-	require.Equal(t, []string{"T1@1", "T2@2"}, txns)
+	require.Equal(t, []string{"T1@1-7", "T2@2-8"}, txns)
 	requireCycleConflicts(t, j, readEvents(t, path), false, -1, "write skew")
 }
 
