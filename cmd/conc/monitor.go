@@ -41,7 +41,7 @@ type monitorFlags struct {
 	quiet     bool
 	progress  progressMode
 	cycles    bool
-	notAtomic string
+	notAtomic setString
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -55,7 +55,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
 	fs.BoolVar(&f.all, "all", false, "also list every broken transaction (with --cycles: every transaction on a cycle) in the text output, one a line")
 	fs.BoolVar(&f.cycles, "cycles", false, "report every transaction on a cycle of conflicts, grouped (Velodrome's answer), instead of the transactions broken by themselves")
-	fs.StringVar(&f.notAtomic, "not-atomic", "", "treat the blocks whose begin is at `SPEC[,SPEC...]` as not atomic: SPEC is a begin's LOC or line:N (its trace line); @FILE reads SPECs from FILE")
+	fs.Var(&f.notAtomic, "not-atomic", "treat the blocks whose begin is at `SPEC[,SPEC...]` as not atomic: SPEC is a begin's LOC or line:N (its trace line); @FILE reads SPECs from FILE")
 	timeoutVar(fs, &f.timeout, timeoutHelp)
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
@@ -100,8 +100,12 @@ func runMonitor(e *env, args []string) int {
 	ctx, unwatch := budget.Watch(ctx, f.maxMemory)
 	defer unwatch()
 	opts := monitor.TraceOptions{LockEdges: f.lockEdges, StopAtFirst: f.first, MaxCycle: f.maxCycle}
-	if opts.NotAtomic, err = notAtomicSpec(f.notAtomic, r); err != nil {
-		return e.badFlag("not-atomic", f.notAtomic, err.Error())
+	na, err := notAtomicSpec(f.notAtomic, r)
+	if err != nil {
+		return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
+	}
+	if na != nil {
+		opts.NotAtomic = na.is
 	}
 	var spool *violationSpool
 	var blame *blameSpool
@@ -126,6 +130,7 @@ func runMonitor(e *env, args []string) int {
 		return exitUsage
 	}
 	firstCycle := append([]monitor.TraceViolation(nil), res.Violations[:min(1, len(res.Violations))]...) // monitorAnswer lets them go
+	na.warnUnused(e)
 	rep := report.BuildTrace(monitorAnswer(r, res))
 	reportSkipped(e, f.lenient, f.format, rep, r.Stats())
 	var ex *budget.Exceeded

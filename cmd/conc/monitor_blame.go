@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,14 +150,72 @@ func jointEnds(r *trace.Reader, joint []report.Group, v *monitor.TraceViolation)
 	}
 }
 
-// notAtomicSpec is --not-atomic's predicate on begin events (nil without
-// the flag): SPECs separated by commas, each a begin's LOC or line:N; a
-// value @FILE reads them from FILE, one or more a line ('#' starts a
-// comment).
-func notAtomicSpec(value string, r *trace.Reader) (func(*trace.Event) bool, error) {
-	if value == "" {
+// setString is a string flag that knows whether it was given (an empty
+// --not-atomic "" is an error, not the flag's absence).
+type setString struct {
+	value string
+	set   bool
+}
+
+func (s *setString) String() string     { return s.value }
+func (s *setString) Set(v string) error { s.value, s.set = v, true; return nil }
+
+// notAtomic is --not-atomic's predicate on begin events, and which of its
+// SPECs named a begin (it runs where the reader does; read used after the
+// trace is read).
+type notAtomic struct {
+	lines map[int64]bool
+	locs  map[string]bool
+	used  map[string]bool
+	r     *trace.Reader
+}
+
+// is tells whether the begin ev opens a block that is not atomic.
+func (n *notAtomic) is(ev *trace.Event) bool {
+	if n.lines[ev.Line] {
+		n.used["line:"+strconv.FormatInt(ev.Line, 10)] = true
+		return true
+	}
+	if ev.Loc >= 0 && len(n.locs) > 0 {
+		if loc := n.r.Locs().Name(ev.Loc); n.locs[loc] {
+			n.used[loc] = true
+			return true
+		}
+	}
+	return false
+}
+
+// warnUnused says which SPECs named no begin, on standard error: a typo
+// there would otherwise change nothing, silently.
+func (n *notAtomic) warnUnused(e *env) {
+	if n == nil {
+		return
+	}
+	var unused []string
+	for l := range n.lines {
+		if spec := "line:" + strconv.FormatInt(l, 10); !n.used[spec] {
+			unused = append(unused, spec)
+		}
+	}
+	for loc := range n.locs {
+		if !n.used[loc] {
+			unused = append(unused, loc)
+		}
+	}
+	if len(unused) > 0 {
+		slices.Sort(unused)
+		fmt.Fprintf(e.stderr, "conc: monitor: note: --not-atomic names no begin at %s\n", strings.Join(unused, ", "))
+	}
+}
+
+// notAtomicSpec reads --not-atomic (nil without the flag): SPECs
+// separated by commas, each a begin's LOC or line:N; a value @FILE reads
+// them from FILE, one or more a line ('#' starts a comment).
+func notAtomicSpec(flag setString, r *trace.Reader) (*notAtomic, error) {
+	if !flag.set {
 		return nil, nil
 	}
+	value := flag.value
 	if name, ok := strings.CutPrefix(value, "@"); ok {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -169,23 +228,29 @@ func notAtomicSpec(value string, r *trace.Reader) (func(*trace.Event) bool, erro
 		}
 		value = strings.Join(specs, ",")
 	}
-	lines, locs := map[int64]bool{}, map[string]bool{}
+	n := &notAtomic{lines: map[int64]bool{}, locs: map[string]bool{}, used: map[string]bool{}, r: r}
 	for _, spec := range strings.Split(value, ",") {
 		spec = strings.TrimSpace(spec)
-		if n, ok := strings.CutPrefix(spec, "line:"); ok {
-			line, err := strconv.ParseInt(n, 10, 64)
+		if num, ok := strings.CutPrefix(spec, "line:"); ok {
+			line, err := strconv.ParseInt(num, 10, 64)
 			if err != nil || line < 1 {
-				return nil, fmt.Errorf("%q: want line:N, N a trace line (1 or more)", spec)
+				return nil, fmt.Errorf("want line:N with N a trace line (1 or more)%s", naming(spec, flag.value))
 			}
-			lines[line] = true
+			n.lines[line] = true
 		} else if spec != "" {
-			locs[spec] = true
+			n.locs[spec] = true
 		}
 	}
-	if len(lines)+len(locs) == 0 {
+	if len(n.lines)+len(n.locs) == 0 {
 		return nil, fmt.Errorf("no SPEC: want LOC or line:N, separated by commas")
 	}
-	return func(ev *trace.Event) bool {
-		return lines[ev.Line] || ev.Loc >= 0 && len(locs) > 0 && locs[r.Locs().Name(ev.Loc)]
-	}, nil
+	return n, nil
+}
+
+// naming names the bad spec when the value holds more than it.
+func naming(spec, value string) string {
+	if spec == value {
+		return ""
+	}
+	return fmt.Sprintf(", not %q", spec)
 }

@@ -325,3 +325,19 @@ func readFile(t *testing.T, path string) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// --not-atomic "" is refused (the flag given without a SPEC); a list
+// names its bad SPEC once; SPECs that name no begin are noted on standard
+// error, so that a typo does not pass unseen.
+func TestMonitorNotAtomicGivenEmptyAndUnused(t *testing.T) {
+	path := file(t, "skew.std", writeSkewTrace)
+	out := conc("monitor", path, "--not-atomic", "")
+	require.Equal(t, exitUsage, out.code)
+	require.Contains(t, out.stderr, `--not-atomic "": no SPEC`)
+	out = conc("monitor", path, "--not-atomic", "line:2,line:x")
+	require.Equal(t, exitUsage, out.code)
+	require.Contains(t, out.stderr, `--not-atomic "line:2,line:x": want line:N with N a trace line (1 or more), not "line:x"`)
+	out = conc("monitor", path, "--not-atomic", "line:2,line:5,Foo.java:9", "--quiet")
+	require.Equal(t, exitSerializable, out.code, out.stdout)
+	require.Contains(t, out.stderr, "note: --not-atomic names no begin at Foo.java:9, line:5\n")
+}
