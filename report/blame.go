@@ -64,7 +64,7 @@ func (b *BrokenTxn) Cycle() []CycleTxn {
 		if out.Line != in.Line {
 			evs = append(evs, out.ev)
 		}
-		cycle = append(cycle, CycleTxn{Thread: in.Thread, Begin: in.Line, End: &end, Events: evs, stretch: true})
+		cycle = append(cycle, CycleTxn{Thread: in.Thread, Begin: in.Line, End: &end, Events: evs, Stretch: true})
 	}
 	return cycle
 }

@@ -44,19 +44,22 @@ type CycleTxn struct {
 	Begin  int          `json:"begin"`
 	End    *int         `json:"end"`
 	Events []TraceEvent `json:"events"`
-	// stretch marks a stretch of a thread that a broken transaction's
-	// path runs through (BrokenTxn.Cycle), not a transaction.
-	stretch bool
+	// Stretch marks a stretch of a thread that a broken transaction's
+	// path runs through (BrokenTxn.Cycle), from Begin to End, not a
+	// transaction.
+	Stretch bool `json:"stretch,omitempty"`
 }
 
 // Unary reports whether t is a lone event outside any atomic block (it
 // begins and ends at one line).
-func (t CycleTxn) Unary() bool { return t.End != nil && *t.End == t.Begin && len(t.Events) == 1 }
+func (t CycleTxn) Unary() bool {
+	return !t.Stretch && t.End != nil && *t.End == t.Begin && len(t.Events) == 1
+}
 
 // Label names t in the text, the DOT and the HTML, its thread named by n:
 // "T0 lines 5-open".
 func (t CycleTxn) Label(n Naming) string {
-	if t.stretch {
+	if t.Stretch {
 		return t.stretchLabel(n)
 	}
 	return fmt.Sprintf("%s lines %d-%s", n.Thread(t.Thread), t.Begin, endText(t.End))

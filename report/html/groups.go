@@ -92,6 +92,10 @@ func groupBox(n report.Naming, t report.CycleTxn, lane int, col map[int]int, las
 		x.to = col[*t.End]
 	}
 	x.title = "transaction " + x.name
+	if t.Stretch {
+		x.title = fmt.Sprintf("%s: the stretch of %s the path runs through, from line %d to line %d (not a transaction)",
+			x.name, n.Thread(t.Thread), t.Begin, *t.End)
+	}
 	if t.Unary() {
 		// Its one column is too narrow for a name: the axis has its line.
 		x.name, x.title = "", fmt.Sprintf("unary transaction: %s's event at line %d, outside any atomic block", n.Thread(t.Thread), t.Begin)
