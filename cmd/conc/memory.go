@@ -16,10 +16,10 @@ import (
 
 // memoryVar defines --max-memory, the memory budget (internal/budget):
 // a size such as 512MiB or 4GiB; without the flag, three quarters of the
-// machine's memory.
+// machine's memory, or less under ulimit -v or -d.
 func memoryVar(fs *flag.FlagSet, n *int64) {
 	usage := fmt.Sprintf("give up with verdict unknown when the search would take more than `SIZE` of memory "+
-		"(e.g. 512MiB, 4GiB; default: 3/4 of this machine's memory, %s)", budget.Format(budget.Default()))
+		"(e.g. 512MiB, 4GiB; default: %s, %s)", budget.DefaultWhy(), budget.Format(budget.Default()))
 	fs.Func("max-memory", usage, func(s string) error {
 		v, err := budget.Parse(s)
 		if err == nil {
