@@ -16,14 +16,16 @@ const hugeProgram = "vars x\nthread A { atomic { repeat 1000000 { repeat 24 { re
 
 // TestCheckCompileHonoursTimeout: --timeout covers compiling: the huge
 // program is unknown with the timeout's reason soon after the deadline,
-// not a violation 15 s later.
+// not a violation 15 s later. (The verdict tells the old behaviour from
+// the new; the bound on the time, loose for loaded machines, catches a
+// compile that does not stop.)
 func TestCheckCompileHonoursTimeout(t *testing.T) {
 	path := file(t, "huge.conc", hugeProgram)
 	start := time.Now()
 	o := conc("check", path, "--timeout", "300ms")
 	require.Equal(t, exitUnknown, o.code, "%s%s", o.stdout, o.stderr)
 	require.Contains(t, o.stdout, "unknown: timeout: no answer within 300ms (--timeout)\n")
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second, "well before compiling ends (5 s and more)")
 }
 
 // TestCheckCompileHonoursMaxStates: the automata's states count against
@@ -34,7 +36,7 @@ func TestCheckCompileHonoursMaxStates(t *testing.T) {
 	o := conc("check", path, "--max-states", "1000")
 	require.Equal(t, exitUnknown, o.code, "%s%s", o.stdout, o.stderr)
 	require.Contains(t, o.stdout, "unknown: compiling the program's automata: more than 1,000 states (--max-states 1000)\n")
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second, "well before compiling ends (5 s and more)")
 	// A program within the limit is checked as before.
 	o = conc("check", file(t, "p.conc", lostUpdate), "--max-states", "1000")
 	require.Equal(t, exitViolation, o.code, o.stderr)
@@ -48,7 +50,7 @@ func TestProfilesCompileHonoursTimeout(t *testing.T) {
 	o := conc("profiles", path, "--timeout", "300ms")
 	require.Equal(t, exitUnknown, o.code, "%s%s", o.stdout, o.stderr)
 	require.Equal(t, "unknown: timeout: no answer within 300ms (--timeout)\n", o.stdout)
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second, "well before compiling ends (5 s and more)")
 }
 
 // TestServeCompileHonoursTimeout: conc serve passes a request's time
@@ -63,11 +65,11 @@ func TestServeCompileHonoursTimeout(t *testing.T) {
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &r))
 	require.Equal(t, "unknown", r.Verdict)
 	require.Equal(t, "timeout: no answer within 300ms (--timeout)", r.Reason)
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second, "well before compiling ends (5 s and more)")
 
 	start = time.Now()
 	w = postProgram(t, h, "/api/explain", "", hugeProgram)
 	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 	require.Contains(t, w.Body.String(), "unknown: timeout: no answer within 300ms (--timeout)")
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(start), 10*time.Second, "well before compiling ends (5 s and more)")
 }
