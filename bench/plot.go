@@ -32,6 +32,7 @@ type PlotOptions struct {
 // a polynomial is a straight line whose slope is its degree. The legend
 // sits under the axes, one row per series, so that it never covers a
 // point or a line, however many series there are.
+// A sweep with no point to draw gets empty axes that say why (emptyPlot).
 func WritePlot(w io.Writer, format string, points []Point, o PlotOptions) error {
 	p, legend, err := newPlot(points, o)
 	if err != nil {
@@ -133,7 +134,8 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, plot.Legend, error) {
 		drawn++
 	}
 	if drawn == 0 {
-		return nil, legend, fmt.Errorf("plot: no point has a positive %s to draw", yLabel)
+		p, err := emptyPlot(p, points, yLabel)
+		return p, legend, err
 	}
 	return p, legend, nil
 }

@@ -162,8 +162,6 @@ func TestDefaultTitle(t *testing.T) {
 
 func TestWritePlotErrors(t *testing.T) {
 	var b bytes.Buffer
-	// The profile engine keeps no states: nothing to draw on a states plot.
-	require.Error(t, WritePlot(&b, "svg", tinyPoints()[:2], PlotOptions{Metric: "states"}))
 	require.Error(t, WritePlot(&b, "gif", tinyPoints(), PlotOptions{}))
 	f, err := PlotFormat("out/plot.SVG")
 	require.NoError(t, err)
@@ -188,4 +186,34 @@ func TestYTicksWithinADecade(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"1", "10", "100", "1000"}, labels)
+}
+
+// TestWritePlotNothingToDraw: a sweep with no point to draw still gets its
+// plot, empty axes that say why: every decision timed out (or was
+// unknown, or skipped), or, on a states plot, the profile engine keeps no
+// states.
+func TestWritePlotNothingToDraw(t *testing.T) {
+	cut := []Point{
+		{Engine: "global", N: 2, K: 2, Verdict: "timeout", States: 1, Time: time.Second},
+		{Engine: "global", N: 4, K: 2, Verdict: "timeout", States: 1, Time: time.Second},
+		{Engine: "brute", N: 2, K: 2, Verdict: "unknown", Time: time.Millisecond},
+		{Engine: "profile", N: 2, K: 2, Skipped: "unsupported"},
+	}
+	for _, format := range []string{"svg", "png"} {
+		var b bytes.Buffer
+		require.NoError(t, WritePlot(&b, format, cut, PlotOptions{Title: "chain"}), format)
+		require.NotZero(t, b.Len())
+	}
+	var b bytes.Buffer
+	require.NoError(t, WritePlot(&b, "svg", cut, PlotOptions{Title: "chain"}))
+	require.Contains(t, b.String(), ">chain<")
+	require.Contains(t, b.String(), ">nothing to plot: no decision finished<")
+	require.Contains(t, b.String(), ">(2 timed out, 1 unknown, 1 skipped; see the table)<")
+
+	b.Reset()
+	require.NoError(t, WritePlot(&b, "svg", tinyPoints()[:2], PlotOptions{Metric: "states"}))
+	require.Contains(t, b.String(), ">nothing to plot: no finished decision has a positive states<")
+	b.Reset()
+	require.NoError(t, WritePlot(&b, "svg", nil, PlotOptions{}))
+	require.Contains(t, b.String(), ">nothing to plot: the sweep has no points<")
 }

@@ -33,6 +33,11 @@ func (e *TooLarge) Error() string { return e.Reason }
 // automata would need more than the budget leaves is refused with a
 // *TooLarge, before it is allocated, instead of crashing the process.
 func CompileWithin(filename string, src []byte, maxBytes int64) (*model.Program, error) {
+	return CompileLimited(filename, src, Limits{MaxBytes: maxBytes})
+}
+
+// compileLimited parses, resolves and builds under l.
+func compileLimited(filename string, src []byte, l *limiter) (*model.Program, error) {
 	src = bytes.TrimPrefix(src, byteOrderMark)
 	f, errs := parse(filename, src)
 	if len(errs) > 0 {
@@ -41,11 +46,11 @@ func CompileWithin(filename string, src []byte, maxBytes int64) (*model.Program,
 	}
 	n := resolve(f, &errs)
 	if len(errs) == 0 {
-		if err := fits(n, budget.New(maxBytes)); err != nil {
+		if err := fits(n, l.meter); err != nil {
 			return nil, err
 		}
 	}
-	return compileResolved(filename, n, errs)
+	return compileResolved(filename, n, errs, l)
 }
 
 // fits checks the bound on the automata's states against the budget.

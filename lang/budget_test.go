@@ -1,8 +1,10 @@
 package lang
 
 import (
+	gocontext "context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -55,4 +57,37 @@ func TestSizeCountsTheInitialState(t *testing.T) {
 	var errs ErrorList
 	require.ErrorAs(t, err, &errs)
 	require.Equal(t, "edge.conc:2:1: thread A is too large: more than 30000000 states "+sizeHint, err.Error())
+}
+
+// TestCompileLimitedStops: a compile under way stops when its context
+// ends, with the context's cause and the states it built, and at the
+// state limit, with the limit's reason; a program within the limits
+// compiles.
+func TestCompileLimitedStops(t *testing.T) {
+	src := []byte("vars x\nthread A { atomic { repeat 1000000 { repeat 24 { read x } } } }\nthread B { write x }\n")
+	ctx, cancel := gocontext.WithTimeout(gocontext.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	p, err := CompileLimited("big.conc", src, Limits{Ctx: ctx})
+	require.Nil(t, p)
+	require.Less(t, time.Since(start), 10*time.Second, "stopped well before the end (5 s)")
+	var stopped *Stopped
+	require.ErrorAs(t, err, &stopped)
+	require.ErrorIs(t, err, gocontext.DeadlineExceeded)
+	require.Greater(t, stopped.States, int64(0))
+	require.Less(t, stopped.States, int64(24_000_005))
+
+	p, err = CompileLimited("big.conc", src, Limits{MaxStates: 1000})
+	require.Nil(t, p)
+	var big *TooLarge
+	require.ErrorAs(t, err, &big)
+	require.Equal(t, "compiling the program's automata: more than 1,000 states (--max-states 1000)", err.Error())
+
+	// Threads count together: 2·(1+3·100)+1 states are more than 600.
+	two := []byte("vars x\nthread A { repeat 100 { read x } }\nthread B { repeat 100 { read x } }\n")
+	_, err = CompileLimited("two.conc", two, Limits{MaxStates: 600})
+	require.ErrorAs(t, err, &big)
+	p, err = CompileLimited("two.conc", two, Limits{MaxStates: 700, Ctx: gocontext.Background()})
+	require.NoError(t, err)
+	require.Len(t, p.Threads, 2)
 }

@@ -31,7 +31,8 @@ type builder struct {
 	merged map[int32]int32 // merged state -> the state it joined
 	sealed map[int32]bool  // states others will add edges to: never loop heads
 	syms   []string
-	over   bool         // maxStates exceeded; building stops
+	over   bool // maxStates exceeded, or the limits stopped the compile: building stops
+	lim    *limiter
 	slab   []model.Edge // where first out-edges are allocated
 
 	z      *sizes                // size bounds, also telling event-free code
@@ -50,8 +51,8 @@ func (b *builder) errorf(pos model.Pos, format string, args ...any) {
 	b.errs.add(pos, format, args...)
 }
 
-func newBuilder(n *names, errs *ErrorList, t *ThreadDecl) *builder {
-	return &builder{n: n, errs: errs, thread: t, ctxs: newContexts(),
+func newBuilder(n *names, errs *ErrorList, t *ThreadDecl, l *limiter) *builder {
+	return &builder{n: n, errs: errs, thread: t, ctxs: newContexts(), lim: l,
 		z:      newSizes(n),
 		merged: map[int32]int32{}, sealed: map[int32]bool{}, copies: map[copyKey]*procCopy{}}
 }
@@ -63,6 +64,10 @@ func (b *builder) newState(c ctxID) int32 {
 			b.over = true
 			b.errs.add(toPos(b.thread.Pos), "thread %s is too large: more than %d states %s", b.thread.Name.Name, maxStates, sizeHint)
 		}
+		return 0
+	}
+	if !b.lim.add() {
+		b.over = true
 		return 0
 	}
 	b.out = append(b.out, nil)
@@ -92,9 +97,18 @@ func (b *builder) edge(q, r int32, e model.Edge) {
 
 const slabSize = 4096
 
-// reserve makes room for n more states, from the size bound.
+// maxReserve is the most states reserve makes room for: 2^22 states are
+// 100 MB of state slices, about 0.3 s of building.
+const maxReserve = 1 << 22
+
+// reserve makes room for n more states, from the size bound, up to
+// maxReserve: a compile the deadline stops early must not have allocated
+// (and faulted in) the room for all of them first; beyond it append grows.
 func (b *builder) reserve(n int64) {
-	n = min(n+1, maxStates)
+	n = min(n+1, maxReserve)
+	if m := b.lim.lim.MaxStates; m > 0 {
+		n = min(n, max(m-b.lim.states+1, 0)) // the limiter stops the build there
+	}
 	b.out = slices.Grow(b.out, int(n))
 	b.ctx = slices.Grow(b.ctx, int(n))
 }
@@ -163,6 +177,9 @@ func (b *builder) finish(init int32) *model.Automaton {
 	a.InTxn = make([]bool, 0, len(a.Out))
 	a.Held = make([][]int32, 0, len(a.Out))
 	for q := range b.out {
+		if !b.lim.tick(q) {
+			break // the limits stopped the compile: the automaton is dropped
+		}
 		if len(b.merged) == 0 || keep(q) {
 			c := b.ctxs.get(b.ctx[q])
 			a.InTxn = append(a.InTxn, c.inTxn)
@@ -184,6 +201,9 @@ func (b *builder) applyMerges(a *model.Automaton, init int32) {
 	}
 	a.Out = make([][]model.Edge, 0, next)
 	for q, es := range b.out {
+		if !b.lim.tick(q) {
+			break
+		}
 		if _, gone := b.merged[int32(q)]; !gone {
 			a.Out = append(a.Out, b.redirect(int32(q), es, num))
 		}

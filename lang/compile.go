@@ -17,11 +17,16 @@ func Compile(filename string, src []byte) (*model.Program, error) {
 }
 
 // compileResolved builds the automata of a resolved program.
-func compileResolved(filename string, n *names, errs ErrorList) (*model.Program, error) {
+// A compile the limits stopped answers with their error, whatever else
+// it found.
+func compileResolved(filename string, n *names, errs ErrorList, l *limiter) (*model.Program, error) {
 	prog := &model.Program{File: filename}
 	for _, t := range n.threads {
 		count, ok := threadCount(t, &errs)
-		a := compileThread(n, t, &errs)
+		a := compileThread(n, t, &errs, l)
+		if l.stopped != nil {
+			return nil, l.stopped
+		}
 		if !ok || a == nil {
 			continue
 		}
@@ -60,8 +65,8 @@ const sizeHint = "(an access outside atomic takes three: begin, access, end)"
 
 // compileThread builds one thread's automaton, refusing it first if it
 // would exceed maxStates.
-func compileThread(n *names, t *ThreadDecl, errs *ErrorList) *model.Automaton {
-	b := newBuilder(n, errs, t)
+func compileThread(n *names, t *ThreadDecl, errs *ErrorList, l *limiter) *model.Automaton {
+	b := newBuilder(n, errs, t, l)
 	if t.Auto != nil {
 		return b.automaton(t.Auto)
 	}

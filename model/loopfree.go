@@ -2,22 +2,52 @@ package model
 
 // Acyclic reports whether no cycle passes through a state reachable from
 // Init (epsilon edges included): every run of the thread is then finite,
-// as long as its longest path. An edge q → r closes a cycle iff r does not
-// come before q in the depth-first postorder (a back edge or a self-loop).
+// as long as its longest path. It peels the reachable states of in-degree
+// zero (Kahn's algorithm): a cycle's states are never peeled. Unlike a
+// depth-first search its stack holds only the peelable frontier, not a
+// path: a straight line of 10^7 states costs two flat arrays, where the
+// search's stack of 10^7 frames grew by copies, each charged with the
+// collector's work on the automaton's pointers (seconds).
 func (a *Automaton) Acyclic() bool {
-	order := a.PostOrder(false)
-	rank := make([]int32, a.NumStates()) // postorder index + 1; 0 for unreachable states
-	for i, q := range order {
-		rank[q] = int32(i + 1)
+	indeg := make([]int32, a.NumStates())
+	reached := a.countInDegrees(indeg)
+	if indeg[a.Init] > 0 {
+		return false // Init is on a cycle
 	}
-	for _, q := range order {
+	peeled := 0
+	for stack := []int32{a.Init}; len(stack) > 0; {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		peeled++
 		for _, e := range a.Out[q] {
-			if rank[e.To] >= rank[q] {
-				return false
+			if indeg[e.To]--; indeg[e.To] == 0 {
+				stack = append(stack, e.To)
 			}
 		}
 	}
-	return true
+	return peeled == reached
+}
+
+// countInDegrees fills indeg with the in-degree of each state reachable
+// from Init, counting the edges from reachable states only, and returns
+// how many states are reachable.
+func (a *Automaton) countInDegrees(indeg []int32) int {
+	seen := make([]bool, len(indeg))
+	seen[a.Init] = true
+	reached := 1
+	for stack := []int32{a.Init}; len(stack) > 0; {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range a.Out[q] {
+			indeg[e.To]++
+			if !seen[e.To] {
+				seen[e.To] = true
+				reached++
+				stack = append(stack, e.To)
+			}
+		}
+	}
+	return reached
 }
 
 // LoopFree reports whether the program has neither loops nor recursion:

@@ -1,9 +1,12 @@
 package model
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/internal/testflag"
 )
 
 // TestLoopFree: acyclic automata without a stack are loop-free; a loop, an
@@ -41,4 +44,39 @@ func TestLoopFree(t *testing.T) {
 	require.True(t, prog(line, diamond, dead).LoopFree())
 	require.False(t, prog(line, loop).LoopFree())
 	require.False(t, prog(pd).LoopFree(), "a stack makes it recursive")
+}
+
+// TestAcyclicAgreesWithPostOrder: on random automata, cyclic or not,
+// Acyclic answers as the depth-first test does: an edge from a reachable
+// state whose target does not come before it in the postorder closes a
+// cycle.
+func TestAcyclicAgreesWithPostOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range testflag.N(500, 20000) {
+		n := 1 + rng.IntN(12)
+		a := &Automaton{Init: int32(rng.IntN(n)), Out: make([][]Edge, n)}
+		for q := range n {
+			for range rng.IntN(3) {
+				a.Out[q] = append(a.Out[q], Edge{To: int32(rng.IntN(n))})
+			}
+		}
+		require.Equal(t, acyclicByPostOrder(a), a.Acyclic(), "%+v", a)
+	}
+}
+
+// acyclicByPostOrder is the depth-first definition of Acyclic.
+func acyclicByPostOrder(a *Automaton) bool {
+	order := a.PostOrder(false)
+	rank := make([]int, a.NumStates()) // postorder index + 1; 0: unreachable
+	for i, q := range order {
+		rank[q] = i + 1
+	}
+	for _, q := range order {
+		for _, e := range a.Out[q] {
+			if rank[e.To] >= rank[q] {
+				return false
+			}
+		}
+	}
+	return true
 }

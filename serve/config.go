@@ -44,6 +44,10 @@ func (e *UsageError) Error() string { return e.Msg }
 type Config struct {
 	Check   Checker
 	Explain Explainer
+	// Addr is the --addr the playground listens on: requests whose Host
+	// names another server are refused (sameorigin.go). NewServer sets
+	// it; "" checks no Host.
+	Addr string
 
 	MaxBody    int64         // bytes of a request body (default 64 KiB)
 	MaxTimeout time.Duration // a check's time limit, and its default (10s)

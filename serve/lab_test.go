@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -34,6 +35,19 @@ func TestLabSweep(t *testing.T) {
 	// Titled and labelled as conc bench --plot titles and labels it.
 	require.Contains(t, a.SVG, ">chain: profile, global</text>")
 	require.Contains(t, a.SVG, ">n = unary writes of z per thread</text>")
+}
+
+// TestLabNothingToDraw: a sweep whose every decision timed out answers
+// 200 with its table, and a plot that says why it is empty.
+func TestLabNothingToDraw(t *testing.T) {
+	h := New(Config{Check: compileOnly, Explain: noExplain, Lab: LabLimits{PerDecision: time.Nanosecond}})
+	w := get(t, h, "/api/lab?family=chain&engines=global,profile&sizes=64")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	var a labAnswer
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &a))
+	require.Regexp(t, `(?m)^ +global +64 +3 +3 +timeout `, a.Table)
+	require.Regexp(t, `(?m)^ +profile +64 +3 +3 +timeout `, a.Table)
+	require.Contains(t, a.SVG, ">nothing to plot: no decision finished</text>")
 }
 
 // TestLabBounded: a sweep cannot ask for more than the limits allow.

@@ -33,6 +33,7 @@ func Loopback(addr string) (bool, error) {
 // the longest check or lab sweep.
 func NewServer(addr string, cfg Config) *http.Server {
 	c := cfg.withDefaults()
+	c.Addr = addr
 	longest := max(c.MaxTimeout, c.Lab.PerSweep) + c.QueueWait
 	return &http.Server{
 		Addr:              addr,

@@ -33,7 +33,7 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc("POST /api/timeline", s.timeline)
 	mux.HandleFunc("GET /api/lab", s.lab)
 	mux.HandleFunc("GET /api/lab/families", s.labFamilies)
-	return securityHeaders(mux)
+	return securityHeaders(sameOrigin(newHostPolicy(cfg.Addr), mux))
 }
 
 // securityHeaders keeps the page from being framed by other sites and the

@@ -116,3 +116,18 @@ func TestShellWords(t *testing.T) {
 	require.Equal(t, "--family chain --sizes 1,2 --plot docs/plots/x.svg", shellWords([]string{"--family", "chain", "--sizes", "1,2", "--plot", "docs/plots/x.svg"}))
 	require.Equal(t, `--title 'a b' '' 'it'\''s'`, shellWords([]string{"--title", "a b", "", "it's"}))
 }
+
+// TestBenchPlotNothingToDraw: a sweep whose every decision timed out
+// prints its table, exits 0, and writes a plot that says why it is empty.
+func TestBenchPlotNothingToDraw(t *testing.T) {
+	plot := filepath.Join(t.TempDir(), "cut.svg")
+	o := conc("bench", "--family", "chain", "--engines", "global,profile", "--sizes", "3000", "--timeout", "1ns", "--plot", plot)
+	require.Equal(t, 0, o.code, o.stderr)
+	require.Regexp(t, `(?m)^ +global +3000 +3 +3 +timeout `, o.stdout)
+	require.Regexp(t, `(?m)^ +profile +3000 +3 +3 +timeout `, o.stdout)
+	require.Contains(t, o.stdout, "wrote "+plot)
+	svg, err := os.ReadFile(plot)
+	require.NoError(t, err)
+	require.Contains(t, string(svg), ">nothing to plot: no decision finished<")
+	require.Contains(t, string(svg), ">(2 timed out; see the table)<")
+}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 )
@@ -35,9 +37,11 @@ func runCheck(e *env, args []string) int {
 		return e.usagef("%v; run 'conc check --help'", err)
 	}
 	defer withMemoryLimit(f.maxMemory)() // compiling is part of the run
-	p, big, code := compileInput(e, files[0], f.maxMemory)
-	if big != nil {
-		return refused(e, &f, big)
+	dl, stop := f.startLimits()
+	defer stop()
+	p, unknown, code := compileInput(e, files[0], f.compileLimits(), dl)
+	if unknown != "" {
+		return refused(e, &f, unknown)
 	}
 	if p == nil {
 		return code
@@ -46,25 +50,47 @@ func runCheck(e *env, args []string) int {
 }
 
 // compileInput reads and compiles a .conc file ("-" is standard input)
-// under a memory budget of maxMemory bytes (0: the default); on an error it
-// has reported it and returns the exit code with a nil program. A program
-// too large for the budget is returned as big, unreported: it is an answer
-// (unknown), not an error.
-func compileInput(e *env, path string, maxMemory int64) (p *model.Program, big *lang.TooLarge, code int) {
+// under the run's limits (dl names its deadline); on an error it has
+// reported it and returns the exit code with a nil program. A program the
+// limits refused or stopped comes back as the reason of its unknown,
+// unreported: it is an answer, not an error.
+func compileInput(e *env, path string, lim lang.Limits, dl deadline) (p *model.Program, unknown string, code int) {
 	name, src, err := readInput(e, path)
 	if err != nil {
-		return nil, nil, e.errorf("%v", err)
+		return nil, "", e.errorf("%v", err)
 	}
-	p, err = lang.CompileWithin(name, src, maxMemory)
-	if errors.As(err, &big) {
-		return nil, big, exitUnknown
+	p, err = lang.CompileLimited(name, src, lim)
+	if why, ok := compileUnknown(err, dl); ok {
+		return nil, why, exitUnknown
 	}
 	if err != nil {
 		// lang's ErrorList: one "file:line:col: reason" a line.
 		fmt.Fprintln(e.stderr, err)
-		return nil, nil, exitUsage
+		return nil, "", exitUsage
 	}
-	return p, nil, 0
+	return p, "", 0
+}
+
+// compileUnknown is the reason of the unknown answer when err is a limit
+// of the run (lang's TooLarge or Stopped), in the words the searches use
+// for the same limits; ok is false for other errors, and for a compile
+// stopped by its caller (a client that went away), which is no answer.
+func compileUnknown(err error, dl deadline) (why string, ok bool) {
+	var big *lang.TooLarge
+	var stopped *lang.Stopped
+	var ex *budget.Exceeded
+	switch {
+	case errors.As(err, &big):
+		return big.Reason, true
+	case !errors.As(err, &stopped):
+		return "", false
+	case errors.As(err, &ex):
+		return fmt.Sprintf("memory budget of %s reached while compiling the program's automata, after %s states (--max-memory raises it)",
+			budget.Format(ex.Limit), budget.Count(stopped.States)), true
+	case errors.Is(err, context.DeadlineExceeded):
+		return dl.reason(), true
+	}
+	return "", false
 }
 
 // readInput reads a named file, or standard input for "-" (named <stdin>).

@@ -74,6 +74,12 @@ func wide(n int) func() string { return func() string { return wideTransactions(
 
 // TestMain re-executes this binary as conc itself for the crash cases.
 func TestMain(m *testing.M) {
+	if l := os.Getenv(rlimitChildEnv); l != "" {
+		execUnderLimit(l) // does not return
+	}
+	if os.Getenv(rlimitRunEnv) != "" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	if os.Getenv(crashChildEnv) != "" {
 		lim := syscall.Rlimit{Cur: crashAddrSpace, Max: crashAddrSpace}
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {

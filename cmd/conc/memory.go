@@ -16,10 +16,10 @@ import (
 
 // memoryVar defines --max-memory, the memory budget (internal/budget):
 // a size such as 512MiB or 4GiB; without the flag, three quarters of the
-// machine's memory.
+// machine's memory, or less under ulimit -v or -d.
 func memoryVar(fs *flag.FlagSet, n *int64) {
 	usage := fmt.Sprintf("give up with verdict unknown when the search would take more than `SIZE` of memory "+
-		"(e.g. 512MiB, 4GiB; default: 3/4 of this machine's memory, %s)", budget.Format(budget.Default()))
+		"(e.g. 512MiB, 4GiB; default: %s, %s)", budget.DefaultWhy(), budget.Format(budget.Default()))
 	fs.Func("max-memory", usage, func(s string) error {
 		v, err := budget.Parse(s)
 		if err == nil {
@@ -34,11 +34,11 @@ func memoryVar(fs *flag.FlagSet, n *int64) {
 // restores the previous one (tests run many commands in one process).
 func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
 
-// refused answers unknown (exit 3) for a program the memory budget did not
-// let compile: the report has no threads, and the engine the user asked
-// for (auto when none), since none ran.
-func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
-	r, err := refusedReport(f, big)
+// refused answers unknown (exit 3) for a program the limits did not let
+// compile (why is the reason): the report has no threads, and the engine
+// the user asked for (auto when none), since none ran.
+func refused(e *env, f *decideFlags, why string) int {
+	r, err := refusedReport(f, why)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
@@ -49,9 +49,25 @@ func refused(e *env, f *decideFlags, big *lang.TooLarge) int {
 }
 
 // refusedReport is refused's report, which conc serve answers too.
-func refusedReport(f *decideFlags, big *lang.TooLarge) (*report.Report, error) {
-	res := engines.Result{Verdict: engines.Unknown, Reason: big.Reason, Engine: f.engine}
+func refusedReport(f *decideFlags, why string) (*report.Report, error) {
+	res := engines.Result{Verdict: engines.Unknown, Reason: why, Engine: f.engine}
 	return report.BuildLean(&model.Program{}, res)
+}
+
+// startLimits starts the deadline and the memory watch of f's run before
+// it compiles, so that compiling, choosing the engine and searching take
+// from one budget: f.within becomes their context, under which the
+// search's own limits (runEngine) end no later. stop ends them.
+func (f *decideFlags) startLimits() (dl deadline, stop func()) {
+	dl = f.deadline()
+	f.within, stop = withinLimits(dl, f.maxMemory)
+	return dl, stop
+}
+
+// compileLimits are the limits of f's run for compiling, under the
+// context startLimits made.
+func (f *decideFlags) compileLimits() lang.Limits {
+	return lang.Limits{Ctx: f.within, MaxBytes: f.maxMemory, MaxStates: int64(f.maxStates)}
 }
 
 // withinLimits is the context a search runs under: it ends at dl's

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/profiles"
 )
@@ -50,9 +51,13 @@ func runProfiles(e *env, args []string) int {
 		return e.badFlag("format", f.format, "want text or json")
 	}
 	defer withMemoryLimit(f.maxMemory)()
-	p, big, code := compileInput(e, files[0], f.maxMemory)
-	if big != nil {
-		fmt.Fprintf(e.stdout, "unknown: %s\n", big.Reason)
+	dl := deadlineOf(f.timeout, f.within)
+	ctx, stop := withinLimits(dl, f.maxMemory) // compiling takes from the run's budgets
+	defer stop()
+	f.within = ctx
+	p, unknown, code := compileInput(e, files[0], lang.Limits{Ctx: ctx, MaxBytes: f.maxMemory}, dl)
+	if unknown != "" {
+		fmt.Fprintf(e.stdout, "unknown: %s\n", unknown)
 		return code // exit 3: a limit, not bad input
 	}
 	if p == nil {

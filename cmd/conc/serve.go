@@ -91,33 +91,36 @@ func playEnv(stderr *bytes.Buffer) *env {
 	return &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, cmd: "check"}
 }
 
-// playCompile is the flags of q and the program of src, as conc check
-// reads them: a usage error is a serve.UsageError, a static error the
-// lang.ErrorList (400 with positions), and a program over the memory
-// budget comes back as big, for an unknown answer.
-func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (*decideFlags, *model.Program, *lang.TooLarge, error) {
-	f := playFlags(ctx, q, maxMemory)
+// playCompile is the flags of q, their limits started (stop ends them),
+// and the program of src, as conc check reads them: a usage error is a
+// serve.UsageError, a static error the lang.ErrorList (400 with
+// positions), and a program the limits refused or stopped comes back as
+// the reason of its unknown. Compiling takes from the request's time and
+// memory budget, as the search does.
+func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (f *decideFlags, p *model.Program, unknown string, stop func(), err error) {
+	f = playFlags(ctx, q, maxMemory)
 	if err := f.check(); err != nil {
-		return f, nil, nil, &serve.UsageError{Msg: err.Error()}
+		return f, nil, "", func() {}, &serve.UsageError{Msg: err.Error()}
 	}
-	p, err := lang.CompileWithin(q.Name, src, maxMemory)
-	var big *lang.TooLarge
-	if errors.As(err, &big) {
-		return f, nil, big, nil
+	dl, stop := f.startLimits()
+	p, err = lang.CompileLimited(q.Name, src, f.compileLimits())
+	if why, ok := compileUnknown(err, dl); ok {
+		return f, nil, why, stop, nil
 	}
-	return f, p, nil, err
+	return f, p, "", stop, err
 }
 
 // playCheck is POST /api/check: conc check's compile, engine choice, run
 // and replay (check.go, decide.go) on the body.
 func playCheck(maxMemory int64) serve.Checker {
 	return func(ctx context.Context, src []byte, q serve.Query) (*report.Report, error) {
-		f, p, big, err := playCompile(ctx, src, q, maxMemory)
-		if big != nil {
-			return refusedReport(f, big)
+		f, p, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
+		defer stop()
+		if unknown != "" {
+			return refusedReport(f, unknown)
 		}
 		if err != nil {
-			return nil, err
+			return nil, abandoned(ctx, err)
 		}
 		var stderr bytes.Buffer
 		e := playEnv(&stderr)
@@ -126,10 +129,8 @@ func playCheck(maxMemory int64) serve.Checker {
 			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
 		}
 		r, _ := judge(e, f, eng, p)
-		if err := ctx.Err(); err != nil {
-			// The client went away: the search stopped with it, and its
-			// unknown would read as a timeout.
-			return nil, fmt.Errorf("the check was abandoned: the client went away (%v)", err)
+		if err := abandoned(ctx, nil); err != nil {
+			return nil, err
 		}
 		if r == nil {
 			return nil, errors.New(playMessage(&stderr))
@@ -138,16 +139,27 @@ func playCheck(maxMemory int64) serve.Checker {
 	}
 }
 
+// abandoned is the error of a request whose client went away (ctx ended):
+// the work stopped with it, and its unknown would read as a timeout.
+// Otherwise it is err.
+func abandoned(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("the check was abandoned: the client went away (%v)", ctx.Err())
+	}
+	return err
+}
+
 // playExplain is POST /api/explain: the engine conc check would take and
 // why, and conc profiles' text (profiles.go) under the same budgets.
 func playExplain(maxMemory int64) serve.Explainer {
 	return func(ctx context.Context, src []byte, q serve.Query) (*serve.Explanation, error) {
-		f, p, big, err := playCompile(ctx, src, q, maxMemory)
-		if big != nil {
-			return &serve.Explanation{Why: "unknown: " + big.Reason}, nil
+		f, p, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
+		defer stop()
+		if unknown != "" {
+			return &serve.Explanation{Why: "unknown: " + unknown}, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, abandoned(ctx, err)
 		}
 		var stderr bytes.Buffer
 		p, eng, _ := engineFor(playEnv(&stderr), f, p)
@@ -155,7 +167,7 @@ func playExplain(maxMemory int64) serve.Explainer {
 			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
 		}
 		return &serve.Explanation{Engine: eng.Name, Why: engineWhy(f.engine, p, eng, f.options()),
-			Profiles: playProfiles(ctx, p, q.Timeout, maxMemory)}, nil
+			Profiles: playProfiles(f.within, p, q.Timeout, maxMemory)}, nil
 	}
 }
 

@@ -40,10 +40,15 @@ func TestFormat(t *testing.T) {
 }
 
 // TestDefault: the machine's memory is read (this suite runs on Linux and
-// other systems alike: either way the default is a sane, positive size).
+// other systems alike: either way the default is a sane, positive size),
+// and the default is three quarters of it unless a limit leaves less.
 func TestDefault(t *testing.T) {
 	require.Greater(t, machine(), int64(256<<20))
-	require.Equal(t, machine()/4*3, Default())
+	want := machine() / 4 * 3
+	if r := rlimitBudget(); r > 0 { // under ulimit -v or -d
+		want = min(want, r)
+	}
+	require.Equal(t, want, Default())
 	require.Equal(t, Default(), New(0).limit)
 }
 
@@ -104,3 +109,24 @@ func BenchmarkHeap(b *testing.B) {
 }
 
 var sinkHeap int64
+
+// TestLeftUnder: a limit leaves half of what the process does not yet
+// use, at least minLeft; no limit leaves no bound.
+func TestLeftUnder(t *testing.T) {
+	require.Equal(t, int64(0), leftUnder(processLimit{limit: 0, used: 1 << 30}))
+	require.Equal(t, int64(1200<<20), leftUnder(processLimit{limit: 4 << 30, used: 4<<30 - 2400<<20}))
+	require.Equal(t, int64(minLeft), leftUnder(processLimit{limit: 1 << 30, used: 2 << 30}))
+}
+
+// TestProcessLimitsAreRead: this process's limits and usage are read
+// (Linux: RLIMIT_AS against VmSize, RLIMIT_DATA against VmData), and under
+// a limit (go test run by prlimit) the default budget is at most half of
+// it.
+func TestProcessLimitsAreRead(t *testing.T) {
+	for _, l := range processLimits() {
+		require.Greater(t, l.used, int64(0), "the process's usage is read")
+		if l.limit > 0 {
+			require.LessOrEqual(t, Default(), l.limit/2)
+		}
+	}
+}

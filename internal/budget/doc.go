@@ -16,5 +16,7 @@
 // is taken for live data.
 //
 // The default is three quarters of the machine's memory: the physical RAM,
-// or the cgroup's limit when one is set and lower.
+// or the cgroup's limit when one is set and lower; under an address-space
+// or data limit (ulimit -v, -d) at most half of what the limit leaves
+// (rlimit.go).
 package budget

@@ -15,8 +15,15 @@ const fallback = 4 << 30
 
 // Default is the budget of a run without --max-memory: three quarters of
 // the machine's memory, leaving the rest to the system and to the memory
-// the runtime holds beside the heap.
-func Default() int64 { return machine() / 4 * 3 }
+// the runtime holds beside the heap, or less under an address-space or
+// data limit (rlimit.go).
+func Default() int64 {
+	d := machine() / 4 * 3
+	if r := rlimitBudget(); r > 0 {
+		d = min(d, r)
+	}
+	return d
+}
 
 // machine is the memory this process may use: the physical RAM, or the
 // cgroup's limit when that is lower.

@@ -28,6 +28,9 @@ func New(limit int64) *Meter {
 	return m
 }
 
+// Limit is the budget in bytes.
+func (m *Meter) Limit() int64 { return m.limit }
+
 // Heap is the bytes the heap holds now.
 func (m *Meter) Heap() int64 {
 	metrics.Read(m.sample[:])
