@@ -25,6 +25,15 @@ type Broken struct {
 	Begin, End int64
 	BeginLoc   int32
 	Path       []Hop
+	// Cut: the path's start was not recorded (more transactions open at
+	// once than Options.MaxKnown lets the tracker remember the ways
+	// of): Path runs from another thread's event on, and Leave is not
+	// the transaction's own event.
+	Cut bool
+	// Elided counts the hops left out of the middle of a path longer than
+	// Options.MaxPath; they lie between Path[ElidedAt-1] and
+	// Path[ElidedAt] (which then belong to different threads).
+	Elided, ElidedAt int
 }
 
 // Leave is the transaction's event where the path leaves it.

@@ -106,7 +106,15 @@ func bruteTxns(evs []trace.Event) []bruteTxn {
 }
 
 func track(evs []trace.Event, lockEdges bool) Result {
-	k := New(Options{LockEdges: lockEdges})
+	return trackKnown(evs, lockEdges, 0)
+}
+
+func trackKnown(evs []trace.Event, lockEdges bool, maxKnown int) Result {
+	return trackWith(evs, Options{LockEdges: lockEdges, MaxKnown: maxKnown})
+}
+
+func trackWith(evs []trace.Event, o Options) Result {
+	k := New(o)
 	k.StepAll(evs)
 	return k.Finish()
 }
@@ -176,7 +184,7 @@ func checkPath(t *testing.T, evs []trace.Event, b Broken, lockEdges bool, ctx st
 		end = evs[len(evs)-1].Line
 	}
 	in := func(e trace.Event) bool { return e.Thread == b.Thread && e.Line > b.Begin && e.Line <= end }
-	require.True(t, in(b.Leave()), "the path leaves at line %d, not in the transaction: %s", b.Leave().Line, ctx)
+	require.True(t, b.Cut || in(b.Leave()), "the path leaves at line %d, not in the transaction: %s", b.Leave().Line, ctx)
 	require.True(t, in(b.Return()), "the path returns at line %d, not in the transaction: %s", b.Return().Line, ctx)
 	seen := map[int32]bool{}
 	for i, h := range b.Path {
@@ -185,7 +193,7 @@ func checkPath(t *testing.T, evs []trace.Event, b Broken, lockEdges bool, ctx st
 		require.Less(t, h.From.Line, h.To.Line, ctx)
 		require.NotEqual(t, h.From.Thread, h.To.Thread, ctx)
 		require.True(t, edge(h.From, h.To, lockEdges), "hop %d is no edge: %s", i, ctx)
-		if i > 0 {
+		if i > 0 && (b.Elided == 0 || i != b.ElidedAt) {
 			prev := b.Path[i-1].To
 			require.Equal(t, prev.Thread, h.From.Thread, ctx)
 			require.LessOrEqual(t, prev.Line, h.From.Line, ctx)
@@ -202,4 +210,57 @@ func fmtTrace(evs []trace.Event) string {
 		fmt.Fprintf(&b, "  %d: T%d %s %d\n", e.Line, e.Thread, trace.OpName[e.Op], e.Target)
 	}
 	return b.String()
+}
+
+// TestTrackerMaxKnownStaysExact: with room for only a few ways to
+// remember, the broken transactions are still exactly the definition's
+// (slots of overflowed transactions are cleared everywhere); paths may be
+// cut at their start, and say so, but every hop they list is real.
+func TestTrackerMaxKnownStaysExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 1))
+	cut := 0
+	for i := range testflag.N(1000, 10000) {
+		evs := randomTrace(rng, rng.Uint64())
+		for _, le := range []bool{false, true} {
+			want, _ := bruteBroken(evs, le)
+			got := trackKnown(evs, le, 1+i%3)
+			ctx := fmt.Sprintf("trace %d, lock edges %v:\n%s", i, le, fmtTrace(evs))
+			require.Equal(t, int64(len(want)), got.Count, ctx)
+			for _, b := range got.Broken {
+				require.True(t, want[b.Begin], ctx)
+				checkPath(t, evs, b, le, ctx)
+				if b.Cut {
+					cut++
+				}
+			}
+		}
+	}
+	require.Positive(t, cut, "no path was cut: the bound was never reached")
+}
+
+// TestTrackerMaxPathElides: with paths of at most two hops listed, longer
+// ones keep their two ends and count the hops left out between them; the
+// answer is the definition's.
+func TestTrackerMaxPathElides(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 2))
+	elided := 0
+	for i := range testflag.N(1000, 10000) {
+		evs := randomTrace(rng, rng.Uint64())
+		for _, le := range []bool{false, true} {
+			want, _ := bruteBroken(evs, le)
+			got := trackWith(evs, Options{LockEdges: le, MaxPath: 2})
+			ctx := fmt.Sprintf("trace %d, lock edges %v:\n%s", i, le, fmtTrace(evs))
+			require.Equal(t, int64(len(want)), got.Count, ctx)
+			for _, b := range got.Broken {
+				require.True(t, want[b.Begin], ctx)
+				checkPath(t, evs, b, le, ctx)
+				require.LessOrEqual(t, len(b.Path), 2, ctx)
+				if b.Elided > 0 {
+					elided++
+					require.Equal(t, 1, b.ElidedAt, ctx)
+				}
+			}
+		}
+	}
+	require.Positive(t, elided, "no path was long enough to elide")
 }

@@ -27,7 +27,7 @@ func (k *Tracker) receiveEvent(th *thread, ev, from *trace.Event, m mask) {
 	}
 	m = k.valid(m, from.Line)
 	if x := th.tx; x != nil && x.broken == nil && m.has(x.slot) {
-		x.broken = x.explain(ev, from)
+		x.broken = x.explain(ev, from, k.opts.MaxPath)
 		th.own = 0
 	}
 	m.each(func(slot int32) {
@@ -36,7 +36,7 @@ func (k *Tracker) receiveEvent(th *thread, ev, from *trace.Event, m mask) {
 		}
 		th.m.add(slot)
 		if y := k.slots[slot]; y.thread != ev.Thread {
-			y.learn(ev.Thread, ev, from)
+			k.learn(y, ev, from)
 		}
 	})
 }
@@ -51,14 +51,14 @@ func (k *Tracker) receiveLow(th *thread, ev, from *trace.Event, lo uint64) {
 		}
 	}
 	if lo&th.own != 0 {
-		th.tx.broken = th.tx.explain(ev, from)
+		th.tx.broken = th.tx.explain(ev, from, k.opts.MaxPath)
 		th.own = 0
 	}
 	lo &^= th.m.lo
 	th.m.lo |= lo
 	for w := lo; w != 0; w &= w - 1 {
 		if y := k.slots[trailing(w)]; y.thread != ev.Thread {
-			y.learn(ev.Thread, ev, from)
+			k.learn(y, ev, from)
 		}
 	}
 }
@@ -82,4 +82,15 @@ func (k *Tracker) valid(m mask, at int64) mask {
 		}
 	})
 	return m
+}
+
+// learn notes that ev's thread learned of y through from, unless the
+// tracker remembers MaxKnown such ways already (y then overflows).
+func (k *Tracker) learn(y *txn, ev, from *trace.Event) {
+	if k.known >= k.opts.MaxKnown {
+		y.overflow = true
+		return
+	}
+	k.known++
+	y.learn(ev.Thread, ev, from)
 }

@@ -80,6 +80,12 @@ func (k *Tracker) close(th *thread, end int64) {
 	for _, l := range x.known {
 		k.threads[l.thread].m.remove(x.slot)
 	}
+	k.known -= len(x.known)
+	if x.overflow {
+		for i := range k.threads { // some learned of x unrecorded
+			k.threads[i].m.remove(x.slot)
+		}
+	}
 	k.busy.remove(x.slot)
 	k.slots[x.slot] = nil
 	k.free = append(k.free, x.slot)
@@ -87,7 +93,10 @@ func (k *Tracker) close(th *thread, end int64) {
 		x.broken.End = end
 		k.emit(x.broken)
 	}
-	x.broken, x.known = nil, x.known[:0]
+	x.broken, x.known, x.overflow = nil, x.known[:0], false
+	if cap(x.known) > 64 {
+		x.known = nil // a spare keeps no long list
+	}
 	k.spare = append(k.spare, x)
 }
 

@@ -19,7 +19,22 @@ type Options struct {
 	// MaxBroken bounds the broken transactions kept in the result (all are
 	// counted); 0 means no bound.
 	MaxBroken int
+	// MaxKnown bounds the ways the tracker remembers by which a thread
+	// first learned of an open transaction (the paths are made of them):
+	// with many transactions open at once they number threads × open
+	// transactions. Past it the answer stays exact, but paths may be cut
+	// (Broken.Cut). 0 means DefaultMaxKnown.
+	MaxKnown int
+	// MaxPath bounds the hops an explanation lists: the middle of a
+	// longer path is left out (Broken.Elided). 0 means DefaultMaxPath.
+	MaxPath int
 }
+
+// DefaultMaxPath is Options.MaxPath's default.
+const DefaultMaxPath = 16
+
+// DefaultMaxKnown is Options.MaxKnown's default: about 50 MiB of ways.
+const DefaultMaxKnown = 1 << 20
 
 // Result is the tracker's answer: the broken transactions, by begin line
 // (capped by MaxBroken) and how many there are.
@@ -87,11 +102,20 @@ type Tracker struct {
 	free    []int32 // free slots
 	busy    mask    // the slots in use
 	spare   []*txn  // ended transactions, for reuse
+	known   int     // ways remembered (MaxKnown)
 	res     Result
 }
 
 // New starts a tracker on the empty trace.
-func New(opts Options) *Tracker { return &Tracker{opts: opts} }
+func New(opts Options) *Tracker {
+	if opts.MaxKnown <= 0 {
+		opts.MaxKnown = DefaultMaxKnown
+	}
+	if opts.MaxPath <= 0 {
+		opts.MaxPath = DefaultMaxPath
+	}
+	return &Tracker{opts: opts}
+}
 
 // Step adds one event.
 func (k *Tracker) Step(ev *trace.Event) { k.step(ev) }

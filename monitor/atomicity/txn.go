@@ -11,6 +11,10 @@ type txn struct {
 	begin  trace.Event
 	broken *Broken
 	known  []learned
+	// overflow: some thread learned of it unrecorded (Options.MaxKnown),
+	// so its slot is cleared in every thread when it ends, and its path
+	// may be cut.
+	overflow bool
 }
 
 // learned is how thread first learned of a transaction: the event at, of
@@ -26,33 +30,48 @@ func (x *txn) learn(u int32, ev, from *trace.Event) {
 	x.known = append(x.known, learned{u, *ev, *from})
 }
 
-// lookup is how thread u learned of x.
-func (x *txn) lookup(u int32) (learned, bool) {
-	for _, l := range x.known {
-		if l.thread == u {
-			return l, true
-		}
-	}
-	return learned{}, false
-}
-
 // explain is x's explanation when ev, its own, comes right after from, an
 // event of another thread that knows of x: the edges by which from's
 // thread learned of x, back to x's own event, then from → ev. Each hop
 // goes to an earlier thread's first knowledge of x, strictly earlier in
 // the trace, so no thread comes twice and the walk ends at x's thread.
-func (x *txn) explain(ev, from *trace.Event) *Broken {
-	path := []Hop{{From: *from, To: *ev}}
-	for u := from.Thread; u != x.thread; {
-		l, ok := x.lookup(u)
-		if !ok || len(path) > len(x.known)+1 {
-			break // cannot happen: a thread that knows of x learned of it
+// A walk longer than maxPath hops keeps its two ends (Broken.Elided).
+func (x *txn) explain(ev, from *trace.Event, maxPath int) *Broken {
+	by := make(map[int32]int, len(x.known)) // thread -> its entry
+	for i, l := range x.known {
+		by[l.thread] = i
+	}
+	near := []Hop{{From: *from, To: *ev}} // the hops nearest ev, backwards
+	var far []Hop                         // a ring of the last ones found
+	b := &Broken{Thread: x.thread, Begin: x.begin.Line, End: -1, BeginLoc: x.begin.Loc}
+	half := max(1, maxPath/2)
+	for u, n := from.Thread, 0; u != x.thread; n++ {
+		i, ok := by[u]
+		if !ok || n > len(x.known) {
+			b.Cut = true // not recorded (overflow)
+			break
 		}
-		path = append(path, Hop{From: l.from, To: l.at})
+		l := x.known[i]
+		h := Hop{From: l.from, To: l.at}
+		switch {
+		case len(near) < half:
+			near = append(near, h)
+		case len(far) < half:
+			far = append(far, h)
+		default:
+			far[b.Elided%half] = h
+			b.Elided++
+		}
 		u = l.from.Thread
 	}
+	if b.Elided > 0 { // the ring's oldest first
+		k := b.Elided % half
+		far = append(far[k:], far[:k]...)
+	}
+	path := append(near, far...)
 	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
 		path[i], path[j] = path[j], path[i]
 	}
-	return &Broken{Thread: x.thread, Begin: x.begin.Line, End: -1, BeginLoc: x.begin.Loc, Path: path}
+	b.Path, b.ElidedAt = path, len(far)
+	return b
 }
