@@ -48,6 +48,14 @@ type BrokenTxn struct {
 	End    *int      `json:"end"`
 	Group  int       `json:"group"`
 	Path   []PathHop `json:"path"`
+	// Cut: the path's start was not kept (the tracker's bound on what it
+	// remembers, with very many transactions open at once): Path[0].From
+	// is then another thread's event.
+	Cut bool `json:"cut,omitempty"`
+	// Elided counts the hops left out of the middle of a long path,
+	// between Path[ElidedAt-1] and Path[ElidedAt].
+	Elided   int `json:"elided,omitempty"`
+	ElidedAt int `json:"elided_at,omitempty"`
 }
 
 // Cycle is b's path as Group.Cycle shows one: b itself with its two events
@@ -57,8 +65,17 @@ func (b *BrokenTxn) Cycle() []CycleTxn {
 	p := b.Path
 	own := CycleTxn{Thread: b.Thread, Begin: b.Begin, End: b.End, Events: []TraceEvent{p[0].From.ev, p[len(p)-1].To.ev}}
 	cycle := []CycleTxn{own}
+	if b.Cut {
+		cycle[0].Events = cycle[0].Events[1:]
+		end := p[0].From.Line
+		cycle = append(cycle, CycleTxn{Thread: p[0].From.Thread, Begin: end, End: &end, Events: []TraceEvent{p[0].From.ev}, Stretch: true})
+	}
 	for i := 0; i+1 < len(p); i++ {
 		in, out := p[i].To, p[i+1].From
+		if b.Elided > 0 && i+1 == b.ElidedAt { // the gap: one event each side
+			cycle = append(cycle, stretchOf(in, in), stretchOf(out, out))
+			continue
+		}
 		end := out.Line
 		evs := []TraceEvent{in.ev}
 		if out.Line != in.Line {
@@ -69,6 +86,16 @@ func (b *BrokenTxn) Cycle() []CycleTxn {
 	return cycle
 }
 
+// stretchOf is the stretch of a thread from event in to event out.
+func stretchOf(in, out PathEvent) CycleTxn {
+	end := out.Line
+	evs := []TraceEvent{in.ev}
+	if out.Line != in.Line {
+		evs = append(evs, out.ev)
+	}
+	return CycleTxn{Thread: in.Thread, Begin: in.Line, End: &end, Events: evs, Stretch: true}
+}
+
 // Signature is what the programmer would fix: where the path leaves the
 // transaction, the event that interrupts it (the other thread's event the
 // path comes back from), and where it comes back, each as op@LOC (or op
@@ -76,7 +103,23 @@ func (b *BrokenTxn) Cycle() []CycleTxn {
 func (b *BrokenTxn) Signature() string {
 	p := b.Path
 	site := func(e PathEvent) string { return string(e.ev.appendSite(nil)) }
-	return site(p[0].From) + " | " + site(p[len(p)-1].From) + " | " + site(p[len(p)-1].To)
+	leave := site(p[0].From)
+	if b.Cut {
+		leave = "?"
+	}
+	return leave + " | " + site(p[len(p)-1].From) + " | " + site(p[len(p)-1].To)
+}
+
+// group is a group of b's signature with b as its example (count 0).
+func (b *BrokenTxn) group(sig string) Group {
+	g := Group{Signature: sig, First: b.Begin, Cycle: b.Cycle(), Broken: true, Cut: b.Cut}
+	switch {
+	case b.Cut:
+		g.Elided, g.ElidedAt = 1, 1
+	case b.Elided > 0: // the second of the gap's two stretches
+		g.Elided, g.ElidedAt = b.Elided, b.ElidedAt+1
+	}
+	return g
 }
 
 // Blamer groups broken transactions by signature as they come, in order of
@@ -106,11 +149,13 @@ func (g *Blamer) AddGroup(b BrokenTxn, count int) {
 	if !ok {
 		k = len(g.groups)
 		g.index[sig] = k
-		g.groups = append(g.groups, Group{Signature: sig, First: b.Begin, Cycle: b.Cycle(), Broken: true})
+		g.groups = append(g.groups, b.group(sig))
 	}
 	g.groups[k].Count += count
 	if g.groups[k].First > b.Begin { // arrival is by end; the example is the first begun
-		g.groups[k].First, g.groups[k].Cycle = b.Begin, b.Cycle()
+		c := g.groups[k].Count
+		g.groups[k] = b.group(sig)
+		g.groups[k].Count = c
 	}
 	if g.keep {
 		b.Group = k + 1

@@ -86,7 +86,7 @@ func (s *blameSpool) set(r *trace.Reader, rep *report.Report) {
 
 // brokenTxn is b named by r's tables.
 func brokenTxn(r *trace.Reader, b *atomicity.Broken) report.BrokenTxn {
-	t := report.BrokenTxn{Thread: r.Threads().Name(b.Thread), Begin: int(b.Begin)}
+	t := report.BrokenTxn{Thread: r.Threads().Name(b.Thread), Begin: int(b.Begin), Cut: b.Cut, Elided: b.Elided, ElidedAt: b.ElidedAt}
 	if b.End >= 0 {
 		end := int(b.End)
 		t.End = &end
