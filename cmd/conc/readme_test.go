@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadmeCommands: every command of README.md's sh blocks can be pasted
+// into a fresh clone: the files it reads are in the repository, the files
+// it writes go to /tmp (so that none is left in the clone), and each conc
+// command of it runs, in-process, to an answer (exit 0 or 1), its pipes
+// between conc commands included.
+func TestReadmeCommands(t *testing.T) {
+	t.Chdir("../..")
+	src, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	lines := readmeCommands(string(src))
+	require.NotEmpty(t, lines)
+	tmp := t.TempDir()
+	for _, line := range lines {
+		t.Run(line, func(t *testing.T) { runReadmeLine(t, line, tmp) })
+	}
+}
+
+// readmeCommands are the command lines of md's ```sh blocks, without their
+// comments.
+func readmeCommands(md string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		switch {
+		case strings.HasPrefix(l, "```"):
+			in = !in && strings.TrimPrefix(l, "```") == "sh"
+			continue
+		case !in:
+			continue
+		}
+		if i := strings.Index(l, "#"); i >= 0 {
+			l = l[:i]
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// outputFlags are the flags whose value is a file conc writes.
+var outputFlags = map[string]bool{"--dot": true, "--html": true, "--witness-out": true, "--plot": true}
+
+// fileLike is an argument that names a file by its extension.
+var fileLike = regexp.MustCompile(`\.(conc|std|gz|dot|html|svg|json)$`)
+
+// runReadmeLine checks line's paths and runs its conc commands, each fed
+// the previous one's output; it stops at the first command that is not
+// conc's (dot, curl, go test) or that would not return (conc serve).
+func runReadmeLine(t *testing.T, line, tmp string) {
+	line, redirect, _ := strings.Cut(line, " > ")
+	if redirect != "" {
+		require.True(t, strings.HasPrefix(redirect, "/tmp/"), "output %s outside /tmp", redirect)
+	}
+	var stdin []byte
+	running := true
+	for _, seg := range strings.Split(line, " | ") {
+		args := strings.Fields(seg)
+		for i, a := range args {
+			checkReadmeArg(t, a, i > 0 && outputFlags[args[i-1]])
+		}
+		args = concArgs(args)
+		if !running || args == nil || args[0] == "serve" {
+			running = false
+			continue
+		}
+		for i, a := range args {
+			if strings.HasPrefix(a, "/tmp/") {
+				args[i] = filepath.Join(tmp, strings.TrimPrefix(a, "/tmp/"))
+			}
+		}
+		var out, errb bytes.Buffer
+		code := run(args, bytes.NewReader(stdin), &out, &errb)
+		require.Contains(t, []int{exitSerializable, exitViolation}, code, "%s\n%s", seg, errb.String())
+		stdin = out.Bytes()
+	}
+}
+
+// checkReadmeArg: an output file is in /tmp (or standard output); an
+// input file is in the repository.
+func checkReadmeArg(t *testing.T, a string, output bool) {
+	switch {
+	case output:
+		require.True(t, a == "-" || strings.HasPrefix(a, "/tmp/"), "output %s outside /tmp", a)
+	case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "/tmp/") || strings.Contains(a, "://"):
+	case strings.Contains(a, "/") || fileLike.MatchString(a):
+		_, err := os.Stat(strings.TrimSuffix(strings.TrimPrefix(a, "@"), "/...")) // curl's @FILE, go's ./...
+		require.NoError(t, err, "README names %s, which is not in the repository", a)
+	}
+}
+
+// concArgs are the arguments of a conc command line ("conc ARGS" or "go
+// run ./cmd/conc ARGS"); nil for any other command.
+func concArgs(args []string) []string {
+	switch {
+	case len(args) > 1 && args[0] == "conc":
+		return args[1:]
+	case len(args) > 3 && args[0] == "go" && args[1] == "run" && args[2] == "./cmd/conc":
+		return args[3:]
+	}
+	return nil
+}
