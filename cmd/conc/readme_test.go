@@ -113,3 +113,29 @@ func concArgs(args []string) []string {
 	}
 	return nil
 }
+
+// TestReadmeNamesOptionalTools: README's optional tools section names the
+// package of every program its commands pipe into besides conc, and the
+// browser that the browser tests skip without.
+func TestReadmeNamesOptionalTools(t *testing.T) {
+	src, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, tools, ok := strings.Cut(string(src), "### Optional tools")
+	require.True(t, ok, "README has no optional tools section")
+	tools, _, _ = strings.Cut(tools, "\n## ")
+	packages := map[string]string{"dot": "Graphviz"}
+	for _, line := range readmeCommands(string(src)) {
+		segs := strings.Split(line, " | ")
+		for _, seg := range segs[1:] {
+			prog := strings.Fields(seg)[0]
+			if prog == "conc" {
+				continue
+			}
+			require.Contains(t, packages, prog, "README pipes into %s: name its package here and in README", prog)
+			require.Contains(t, tools, packages[prog])
+			require.Contains(t, tools, "`"+prog+"`")
+		}
+	}
+	require.Contains(t, tools, "Chromium")
+	require.Contains(t, tools, "skip")
+}
