@@ -202,12 +202,12 @@ func TestPredictLimitsAndInput(t *testing.T) {
 	require.Equal(t, 0, conc("predict", "--help").code)
 }
 
-// TestPredictDefaultLimits: a large locked trace (conc gen random --trace)
+// TestPredictDefaultLimits: a large trace under one lock (conc gen random --trace)
 // that only the product search could decide ends at once with unknown,
 // exit 3 and the reason; auto proves it serializable from its critical
 // sections; --max-states lifts the size guard and bounds the search.
 func TestPredictDefaultLimits(t *testing.T) {
-	gen := conc("gen", "random", "--trace", "--events", "200000")
+	gen := conc("gen", "random", "--trace", "--events", "200000", "--threads", "2", "--vars", "2", "--locks", "1", "--txn", "2")
 	require.Equal(t, 0, gen.code, gen.stderr)
 	path := file(t, "big.std", gen.stdout)
 	out, got := predictOut(t, path, "--engine", "global")
