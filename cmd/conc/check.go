@@ -52,6 +52,9 @@ func runCheck(e *env, args []string) int {
 // (unknown), not an error.
 func compileInput(e *env, path string, maxMemory int64) (p *model.Program, big *lang.TooLarge, code int) {
 	name, src, err := readInput(e, path)
+	if err == nil {
+		err = notText(name, src)
+	}
 	if err != nil {
 		return nil, nil, e.errorf("%v", err)
 	}
