@@ -35,7 +35,7 @@ func runCheck(e *env, args []string) int {
 		return e.usagef("%v; run 'conc check --help'", err)
 	}
 	defer withMemoryLimit(f.maxMemory)() // compiling is part of the run
-	p, big, code := compileInput(e, files[0], f.maxMemory)
+	p, big, code := compileInput(e, files[0], f.maxMemory, f.format == "json")
 	if big != nil {
 		return refused(e, &f, big)
 	}
@@ -49,13 +49,17 @@ func runCheck(e *env, args []string) int {
 // under a memory budget of maxMemory bytes (0: the default); on an error it
 // has reported it and returns the exit code with a nil program. A program
 // too large for the budget is returned as big, unreported: it is an answer
-// (unknown), not an error.
-func compileInput(e *env, path string, maxMemory int64) (p *model.Program, big *lang.TooLarge, code int) {
+// (unknown), not an error. With asJSON the error is also written to
+// standard output as JSON.
+func compileInput(e *env, path string, maxMemory int64, asJSON bool) (p *model.Program, big *lang.TooLarge, code int) {
 	name, src, err := readInput(e, path)
 	if err == nil {
 		err = notText(name, src)
 	}
 	if err != nil {
+		if asJSON {
+			writeJSONErrors(e, err)
+		}
 		return nil, nil, e.errorf("%v", err)
 	}
 	p, err = lang.CompileWithin(name, src, maxMemory)
@@ -63,6 +67,9 @@ func compileInput(e *env, path string, maxMemory int64) (p *model.Program, big *
 		return nil, big, exitUnknown
 	}
 	if err != nil {
+		if asJSON {
+			writeJSONErrors(e, err)
+		}
 		// lang's ErrorList: one "file:line:col: reason" a line.
 		fmt.Fprintln(e.stderr, err)
 		return nil, nil, exitUsage

@@ -50,7 +50,7 @@ func runProfiles(e *env, args []string) int {
 		return e.badFlag("format", f.format, "want text or json")
 	}
 	defer withMemoryLimit(f.maxMemory)()
-	p, big, code := compileInput(e, files[0], f.maxMemory)
+	p, big, code := compileInput(e, files[0], f.maxMemory, f.format == "json")
 	if big != nil {
 		fmt.Fprintf(e.stdout, "unknown: %s\n", big.Reason)
 		return code // exit 3: a limit, not bad input
