@@ -237,7 +237,7 @@ func TestPredictTextLeadIn(t *testing.T) {
 	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
 	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")
 	require.Less(t, strings.Count(out.stdout, "\n"), 40)
-	require.Contains(t, out.stdout, "T0's write of @0F[1] at ../../testdata/traces/jgf-moldyn-reduced.std:18 comes before T1's read of @0F[1]")
+	require.Contains(t, out.stdout, "T0's write of @0F[1] at line 18 comes before T1's read of @0F[1]")
 	w, err := os.ReadFile(wout)
 	require.NoError(t, err)
 	require.Greater(t, strings.Count(string(w), "\n"), 150, "--witness-out keeps the whole run")
@@ -263,4 +263,24 @@ func TestPredictDOTLongTransaction(t *testing.T) {
 	require.Contains(t, string(g), `t0 [label="T0#1 (lines 1-open)\l0: begin  ../../testdata/traces/jgf-moldyn-reduced.std:1\l… 16 more events\l`+
 		`17: write @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:18\l… 48 more events\l`+
 		`399: read @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:244\l"];`)
+}
+
+// TestPredictTextShortPositions: predict's text names a trace's positions
+// "line N", as monitor does (one trace: its path on every event made lines
+// of 300 characters); the JSON keeps pos whole, and check's text keeps a
+// program's file:line:col.
+func TestPredictTextShortPositions(t *testing.T) {
+	path := "../../testdata/traces/jgf-sor-reduced.std"
+	out := conc("predict", path)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.NotContains(t, out.stdout, path)
+	require.Contains(t, out.stdout, "  * 73   0  write @26[41]  line 66\n")
+	require.Contains(t, out.stdout, "T0's write of @26[41] at line 66 comes before T1's read of @26[41] at line 95\n")
+	all := conc("predict", path, "--all")
+	require.Equal(t, exitViolation, all.code, all.stderr)
+	require.NotContains(t, all.stdout, path)
+	js := conc("predict", path, "--format", "json")
+	require.Contains(t, js.stdout, `"pos": "`+path+`:66"`)
+	chk := conc("check", "../../examples/bank.conc")
+	require.Regexp(t, `at \.\./\.\./examples/bank\.conc:\d+:\d+ comes before`, chk.stdout)
 }
