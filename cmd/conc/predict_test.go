@@ -232,7 +232,9 @@ func TestPredictTextLeadIn(t *testing.T) {
 	wout := filepath.Join(t.TempDir(), "w.std")
 	out := conc("predict", path, "--witness-out", wout)
 	require.Equal(t, exitViolation, out.code, out.stderr)
-	require.Contains(t, out.stdout, "witness run of 400 events (whole: --format json; --witness-out FILE writes 180 of them, without the begin and end around unary events); the cycle's events (*), each after at most 5 of its thread's before it:\n"+
+	require.Contains(t, out.stdout, "witness run of 400 events (all of them: --format json; as a trace: --witness-out FILE)\n"+
+		"it has 220 more events than the trace --witness-out writes (180): the begin and end it puts around each event outside a transaction\n"+
+		"the cycle's events (*), each after at most 5 events of its own thread:\n"+
 		"  ... 12 more events\n")
 	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
 	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")

@@ -139,3 +139,29 @@ func TestReadmeNamesOptionalTools(t *testing.T) {
 	require.Contains(t, tools, "Chromium")
 	require.Contains(t, tools, "skip")
 }
+
+// TestTracesDocQuotesPredict: docs/traces.md's moldyn example is what
+// conc predict prints (its timing aside), and docs/spec.md quotes the
+// header of the abridged run and the normal run's note as printed.
+func TestTracesDocQuotesPredict(t *testing.T) {
+	t.Chdir("../..")
+	doc, err := os.ReadFile("docs/traces.md")
+	require.NoError(t, err)
+	const head = "`conc predict testdata/traces/jgf-moldyn-reduced.std`:\n\n```\n"
+	_, block, ok := strings.Cut(string(doc), head)
+	require.True(t, ok)
+	block, _, _ = strings.Cut(block, "\n```")
+	o := conc("predict", "testdata/traces/jgf-moldyn-reduced.std")
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	millis := regexp.MustCompile(`\d+ ms\n$`)
+	require.Equal(t, millis.ReplaceAllString(o.stdout, "ms\n"), millis.ReplaceAllString(block+"\n", "ms\n"))
+
+	spec, err := os.ReadFile("docs/spec.md")
+	require.NoError(t, err)
+	flat := strings.Join(strings.Fields(string(spec)), " ")
+	sor := conc("predict", "testdata/traces/jgf-sor-reduced.std").stdout
+	note, _, _ := strings.Cut(strings.TrimPrefix(sor, "violation\nnote: "), "\n")
+	require.Contains(t, flat, "`"+note+"`")
+	require.Contains(t, flat, "as a trace: --witness-out FILE)`")
+	require.Contains(t, flat, "the begin and end it puts around each event outside a transaction`")
+}
