@@ -106,7 +106,7 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 // pairsProvedNote is the reason of a serializable answer that the pairs'
 // products give on their own: at most two threads have events that can
 // conflict across threads, so every cycle is a two-thread cycle.
-const pairsProvedNote = "every pair of threads decided on its own, and no other thread can take part in a cycle (docs/predict.md)"
+const pairsProvedNote = "each pair of threads was checked on its own, and no third thread can take part in a cycle (docs/predict.md)"
 
 // twoThreadsNote starts the reason of an unknown after every pair was
 // proved free of two-thread cycles (pair_product.go).
@@ -134,10 +134,10 @@ func proved(states int64, why string) *Outcome {
 
 // The reasons the lock-aware path gives when a shortcut answered.
 const (
-	prefilterNote = "no violation even with locks, fork and join dropped"
+	prefilterNote = "no violation even when locks, fork and join are ignored, so none with them"
 	// forkPrefilterNote: forkscan.go.
-	forkPrefilterNote = "no violation with locks and joins dropped, in the runs that respect fork order (with lock edges, their conflicts kept)"
-	normalRunNote     = "the normal run found without locks, fork and join respects them"
+	forkPrefilterNote = "no violation even when locks and joins are ignored (forks kept, and with --lock-edges their conflicts), so none with them"
+	normalRunNote     = "the violating run was found ignoring locks, fork and join, and it obeys them too"
 	locksProtectNote  = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
 )
 

@@ -128,7 +128,7 @@ func eventOf(p *model.Program, s model.Step) namedEvent {
 	e := namedEvent{thread: p.Threads[s.Thread].Name, op: s.Ev.Op.String()}
 	e.target, _ = targetName(p, s.Ev)
 	if s.Ev.Pos.IsValid() {
-		e.pos = s.Ev.Pos.String()
+		e.pos = textPos(s.Ev.Pos)
 	}
 	return e
 }

@@ -100,7 +100,7 @@ func (l *leanRun) appendCells(c *[4][]byte, i int) {
 	if tgt := l.p.TargetName(s.Ev); tgt != "" {
 		c[2] = append(append(c[2], ' '), tgt...)
 	}
-	c[3] = appendPos(c[3], s.Ev.Pos)
+	c[3] = appendTextPos(c[3], s.Ev.Pos)
 }
 
 // appendPos appends Pos.String() for a valid position, nothing otherwise

@@ -163,6 +163,10 @@ type TraceStep struct {
 // is the report's Reason, which on a verdict other than unknown is a note.
 const NoThreadsNote = "the program has no threads"
 
+// EmptyTraceNote is NoThreadsNote for a trace, in a trace's words: a trace
+// without events (an empty file, or every line skipped).
+const EmptyTraceNote = "the trace has no events"
+
 // Build resolves res against p, spelling out every event of the witness
 // run (Witness.Run). It fails, rather than panics, when the witness does
 // not fit the program (an index out of range), which would be an engine

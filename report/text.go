@@ -153,7 +153,7 @@ func runCells(i int, e Event) [4]string {
 	if e.Target != "" {
 		ev += " " + e.Target
 	}
-	return [4]string{"  " + mark + " " + strconv.Itoa(i), e.Thread, ev, e.Pos}
+	return [4]string{"  " + mark + " " + strconv.Itoa(i), e.Thread, ev, textPosOf(e.Pos)}
 }
 
 // writeCycle names the transactions of the cycle (with their lines if

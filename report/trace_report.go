@@ -67,7 +67,7 @@ func BuildTrace(a TraceAnswer) *Report {
 	case a.Verdict == engines.Unknown:
 		rep.Reason = "timeout: the trace was not read to its end (--timeout)"
 	case rep.Threads == 0:
-		rep.Reason = NoThreadsNote // an empty trace, or all of it skipped
+		rep.Reason = EmptyTraceNote // an empty trace, or all of it skipped
 	}
 	rep.Violations = traceViolations(a)
 	return rep

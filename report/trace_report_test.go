@@ -45,7 +45,7 @@ func TestBuildTraceResolvesCycles(t *testing.T) {
 }
 
 // An unread end is unknown with the timeout's reason; a trace without
-// threads is serializable with the note.
+// events is serializable with the trace's note.
 func TestBuildTraceReasons(t *testing.T) {
 	r := BuildTrace(TraceAnswer{Verdict: engines.Unknown, Threads: 1, Names: []string{"T0"}})
 	require.Equal(t, "unknown", r.Verdict)
@@ -53,6 +53,6 @@ func TestBuildTraceReasons(t *testing.T) {
 	require.Empty(t, r.Violations)
 	r = BuildTrace(TraceAnswer{Verdict: engines.Serializable})
 	require.Equal(t, "serializable", r.Verdict)
-	require.Equal(t, NoThreadsNote, r.Reason)
+	require.Equal(t, "the trace has no events", r.Reason)
 	require.Equal(t, int64(0), *r.Violating)
 }

@@ -39,7 +39,7 @@ func runCheck(e *env, args []string) int {
 	defer withMemoryLimit(f.maxMemory)() // compiling is part of the run
 	dl, stop := f.startLimits()
 	defer stop()
-	p, unknown, code := compileInput(e, files[0], f.compileLimits(), dl)
+	p, unknown, code := compileInput(e, files[0], f.compileLimits(), dl, f.format == "json")
 	if unknown != "" {
 		return refused(e, &f, unknown)
 	}
@@ -53,10 +53,17 @@ func runCheck(e *env, args []string) int {
 // under the run's limits (dl names its deadline); on an error it has
 // reported it and returns the exit code with a nil program. A program the
 // limits refused or stopped comes back as the reason of its unknown,
-// unreported: it is an answer, not an error.
-func compileInput(e *env, path string, lim lang.Limits, dl deadline) (p *model.Program, unknown string, code int) {
+// unreported: it is an answer, not an error. With asJSON the error is
+// also written to standard output as JSON.
+func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool) (p *model.Program, unknown string, code int) {
 	name, src, err := readInput(e, path)
+	if err == nil {
+		err = notText(name, src)
+	}
 	if err != nil {
+		if asJSON {
+			writeJSONErrors(e, err)
+		}
 		return nil, "", e.errorf("%v", err)
 	}
 	p, err = lang.CompileLimited(name, src, lim)
@@ -64,6 +71,9 @@ func compileInput(e *env, path string, lim lang.Limits, dl deadline) (p *model.P
 		return nil, why, exitUnknown
 	}
 	if err != nil {
+		if asJSON {
+			writeJSONErrors(e, err)
+		}
 		// lang's ErrorList: one "file:line:col: reason" a line.
 		fmt.Fprintln(e.stderr, err)
 		return nil, "", exitUsage

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -22,6 +23,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cmd            string // the subcommand running, for usagef
+	// flagsOnly: parseCommand only records the command's flags in flags
+	// and ends the command (completion reads them so).
+	flagsOnly bool
+	flags     *flag.FlagSet
 }
 
 // errorf prints a "conc: ..." message and returns exitUsage.
@@ -98,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		usage(e.stdout)
 		return 0
-	case "-version", "--version", "version":
+	case "-v", "-version", "--version", "version":
 		fmt.Fprintln(e.stdout, versionLine())
 		return 0
 	default:
@@ -116,7 +121,7 @@ func dispatch(e *env, name string, args []string) int {
 			return e.errorf("'%s' is not available yet", name)
 		}
 	}
-	return e.errorf("unknown command %q; run 'conc --help'", name)
+	return e.errorf("unknown command %q%s; run 'conc --help'", name, didYouMean(name, commandNames(), ""))
 }
 
 // usage lists the subcommands: docs/spec.md §4's in its order, then any others.

@@ -162,9 +162,12 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 		fmt.Fprintf(&b, "%s\n\n", c.help)
 	}
 	b.WriteString("Flags:\n")
-	fs.SetOutput(&b)
+	var defaults strings.Builder
+	fs.SetOutput(&defaults)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+	// package flag prints "-name"; conc's docs and messages say "--name".
+	b.WriteString(helpDash.ReplaceAllString(defaults.String(), "$1--"))
 	if c.more != nil {
 		b.WriteString("\n" + c.more())
 	}
@@ -179,6 +182,10 @@ func parseCommand(e *env, name string, register func(*flag.FlagSet), args []stri
 	set := flag.NewFlagSet(name, flag.ContinueOnError)
 	register(set)
 	version := set.Bool("version", false, "print the version and exit")
+	if e.flagsOnly {
+		e.flags = set
+		return nil, 0, true
+	}
 	pos, err := parseFlags(e, c, set, args)
 	switch {
 	case err != nil:
@@ -215,8 +222,14 @@ func flagError(e *env, c *command, fs *flag.FlagSet, err error) int {
 		msg = "--" + m[2] + " " + m[1] + ": " + why
 	}
 	msg = dashDash.ReplaceAllString(msg, "$1--$2")
+	if name := undefinedFlag(err.Error()); name != "" {
+		msg += didYouMean(name, flagNames(fs), "--")
+	}
 	return e.errorf("%s: %s; run 'conc %s --help'", c.name, msg, c.name)
 }
+
+// helpDash is the dash before a flag's name in PrintDefaults' output.
+var helpDash = regexp.MustCompile(`(?m)^(  )-`)
 
 // dashDash rewrites package flag's "-name" as "--name", the spelling of
 // docs/spec.md §4 and of our usage messages.

@@ -41,7 +41,7 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs; w1-counters: counting automata)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
 	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
-	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 1, 0 for none)", &f.p.Locks, nil)
+	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 2, 0 for none)", &f.p.Locks, nil)
 	fs.IntVar(&f.p.TxnLen, "txn", 0, "most accesses in one transaction (random; --trace)")
 	fs.BoolVar(&f.p.Loops, "loops", false, "random: loop and repeat (regular programs)")
 	fs.BoolVar(&f.p.Choice, "choice", false, "random: choose")
@@ -58,7 +58,7 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Clauses, "clauses", 0, "np: clauses of the random 3-CNF formula")
 	fs.StringVar(&f.dfaFile, "dfa", "", "w1: read the DFAs from `FILE` (conc's DFA text format; - for stdin) instead of drawing them")
 	fs.StringVar(&f.cnfFile, "cnf", "", "np: read the formula from `FILE` (DIMACS CNF; - for stdin) instead of drawing it")
-	fs.BoolVar(&f.trace, "trace", false, "random: write a random STD trace instead of a program")
+	fs.BoolVar(&f.trace, "trace", false, "random: write a random STD trace instead of a program (default sizes: --threads 4 --vars 4 --locks 2 --txn 4)")
 	fs.Int64Var(&f.events, "events", 1000, "--trace: about this many events")
 }
 
@@ -224,14 +224,31 @@ func (f *genFlags) randomTrace(w io.Writer) error {
 	p := f.p
 	locks := p.Locks
 	if !slices.Contains(f.given(), "locks") { // an explicit 0 is none
-		locks = 1
+		locks = traceDefaults.Locks
 	}
 	g := trace.NewGen(trace.GenOptions{
-		Seed: f.seed, Events: f.events, Threads: max(p.Threads, 2), Vars: max(p.Vars, 2),
-		Locks: locks, TxnLen: max(p.TxnLen, 2), Unprotected: 0.1, Unary: 0.1, Writes: 0.5,
+		Seed: f.seed, Events: f.events, Threads: max(orDefault(p.Threads, traceDefaults.Threads), 2),
+		Vars: max(orDefault(p.Vars, traceDefaults.Vars), 2), Locks: locks,
+		TxnLen:      max(orDefault(p.TxnLen, traceDefaults.TxnLen), 2),
+		Unprotected: 0.1, Unary: 0.1, Writes: 0.5,
 	})
 	_, err := g.WriteTo(w)
 	return err
+}
+
+// traceDefaults are the sizes of a random trace that its flags leave out:
+// with one lock every access is guarded by it and every trace is
+// serializable, so two locks and four threads, whose unprotected accesses
+// make the default trace (seed 1, 1000 events) violate, as observed and
+// as predicted.
+var traceDefaults = trace.GenOptions{Threads: 4, Vars: 4, Locks: 2, TxnLen: 4}
+
+// orDefault is n, or def when n was left out (0).
+func orDefault(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
 }
 
 // familyList lists the families, each with its sentence, wrapped to the

@@ -70,7 +70,7 @@ func TestGenTrace(t *testing.T) {
 	require.Contains(t, []int{exitSerializable, exitViolation}, m.code, m.stderr)
 }
 
-// A trace has one lock unless --locks says otherwise; --locks 0 is none.
+// A trace has locks unless --locks 0 says otherwise.
 func TestGenTraceLocks(t *testing.T) {
 	count := func(args ...string) (acquires int) {
 		g := conc(append([]string{"gen", "random", "--trace", "--events", "400"}, args...)...)
@@ -242,4 +242,16 @@ func TestGenSeedRefusedWhereUnused(t *testing.T) {
 		o := conc(append([]string{"gen", "--seed", "3"}, args...)...)
 		require.Equal(t, 0, o.code, "%v: %s", args, o.stderr)
 	}
+}
+
+// TestGenTraceDefaultViolates: the trace conc gen random --trace writes
+// with its defaults shows what the checkers are for: it violates as
+// observed (monitor) and as predicted (predict).
+func TestGenTraceDefaultViolates(t *testing.T) {
+	g := conc("gen", "random", "--trace")
+	require.Equal(t, 0, g.code, g.stderr)
+	m := concStdin(g.stdout, "monitor", "-", "--quiet")
+	require.Equal(t, exitViolation, m.code, m.stdout+m.stderr)
+	p := concStdin(g.stdout, "predict", "-", "--quiet")
+	require.Equal(t, exitViolation, p.code, p.stdout+p.stderr)
 }

@@ -27,10 +27,14 @@ func TestJoinOfOpenTransactionDocumented(t *testing.T) {
 	require.Equal(t, traces[0], traces[1], "the two documents show the same trace")
 	path := file(t, "join-open.std", traces[0])
 
-	o := conc("monitor", path, "--lock-edges")
+	o := conc("monitor", path, "--lock-edges", "--cycles")
 	require.Equal(t, exitViolation, o.code, o.stderr)
 	require.Contains(t, o.stdout, "first not serializable at trace line 5\n")
 	require.Contains(t, o.stdout, "cycle T1 lines 1-6 → T2 lines 3-open → back to T1")
+	// By default: T1 is broken by itself, through T2's open transaction.
+	o = conc("monitor", path, "--lock-edges")
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	require.Contains(t, o.stdout, "  path T1 lines 1-6 → T2 lines 3-4 → back to T1:\n")
 	o = conc("predict", path, "--lock-edges")
 	require.Equal(t, exitViolation, o.code, o.stderr)
 	require.Contains(t, o.stdout, "the trace as observed is not serializable from line 5 on")

@@ -145,6 +145,14 @@ func predictFailed(e *env, err error) int {
 	return exitUsage
 }
 
+// traceNote words rep's note on a program without threads as a trace's:
+// the program predict builds has no threads when the trace has no events.
+func traceNote(rep *report.Report) {
+	if rep.Reason == report.NoThreadsNote {
+		rep.Reason = report.EmptyTraceNote
+	}
+}
+
 // finishPredict renders the answer (with st, what --lenient skipped), writes
 // --dot, --html and --witness-out, and maps the verdict to the exit code.
 func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs, st trace.Stats) int {
@@ -155,6 +163,7 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
+	traceNote(rep)
 	rep.TxnLines = true // the DOT's boxes name their trace lines, as the text does
 	if rep.Witness != nil {
 		rep.Witness.STDEvents = predict.STDEvents(out.Program, out.Result.Witness)

@@ -119,6 +119,7 @@ func writeAllText(ctx context.Context, w io.Writer, f *predictFlags, a *predict.
 	if err != nil {
 		return err
 	}
+	traceNote(rep)
 	b := bufio.NewWriter(w)
 	if err := report.WriteText(b, rep, report.TextOptions{Quiet: true}); err != nil {
 		return err
@@ -351,7 +352,11 @@ type allJSONTail struct {
 // spelled out would be gigabytes), then the dropped count.
 func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipped *report.Report) error {
 	b := bufio.NewWriter(w)
-	head, _ := marshal(allJSONHead{a.Result.Verdict.String(), a.Result.Reason, a.Result.Engine})
+	reason := a.Result.Reason
+	if a.Result.Verdict == engines.Serializable && len(a.Program.Threads) == 0 {
+		reason = report.EmptyTraceNote
+	}
+	head, _ := marshal(allJSONHead{a.Result.Verdict.String(), reason, a.Result.Engine})
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"groups":[`)
 	n := 0

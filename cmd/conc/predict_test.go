@@ -202,12 +202,12 @@ func TestPredictLimitsAndInput(t *testing.T) {
 	require.Equal(t, 0, conc("predict", "--help").code)
 }
 
-// TestPredictDefaultLimits: a large locked trace (conc gen random --trace)
+// TestPredictDefaultLimits: a large trace under one lock (conc gen random --trace)
 // that only the product search could decide ends at once with unknown,
 // exit 3 and the reason; auto proves it serializable from its critical
 // sections; --max-states lifts the size guard and bounds the search.
 func TestPredictDefaultLimits(t *testing.T) {
-	gen := conc("gen", "random", "--trace", "--events", "200000")
+	gen := conc("gen", "random", "--trace", "--events", "200000", "--threads", "2", "--vars", "2", "--locks", "1", "--txn", "2")
 	require.Equal(t, 0, gen.code, gen.stderr)
 	path := file(t, "big.std", gen.stdout)
 	out, got := predictOut(t, path, "--engine", "global")
@@ -232,12 +232,14 @@ func TestPredictTextLeadIn(t *testing.T) {
 	wout := filepath.Join(t.TempDir(), "w.std")
 	out := conc("predict", path, "--witness-out", wout)
 	require.Equal(t, exitViolation, out.code, out.stderr)
-	require.Contains(t, out.stdout, "witness run of 400 events (whole: --format json; --witness-out FILE writes 180 of them, without the begin and end around unary events); the cycle's events (*), each after at most 5 of its thread's before it:\n"+
+	require.Contains(t, out.stdout, "witness run of 400 events (all of them: --format json; as a trace: --witness-out FILE)\n"+
+		"it has 220 more events than the trace --witness-out writes (180): the begin and end it puts around each event outside a transaction\n"+
+		"the cycle's events (*), each after at most 5 events of its own thread:\n"+
 		"  ... 12 more events\n")
 	require.Contains(t, out.stdout, "  * 399  0  read @0F[1]  ")
 	require.Contains(t, out.stdout, "conflict cycle T0#1 (lines 1-open) → T1#111 (lines 173-open) → T0#1:\n")
 	require.Less(t, strings.Count(out.stdout, "\n"), 40)
-	require.Contains(t, out.stdout, "T0's write of @0F[1] at ../../testdata/traces/jgf-moldyn-reduced.std:18 comes before T1's read of @0F[1]")
+	require.Contains(t, out.stdout, "T0's write of @0F[1] at line 18 comes before T1's read of @0F[1]")
 	w, err := os.ReadFile(wout)
 	require.NoError(t, err)
 	require.Greater(t, strings.Count(string(w), "\n"), 150, "--witness-out keeps the whole run")
@@ -263,4 +265,24 @@ func TestPredictDOTLongTransaction(t *testing.T) {
 	require.Contains(t, string(g), `t0 [label="T0#1 (lines 1-open)\l0: begin  ../../testdata/traces/jgf-moldyn-reduced.std:1\l… 16 more events\l`+
 		`17: write @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:18\l… 48 more events\l`+
 		`399: read @0F[1]  ../../testdata/traces/jgf-moldyn-reduced.std:244\l"];`)
+}
+
+// TestPredictTextShortPositions: predict's text names a trace's positions
+// "line N", as monitor does (one trace: its path on every event made lines
+// of 300 characters); the JSON keeps pos whole, and check's text keeps a
+// program's file:line:col.
+func TestPredictTextShortPositions(t *testing.T) {
+	path := "../../testdata/traces/jgf-sor-reduced.std"
+	out := conc("predict", path)
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.NotContains(t, out.stdout, path)
+	require.Contains(t, out.stdout, "  * 73   0  write @26[41]  line 66\n")
+	require.Contains(t, out.stdout, "T0's write of @26[41] at line 66 comes before T1's read of @26[41] at line 95\n")
+	all := conc("predict", path, "--all")
+	require.Equal(t, exitViolation, all.code, all.stderr)
+	require.NotContains(t, all.stdout, path)
+	js := conc("predict", path, "--format", "json")
+	require.Contains(t, js.stdout, `"pos": "`+path+`:66"`)
+	chk := conc("check", "../../examples/bank.conc")
+	require.Regexp(t, `at \.\./\.\./examples/bank\.conc:\d+:\d+ comes before`, chk.stdout)
 }

@@ -55,7 +55,7 @@ func runProfiles(e *env, args []string) int {
 	ctx, stop := withinLimits(dl, f.maxMemory) // compiling takes from the run's budgets
 	defer stop()
 	f.within = ctx
-	p, unknown, code := compileInput(e, files[0], lang.Limits{Ctx: ctx, MaxBytes: f.maxMemory}, dl)
+	p, unknown, code := compileInput(e, files[0], lang.Limits{Ctx: ctx, MaxBytes: f.maxMemory}, dl, f.format == "json")
 	if unknown != "" {
 		fmt.Fprintf(e.stdout, "unknown: %s\n", unknown)
 		return code // exit 3: a limit, not bad input

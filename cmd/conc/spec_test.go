@@ -26,8 +26,8 @@ func specCommandSection(t *testing.T, spec, name string) string {
 	return rest
 }
 
-// helpFlag is a flag line of a command's --help ("  -name VALUE").
-var helpFlag = regexp.MustCompile(`(?m)^  -([a-z][a-z-]*)`)
+// helpFlag is a flag line of a command's --help ("  --name VALUE").
+var helpFlag = regexp.MustCompile(`(?m)^  --([a-z][a-z-]*)`)
 
 // TestSpecNamesEveryFlag: docs/spec.md §4 states every flag of every
 // command, in that command's section (predict's section adds to check's).

@@ -17,8 +17,10 @@ import (
 )
 
 // runHeader is predict's witness-run header: the run's length, and the
-// --witness-out file's when it is shorter.
-var runHeader = regexp.MustCompile(`(?m)^witness run of (\d+) events? \((?:whole: --witness-out FILE or --format json|whole: --format json; --witness-out FILE writes (\d+) of them, without the begin and end around unary events)\);`)
+// --witness-out file's when it is shorter, with the difference.
+var runHeader = regexp.MustCompile(`(?m)^witness run of (\d+) events? \(all of them: --format json; as a trace: --witness-out FILE\)\n` +
+	`(?:it has (\d+) more events? than the trace --witness-out writes \((\d+)\): the begin and end it puts around each event outside a transaction\n)?` +
+	`the cycle's events \(\*\), each after at most \d+ events of its own thread:\n`)
 
 // checkWitnessCounts runs conc predict on path with args and, on a
 // violation, holds its text's counts to the files: the --witness-out
@@ -37,9 +39,10 @@ func checkWitnessCounts(t *testing.T, path string, args ...string) (violation, d
 	require.NotNil(t, m, "%s %v: no witness header in\n%s", path, args, out.stdout)
 	runLen, _ := strconv.Atoi(m[1])
 	written := runLen
-	if m[2] != "" {
-		written, _ = strconv.Atoi(m[2])
+	if m[3] != "" {
+		written, _ = strconv.Atoi(m[3])
 		require.Less(t, written, runLen, "%s %v: the text names the file's count only when it differs", path, args)
+		require.Equal(t, strconv.Itoa(runLen-written), m[2], "%s %v: the difference", path, args)
 	}
 	b, err := os.ReadFile(wit)
 	require.NoError(t, err)
@@ -53,7 +56,7 @@ func checkWitnessCounts(t *testing.T, path string, args ...string) (violation, d
 	}
 	require.NoError(t, json.Unmarshal([]byte(js.stdout), &got), js.stdout)
 	require.Len(t, got.Witness.Run, runLen, "%s %v: the JSON's run", path, args)
-	return true, m[2] != ""
+	return true, m[3] != ""
 }
 
 // TestPredictTextCountsWitnessFile: the number of events predict's text
