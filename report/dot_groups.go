@@ -38,7 +38,7 @@ func writeDOTGroups(b *bufio.Writer, n Naming, groups []Group) {
 			}
 			edges[[2]string{from, to}] = true
 			if g.Elided > 0 && i+1 == g.ElidedAt {
-				fmt.Fprintf(b, "  %s -> %s [style=dashed, label=%s];\n", from, to, quote(elision(g.Elided)))
+				fmt.Fprintf(b, "  %s -> %s [style=dashed, label=%s];\n", from, to, quote(g.elisionText()))
 				continue
 			}
 			a, c := cycleEdge(g.Cycle, i)

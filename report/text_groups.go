@@ -60,7 +60,7 @@ func writeGroupAs(b *bufio.Writer, n Naming, k int, g *Group, count, kind string
 	for i := 0; i < len(g.Cycle); i++ {
 		t := g.Cycle[i]
 		if g.Elided > 0 && i == g.ElidedAt {
-			names = append(names, elision(g.Elided))
+			names = append(names, g.elisionText())
 		}
 		if j := runs[i]; j > i {
 			names = append(names, fmt.Sprintf("%s lines %d-%d (%d unary events)", n.Thread(t.Thread), t.Begin, g.Cycle[j].Begin, j-i+1))
@@ -70,7 +70,7 @@ func writeGroupAs(b *bufio.Writer, n Naming, k int, g *Group, count, kind string
 		names = append(names, t.Label(n))
 	}
 	if g.Elided > 0 && g.ElidedAt == len(g.Cycle) {
-		names = append(names, elision(g.Elided))
+		names = append(names, g.elisionText())
 	}
 	fmt.Fprintf(b, "  %s %s → back to %s:\n", kind, strings.Join(names, " → "), n.Thread(g.Cycle[0].Thread))
 	for i := 0; i < len(g.Cycle); i++ {

@@ -78,8 +78,19 @@ type Group struct {
 	ElidedAt  int        `json:"elided_at,omitempty"`
 	// Broken marks a group of transactions broken by themselves, whose
 	// example is a path through other threads (BrokenTxn.Cycle), not a
-	// cycle of transactions.
+	// cycle of transactions. Cut: the example path's start was not kept
+	// (Elided 1 and ElidedAt 1 then stand for it).
 	Broken bool `json:"-"`
+	Cut    bool `json:"cut,omitempty"`
+}
+
+// elisionText names the left-out part of the example: an elided middle,
+// or a path's start that was not kept.
+func (g *Group) elisionText() string {
+	if g.Cut {
+		return "... the path's start was not kept ..."
+	}
+	return elision(g.Elided)
 }
 
 // GroupViolations groups r.Violations by signature, in order of first

@@ -90,7 +90,7 @@ func (g *Group) Edges() []GroupEdge {
 		a, c := cycleEdge(g.Cycle, i)
 		e := GroupEdge{FromTxn: i, ToTxn: (i + 1) % len(g.Cycle), From: a, To: c, Label: dotLabel(a, c)}
 		if g.Elided > 0 && i+1 == g.ElidedAt {
-			e.Elided, e.Label = g.Elided, elision(g.Elided)
+			e.Elided, e.Label = g.Elided, g.elisionText()
 		}
 		out = append(out, e)
 	}
