@@ -50,6 +50,9 @@ func encodeReport(w io.Writer, r *Report) error {
 	if len(r.Violations) > 0 {
 		return writeViolationsJSON(w, r)
 	}
+	if r.OnCycle != nil {
+		return writeBlameJSON(w, r)
+	}
 	return encodeJSON(w, r)
 }
 
