@@ -7,10 +7,13 @@ import "math/bits"
 // slots 64(i+1) to 64(i+1)+63). A trace rarely has more than 64
 // transactions open at once, so lo is most of the work. A mask stored in
 // a record never changes afterwards (frozen: its hi is not shared with a
-// thread's, which grows in place).
+// thread's, which grows in place), and keeps only the words of hi from
+// its first non-zero one to its last: a thread that knows one slot among
+// thousands records one word.
 type mask struct {
-	lo uint64
-	hi []uint64
+	lo  uint64
+	hi  []uint64
+	off int32 // a frozen mask's hi starts at word off (leading zero words left out)
 }
 
 // news tells whether a record's mask m can matter to th, whose busy slots
@@ -26,10 +29,11 @@ func (m *mask) has(s int32) bool {
 	if s < 64 {
 		return m.lo&(1<<s) != 0
 	}
-	w := int(s/64) - 1
-	return w < len(m.hi) && m.hi[w]&(1<<(s%64)) != 0
+	w := int(s/64) - 1 - int(m.off)
+	return w >= 0 && w < len(m.hi) && m.hi[w]&(1<<(s%64)) != 0
 }
 
+// add puts s in a thread's mask (never a frozen one: off is 0).
 func (m *mask) add(s int32) {
 	if s < 64 {
 		m.lo |= 1 << s
@@ -45,17 +49,27 @@ func (m *mask) add(s int32) {
 func (m *mask) remove(s int32) {
 	if s < 64 {
 		m.lo &^= 1 << s
-	} else if w := int(s/64) - 1; w < len(m.hi) {
+	} else if w := int(s/64) - 1 - int(m.off); w >= 0 && w < len(m.hi) {
 		m.hi[w] &^= 1 << (s % 64)
 	}
 }
 
 // frozen is a copy of m that later changes of m do not touch.
 func (m mask) frozen() mask {
-	if m.hi != nil {
-		m.hi = append([]uint64(nil), m.hi...)
+	if m.hi == nil {
+		return m
 	}
-	return m
+	first, last := 0, len(m.hi)
+	for first < last && m.hi[first] == 0 {
+		first++
+	}
+	for last > first && m.hi[last-1] == 0 {
+		last--
+	}
+	if first == last {
+		return mask{lo: m.lo}
+	}
+	return mask{lo: m.lo, hi: append([]uint64(nil), m.hi[first:last]...), off: m.off + int32(first)}
 }
 
 // each calls f for every slot of m.
@@ -65,7 +79,7 @@ func (m *mask) each(f func(s int32)) {
 	}
 	for i, word := range m.hi {
 		for w := word; w != 0; w &= w - 1 {
-			f(int32(64*(i+1)) + trailing(w))
+			f(int32(64*(i+1+int(m.off))) + trailing(w))
 		}
 	}
 }
