@@ -30,7 +30,24 @@ type traceHop struct {
 // the trace stops being serializable exactly then). The transactions on the
 // new cycles are those on some path from x to such an s: each is marked
 // cyclic and, the first time, given one cycle through it.
+//
+// A source already in x's strongly connected component adds no
+// transaction to a cycle: every transaction on a path from x to it is in
+// the component already (the components are the graph's strongly
+// connected components, merged as cycles close). When every source is,
+// the search is skipped: with thousands of transactions open at once
+// (more than have reachability bits) it would otherwise cost a pass over
+// all that x reaches per event.
 func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
+	if rx := findTxn(x); rx.size > 0 {
+		outside := false
+		for _, src := range srcs {
+			outside = outside || findTxn(src.txn) != rx
+		}
+		if !outside {
+			return
+		}
+	}
 	s := &m.search
 	s.reach(x)
 	hit := false
