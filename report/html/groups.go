@@ -16,7 +16,7 @@ import (
 // the cycle (data-edge: the two lines; an elided middle dashed, without).
 // n names the threads.
 func groupDiagram(n report.Naming, k int, g *report.Group) *diagram {
-	d := &diagram{id: fmt.Sprintf("group%d", k)}
+	d := &diagram{id: fmt.Sprintf("group%d", k), axis: "line"}
 	col := groupColumns(d, g)
 	lane := map[string]int{}
 	markOf := map[int]int{} // trace line -> mark

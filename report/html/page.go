@@ -22,10 +22,10 @@ type Options struct {
 	Lead int
 }
 
-// DefaultLimit is as many columns as a page 100em wide shows without
-// scrolling (at colW each): a longer run drawn in full put its cycle,
-// often at its end, out of sight (examples/long_thread.conc's 35 events
-// showed 17 transactions of one thread and no arrow).
+// DefaultLimit is as many event columns as a page 1,500 pixels wide shows
+// at a readable size: a longer run drawn in full put its cycle, often at
+// its end, out of sight (examples/long_thread.conc's 35 events showed 17
+// transactions of one thread and no arrow).
 const DefaultLimit = 20
 
 func (o Options) withDefaults(r *report.Report) Options {
@@ -218,10 +218,11 @@ const CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em; color:
 figcaption { font-size: .85em; color: #555; }
 .key-interrupted { color: #c0392b; }
 .key-cycle { color: #2c3e50; font-weight: bold; }
-svg.timeline { font-family: ui-monospace, monospace; font-size: 11px; display: block; }
+svg.timeline { font-family: ui-monospace, monospace; font-size: 11px; display: block; max-width: 100%; height: auto; }
 svg .lane { stroke: #ccc; stroke-width: 1; }
 svg .lane-name { font-weight: bold; fill: #333; }
 svg .axis, svg .gap-count { fill: #999; font-size: 9px; text-anchor: middle; }
+svg .axis-name { fill: #777; font-size: 9px; font-style: italic; }
 svg .gap line { stroke: #bbb; stroke-dasharray: 2 4; }
 svg .gap text { fill: #999; text-anchor: middle; }
 svg .txn rect { fill: #eef3f8; stroke: #9ab; stroke-width: 1; }

@@ -18,6 +18,13 @@ type diagram struct {
 	marks  []mark
 	boxes  []box
 	arrows []arrow
+	// axis names what the columns' labels count: "event" (run order) or
+	// "line" (trace lines, as the text report names them).
+	axis string
+	// xs and ws are each column's centre and width, and width the whole
+	// picture's (layout).
+	xs, ws []int
+	width  int
 }
 
 // column is one step of the time axis: an event's column, labelled with
@@ -55,35 +62,91 @@ type arrow struct {
 
 // Geometry, in SVG user units (pixels at 100%).
 const (
-	colW    = 76
+	colW    = 76 // an event's column, when the picture fits fitW
+	minColW = 52 // the narrowest an event's column gets to fit fitW
+	gapW    = 52 // a column standing for events left out
+	fitW    = 1340
 	laneH   = 96
 	leftW   = 64 // the lane names
 	topH    = 14
 	axisH   = 22
 	markR   = 6
 	boxHalf = 28 // half a box's height
-	labelW  = 11 // characters of a target drawn under its mark
+	// charW is a character's width in the box names' and targets' 10px
+	// monospace (about 0.62 em).
+	charW = 6.2
 )
 
-func colX(c int) int  { return leftW + c*colW + colW/2 }
 func laneY(l int) int { return topH + l*laneH + laneH/2 }
+
+func (d *diagram) colX(c int) int {
+	if d.xs == nil {
+		d.layout()
+	}
+	return d.xs[c]
+}
+
+// layout gives each column its x: an event's column colW wide, narrower
+// (down to minColW) so that the whole fits fitW, a page's width at
+// 1,500 pixels, without scrolling; a gap column gapW. The page's style
+// scales a picture that is still wider down to its box, so that the whole
+// cycle is always in view. The width leaves room on the right for the
+// name of a box that ends in the last column.
+func (d *diagram) layout() {
+	events, gaps := 0, 0
+	for _, c := range d.cols {
+		if c.gap != "" {
+			gaps++
+		} else {
+			events++
+		}
+	}
+	cw := colW
+	if events > 0 {
+		cw = max(minColW, min(colW, (fitW-leftW-24-gaps*gapW)/events))
+	}
+	d.xs, d.ws = nil, nil
+	x := leftW
+	for _, c := range d.cols {
+		w := cw
+		if c.gap != "" {
+			w = gapW
+		}
+		d.xs, d.ws = append(d.xs, x+w/2), append(d.ws, w)
+		x += w
+	}
+	right := x + 24
+	for _, b := range d.boxes {
+		x0, _ := d.boxSpan(b)
+		right = max(right, x0+4+int(charW*float64(utf8.RuneCountInString(b.name)))+8)
+	}
+	d.width = right
+}
+
+// boxSpan is the x extent of box b's rectangle.
+func (d *diagram) boxSpan(b box) (x0, x1 int) {
+	return d.colX(b.from) - d.ws[b.from]/2 + 5, d.colX(b.to) + d.ws[b.to]/2 - 5
+}
+
+// targetChars is how many characters of a target fit under its mark.
+func (d *diagram) targetChars(c int) int { return max(4, int(float64(d.ws[c]-6)/charW)) }
 
 // draw writes d as one <svg>: lanes, boxes, arrows, marks, then the
 // arrows' labels on top so that nothing hides them.
 func (d *diagram) draw(b *bufio.Writer) {
-	// Room on the right for a box name longer than its box.
-	w, h := leftW+len(d.cols)*colW+120, topH+len(d.lanes)*laneH+axisH
+	d.layout()
+	w, h := d.width, topH+len(d.lanes)*laneH+axisH
 	fmt.Fprintf(b, `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", w, h, w, h)
 	fmt.Fprintf(b, `<defs><marker id="%s-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>`+"\n", d.id)
 	d.drawLanes(b, w)
 	for _, x := range d.boxes {
-		x.draw(b)
+		d.drawBox(b, x)
 	}
 	for _, a := range d.arrows {
 		d.drawArrow(b, a)
 	}
 	for _, m := range d.marks {
-		m.draw(b)
+		d.drawMark(b, m)
 	}
 	for i, sp := range d.labelSpots() {
 		a := d.arrows[i]
@@ -96,12 +159,15 @@ func (d *diagram) draw(b *bufio.Writer) {
 func (d *diagram) drawLanes(b *bufio.Writer, w int) {
 	for l, name := range d.lanes {
 		y := laneY(l)
-		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-120, y)
+		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-16, y)
 		fmt.Fprintf(b, `<text class="lane-name" x="4" y="%d">%s</text>`+"\n", y+4, esc(short(name, 8)))
 	}
 	bottom := topH + len(d.lanes)*laneH
+	if d.axis != "" {
+		fmt.Fprintf(b, `<text class="axis-name" x="4" y="%d">%s</text>`+"\n", bottom+14, esc(d.axis))
+	}
 	for c, col := range d.cols {
-		x := colX(c)
+		x := d.colX(c)
 		if col.gap != "" {
 			fmt.Fprintf(b, `<g class="gap"><title>%s</title><line x1="%d" y1="%d" x2="%d" y2="%d"/><text x="%d" y="%d">⋯</text><text class="gap-count" x="%d" y="%d">%s</text></g>`+"\n",
 				esc(col.gap), x, topH, x, bottom, x, topH+12, x, bottom+14, esc(short(col.label, 14)))
@@ -111,7 +177,7 @@ func (d *diagram) drawLanes(b *bufio.Writer, w int) {
 	}
 }
 
-func (x box) draw(b *bufio.Writer) {
+func (d *diagram) drawBox(b *bufio.Writer, x box) {
 	class := "txn"
 	if x.cycle {
 		class += " on-cycle"
@@ -119,12 +185,13 @@ func (x box) draw(b *bufio.Writer) {
 	if x.interrupted {
 		class += " interrupted"
 	}
-	x0, x1, y := colX(x.from)-colW/2+5, colX(x.to)+colW/2-5, laneY(x.lane)
+	x0, x1 := d.boxSpan(x)
+	y := laneY(x.lane)
 	fmt.Fprintf(b, `<g class="%s"><title>%s</title><rect x="%d" y="%d" width="%d" height="%d" rx="8"/><text x="%d" y="%d">%s</text></g>`+"\n",
 		class, esc(x.title), x0, y-boxHalf, x1-x0, 2*boxHalf, x0+4, y-boxHalf-3, esc(x.name))
 }
 
-func (m mark) draw(b *bufio.Writer) {
+func (d *diagram) drawMark(b *bufio.Writer, m mark) {
 	class := "event"
 	if m.cycle {
 		class += " cycle"
@@ -132,11 +199,11 @@ func (m mark) draw(b *bufio.Writer) {
 	if m.interrupted {
 		class += " interrupted"
 	}
-	x, y := colX(m.col), laneY(m.lane)
+	x, y := d.colX(m.col), laneY(m.lane)
 	fmt.Fprintf(b, `<g class="%s" data-event="%s"><title>%s</title><circle cx="%d" cy="%d" r="%d"/>`, class, esc(m.data), esc(m.title), x, y, markR)
 	fmt.Fprintf(b, `<text class="op" x="%d" y="%d">%s</text>`, x, y-10, esc(m.op))
 	if m.target != "" {
-		fmt.Fprintf(b, `<text class="target" x="%d" y="%d">%s</text>`, x, y+19, esc(short(m.target, labelW)))
+		fmt.Fprintf(b, `<text class="target" x="%d" y="%d">%s</text>`, x, y+19, esc(short(m.target, d.targetChars(m.col))))
 	}
 	b.WriteString("</g>\n")
 }
@@ -148,8 +215,8 @@ func (m mark) draw(b *bufio.Writer) {
 // lane bows up instead, clear of them).
 func (d *diagram) curve(a arrow) (x0, y0, cx, cy, x1, y1 float64) {
 	f, t := d.marks[a.from], d.marks[a.to]
-	x0, y0 = float64(colX(f.col)), float64(laneY(f.lane))
-	x1, y1 = float64(colX(t.col)), float64(laneY(t.lane))
+	x0, y0 = float64(d.colX(f.col)), float64(laneY(f.lane))
+	x1, y1 = float64(d.colX(t.col)), float64(laneY(t.lane))
 	cx, cy = (x0+x1)/2, (y0+y1)/2
 	switch {
 	case f.lane == t.lane && a.edge == "":

@@ -3,6 +3,7 @@ package html
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/conc-dev/conc/report"
 )
@@ -12,7 +13,10 @@ import (
 // out, a box per transaction (the interrupted ones of the cycle in red),
 // and an arrow per conflict of the cycle. n names the threads.
 func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *diagram {
-	d := &diagram{id: "witness"}
+	d := &diagram{id: "witness", axis: "event"}
+	if w.STDEvents > 0 {
+		d.axis = "line" // a trace's: the text names its events by line
+	}
 	lane := map[string]int{}
 	markOf := map[int]int{} // run index -> mark
 	interrupted := interruptedTxns(w)
@@ -35,7 +39,7 @@ func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *d
 		d.marks = append(d.marks, mark{col: len(d.cols), lane: l, data: strconv.Itoa(s.Index),
 			op: s.Op, target: s.Target, title: eventTitle(n, s), cycle: s.OnCycle,
 			interrupted: interrupted[s.Txn]})
-		d.cols = append(d.cols, column{label: strconv.Itoa(s.Index)})
+		d.cols = append(d.cols, column{label: axisLabel(d.axis, s)})
 	}
 	if n := w.Len() - 1 - shown[len(shown)-1].Index; n > 0 {
 		d.cols = append(d.cols, column{label: plural(n, "event"), gap: plural(n, "event") + " left out at the end of the run"})
@@ -47,6 +51,21 @@ func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *d
 			edge: fmt.Sprintf("%d-%d", c.From, c.To)})
 	}
 	return d
+}
+
+// axisLabel is an event's column label: on a line axis its trace line
+// (the number after the position's last colon; none if it has no
+// position), else its run index (the tooltip has both).
+func axisLabel(axis string, s report.Shown) string {
+	if axis != "line" {
+		return strconv.Itoa(s.Index)
+	}
+	if i := strings.LastIndexByte(s.Pos, ':'); i >= 0 {
+		if _, err := strconv.Atoi(s.Pos[i+1:]); err == nil {
+			return s.Pos[i+1:]
+		}
+	}
+	return ""
 }
 
 // txnBoxes boxes each transaction from its first to its last shown event.
