@@ -5,7 +5,10 @@
 // their events, each event a mark (its op and target, its position or
 // trace line in a tooltip), the conflict cycle as arrows between the
 // conflicting events labelled with the variable or the kind of ordering
-// edge, and the interrupted transaction drawn in red. conc monitor's
+// edge, and in red the transaction the text report blames, in its words:
+// broken by itself (monitor's default answer, predict), violating
+// (monitor --cycles), interrupted (check). No arrow's label covers
+// another label or a box's name. conc monitor's
 // groups are listed as the text report lists them, each example cycle
 // drawn the same way.
 //

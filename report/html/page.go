@@ -99,7 +99,7 @@ func writeWitness(b *bufio.Writer, n report.Naming, w *report.Witness, o Options
 	} else {
 		fmt.Fprintf(b, "<p>A run of %s that is not conflict-serializable. Hover over an event for its position.</p>\n", plural(w.Len(), "event"))
 	}
-	writeFigure(b, witnessDiagram(n, w, shown))
+	writeFigure(b, witnessDiagram(n, w, shown), witnessKey(w))
 	edges := ""
 	if w.LockEdges {
 		edges = " (release→acquire, fork and join also conflict: --lock-edges)"
@@ -130,7 +130,7 @@ func writeGroups(b *bufio.Writer, r *report.Report) {
 		if g.Elided > 0 {
 			fmt.Fprintf(b, "<p class=\"left-out\">The cycle's middle (%s) is left out (--max-cycle): the dashed arrow.</p>\n", plural(g.Elided, "transaction"))
 		}
-		writeFigure(b, groupDiagram(r.Naming(), k+1, g))
+		writeFigure(b, groupDiagram(r.Naming(), k+1, g, "violating"), keyViolating)
 		b.WriteString("</section>\n")
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {
@@ -169,7 +169,11 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 				k+1, len(g.Cycle))
 		}
 		fmt.Fprintf(b, "<p class=\"signature\">signature: <code>%s</code></p>\n", esc(g.Signature))
-		writeFigure(b, groupDiagram(r.Naming(), k+1, g))
+		if g.Broken {
+			writeFigure(b, groupDiagram(r.Naming(), k+1, g, "broken"), keyBroken)
+		} else {
+			writeFigure(b, groupDiagram(r.Naming(), k+1, g, ""), keyJoint)
+		}
 		b.WriteString("</section>\n")
 	}
 	if more := len(r.NonAtomicGroups) + len(r.Joint) - len(shown); more > 0 {
@@ -181,13 +185,37 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 	b.WriteString("</section>\n")
 }
 
-// writeFigure puts a diagram in a scrolling figure with its legend.
-func writeFigure(b *bufio.Writer, d *diagram) {
+// The legends' words for the red box, the text report's: what the
+// default answer calls broken, --cycles violating, predict and check
+// interrupted (a cycle's transaction another thread's cycle event falls
+// inside of).
+const (
+	keyBroken      = `<span class="key-interrupted">the red one broken by itself</span> (the path leaves it and comes back into it)`
+	keyViolating   = `<span class="key-interrupted">the red one violating</span> (on a cycle: the cycle leaves it and comes back into it)`
+	keyJoint       = `none broken by itself: together they cannot all be atomic (a joint violation)`
+	keyInterrupted = `<span class="key-interrupted">the red one interrupted</span>`
+)
+
+// witnessKey is the legend's word for a witness's red boxes: broken when
+// the report names the transactions the run breaks by itself (conc
+// predict), else interrupted.
+func witnessKey(w *report.Witness) string {
+	switch {
+	case w.Broken == nil:
+		return keyInterrupted
+	case len(w.Broken) == 0:
+		return keyJoint
+	}
+	return keyBroken
+}
+
+// writeFigure puts a diagram in a scrolling figure with its legend, key
+// saying what the red box is.
+func writeFigure(b *bufio.Writer, d *diagram, key string) {
 	b.WriteString("<figure>\n<div class=\"scroll\">\n")
 	d.draw(b)
-	b.WriteString("</div>\n<figcaption>Lanes are threads, time runs left to right; boxes are transactions, " +
-		"<span class=\"key-interrupted\">the red one interrupted</span>; <span class=\"key-cycle\">filled marks</span> " +
-		"are the cycle's events, joined by its conflicts (arrows, labelled with the variable or the ordering edge).</figcaption>\n</figure>\n")
+	b.WriteString("</div>\n<figcaption>Lanes are threads, time runs left to right; boxes are transactions, " + key +
+		"; <span class=\"key-cycle\">filled marks</span> are the cycle's events, joined by its conflicts (arrows, labelled with the variable or the ordering edge).</figcaption>\n</figure>\n")
 }
 
 func pluralS(n int64) string {

@@ -262,8 +262,15 @@ type spot struct {
 	class, text string
 }
 
-// width and height of the label's box, from its font (the CSS's
-// .edge-label sizes, monospace: about 0.62 em per character).
+// rect is a text's extent: x0..x1 across, y0..y1 down.
+type rect struct{ x0, x1, y0, y1 float64 }
+
+func (r rect) meets(o rect) bool {
+	return r.x0 < o.x1 && o.x0 < r.x1 && r.y0 < o.y1 && o.y0 < r.y1
+}
+
+// size is the width and height of the label's box, from its font (the
+// CSS's .edge-label sizes, monospace: about 0.62 em per character).
 func (s spot) size() (w, h float64) {
 	em := 11.0
 	if s.class != "edge-label" {
@@ -272,44 +279,88 @@ func (s spot) size() (w, h float64) {
 	return 0.62 * em * float64(utf8.RuneCountInString(s.text)), em + 2
 }
 
-// overlaps reports whether the two labels' boxes meet.
-func (s spot) overlaps(o spot) bool {
+// rect is the label's extent around its baseline.
+func (s spot) rect() rect {
 	w, h := s.size()
-	ow, oh := o.size()
-	return abs(s.x-o.x) < (w+ow)/2 && abs(s.y-o.y) < (h+oh)/2
+	return rect{s.x - w/2, s.x + w/2, s.y - h + 2, s.y + 2}
 }
 
-// labelSpots places each arrow's label at its curve's midpoint, moved
-// down a line at a time while it would cover a label placed before it:
-// two arrows that cross at their midpoints (a lost update's, as in
-// examples/bank.conc) would otherwise write their labels over each other.
+// overlaps reports whether the two labels' boxes meet.
+func (s spot) overlaps(o spot) bool { return s.rect().meets(o.rect()) }
+
+// titleRects are the extents of the boxes' names (10px, left-aligned
+// above the box): a label must not cover them either.
+func (d *diagram) titleRects() []rect {
+	var out []rect
+	for _, x := range d.boxes {
+		if x.name == "" {
+			continue
+		}
+		x0, _ := d.boxSpan(x)
+		y := float64(laneY(x.lane) - boxHalf - 3)
+		w := charW * float64(utf8.RuneCountInString(x.name))
+		out = append(out, rect{float64(x0 + 4), float64(x0+4) + w, y - 10, y + 2})
+	}
+	return out
+}
+
+// labelSpots places each arrow's label at its curve's midpoint, moved a
+// line at a time, down then up, alternately farther, to the nearest place
+// where it covers no label placed before it and no box's name: two
+// arrows that cross at their midpoints (a lost update's, as in
+// examples/bank.conc) would otherwise write their labels over each
+// other, and a long variable name (a trace's field) ran over the name of
+// the box the arrow enters.
 func (d *diagram) labelSpots() []spot {
 	var out []spot
+	titles := d.titleRects()
 	for _, a := range d.arrows {
-		x0, y0, cx, cy, x1, y1 := d.curve(a)
-		sp := spot{x: (x0 + 2*cx + x1) / 4, y: (y0 + 2*cy + y1) / 4, class: "edge-label", text: short(a.label, 24)}
-		switch {
-		case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
-			sp.y -= 4 // over the arc
-		case d.marks[a.from].lane == d.marks[a.to].lane:
-			sp.y += 11 // under the arc, small enough for a column's width
-			sp.class += " same-lane"
-		default:
-			sp.y -= 3
-		}
-		for moved := true; moved; {
-			moved = false
-			for _, o := range out {
-				if sp.overlaps(o) {
-					_, h := sp.size()
-					sp.y += h
-					moved = true
-				}
+		sp := d.labelAt(a)
+		_, h := sp.size()
+		y := sp.y
+		for k := 1; k < 40 && !d.clear(sp, out, titles); k++ {
+			step := float64((k + 1) / 2)
+			if k%2 == 0 {
+				step = -step
 			}
+			sp.y = y + step*h
 		}
 		out = append(out, sp)
 	}
 	return out
+}
+
+// labelAt is arrow a's label at its curve's midpoint.
+func (d *diagram) labelAt(a arrow) spot {
+	x0, y0, cx, cy, x1, y1 := d.curve(a)
+	sp := spot{x: (x0 + 2*cx + x1) / 4, y: (y0 + 2*cy + y1) / 4, class: "edge-label", text: short(a.label, 24)}
+	switch {
+	case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
+		sp.y -= 4 // over the arc
+	case d.marks[a.from].lane == d.marks[a.to].lane:
+		sp.y += 11 // under the arc, small enough for a column's width
+		sp.class += " same-lane"
+	default:
+		sp.y -= 3
+	}
+	return sp
+}
+
+// clear reports whether sp covers none of the labels placed and none of
+// the boxes' names.
+func (d *diagram) clear(sp spot, placed []spot, titles []rect) bool {
+	r := sp.rect()
+	for _, o := range placed {
+		if r.meets(o.rect()) {
+			return false
+		}
+	}
+	for _, t := range titles {
+		if r.meets(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // short cuts s to n runes, with "…" for the rest (the tooltip has it all).

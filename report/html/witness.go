@@ -19,7 +19,10 @@ func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *d
 	}
 	lane := map[string]int{}
 	markOf := map[int]int{} // run index -> mark
-	interrupted := interruptedTxns(w)
+	interrupted, word := interruptedTxns(w), "interrupted"
+	if w.Broken != nil {
+		interrupted, word = brokenTxns(w), "broken"
+	}
 	for k, s := range shown {
 		prev := -1
 		if k > 0 {
@@ -44,7 +47,7 @@ func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *d
 	if n := w.Len() - 1 - shown[len(shown)-1].Index; n > 0 {
 		d.cols = append(d.cols, column{label: plural(n, "event"), gap: plural(n, "event") + " left out at the end of the run"})
 	}
-	d.boxes = txnBoxes(n, d, shown, interrupted)
+	d.boxes = txnBoxes(n, d, shown, interrupted, word)
 	for _, c := range w.Cycle {
 		f, t := markOf[c.From], markOf[c.To]
 		d.arrows = append(d.arrows, arrow{from: f, to: t, label: edgeLabel(shown, f, t), title: c.Words,
@@ -68,8 +71,9 @@ func axisLabel(axis string, s report.Shown) string {
 	return ""
 }
 
-// txnBoxes boxes each transaction from its first to its last shown event.
-func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, interrupted map[int]bool) []box {
+// txnBoxes boxes each transaction from its first to its last shown event,
+// those in red named with word.
+func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, red map[int]bool, word string) []box {
 	byTxn := map[int]int{} // transaction -> its box
 	var boxes []box
 	for k, s := range shown {
@@ -82,9 +86,9 @@ func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, interrupted map
 			i = len(boxes)
 			byTxn[s.Txn] = i
 			name := n.Thread(s.Thread) + "#" + strconv.Itoa(s.Nth)
-			boxes = append(boxes, box{lane: m.lane, from: m.col, name: name, interrupted: interrupted[s.Txn]})
+			boxes = append(boxes, box{lane: m.lane, from: m.col, name: name, interrupted: red[s.Txn]})
 			if boxes[i].interrupted {
-				boxes[i].name += ": interrupted"
+				boxes[i].name += ": " + word
 			}
 		}
 		boxes[i].to = m.col
@@ -115,6 +119,16 @@ func interruptedTxns(w *report.Witness) map[int]bool {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// brokenTxns are the transactions of the cycle that the run breaks by
+// itself (report.Witness.Broken), as the text names them.
+func brokenTxns(w *report.Witness) map[int]bool {
+	out := map[int]bool{}
+	for _, b := range w.Broken {
+		out[w.Txns[b.Txn].ID] = true
 	}
 	return out
 }
