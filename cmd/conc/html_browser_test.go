@@ -149,15 +149,30 @@ type drawnJSON struct {
 		} `json:"run"`
 		Cycle []struct{ From, To int } `json:"cycle"`
 	} `json:"witness"`
-	Groups []struct {
-		Cycle []struct {
-			Events []struct {
-				Line int `json:"line"`
-			} `json:"events"`
-		} `json:"cycle"`
-		Elided   int `json:"elided"`
-		ElidedAt int `json:"elided_at"`
-	} `json:"groups"`
+	Groups []drawnGroup `json:"groups"`
+	// The default answer's groups (--cycles': Groups) and joint violation.
+	NonAtomicGroups []drawnGroup `json:"non_atomic_groups"`
+	Joint           []drawnGroup `json:"joint"`
+}
+
+type drawnGroup struct {
+	Cycle []struct {
+		Events []struct {
+			Line int `json:"line"`
+		} `json:"events"`
+	} `json:"cycle"`
+	Elided   int `json:"elided"`
+	ElidedAt int `json:"elided_at"`
+}
+
+// shownGroups are the groups a monitor page draws: --cycles' groups, or
+// the broken transactions' and the joint violation's, at most 20 of the
+// former (--max-groups).
+func (j drawnJSON) shownGroups() []drawnGroup {
+	if len(j.Groups) > 0 {
+		return j.Groups[:min(len(j.Groups), 20)]
+	}
+	return append(j.NonAtomicGroups[:min(len(j.NonAtomicGroups), 20):min(len(j.NonAtomicGroups), 20)], j.Joint...)
 }
 
 func checkDrawnWitness(t *testing.T, name string, want drawnJSON, got drawnPage) {
@@ -197,16 +212,17 @@ func checkDrawnWitness(t *testing.T, name string, want drawnJSON, got drawnPage)
 // each transaction to the first of the next (the first transaction's
 // first event out, and its last back in), the elided edge apart.
 func checkDrawnGroups(t *testing.T, name string, want drawnJSON, got drawnPage) {
-	require.Len(t, got.Groups, min(len(want.Groups), 20), name)
+	groups := want.shownGroups()
+	require.Len(t, got.Groups, len(groups), name)
 	for k, g := range got.Groups {
-		cyc := want.Groups[k].Cycle
+		cyc := groups[k].Cycle
 		var lines, drawn []int
 		var edges []string
 		for i, x := range cyc {
 			for _, e := range x.Events {
 				lines = append(lines, e.Line)
 			}
-			if want.Groups[k].Elided > 0 && i+1 == want.Groups[k].ElidedAt {
+			if groups[k].Elided > 0 && i+1 == groups[k].ElidedAt {
 				continue
 			}
 			next := cyc[(i+1)%len(cyc)].Events

@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	edgeLabelRe = regexp.MustCompile(`<text class="(edge-label[^"]*)" x="([\d.]+)" y="([\d.]+)"><title>[^<]*</title>([^<]*)</text>`)
+	edgeLabelRe = regexp.MustCompile(`<text class="(edge-label[^"]*)" x="([\d.]+)" y="([\d.]+)"[^>]*><title>[^<]*</title>([^<]*)</text>`)
 	boxTitleRe  = regexp.MustCompile(`<g class="txn[^"]*"><title>[^<]*</title><rect [^>]*/><text x="(\d+)" y="(\d+)">([^<]*)</text>`)
 )
 

@@ -93,7 +93,7 @@ func TestHTMLMatchesJSONWithoutBrowser(t *testing.T) {
 
 var (
 	verdictRe = regexp.MustCompile(`<span id="verdict"[^>]*>([^<]*)<`)
-	sectionRe = regexp.MustCompile(`(?s)<section class="(witness|group)".*?</svg>`)
+	sectionRe = regexp.MustCompile(`(?s)<section class="(witness|group)[ "].*?</svg>`)
 	markRe    = regexp.MustCompile(`<g class="event( cycle)?[^"]*" data-event="(\d+)"><title>([^<]*)</title>`)
 	edgeRe    = regexp.MustCompile(`data-edge="([^"]*)"`)
 )

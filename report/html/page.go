@@ -41,13 +41,14 @@ func (o Options) withDefaults(r *report.Report) Options {
 	return o
 }
 
-// Write writes r as one self-contained HTML page: no script, no request
-// for anything outside it.
+// Write writes r as one self-contained HTML page: no request for anything
+// outside it, and one small inline script (stepScript) that walks the
+// timelines event by event; the page reads the same without it.
 func Write(w io.Writer, r *report.Report, o Options) error {
 	o = o.withDefaults(r)
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n", esc(o.Title))
-	b.WriteString("<style>\n" + CSS + "</style>\n</head>\n<body>\n")
+	b.WriteString("<style>\n" + CSS + "</style>\n<script>\n" + stepScript + "</script>\n</head>\n<body>\n")
 	writeBody(b, r, o)
 	b.WriteString("</body>\n</html>\n")
 	return b.Flush()
@@ -192,7 +193,7 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 const (
 	keyBroken      = `<span class="key-interrupted">the red one broken by itself</span> (the path leaves it and comes back into it)`
 	keyViolating   = `<span class="key-interrupted">the red one violating</span> (on a cycle: the cycle leaves it and comes back into it)`
-	keyJoint       = `none broken by itself: together they cannot all be atomic (a joint violation)`
+	keyJoint       = `none is broken by itself (a joint violation: together they cannot all be atomic)`
 	keyInterrupted = `<span class="key-interrupted">the red one interrupted</span>`
 )
 
@@ -268,4 +269,10 @@ svg .edge.elided path { stroke-dasharray: 5 4; stroke: #888; }
 svg marker path { fill: #2c3e50; }
 svg .edge-label { text-anchor: middle; fill: #2c3e50; font-weight: bold; paint-order: stroke; stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
 svg .edge-label.same-lane { font-size: 8px; font-weight: normal; }
+svg .future { opacity: .15; }
+svg .event.current circle { stroke: #e67e22; stroke-width: 4; }
+svg .edge.fresh path { stroke: #e67e22; stroke-width: 3; }
+svg .edge-label.fresh { fill: #e67e22; }
+.stepper { font-size: .85em; margin: .3em 0; }
+.stepper .now { color: #555; font-family: ui-monospace, monospace; }
 `

@@ -150,7 +150,11 @@ func (d *diagram) draw(b *bufio.Writer) {
 	}
 	for i, sp := range d.labelSpots() {
 		a := d.arrows[i]
-		fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"><title>%s</title>%s</text>`+"\n", sp.class, sp.x, sp.y, esc(a.title), esc(sp.text))
+		label := ""
+		if a.edge != "" {
+			label = fmt.Sprintf(` data-label="%s"`, esc(a.edge)) // the step script's: which arrow it names
+		}
+		fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"%s><title>%s</title>%s</text>`+"\n", sp.class, sp.x, sp.y, label, esc(a.title), esc(sp.text))
 	}
 	b.WriteString("</svg>\n")
 }
