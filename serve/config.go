@@ -13,6 +13,9 @@ type Query struct {
 	Name      string        // the file name positions cite
 	Engine    string        // auto, profile, global or brute
 	LockEdges bool          // --lock-edges
+	// IgnoreSync is --ignore-sync, which the profile engine's refusal of
+	// a program with locks suggests.
+	IgnoreSync bool
 	Timeout   time.Duration // --timeout, at most Config.MaxTimeout
 }
 
