@@ -24,6 +24,7 @@ type answerKey struct {
 	name      string
 	engine    string
 	lockEdges bool
+	ignore    bool // --ignore-sync
 }
 
 func newAnswers(max int) *answers {
@@ -31,7 +32,7 @@ func newAnswers(max int) *answers {
 }
 
 func keyOf(src []byte, q Query) answerKey {
-	return answerKey{sha256.Sum256(src), q.Name, q.Engine, q.LockEdges}
+	return answerKey{sha256.Sum256(src), q.Name, q.Engine, q.LockEdges, q.IgnoreSync}
 }
 
 func (a *answers) get(k answerKey) *report.Report {

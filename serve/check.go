@@ -36,7 +36,7 @@ func writeErrors(w http.ResponseWriter, status int, errs ...apiError) {
 // query reads the check parameters of docs/spec.md §4, conc serve from the URL.
 func (s *server) query(r *http.Request) (Query, error) {
 	v := r.URL.Query()
-	if err := knownParams(v, "name", "engine", "lock-edges", "timeout"); err != nil {
+	if err := knownParams(v, "name", "engine", "lock-edges", "ignore-sync", "timeout"); err != nil {
 		return Query{}, err
 	}
 	q := Query{Name: v.Get("name"), Engine: v.Get("engine"), Timeout: s.cfg.MaxTimeout}
@@ -46,12 +46,17 @@ func (s *server) query(r *http.Request) (Query, error) {
 	if q.Engine == "" {
 		q.Engine = "auto"
 	}
-	if le := v.Get("lock-edges"); le != "" {
-		b, err := strconv.ParseBool(le)
-		if err != nil {
-			return q, fmt.Errorf("lock-edges %q: want true or false", le)
+	for _, f := range []struct {
+		name string
+		to   *bool
+	}{{"lock-edges", &q.LockEdges}, {"ignore-sync", &q.IgnoreSync}} {
+		if s := v.Get(f.name); s != "" {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				return q, fmt.Errorf("%s %q: want true or false", f.name, s)
+			}
+			*f.to = b
 		}
-		q.LockEdges = b
 	}
 	if t := v.Get("timeout"); t != "" {
 		d, err := time.ParseDuration(t)

@@ -10,10 +10,13 @@ import (
 
 // Query is a check's parameters: docs/spec.md §4, conc serve's query parameters.
 type Query struct {
-	Name      string        // the file name positions cite
-	Engine    string        // auto, profile, global or brute
-	LockEdges bool          // --lock-edges
-	Timeout   time.Duration // --timeout, at most Config.MaxTimeout
+	Name      string // the file name positions cite
+	Engine    string // auto, profile, global or brute
+	LockEdges bool   // --lock-edges
+	// IgnoreSync is --ignore-sync, which the profile engine's refusal of
+	// a program with locks suggests.
+	IgnoreSync bool
+	Timeout    time.Duration // --timeout, at most Config.MaxTimeout
 }
 
 // Checker is conc check --format json for one program source, under ctx

@@ -29,6 +29,7 @@ func New(cfg Config) http.Handler {
 	mux.Handle("GET /", http.FileServerFS(page))
 	mux.HandleFunc("GET /api/examples", s.examples)
 	mux.HandleFunc("POST /api/check", s.check)
+	postOnly(mux, "/api/check", "/api/explain", "/api/timeline")
 	mux.HandleFunc("POST /api/explain", s.explain)
 	mux.HandleFunc("POST /api/timeline", s.timeline)
 	mux.HandleFunc("GET /api/lab", s.lab)

@@ -75,7 +75,9 @@ func TestThreadNamesInProse(t *testing.T) {
 		require.Contains(t, dot, fmt.Sprintf(`[label="%s#1 (lines 3-open)\l`, c.wantB), name)
 		html = read("p.html")
 		require.Equal(t, want, lanes(html), name)
-		require.Contains(t, html, fmt.Sprintf("transaction %s#1: interrupted", c.wantA), name)
+		// The red box in the text's word: the run breaks A#1 by itself.
+		require.Contains(t, out.stdout, fmt.Sprintf("%s#1 (lines 1-open) is broken by itself in this run", c.wantA), name)
+		require.Contains(t, html, fmt.Sprintf("transaction %s#1: broken", c.wantA), name)
 		require.Contains(t, html, fmt.Sprintf("transaction %s#1,", c.wantB), name)
 	}
 }

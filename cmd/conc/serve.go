@@ -81,7 +81,7 @@ func playConfig(f serveFlags) serve.Config {
 // playFlags are the decideFlags of conc check --format json with q's
 // parameters.
 func playFlags(ctx context.Context, q serve.Query, maxMemory int64) *decideFlags {
-	return &decideFlags{format: "json", engine: q.Engine, lockEdges: q.LockEdges,
+	return &decideFlags{format: "json", engine: q.Engine, lockEdges: q.LockEdges, ignoreSync: q.IgnoreSync,
 		timeout: q.Timeout, maxMemory: maxMemory, within: ctx}
 }
 

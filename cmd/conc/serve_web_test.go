@@ -47,6 +47,11 @@ func TestPlaygroundInBrowser(t *testing.T) {
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL),
 		chromedp.WaitVisible(`body[data-ready="true"]`)))
+	// The chosen example (Figure 1) is checked on load: a verdict, not a
+	// blank until Check.
+	first := cliAnswer(t, exs[0].Name).Verdict
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(`#verdict[data-verdict="`+first+`"]`),
+		chromedp.WaitVisible(`#profiles:not(:empty)`)), "no verdict on load")
 	for i, ex := range exs {
 		cli := cliAnswer(t, ex.Name)
 		want := cli.Verdict
@@ -115,13 +120,17 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	require.Equal(t, exitUsage, run([]string{"check", "-"}, strings.NewReader(bad), io.Discard, &cli))
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.SetValue("#source", bad),
+		ignore(chromedp.Evaluate[bool](`document.getElementById("source").dispatchEvent(new Event("input"))`)),
 		chromedp.Click("#check"),
 		chromedp.WaitVisible(`#verdict[data-verdict="error"]`),
 		chromedp.WaitVisible(`#errors li[data-line]`),
 	))
-	name := exs[len(exs)-1].Name // the example selected last names the program
-	require.Equal(t, strings.ReplaceAll(cli.String(), "<stdin>", name),
+	// A typed program is named input.conc, not after the example chosen
+	// last, and the first error's line is marked in the editor.
+	require.Equal(t, strings.ReplaceAll(cli.String(), "<stdin>", "input.conc"),
 		text(t, ctx, `[...document.querySelectorAll("#errors li")].map(li => li.textContent + "\n").join("")`))
+	require.Equal(t, text(t, ctx, `document.querySelector("#errors li[data-line]").dataset.line`),
+		text(t, ctx, `(() => { const b = document.getElementById("error-line"); return b.hidden ? "hidden" : b.dataset.line })()`))
 	playgroundShot(t, ctx, docs, "errors.png")
 
 	require.NoError(t, chromedp.Do(ctx,

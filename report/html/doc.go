@@ -1,11 +1,15 @@
 // Package html renders a report (package report) as one self-contained
 // HTML page (docs/spec.md §5, --html): the verdict, and the witness as a
-// timeline drawn in SVG by Go, with no script, no network access and no
-// external font. A lane per thread, the transactions as boxes spanning
+// timeline drawn in SVG by Go, with no network access and no external
+// font; one small inline script (stepScript) only walks the picture event
+// by event. A lane per thread, the transactions as boxes spanning
 // their events, each event a mark (its op and target, its position or
 // trace line in a tooltip), the conflict cycle as arrows between the
 // conflicting events labelled with the variable or the kind of ordering
-// edge, and the interrupted transaction drawn in red. conc monitor's
+// edge, and in red the transaction the text report blames, in its words:
+// broken by itself (monitor's default answer, predict), violating
+// (monitor --cycles), interrupted (check). No arrow's label covers
+// another label or a box's name. conc monitor's
 // groups are listed as the text report lists them, each example cycle
 // drawn the same way.
 //

@@ -14,9 +14,11 @@ import (
 // violating one, Cycle[0], in red unless it is a lone unary event), a
 // mark per event (data-event: its trace line) and an arrow per edge of
 // the cycle (data-edge: the two lines; an elided middle dashed, without).
-// n names the threads.
-func groupDiagram(n report.Naming, k int, g *report.Group) *diagram {
-	d := &diagram{id: fmt.Sprintf("group%d", k)}
+// n names the threads; red is the text's word for Cycle[0] ("violating"
+// for --cycles, "broken" for the default answer, "" for a joint
+// violation, which breaks none).
+func groupDiagram(n report.Naming, k int, g *report.Group, red string) *diagram {
+	d := &diagram{id: fmt.Sprintf("group%d", k), axis: "line"}
 	col := groupColumns(d, g)
 	lane := map[string]int{}
 	markOf := map[int]int{} // trace line -> mark
@@ -28,11 +30,11 @@ func groupDiagram(n report.Naming, k int, g *report.Group) *diagram {
 			lane[t.Thread] = l
 			d.lanes = append(d.lanes, n.Thread(t.Thread))
 		}
-		violating := i == 0 && !t.Unary()
+		violating := i == 0 && !t.Unary() && red != ""
 		if key := [2]int{l, t.Begin}; !boxOf[key] {
 			boxOf[key] = true
 			x := groupBox(n, t, l, col, len(d.cols)-1, violating)
-			if violating && g.Broken {
+			if violating && red == "broken" {
 				x.name = t.Label(n) + ": broken"
 				x.title = "transaction " + t.Label(n) + ": broken by itself: the path leaves it and comes back into it"
 			}

@@ -23,7 +23,7 @@ import (
 )
 
 // page renders r and checks what every page must be: self-contained (no
-// script, no link, no URL but the SVG namespace and its own arrowheads),
+// script but the step control's, no link, no URL but the SVG namespace and its own arrowheads),
 // each <svg> well-formed XML (so every name was escaped), the verdict
 // shown.
 func page(t *testing.T, r *report.Report) string {
@@ -31,7 +31,10 @@ func page(t *testing.T, r *report.Report) string {
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, r, Options{}))
 	s := b.String()
-	for _, bad := range []string{"<script", "<link", "<img", "<iframe", "@import", "src=", "https:"} {
+	// The one script is the step control's, inline, in the head.
+	require.Equal(t, 1, strings.Count(s, "<script"))
+	require.Contains(t, s, "<script>\n"+stepScript+"</script>\n</head>")
+	for _, bad := range []string{"<link", "<img", "<iframe", "@import", "src=", "https:"} {
 		require.NotContains(t, s, bad)
 	}
 	require.Equal(t, strings.Count(s, "http:"), strings.Count(s, `xmlns="http://www.w3.org/2000/svg"`), "a URL other than the SVG namespace")

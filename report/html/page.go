@@ -22,10 +22,10 @@ type Options struct {
 	Lead int
 }
 
-// DefaultLimit is as many columns as a page 100em wide shows without
-// scrolling (at colW each): a longer run drawn in full put its cycle,
-// often at its end, out of sight (examples/long_thread.conc's 35 events
-// showed 17 transactions of one thread and no arrow).
+// DefaultLimit is as many event columns as a page 1,500 pixels wide shows
+// at a readable size: a longer run drawn in full put its cycle, often at
+// its end, out of sight (examples/long_thread.conc's 35 events showed 17
+// transactions of one thread and no arrow).
 const DefaultLimit = 20
 
 func (o Options) withDefaults(r *report.Report) Options {
@@ -41,13 +41,14 @@ func (o Options) withDefaults(r *report.Report) Options {
 	return o
 }
 
-// Write writes r as one self-contained HTML page: no script, no request
-// for anything outside it.
+// Write writes r as one self-contained HTML page: no request for anything
+// outside it, and one small inline script (stepScript) that walks the
+// timelines event by event; the page reads the same without it.
 func Write(w io.Writer, r *report.Report, o Options) error {
 	o = o.withDefaults(r)
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n", esc(o.Title))
-	b.WriteString("<style>\n" + CSS + "</style>\n</head>\n<body>\n")
+	b.WriteString("<style>\n" + CSS + "</style>\n<script>\n" + stepScript + "</script>\n</head>\n<body>\n")
 	writeBody(b, r, o)
 	b.WriteString("</body>\n</html>\n")
 	return b.Flush()
@@ -99,7 +100,7 @@ func writeWitness(b *bufio.Writer, n report.Naming, w *report.Witness, o Options
 	} else {
 		fmt.Fprintf(b, "<p>A run of %s that is not conflict-serializable. Hover over an event for its position.</p>\n", plural(w.Len(), "event"))
 	}
-	writeFigure(b, witnessDiagram(n, w, shown))
+	writeFigure(b, witnessDiagram(n, w, shown), witnessKey(w))
 	edges := ""
 	if w.LockEdges {
 		edges = " (release→acquire, fork and join also conflict: --lock-edges)"
@@ -130,7 +131,7 @@ func writeGroups(b *bufio.Writer, r *report.Report) {
 		if g.Elided > 0 {
 			fmt.Fprintf(b, "<p class=\"left-out\">The cycle's middle (%s) is left out (--max-cycle): the dashed arrow.</p>\n", plural(g.Elided, "transaction"))
 		}
-		writeFigure(b, groupDiagram(r.Naming(), k+1, g))
+		writeFigure(b, groupDiagram(r.Naming(), k+1, g, "violating"), keyViolating)
 		b.WriteString("</section>\n")
 	}
 	if more := len(r.Groups) - len(shown); more > 0 {
@@ -169,7 +170,11 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 				k+1, len(g.Cycle))
 		}
 		fmt.Fprintf(b, "<p class=\"signature\">signature: <code>%s</code></p>\n", esc(g.Signature))
-		writeFigure(b, groupDiagram(r.Naming(), k+1, g))
+		if g.Broken {
+			writeFigure(b, groupDiagram(r.Naming(), k+1, g, "broken"), keyBroken)
+		} else {
+			writeFigure(b, groupDiagram(r.Naming(), k+1, g, ""), keyJoint)
+		}
 		b.WriteString("</section>\n")
 	}
 	if more := len(r.NonAtomicGroups) + len(r.Joint) - len(shown); more > 0 {
@@ -181,13 +186,37 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 	b.WriteString("</section>\n")
 }
 
-// writeFigure puts a diagram in a scrolling figure with its legend.
-func writeFigure(b *bufio.Writer, d *diagram) {
+// The legends' words for the red box, the text report's: what the
+// default answer calls broken, --cycles violating, predict and check
+// interrupted (a cycle's transaction another thread's cycle event falls
+// inside of).
+const (
+	keyBroken      = `<span class="key-interrupted">the red one broken by itself</span> (the path leaves it and comes back into it)`
+	keyViolating   = `<span class="key-interrupted">the red one violating</span> (on a cycle: the cycle leaves it and comes back into it)`
+	keyJoint       = `none is broken by itself (a joint violation: together they cannot all be atomic)`
+	keyInterrupted = `<span class="key-interrupted">the red one interrupted</span>`
+)
+
+// witnessKey is the legend's word for a witness's red boxes: broken when
+// the report names the transactions the run breaks by itself (conc
+// predict), else interrupted.
+func witnessKey(w *report.Witness) string {
+	switch {
+	case w.Broken == nil:
+		return keyInterrupted
+	case len(*w.Broken) == 0:
+		return keyJoint
+	}
+	return keyBroken
+}
+
+// writeFigure puts a diagram in a scrolling figure with its legend, key
+// saying what the red box is.
+func writeFigure(b *bufio.Writer, d *diagram, key string) {
 	b.WriteString("<figure>\n<div class=\"scroll\">\n")
 	d.draw(b)
-	b.WriteString("</div>\n<figcaption>Lanes are threads, time runs left to right; boxes are transactions, " +
-		"<span class=\"key-interrupted\">the red one interrupted</span>; <span class=\"key-cycle\">filled marks</span> " +
-		"are the cycle's events, joined by its conflicts (arrows, labelled with the variable or the ordering edge).</figcaption>\n</figure>\n")
+	b.WriteString("</div>\n<figcaption>Lanes are threads, time runs left to right; boxes are transactions, " + key +
+		"; <span class=\"key-cycle\">filled marks</span> are the cycle's events, joined by its conflicts (arrows, labelled with the variable or the ordering edge).</figcaption>\n</figure>\n")
 }
 
 func pluralS(n int64) string {
@@ -218,10 +247,11 @@ const CSS = `body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em; color:
 figcaption { font-size: .85em; color: #555; }
 .key-interrupted { color: #c0392b; }
 .key-cycle { color: #2c3e50; font-weight: bold; }
-svg.timeline { font-family: ui-monospace, monospace; font-size: 11px; display: block; }
+svg.timeline { font-family: ui-monospace, monospace; font-size: 11px; display: block; max-width: 100%; height: auto; }
 svg .lane { stroke: #ccc; stroke-width: 1; }
 svg .lane-name { font-weight: bold; fill: #333; }
 svg .axis, svg .gap-count { fill: #999; font-size: 9px; text-anchor: middle; }
+svg .axis-name { fill: #777; font-size: 9px; font-style: italic; }
 svg .gap line { stroke: #bbb; stroke-dasharray: 2 4; }
 svg .gap text { fill: #999; text-anchor: middle; }
 svg .txn rect { fill: #eef3f8; stroke: #9ab; stroke-width: 1; }
@@ -239,4 +269,10 @@ svg .edge.elided path { stroke-dasharray: 5 4; stroke: #888; }
 svg marker path { fill: #2c3e50; }
 svg .edge-label { text-anchor: middle; fill: #2c3e50; font-weight: bold; paint-order: stroke; stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
 svg .edge-label.same-lane { font-size: 8px; font-weight: normal; }
+svg .future { opacity: .15; }
+svg .event.current circle { stroke: #e67e22; stroke-width: 4; }
+svg .edge.fresh path { stroke: #e67e22; stroke-width: 3; }
+svg .edge-label.fresh { fill: #e67e22; }
+.stepper { font-size: .85em; margin: .3em 0; }
+.stepper .now { color: #555; font-family: ui-monospace, monospace; }
 `

@@ -18,6 +18,13 @@ type diagram struct {
 	marks  []mark
 	boxes  []box
 	arrows []arrow
+	// axis names what the columns' labels count: "event" (run order) or
+	// "line" (trace lines, as the text report names them).
+	axis string
+	// xs and ws are each column's centre and width, and width the whole
+	// picture's (layout).
+	xs, ws []int
+	width  int
 }
 
 // column is one step of the time axis: an event's column, labelled with
@@ -55,39 +62,99 @@ type arrow struct {
 
 // Geometry, in SVG user units (pixels at 100%).
 const (
-	colW    = 76
+	colW    = 76 // an event's column, when the picture fits fitW
+	minColW = 52 // the narrowest an event's column gets to fit fitW
+	gapW    = 52 // a column standing for events left out
+	fitW    = 1340
 	laneH   = 96
 	leftW   = 64 // the lane names
 	topH    = 14
 	axisH   = 22
 	markR   = 6
 	boxHalf = 28 // half a box's height
-	labelW  = 11 // characters of a target drawn under its mark
+	// charW is a character's width in the box names' and targets' 10px
+	// monospace (about 0.62 em).
+	charW = 6.2
 )
 
-func colX(c int) int  { return leftW + c*colW + colW/2 }
 func laneY(l int) int { return topH + l*laneH + laneH/2 }
+
+func (d *diagram) colX(c int) int {
+	if d.xs == nil {
+		d.layout()
+	}
+	return d.xs[c]
+}
+
+// layout gives each column its x: an event's column colW wide, narrower
+// (down to minColW) so that the whole fits fitW, a page's width at
+// 1,500 pixels, without scrolling; a gap column gapW. The page's style
+// scales a picture that is still wider down to its box, so that the whole
+// cycle is always in view. The width leaves room on the right for the
+// name of a box that ends in the last column.
+func (d *diagram) layout() {
+	events, gaps := 0, 0
+	for _, c := range d.cols {
+		if c.gap != "" {
+			gaps++
+		} else {
+			events++
+		}
+	}
+	cw := colW
+	if events > 0 {
+		cw = max(minColW, min(colW, (fitW-leftW-24-gaps*gapW)/events))
+	}
+	d.xs, d.ws = nil, nil
+	x := leftW
+	for _, c := range d.cols {
+		w := cw
+		if c.gap != "" {
+			w = gapW
+		}
+		d.xs, d.ws = append(d.xs, x+w/2), append(d.ws, w)
+		x += w
+	}
+	right := x + 24
+	for _, b := range d.boxes {
+		x0, _ := d.boxSpan(b)
+		right = max(right, x0+4+int(charW*float64(utf8.RuneCountInString(b.name)))+8)
+	}
+	d.width = right
+}
+
+// boxSpan is the x extent of box b's rectangle.
+func (d *diagram) boxSpan(b box) (x0, x1 int) {
+	return d.colX(b.from) - d.ws[b.from]/2 + 5, d.colX(b.to) + d.ws[b.to]/2 - 5
+}
+
+// targetChars is how many characters of a target fit under its mark.
+func (d *diagram) targetChars(c int) int { return max(4, int(float64(d.ws[c]-6)/charW)) }
 
 // draw writes d as one <svg>: lanes, boxes, arrows, marks, then the
 // arrows' labels on top so that nothing hides them.
 func (d *diagram) draw(b *bufio.Writer) {
-	// Room on the right for a box name longer than its box.
-	w, h := leftW+len(d.cols)*colW+120, topH+len(d.lanes)*laneH+axisH
+	d.layout()
+	w, h := d.width, topH+len(d.lanes)*laneH+axisH
 	fmt.Fprintf(b, `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", w, h, w, h)
 	fmt.Fprintf(b, `<defs><marker id="%s-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>`+"\n", d.id)
 	d.drawLanes(b, w)
 	for _, x := range d.boxes {
-		x.draw(b)
+		d.drawBox(b, x)
 	}
 	for _, a := range d.arrows {
 		d.drawArrow(b, a)
 	}
 	for _, m := range d.marks {
-		m.draw(b)
+		d.drawMark(b, m)
 	}
 	for i, sp := range d.labelSpots() {
 		a := d.arrows[i]
-		fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"><title>%s</title>%s</text>`+"\n", sp.class, sp.x, sp.y, esc(a.title), esc(sp.text))
+		label := ""
+		if a.edge != "" {
+			label = fmt.Sprintf(` data-label="%s"`, esc(a.edge)) // the step script's: which arrow it names
+		}
+		fmt.Fprintf(b, `<text class="%s" x="%.1f" y="%.1f"%s><title>%s</title>%s</text>`+"\n", sp.class, sp.x, sp.y, label, esc(a.title), esc(sp.text))
 	}
 	b.WriteString("</svg>\n")
 }
@@ -96,12 +163,15 @@ func (d *diagram) draw(b *bufio.Writer) {
 func (d *diagram) drawLanes(b *bufio.Writer, w int) {
 	for l, name := range d.lanes {
 		y := laneY(l)
-		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-120, y)
+		fmt.Fprintf(b, `<line class="lane" x1="%d" y1="%d" x2="%d" y2="%d"/>`, leftW, y, w-16, y)
 		fmt.Fprintf(b, `<text class="lane-name" x="4" y="%d">%s</text>`+"\n", y+4, esc(short(name, 8)))
 	}
 	bottom := topH + len(d.lanes)*laneH
+	if d.axis != "" {
+		fmt.Fprintf(b, `<text class="axis-name" x="4" y="%d">%s</text>`+"\n", bottom+14, esc(d.axis))
+	}
 	for c, col := range d.cols {
-		x := colX(c)
+		x := d.colX(c)
 		if col.gap != "" {
 			fmt.Fprintf(b, `<g class="gap"><title>%s</title><line x1="%d" y1="%d" x2="%d" y2="%d"/><text x="%d" y="%d">⋯</text><text class="gap-count" x="%d" y="%d">%s</text></g>`+"\n",
 				esc(col.gap), x, topH, x, bottom, x, topH+12, x, bottom+14, esc(short(col.label, 14)))
@@ -111,7 +181,7 @@ func (d *diagram) drawLanes(b *bufio.Writer, w int) {
 	}
 }
 
-func (x box) draw(b *bufio.Writer) {
+func (d *diagram) drawBox(b *bufio.Writer, x box) {
 	class := "txn"
 	if x.cycle {
 		class += " on-cycle"
@@ -119,12 +189,13 @@ func (x box) draw(b *bufio.Writer) {
 	if x.interrupted {
 		class += " interrupted"
 	}
-	x0, x1, y := colX(x.from)-colW/2+5, colX(x.to)+colW/2-5, laneY(x.lane)
+	x0, x1 := d.boxSpan(x)
+	y := laneY(x.lane)
 	fmt.Fprintf(b, `<g class="%s"><title>%s</title><rect x="%d" y="%d" width="%d" height="%d" rx="8"/><text x="%d" y="%d">%s</text></g>`+"\n",
 		class, esc(x.title), x0, y-boxHalf, x1-x0, 2*boxHalf, x0+4, y-boxHalf-3, esc(x.name))
 }
 
-func (m mark) draw(b *bufio.Writer) {
+func (d *diagram) drawMark(b *bufio.Writer, m mark) {
 	class := "event"
 	if m.cycle {
 		class += " cycle"
@@ -132,11 +203,11 @@ func (m mark) draw(b *bufio.Writer) {
 	if m.interrupted {
 		class += " interrupted"
 	}
-	x, y := colX(m.col), laneY(m.lane)
+	x, y := d.colX(m.col), laneY(m.lane)
 	fmt.Fprintf(b, `<g class="%s" data-event="%s"><title>%s</title><circle cx="%d" cy="%d" r="%d"/>`, class, esc(m.data), esc(m.title), x, y, markR)
 	fmt.Fprintf(b, `<text class="op" x="%d" y="%d">%s</text>`, x, y-10, esc(m.op))
 	if m.target != "" {
-		fmt.Fprintf(b, `<text class="target" x="%d" y="%d">%s</text>`, x, y+19, esc(short(m.target, labelW)))
+		fmt.Fprintf(b, `<text class="target" x="%d" y="%d">%s</text>`, x, y+19, esc(short(m.target, d.targetChars(m.col))))
 	}
 	b.WriteString("</g>\n")
 }
@@ -148,8 +219,8 @@ func (m mark) draw(b *bufio.Writer) {
 // lane bows up instead, clear of them).
 func (d *diagram) curve(a arrow) (x0, y0, cx, cy, x1, y1 float64) {
 	f, t := d.marks[a.from], d.marks[a.to]
-	x0, y0 = float64(colX(f.col)), float64(laneY(f.lane))
-	x1, y1 = float64(colX(t.col)), float64(laneY(t.lane))
+	x0, y0 = float64(d.colX(f.col)), float64(laneY(f.lane))
+	x1, y1 = float64(d.colX(t.col)), float64(laneY(t.lane))
 	cx, cy = (x0+x1)/2, (y0+y1)/2
 	switch {
 	case f.lane == t.lane && a.edge == "":
@@ -195,8 +266,15 @@ type spot struct {
 	class, text string
 }
 
-// width and height of the label's box, from its font (the CSS's
-// .edge-label sizes, monospace: about 0.62 em per character).
+// rect is a text's extent: x0..x1 across, y0..y1 down.
+type rect struct{ x0, x1, y0, y1 float64 }
+
+func (r rect) meets(o rect) bool {
+	return r.x0 < o.x1 && o.x0 < r.x1 && r.y0 < o.y1 && o.y0 < r.y1
+}
+
+// size is the width and height of the label's box, from its font (the
+// CSS's .edge-label sizes, monospace: about 0.62 em per character).
 func (s spot) size() (w, h float64) {
 	em := 11.0
 	if s.class != "edge-label" {
@@ -205,44 +283,88 @@ func (s spot) size() (w, h float64) {
 	return 0.62 * em * float64(utf8.RuneCountInString(s.text)), em + 2
 }
 
-// overlaps reports whether the two labels' boxes meet.
-func (s spot) overlaps(o spot) bool {
+// rect is the label's extent around its baseline.
+func (s spot) rect() rect {
 	w, h := s.size()
-	ow, oh := o.size()
-	return abs(s.x-o.x) < (w+ow)/2 && abs(s.y-o.y) < (h+oh)/2
+	return rect{s.x - w/2, s.x + w/2, s.y - h + 2, s.y + 2}
 }
 
-// labelSpots places each arrow's label at its curve's midpoint, moved
-// down a line at a time while it would cover a label placed before it:
-// two arrows that cross at their midpoints (a lost update's, as in
-// examples/bank.conc) would otherwise write their labels over each other.
+// overlaps reports whether the two labels' boxes meet.
+func (s spot) overlaps(o spot) bool { return s.rect().meets(o.rect()) }
+
+// titleRects are the extents of the boxes' names (10px, left-aligned
+// above the box): a label must not cover them either.
+func (d *diagram) titleRects() []rect {
+	var out []rect
+	for _, x := range d.boxes {
+		if x.name == "" {
+			continue
+		}
+		x0, _ := d.boxSpan(x)
+		y := float64(laneY(x.lane) - boxHalf - 3)
+		w := charW * float64(utf8.RuneCountInString(x.name))
+		out = append(out, rect{float64(x0 + 4), float64(x0+4) + w, y - 10, y + 2})
+	}
+	return out
+}
+
+// labelSpots places each arrow's label at its curve's midpoint, moved a
+// line at a time, down then up, alternately farther, to the nearest place
+// where it covers no label placed before it and no box's name: two
+// arrows that cross at their midpoints (a lost update's, as in
+// examples/bank.conc) would otherwise write their labels over each
+// other, and a long variable name (a trace's field) ran over the name of
+// the box the arrow enters.
 func (d *diagram) labelSpots() []spot {
 	var out []spot
+	titles := d.titleRects()
 	for _, a := range d.arrows {
-		x0, y0, cx, cy, x1, y1 := d.curve(a)
-		sp := spot{x: (x0 + 2*cx + x1) / 4, y: (y0 + 2*cy + y1) / 4, class: "edge-label", text: short(a.label, 24)}
-		switch {
-		case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
-			sp.y -= 4 // over the arc
-		case d.marks[a.from].lane == d.marks[a.to].lane:
-			sp.y += 11 // under the arc, small enough for a column's width
-			sp.class += " same-lane"
-		default:
-			sp.y -= 3
-		}
-		for moved := true; moved; {
-			moved = false
-			for _, o := range out {
-				if sp.overlaps(o) {
-					_, h := sp.size()
-					sp.y += h
-					moved = true
-				}
+		sp := d.labelAt(a)
+		_, h := sp.size()
+		y := sp.y
+		for k := 1; k < 40 && !d.clear(sp, out, titles); k++ {
+			step := float64((k + 1) / 2)
+			if k%2 == 0 {
+				step = -step
 			}
+			sp.y = y + step*h
 		}
 		out = append(out, sp)
 	}
 	return out
+}
+
+// labelAt is arrow a's label at its curve's midpoint.
+func (d *diagram) labelAt(a arrow) spot {
+	x0, y0, cx, cy, x1, y1 := d.curve(a)
+	sp := spot{x: (x0 + 2*cx + x1) / 4, y: (y0 + 2*cy + y1) / 4, class: "edge-label", text: short(a.label, 24)}
+	switch {
+	case d.marks[a.from].lane == d.marks[a.to].lane && a.edge == "":
+		sp.y -= 4 // over the arc
+	case d.marks[a.from].lane == d.marks[a.to].lane:
+		sp.y += 11 // under the arc, small enough for a column's width
+		sp.class += " same-lane"
+	default:
+		sp.y -= 3
+	}
+	return sp
+}
+
+// clear reports whether sp covers none of the labels placed and none of
+// the boxes' names.
+func (d *diagram) clear(sp spot, placed []spot, titles []rect) bool {
+	r := sp.rect()
+	for _, o := range placed {
+		if r.meets(o.rect()) {
+			return false
+		}
+	}
+	for _, t := range titles {
+		if r.meets(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // short cuts s to n runes, with "…" for the rest (the tooltip has it all).

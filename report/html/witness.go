@@ -3,6 +3,7 @@ package html
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/conc-dev/conc/report"
 )
@@ -12,10 +13,16 @@ import (
 // out, a box per transaction (the interrupted ones of the cycle in red),
 // and an arrow per conflict of the cycle. n names the threads.
 func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *diagram {
-	d := &diagram{id: "witness"}
+	d := &diagram{id: "witness", axis: "event"}
+	if w.STDEvents > 0 {
+		d.axis = "line" // a trace's: the text names its events by line
+	}
 	lane := map[string]int{}
 	markOf := map[int]int{} // run index -> mark
-	interrupted := interruptedTxns(w)
+	interrupted, word := interruptedTxns(w), "interrupted"
+	if w.Broken != nil {
+		interrupted, word = brokenTxns(w), "broken"
+	}
 	for k, s := range shown {
 		prev := -1
 		if k > 0 {
@@ -35,12 +42,12 @@ func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *d
 		d.marks = append(d.marks, mark{col: len(d.cols), lane: l, data: strconv.Itoa(s.Index),
 			op: s.Op, target: s.Target, title: eventTitle(n, s), cycle: s.OnCycle,
 			interrupted: interrupted[s.Txn]})
-		d.cols = append(d.cols, column{label: strconv.Itoa(s.Index)})
+		d.cols = append(d.cols, column{label: axisLabel(d.axis, s)})
 	}
 	if n := w.Len() - 1 - shown[len(shown)-1].Index; n > 0 {
 		d.cols = append(d.cols, column{label: plural(n, "event"), gap: plural(n, "event") + " left out at the end of the run"})
 	}
-	d.boxes = txnBoxes(n, d, shown, interrupted)
+	d.boxes = txnBoxes(n, d, shown, interrupted, word)
 	for _, c := range w.Cycle {
 		f, t := markOf[c.From], markOf[c.To]
 		d.arrows = append(d.arrows, arrow{from: f, to: t, label: edgeLabel(shown, f, t), title: c.Words,
@@ -49,8 +56,24 @@ func witnessDiagram(n report.Naming, w *report.Witness, shown []report.Shown) *d
 	return d
 }
 
-// txnBoxes boxes each transaction from its first to its last shown event.
-func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, interrupted map[int]bool) []box {
+// axisLabel is an event's column label: on a line axis its trace line
+// (the number after the position's last colon; none if it has no
+// position), else its run index (the tooltip has both).
+func axisLabel(axis string, s report.Shown) string {
+	if axis != "line" {
+		return strconv.Itoa(s.Index)
+	}
+	if i := strings.LastIndexByte(s.Pos, ':'); i >= 0 {
+		if _, err := strconv.Atoi(s.Pos[i+1:]); err == nil {
+			return s.Pos[i+1:]
+		}
+	}
+	return ""
+}
+
+// txnBoxes boxes each transaction from its first to its last shown event,
+// those in red named with word.
+func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, red map[int]bool, word string) []box {
 	byTxn := map[int]int{} // transaction -> its box
 	var boxes []box
 	for k, s := range shown {
@@ -63,9 +86,9 @@ func txnBoxes(n report.Naming, d *diagram, shown []report.Shown, interrupted map
 			i = len(boxes)
 			byTxn[s.Txn] = i
 			name := n.Thread(s.Thread) + "#" + strconv.Itoa(s.Nth)
-			boxes = append(boxes, box{lane: m.lane, from: m.col, name: name, interrupted: interrupted[s.Txn]})
+			boxes = append(boxes, box{lane: m.lane, from: m.col, name: name, interrupted: red[s.Txn]})
 			if boxes[i].interrupted {
-				boxes[i].name += ": interrupted"
+				boxes[i].name += ": " + word
 			}
 		}
 		boxes[i].to = m.col
@@ -96,6 +119,19 @@ func interruptedTxns(w *report.Witness) map[int]bool {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// brokenTxns are the transactions of the cycle that the run breaks by
+// itself (report.Witness.Broken), as the text names them.
+func brokenTxns(w *report.Witness) map[int]bool {
+	out := map[int]bool{}
+	if w.Broken == nil {
+		return out
+	}
+	for _, b := range *w.Broken {
+		out[w.Txns[b.Txn].ID] = true
 	}
 	return out
 }

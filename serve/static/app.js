@@ -5,13 +5,17 @@
 const $ = (id) => document.getElementById(id);
 let examples = [];
 let families = [];
+// edited: the program is no longer the chosen example's, so its errors
+// cite input.conc rather than the example's name.
+let edited = false;
 
 function checkQuery() {
   const q = new URLSearchParams();
   const ex = examples[$("example").selectedIndex];
-  q.set("name", ex ? ex.name : "program.conc");
+  q.set("name", ex && !edited ? ex.name : "input.conc");
   q.set("engine", $("engine").value);
   if ($("lock-edges").checked) q.set("lock-edges", "true");
+  if ($("ignore-sync").checked) q.set("ignore-sync", "true");
   if ($("timeout").value.trim()) q.set("timeout", $("timeout").value.trim());
   return q.toString();
 }
@@ -23,6 +27,7 @@ async function post(path) {
 function showErrors(list) {
   const ul = $("errors");
   ul.replaceChildren();
+  markLine(0);
   for (const e of list || []) {
     const li = document.createElement("li");
     li.textContent = (e.pos ? e.pos + ": " : "") + e.message;
@@ -34,6 +39,28 @@ function showErrors(list) {
     }
     ul.append(li);
   }
+  const first = (list || []).find((e) => e.line);
+  if (first) markLine(first.line);
+}
+
+// markLine draws a band behind line (1-based) of the program, the first
+// error's, and scrolls it into view; 0 removes it.
+function markLine(line) {
+  const src = $("source"), band = $("error-line");
+  band.hidden = !line;
+  if (!line) {
+    delete band.dataset.line;
+    return;
+  }
+  const st = getComputedStyle(src);
+  const lh = parseFloat(st.lineHeight) || 1.4 * parseFloat(st.fontSize);
+  const top = parseFloat(st.paddingTop) + (line - 1) * lh;
+  if (top < src.scrollTop || top + lh > src.scrollTop + src.clientHeight) src.scrollTop = top - lh;
+  band.style.top = (src.offsetTop + top - src.scrollTop) + "px";
+  band.style.left = src.offsetLeft + "px";
+  band.style.width = src.clientWidth + "px";
+  band.style.height = lh + "px";
+  band.dataset.line = line;
 }
 
 // showPosition puts the cursor at line:col (1-based, in characters) of
@@ -107,6 +134,7 @@ function fitTimeline() {
 function loadExample() {
   const ex = examples[$("example").selectedIndex];
   if (ex) $("source").value = ex.source;
+  edited = false;
 }
 
 function showFamily() {
@@ -150,9 +178,12 @@ async function init() {
   examples = await (await fetch("/api/examples")).json();
   for (const ex of examples) $("example").append(new Option(ex.name));
   $("example").addEventListener("change", loadExample);
+  $("source").addEventListener("input", () => { edited = true; });
+  $("source").addEventListener("scroll", () => markLine(+$("error-line").dataset.line || 0));
   $("check").addEventListener("click", check);
   $("timeline").addEventListener("load", fitTimeline);
   loadExample();
+  check(); // a verdict from the start, not a blank until Check
   families = await (await fetch("/api/lab/families")).json();
   for (const f of families) $("family").append(new Option(f.name));
   $("family").value = "chain";
