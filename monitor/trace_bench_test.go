@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -82,7 +83,14 @@ func TestTraceMonitorMemoryFlat(t *testing.T) {
 // `conc monitor --lock-edges` runs it: the STD text of the benchmark trace
 // is parsed on a second goroutine while the monitor steps the batches.
 // The text (10^6 events) is read ten times over, one 10^7-event trace.
-func BenchmarkCheckTrace(b *testing.B) {
+func BenchmarkCheckTrace(b *testing.B) { benchCheckTrace(b, false) }
+
+// BenchmarkCheckTraceBlame is BenchmarkCheckTrace as `conc monitor
+// --lock-edges` runs by default: with the atomicity tracker beside the
+// conflict graph (which transactions are broken by themselves).
+func BenchmarkCheckTraceBlame(b *testing.B) { benchCheckTrace(b, true) }
+
+func benchCheckTrace(b *testing.B, blame bool) {
 	o := benchGen
 	o.Events = 1_000_000
 	var text bytes.Buffer
@@ -98,7 +106,7 @@ func BenchmarkCheckTrace(b *testing.B) {
 		}
 		r, err := trace.NewReader(io.MultiReader(parts...), "bench.std", trace.Options{})
 		require.NoError(b, err)
-		res, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true, MaxViolations: 1})
+		res, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true, MaxViolations: 1, Blame: blame, OnBroken: func(*atomicity.Broken) {}})
 		require.NoError(b, err)
 		events = res.Stats.Events
 	}
