@@ -21,12 +21,16 @@ import (
 type PlotOptions struct {
 	Title  string // DefaultTitle makes the usual one
 	XLabel string // what n counts (default: n); "k (threads)" when only k varies
-	Metric string // "time" (default) or "states"
+	// Metric is the y axis: "states" (the default), the engine's counted
+	// work, exact on any machine, with each series' time (µs) drawn too,
+	// dotted; or "time" alone (ms).
+	Metric string
 }
 
 // WritePlot draws the measured points on log-log axes, one series (point
 // markers in one colour) per engine and thread count, each with its fitted
-// line and, in the legend, the fit (`global: n^1.95, R² 1.00`, or the
+// line (on a states plot, its times as a second, dotted series of the same
+// colour) and, in the legend, the fit (`global: n^1.95, R² 1.00`, or the
 // factor per added thread when only k varies). It writes SVG or PNG
 // (format "svg" or "png"; PlotFormat picks it from a file name). Against n
 // a polynomial is a straight line whose slope is its degree. The legend
@@ -113,9 +117,10 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, plot.Legend, error) {
 		x = func(pt Point) float64 { return float64(pt.K) }
 		o.XLabel = "k (threads)"
 	}
-	y, yLabel := func(pt Point) float64 { return pt.Time.Seconds() * 1000 }, "time (ms)"
-	if o.Metric == "states" {
-		y, yLabel = func(pt Point) float64 { return float64(pt.States) }, "states"
+	states := o.Metric != "time"
+	y, yLabel, what := func(pt Point) float64 { return pt.Time.Seconds() * 1000 }, "time (ms)", "time"
+	if states {
+		y, yLabel, what = func(pt Point) float64 { return float64(pt.States) }, "states; time in µs, dotted", "states or time"
 	}
 	p := plot.New()
 	p.Title.Text = o.Title
@@ -123,21 +128,51 @@ func newPlot(points []Point, o PlotOptions) (*plot.Plot, plot.Legend, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = xTicks(points, x), yTicks{}
 	drawn := 0
-	for i, s := range seriesOf(points, overK) {
-		xys, fxs, fys, below := s.coords(x, y, o.Metric != "states")
-		if len(xys) == 0 {
-			continue // nothing with a logarithm: no line
+	all := seriesOf(points, overK)
+	micros := func(pt Point) float64 { return pt.Time.Seconds() * 1e6 }
+	for i, s := range all {
+		lines := []seriesLine{{s.label, y, !states, lineStyle(i, false)}}
+		if states {
+			lines = append(lines, seriesLine{s.label + " time", micros, true, lineStyle(i+len(all), true)})
+			lines[1].style.color = lines[0].style.color
 		}
-		if err := addSeries(p, &legend, i, xys, fitSeries(s.label, fxs, fys, below, overK)); err != nil {
-			return nil, legend, err
+		for _, l := range lines {
+			xys, fxs, fys, below := s.coords(x, l.y, l.isTime)
+			if len(xys) == 0 {
+				continue // nothing with a logarithm: no line
+			}
+			if err := addSeries(p, &legend, l.style, xys, fitSeries(l.label, fxs, fys, below, overK)); err != nil {
+				return nil, legend, err
+			}
+			drawn++
 		}
-		drawn++
 	}
 	if drawn == 0 {
-		p, err := emptyPlot(p, points, yLabel)
+		p, err := emptyPlot(p, points, what)
 		return p, legend, err
 	}
 	return p, legend, nil
+}
+
+// seriesLine is one line drawn for a series: states or times.
+type seriesLine struct {
+	label  string
+	y      func(Point) float64
+	isTime bool
+	style  style
+}
+
+// style is a line's look: its colour, marker shape and dashes (nil dashes
+// on a fitted line: plotutil's i-th).
+type style struct {
+	color  color.Color
+	shape  draw.GlyphDrawer
+	dashes []vg.Length
+	dotted bool // a time beside states: dotted whether fitted or not
+}
+
+func lineStyle(i int, dotted bool) style {
+	return style{color: plotutil.Color(i), shape: plotutil.Shape(i), dashes: plotutil.Dashes(i), dotted: dotted}
 }
 
 // coords are the series' points to draw (those with a logarithm) and,
@@ -159,23 +194,26 @@ func (s series1) coords(x, y func(Point) float64, isTime bool) (xys plotter.XYs,
 	return xys, fxs, fys, below
 }
 
-// addSeries draws series i: its points as markers and its fitted curve as
+// addSeries draws a series: its points as markers and its fitted curve as
 // a line, or, unfitted, a thin dotted line joining the points.
-func addSeries(p *plot.Plot, legend *plot.Legend, i int, xys plotter.XYs, f seriesFit) error {
+func addSeries(p *plot.Plot, legend *plot.Legend, st style, xys plotter.XYs, f seriesFit) error {
 	dots, err := plotter.NewScatter(xys)
 	if err != nil {
 		return err
 	}
-	dots.Color, dots.Shape = plotutil.Color(i), plotutil.Shape(i)
-	curve, dashes := f.Curve, plotutil.Dashes(i)
+	dots.Color, dots.Shape = st.color, st.shape
+	curve, dashes := f.Curve, st.dashes
+	if curve == nil || st.dotted {
+		dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+	}
 	if curve == nil {
-		curve, dashes = xys, []vg.Length{vg.Points(1), vg.Points(3)}
+		curve = xys
 	}
 	line, err := plotter.NewLine(curve)
 	if err != nil {
 		return err
 	}
-	line.Color, line.Dashes = plotutil.Color(i), dashes
+	line.Color, line.Dashes = st.color, dashes
 	p.Add(line, dots)
 	legend.Add(f.Label, line, dots)
 	return nil

@@ -36,7 +36,7 @@ func powerPoints(engine string, k int, c, deg float64) []Point {
 
 func TestWritePlotSVG(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, WritePlot(&b, "svg", tinyPoints(), PlotOptions{Title: "chain"}))
+	require.NoError(t, WritePlot(&b, "svg", tinyPoints(), PlotOptions{Title: "chain", Metric: "time"}))
 	s := b.String()
 	require.Contains(t, s, "<svg")
 	require.Contains(t, s, ">profile: ")
@@ -88,7 +88,7 @@ func TestPlotFitCurve(t *testing.T) {
 // are fitted and the legend counts the ones left out.
 func TestPlotNoFitBelowTheFloor(t *testing.T) {
 	var b bytes.Buffer
-	require.NoError(t, WritePlot(&b, "svg", tinyPoints(), PlotOptions{}))
+	require.NoError(t, WritePlot(&b, "svg", tinyPoints(), PlotOptions{Metric: "time"}))
 	require.Contains(t, b.String(), ">profile: 2 of 2 times under 1ms, not fitted<")
 	require.NotContains(t, b.String(), "n^")
 	f := fitSeries("profile", []float64{4, 8, 16}, []float64{2, 4, 8}, 2, false)
@@ -98,11 +98,12 @@ func TestPlotNoFitBelowTheFloor(t *testing.T) {
 		pts[i].Time /= 1000 // 4 µs to 256 µs
 	}
 	b.Reset()
-	require.NoError(t, WritePlot(&b, "svg", pts, PlotOptions{}))
+	require.NoError(t, WritePlot(&b, "svg", pts, PlotOptions{Metric: "time"}))
 	require.Contains(t, b.String(), ">global: 4 of 4 times under 1ms, not fitted<")
 	b.Reset()
 	require.NoError(t, WritePlot(&b, "svg", pts, PlotOptions{Metric: "states"}))
-	require.NotContains(t, b.String(), "not fitted", "states have no floor")
+	require.Contains(t, b.String(), ">global: n^2.00, R² 1.00<", "states have no floor")
+	require.Contains(t, b.String(), ">global time: 4 of 4 times under 1ms, not fitted<")
 	require.Equal(t, "global: 2 points, not fitted", fitSeries("global", []float64{2, 4}, []float64{1, 2}, 0, false).Label)
 }
 
@@ -211,9 +212,33 @@ func TestWritePlotNothingToDraw(t *testing.T) {
 	require.Contains(t, b.String(), ">(2 timed out, 1 unknown, 1 skipped; see the table)<")
 
 	b.Reset()
-	require.NoError(t, WritePlot(&b, "svg", tinyPoints()[:2], PlotOptions{Metric: "states"}))
-	require.Contains(t, b.String(), ">nothing to plot: no finished decision has a positive states<")
+	none := []Point{{Engine: "profile", N: 2, K: 2, Verdict: "violation"}, {Engine: "profile", N: 4, K: 2, Verdict: "violation"}}
+	require.NoError(t, WritePlot(&b, "svg", none, PlotOptions{Metric: "states"}))
+	require.Contains(t, b.String(), ">nothing to plot: no finished decision has a positive states or time<")
+	b.Reset()
+	require.NoError(t, WritePlot(&b, "svg", none, PlotOptions{Metric: "time"}))
+	require.Contains(t, b.String(), ">nothing to plot: no finished decision has a positive time<")
 	b.Reset()
 	require.NoError(t, WritePlot(&b, "svg", nil, PlotOptions{}))
 	require.Contains(t, b.String(), ">nothing to plot: the sweep has no points<")
+}
+
+// TestPlotDefaultsToStatesWithTime: the default y axis is the engine's
+// counted work, exact on any machine; each series' times are drawn beside
+// it as a second, dotted series with their own fit, in µs; a profile
+// series without states still shows its times.
+func TestPlotDefaultsToStatesWithTime(t *testing.T) {
+	pts := append(powerPoints("global", 2, 1, 2), tinyPoints()[:2]...)
+	var b bytes.Buffer
+	require.NoError(t, WritePlot(&b, "svg", pts, PlotOptions{}))
+	s := b.String()
+	require.Contains(t, s, ">states; time in µs, dotted<")
+	require.Contains(t, s, ">global: n^2.00, R² 1.00<", "the states' fit")
+	require.Contains(t, s, ">global time: n^2.00, R² 1.00<", "the times' fit")
+	require.Contains(t, s, ">profile time: 2 of 2 times under 1ms, not fitted<")
+	require.NotContains(t, s, ">profile: ", "the profile engine keeps no states")
+	b.Reset()
+	require.NoError(t, WritePlot(&b, "svg", pts, PlotOptions{Metric: "time"}))
+	require.Contains(t, b.String(), ">time (ms)<")
+	require.NotContains(t, b.String(), " time: ", "a time plot draws times alone")
 }

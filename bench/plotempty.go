@@ -13,13 +13,13 @@ import (
 // timed out, say): its axes, labelled as usual, and in their middle why
 // they are empty, so that the sweep's table and plot are still written
 // (conc bench exits 0, the lab answers 200).
-func emptyPlot(p *plot.Plot, points []Point, yLabel string) (*plot.Plot, error) {
+func emptyPlot(p *plot.Plot, points []Point, what string) (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LinearScale{}, plot.LinearScale{}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.ConstantTicks(nil), plot.ConstantTicks(nil)
 	why, err := plotter.NewLabels(plotter.XYLabels{
 		XYs:    plotter.XYs{{X: 0.5, Y: 0.5}},
-		Labels: []string{whyEmpty(points, yLabel)},
+		Labels: []string{whyEmpty(points, what)},
 	})
 	if err != nil {
 		return nil, err
@@ -31,8 +31,8 @@ func emptyPlot(p *plot.Plot, points []Point, yLabel string) (*plot.Plot, error) 
 
 // whyEmpty says why no point is drawn: how many decisions timed out, were
 // unknown or were skipped, or that the finished ones have no positive
-// value of the metric (the profile engine keeps no states).
-func whyEmpty(points []Point, yLabel string) string {
+// value of what is drawn.
+func whyEmpty(points []Point, what string) string {
 	if len(points) == 0 {
 		return "nothing to plot: the sweep has no points"
 	}
@@ -61,5 +61,5 @@ func whyEmpty(points []Point, yLabel string) string {
 	if measured == 0 {
 		return "nothing to plot: no decision finished\n(" + strings.Join(parts, ", ") + "; see the table)"
 	}
-	return fmt.Sprintf("nothing to plot: no finished decision has a positive %s", yLabel)
+	return fmt.Sprintf("nothing to plot: no finished decision has a positive %s", what)
 }

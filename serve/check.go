@@ -93,23 +93,25 @@ func (s *server) request(w http.ResponseWriter, r *http.Request) ([]byte, Query,
 	return src, q, ok
 }
 
-// decide runs the check of src in a slot, or remembers its answer; a nil
-// report means the error has been answered.
+// decide runs the check of src in a slot, or remembers its answer (then
+// without waiting for a slot); a nil report means the error has been
+// answered.
 func (s *server) decide(w http.ResponseWriter, r *http.Request, src []byte, q Query) *report.Report {
 	key := keyOf(src, q)
-	if rep := s.answers.get(key); rep != nil {
+	if rep, ok := s.answers.get(key); ok {
 		return rep
 	}
-	if !s.takeSlot(w, r) {
+	release, q := s.takeCheckSlot(w, r, src, q)
+	if release == nil {
 		return nil
 	}
-	defer s.slots.release()
+	defer release()
 	rep, err := s.cfg.Check(r.Context(), src, q)
 	if err != nil {
 		answerError(w, err)
 		return nil
 	}
-	s.answers.put(key, rep)
+	s.answers.put(key, rep, rep.Verdict != "unknown")
 	return rep
 }
 
@@ -126,21 +128,29 @@ func (s *server) check(w http.ResponseWriter, r *http.Request) {
 }
 
 // explain is POST /api/explain: the engine --engine picks for the body,
-// why, and each thread's profiles (conc profiles).
+// why, and each thread's profiles (conc profiles); remembered as decide's
+// answers are.
 func (s *server) explain(w http.ResponseWriter, r *http.Request) {
 	src, q, ok := s.request(w, r)
 	if !ok {
 		return
 	}
-	if !s.takeSlot(w, r) {
+	key := keyOf(src, q)
+	if ex, ok := s.explains.get(key); ok {
+		writeJSON(w, http.StatusOK, ex)
 		return
 	}
-	defer s.slots.release()
+	release, q := s.takeCheckSlot(w, r, src, q)
+	if release == nil {
+		return
+	}
+	defer release()
 	ex, err := s.cfg.Explain(r.Context(), src, q)
 	if err != nil {
 		answerError(w, err)
 		return
 	}
+	s.explains.put(key, ex, !strings.HasPrefix(ex.Why, "unknown") && !strings.HasPrefix(ex.Profiles, "unknown"))
 	writeJSON(w, http.StatusOK, ex)
 }
 

@@ -56,16 +56,23 @@ type Config struct {
 	MaxTimeout time.Duration // a check's time limit, and its default (10s)
 	MaxChecks  int           // checks and sweeps at a time (GOMAXPROCS)
 	QueueWait  time.Duration // how long a request waits for a slot (5s)
-	Remember   int           // decided answers kept for repeated checks (32; <0: none)
-	Lab        LabLimits
+	// SmallBody is the largest input (bytes) that may take the one slot
+	// kept for small inputs (2 KiB; <0: none kept), where its check's
+	// time limit is SmallTimeout (2s).
+	SmallBody    int64
+	SmallTimeout time.Duration
+	Remember     int // decided answers kept for repeated checks (32; <0: none)
+	Lab          LabLimits
 }
 
 // Defaults of Config.
 const (
-	DefaultMaxBody    = 64 << 10
-	DefaultMaxTimeout = 10 * time.Second
-	DefaultQueueWait  = 5 * time.Second
-	DefaultRemember   = 32
+	DefaultMaxBody      = 64 << 10
+	DefaultMaxTimeout   = 10 * time.Second
+	DefaultQueueWait    = 5 * time.Second
+	DefaultRemember     = 32
+	DefaultSmallBody    = 2 << 10
+	DefaultSmallTimeout = 2 * time.Second
 )
 
 func (c Config) withDefaults() Config {
@@ -82,6 +89,12 @@ func (c Config) withDefaults() Config {
 		c.QueueWait = 0
 	} else if c.QueueWait == 0 {
 		c.QueueWait = DefaultQueueWait
+	}
+	if c.SmallBody == 0 {
+		c.SmallBody = DefaultSmallBody
+	}
+	if c.SmallTimeout <= 0 {
+		c.SmallTimeout = DefaultSmallTimeout
 	}
 	if c.Remember == 0 {
 		c.Remember = DefaultRemember

@@ -12,7 +12,8 @@
 // A classroom must not be able to knock it over: the body is bounded
 // (MaxBody), each check has a time limit (MaxTimeout, answered unknown as
 // --timeout is), checks run at most MaxChecks at a time (a semaphore; a
-// request that waits longer than QueueWait is answered 503), the lab's
+// request that waits longer than QueueWait is answered 503; one more slot
+// is kept for small inputs, and remembered answers need none), the lab's
 // sweeps are bounded in sizes and time, and the http.Server has read,
 // write and idle timeouts.
 package serve

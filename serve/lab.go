@@ -134,11 +134,11 @@ func (s *server) labSpec(r *http.Request) (bench.Spec, string, error) {
 	}
 	metric := v.Get("metric")
 	switch metric {
-	case "":
-		metric = "time"
+	case "": // the engine's counted work, exact however loaded the server is
+		metric = "states"
 	case "time", "states":
 	default:
-		return spec, "", fmt.Errorf("metric %q: want time or states", metric)
+		return spec, "", fmt.Errorf("metric %q: want states or time", metric)
 	}
 	return spec, metric, nil
 }

@@ -37,6 +37,23 @@ func TestLabSweep(t *testing.T) {
 	require.Contains(t, a.SVG, ">n = unary writes of z per thread</text>")
 }
 
+// TestLabDefaultsToStates: without a metric the lab plots the engine's
+// counted work, exact however loaded the server is, with each engine's
+// times beside it as a second series.
+func TestLabDefaultsToStates(t *testing.T) {
+	h := New(Config{Check: compileOnly, Explain: noExplain})
+	w := get(t, h, "/api/lab?family=chain&engines=global&sizes=1,2,4,8")
+	require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+	var a labAnswer
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &a))
+	require.Contains(t, a.SVG, ">states; time in µs, dotted</text>")
+	require.Contains(t, a.SVG, ">global: n^", "the states' fit")
+	require.Contains(t, a.SVG, ">global time: ", "the times, a second series")
+	w = get(t, h, "/api/lab?family=chain&engines=global&sizes=1,2,4,8&metric=time")
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &a))
+	require.Contains(t, a.SVG, ">time (ms)</text>")
+}
+
 // TestLabNothingToDraw: a sweep whose every decision timed out answers
 // 200 with its table, and a plot that says why it is empty.
 func TestLabNothingToDraw(t *testing.T) {
@@ -62,7 +79,7 @@ func TestLabBounded(t *testing.T) {
 		"family=chain&engines=profile&threads=5":       `"5" is not a count from 1 to 4`,
 		"family=chain&engines=profile&threads=2,3,4,2": "at most 3 values",
 		"family=np&engines=profile&threads=2":          "does not apply",
-		"family=chain&engines=profile&metric=joules":   "want time or states",
+		"family=chain&engines=profile&metric=joules":   "want states or time",
 		"family=chain&engines=profile&size=4":          `unknown query parameter "size"`,
 	} {
 		w := get(t, h, "/api/lab?"+q)

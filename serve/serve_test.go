@@ -115,6 +115,9 @@ func TestUsageAndServerErrors(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, post(t, h, "/api/check", tiny).Code)
 }
 
+// big is a program over SmallBody: it may take only the shared slots.
+var big = tiny + strings.Repeat("// padding to pass the small inputs' bound\n", 60)
+
 // TestConcurrencyBound: with MaxChecks slots, no more checks than that run
 // at once however many requests arrive; the others wait their turn.
 func TestConcurrencyBound(t *testing.T) {
@@ -133,7 +136,7 @@ func TestConcurrencyBound(t *testing.T) {
 	codes := make(chan int, requests)
 	var wg sync.WaitGroup
 	for range requests {
-		wg.Go(func() { codes <- post(t, h, "/api/check", tiny).Code })
+		wg.Go(func() { codes <- post(t, h, "/api/check", big).Code })
 	}
 	// Every slot fills (a wait, not a timing: the bound is 10 s) ...
 	require.Eventually(t, func() bool { return running.Load() == slots }, 10*time.Second, time.Millisecond)
@@ -149,32 +152,38 @@ func TestConcurrencyBound(t *testing.T) {
 }
 
 // TestBusyAnswers503: a request that finds every slot taken past
-// QueueWait is answered 503 with Retry-After, without running.
+// QueueWait is answered 503 with Retry-After, without running: the shared
+// slot held by a large input, the one kept for small inputs by a small one.
 func TestBusyAnswers503(t *testing.T) {
-	entered, release := make(chan struct{}), make(chan struct{})
+	entered, release := make(chan struct{}, 2), make(chan struct{})
 	var calls atomic.Int32
 	check := func(_ context.Context, src []byte, q Query) (*report.Report, error) {
-		if calls.Add(1) == 1 {
-			close(entered)
+		if calls.Add(1) <= 2 {
+			entered <- struct{}{}
 			<-release
 		}
 		return compileOnly(context.Background(), src, q)
 	}
 	h := New(Config{Check: check, Explain: noExplain, MaxChecks: 1, QueueWait: -1})
-	first := make(chan int)
+	first := make(chan int, 2)
+	go func() { first <- post(t, h, "/api/check", big).Code }()
+	<-entered
+	w := post(t, h, "/api/check", big+"// another\n")
+	require.Equal(t, http.StatusServiceUnavailable, w.Code, "a large input with the shared slot taken")
 	go func() { first <- post(t, h, "/api/check", tiny).Code }()
 	<-entered
 	for _, path := range []string{"/api/check", "/api/timeline", "/api/explain"} {
-		w := post(t, h, path, tiny)
+		w := post(t, h, path, tiny+"// "+path+"\n")
 		require.Equal(t, http.StatusServiceUnavailable, w.Code, path)
 		require.Equal(t, "1", w.Header().Get("Retry-After"))
 	}
-	w := httptest.NewRecorder()
+	w = httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/api/lab?family=chain&engines=profile&sizes=1,2", nil))
 	require.Equal(t, http.StatusServiceUnavailable, w.Code, "lab")
 	close(release)
 	require.Equal(t, http.StatusOK, <-first)
-	require.Equal(t, int32(1), calls.Load())
+	require.Equal(t, http.StatusOK, <-first)
+	require.Equal(t, int32(2), calls.Load())
 }
 
 func TestLoopback(t *testing.T) {

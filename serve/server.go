@@ -7,6 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"time"
+
+	"github.com/conc-dev/conc/report"
 )
 
 //go:embed static
@@ -14,16 +17,21 @@ var static embed.FS
 
 // server is the playground's handler state.
 type server struct {
-	cfg     Config
-	slots   *slots
-	answers *answers
+	cfg   Config
+	slots *slots
+	// small is the slot kept for small inputs (Config.SmallBody), so that
+	// a class's light checks are answered while long ones fill slots.
+	small    *slots
+	answers  *answers[*report.Report]
+	explains *answers[*Explanation]
 }
 
 // New is the playground's handler: the page at /, the API under /api/
 // (docs/spec.md §4, conc serve). cfg.Check and cfg.Explain must be set.
 func New(cfg Config) http.Handler {
 	cfg = cfg.withDefaults()
-	s := &server{cfg: cfg, slots: newSlots(cfg.MaxChecks), answers: newAnswers(cfg.Remember)}
+	s := &server{cfg: cfg, slots: newSlots(cfg.MaxChecks), small: newSlots(1),
+		answers: newAnswers[*report.Report](cfg.Remember), explains: newAnswers[*Explanation](cfg.Remember)}
 	mux := http.NewServeMux()
 	page, _ := fs.Sub(static, "static")
 	mux.Handle("GET /", http.FileServerFS(page))
@@ -80,8 +88,34 @@ func (s *server) takeSlot(w http.ResponseWriter, r *http.Request) bool {
 	if s.slots.acquire(r.Context(), s.cfg.QueueWait) {
 		return true
 	}
+	busy(w, s.cfg.QueueWait)
+	return false
+}
+
+// takeCheckSlot takes a slot for the check of src: a shared one, or for a
+// small input (at most SmallBody bytes) the one kept for small inputs,
+// whichever frees first. On that one the check's time limit is cut to
+// SmallTimeout, so that the next small input waits little. It answers 503
+// itself when none freed within QueueWait (release is nil then).
+func (s *server) takeCheckSlot(w http.ResponseWriter, r *http.Request, src []byte, q Query) (func(), Query) {
+	var small *slots
+	if int64(len(src)) <= s.cfg.SmallBody {
+		small = s.small
+	}
+	got := acquireEither(r.Context(), s.cfg.QueueWait, s.slots, small)
+	if got == nil {
+		busy(w, s.cfg.QueueWait)
+		return nil, q
+	}
+	if got == s.small {
+		q.Timeout = min(q.Timeout, s.cfg.SmallTimeout)
+	}
+	return got.release, q
+}
+
+// busy answers 503: no slot freed within wait.
+func busy(w http.ResponseWriter, wait time.Duration) {
 	w.Header().Set("Retry-After", "1")
 	writeErrors(w, http.StatusServiceUnavailable, apiError{Message: "the server is busy with other checks (waited " +
-		s.cfg.QueueWait.String() + "); try again"})
-	return false
+		wait.String() + "); try again"})
 }

@@ -15,23 +15,41 @@ func newSlots(n int) *slots { return &slots{ch: make(chan struct{}, n)} }
 // acquire takes a slot, waiting at most wait (or until ctx ends, the
 // client gone); ok false means none freed.
 func (s *slots) acquire(ctx context.Context, wait time.Duration) bool {
+	return acquireEither(ctx, wait, s, nil) != nil
+}
+
+func (s *slots) release() { <-s.ch }
+
+// acquireEither takes a slot of a, or of b if b is not nil, whichever
+// frees first within wait (or before ctx ends); nil if neither did. A
+// free slot of a is taken before one of b.
+func acquireEither(ctx context.Context, wait time.Duration, a, b *slots) *slots {
+	var bch chan struct{} // nil: a send on it never happens
+	if b != nil {
+		bch = b.ch
+	}
 	select {
-	case s.ch <- struct{}{}:
-		return true
+	case a.ch <- struct{}{}:
+		return a
+	default:
+	}
+	select {
+	case bch <- struct{}{}:
+		return b
 	default:
 	}
 	if wait <= 0 {
-		return false
+		return nil
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
-	case s.ch <- struct{}{}:
-		return true
+	case a.ch <- struct{}{}:
+		return a
+	case bch <- struct{}{}:
+		return b
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	return false
+	return nil
 }
-
-func (s *slots) release() { <-s.ch }

@@ -51,7 +51,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.repeat, "repeat", 1, "decide each instance `N` times and keep the fastest")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the families that draw at random")
 	fs.StringVar(&f.plot, "plot", "", "write a log-log plot to `FILE` (.svg or .png)")
-	fs.StringVar(&f.metric, "metric", "time", "what the plot's y axis shows: time or states")
+	fs.StringVar(&f.metric, "metric", "states", "what the plot's y axis shows: states (the engine's counted work, with times drawn dotted beside it) or time")
 	fs.StringVar(&f.title, "title", "", "the plot's title (default: the family and engines)")
 	fs.BoolVar(&f.md, "markdown", false, "print the table and fits as Markdown, after a line naming the command and the machine (CPU, cores, Go, date), for docs/complexity.md")
 	fs.IntVar(&f.maxDep, "max-depth", 0, fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", brute.MaxDepth))
@@ -161,7 +161,7 @@ func (f *benchFlags) spec() (bench.Spec, string, error) {
 	case f.maxDep < 0:
 		return s, "", fmt.Errorf("--max-depth \"%d\": want 0 (the default) or more%s", f.maxDep, benchHint)
 	case f.metric != "time" && f.metric != "states":
-		return s, "", fmt.Errorf("--metric %q: want time or states%s", f.metric, benchHint)
+		return s, "", fmt.Errorf("--metric %q: want states or time%s", f.metric, benchHint)
 	case f.plot != "":
 		if format, err = bench.PlotFormat(f.plot); err != nil {
 			return s, "", err

@@ -29,6 +29,8 @@ func TestBenchTableAndPlot(t *testing.T) {
 	require.Contains(t, string(svg), ">global: ")
 	require.Contains(t, string(svg), ">locked: global<", "the default title: the family and engines")
 	require.Contains(t, string(svg), ">n = critical sections per thread<", "the x axis says what n counts")
+	require.Contains(t, string(svg), ">states; time in µs, dotted<", "the default metric: the engine's counted work, times beside it")
+	require.Contains(t, string(svg), ">global time: ")
 }
 
 // TestBenchMarkdown: --markdown prints the command and the machine, the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"image/png"
 	"os"
@@ -19,9 +18,6 @@ import (
 	"github.com/conc-dev/conc/internal/browsertest"
 	"github.com/conc-dev/conc/report/html"
 )
-
-// updateScreenshots rewrites docs/img/html-KIND.png from the browser test.
-var updateScreenshots = flag.Bool("screenshots", false, "rewrite docs/img/html-*.png, the --html pages' screenshots")
 
 // htmlPage is one --html page to load: the command line, without --html
 // and --format; shot names the screenshot kept in docs/img, if any.
@@ -261,7 +257,7 @@ func checkDrawnGroups(t *testing.T, name string, want drawnJSON, got drawnPage) 
 const pageWidth = 1400
 
 // screenshot takes the page as shown and checks it is a PNG of the
-// window; with -screenshots it becomes docs/img/html-KIND.png.
+// window (scripts/docs-img.sh makes the pictures of docs/img).
 func screenshot(t *testing.T, ctx context.Context, kind string) {
 	t.Helper()
 	// The window down to the end of the first picture: small, and enough
@@ -276,7 +272,4 @@ func screenshot(t *testing.T, ctx context.Context, kind string) {
 	require.NoError(t, err, "%s: the screenshot is not a PNG", kind)
 	require.Equal(t, pageWidth, img.Bounds().Dx(), kind)
 	require.Equal(t, int(h), img.Bounds().Dy(), kind)
-	if *updateScreenshots {
-		require.NoError(t, os.WriteFile("../../docs/img/html-"+kind+".png", shot, 0o644))
-	}
 }

@@ -88,7 +88,7 @@ func TestBadFlagValuesSayWhy(t *testing.T) {
 		{[]string{"profiles", prog, "--format", "xml"}, `--format "xml": want text or json`},
 		{[]string{"bench", "--repeat", "x"}, `--repeat "x": want a whole number`},
 		{[]string{"bench", "--repeat", "0"}, `--repeat "0": want 1 or more`},
-		{[]string{"bench", "--metric", "joules"}, `--metric "joules": want time or states`},
+		{[]string{"bench", "--metric", "joules"}, `--metric "joules": want states or time`},
 		{[]string{"check", prog, "--timeout", "5"}, `--timeout "5": a duration needs a unit, e.g. 5s or 2m`},
 		{[]string{"check", prog, "--timeout", "0"}, `--timeout "0": want a positive duration, e.g. 30s or 2h`},
 		{[]string{"check", prog, "--timeout", "-1s"}, `--timeout "-1s": want a positive duration, e.g. 30s or 2h`},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -111,6 +112,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		}
 		if ex.Name == "fig1.conc" {
 			playgroundShot(t, ctx, docs, "playground.png")
+			witnessInView(t, ctx)
 		}
 	}
 
@@ -197,5 +199,44 @@ func playgroundShot(t *testing.T, ctx context.Context, docs, name string) {
 	require.Greater(t, len(png), 10_000, "an empty screenshot")
 	if os.Getenv("CONC_SCREENSHOTS") == "1" {
 		require.NoError(t, os.WriteFile(filepath.Join(docs, "img", "playground-"+name), png, 0o644))
+	}
+}
+
+// witnessInView: in a screenshot of the window, the witness frame's cycle
+// marks, arrows and labels lie inside it, and each cycle mark is drawn
+// where the page says it is (the pixel at its centre is its dark fill,
+// not the light background).
+func witnessInView(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var drawn struct {
+		Width, Height int
+		Outside       []string
+		Marks         [][2]float64
+	}
+	require.NoError(t, json.Unmarshal([]byte(text(t, ctx, `(() => {
+		const f = document.getElementById("timeline"), at = f.getBoundingClientRect();
+		const d = f.contentDocument, out = [], marks = [];
+		for (const e of d.querySelectorAll(".event.cycle, [data-edge], .edge-label")) {
+			const r = e.getBoundingClientRect();
+			const l = at.left + f.clientLeft + r.left, t = at.top + f.clientTop + r.top;
+			if (r.width === 0 || l < 0 || t < 0 || l + r.width > innerWidth || t + r.height > innerHeight)
+				out.push((e.dataset.event || e.dataset.edge || e.textContent) + " at " + [l, t].map(Math.round));
+		}
+		for (const c of d.querySelectorAll(".event.cycle circle")) {
+			const r = c.getBoundingClientRect();
+			marks.push([at.left + f.clientLeft + r.left + r.width / 2, at.top + f.clientTop + r.top + r.height / 2]);
+		}
+		return JSON.stringify({width: innerWidth, height: innerHeight, outside: out, marks: marks}) })()`)), &drawn))
+	require.Empty(t, drawn.Outside, "the witness's cycle outside the %dx%d window", drawn.Width, drawn.Height)
+	require.NotEmpty(t, drawn.Marks, "no cycle mark in the witness frame")
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(shot))
+	require.NoError(t, err)
+	require.Equal(t, drawn.Width, img.Bounds().Dx())
+	require.Equal(t, drawn.Height, img.Bounds().Dy())
+	for _, m := range drawn.Marks {
+		r, g, b, _ := img.At(int(m[0]), int(m[1])).RGBA()
+		require.Less(t, min(r, g, b)>>8, uint32(0x80), "the cycle mark at %v is not drawn in the screenshot", m)
 	}
 }

@@ -21,7 +21,8 @@ const stepScript = `document.addEventListener('DOMContentLoaded', function () {
     var at = marks.length, timer = null, now = bar.querySelector('.now');
     function show(k) {
       at = k;
-      var cur = k < marks.length ? +marks[k].dataset.event : Infinity;
+      // k is -1 before the first event (all dimmed), marks.length past the last.
+      var cur = k < 0 ? -Infinity : k < marks.length ? +marks[k].dataset.event : Infinity;
       marks.forEach(function (m, i) {
         m.classList.toggle('future', i > k);
         m.classList.toggle('current', i === k);
@@ -31,7 +32,7 @@ const stepScript = `document.addEventListener('DOMContentLoaded', function () {
         a.classList.toggle('future', +ends[1] > cur);
         a.classList.toggle('fresh', +ends[1] === cur);
       });
-      now.textContent = k < marks.length ? 'event ' + (k + 1) + ' of ' + marks.length + ': ' + marks[k].querySelector('title').textContent : '';
+      now.textContent = k >= 0 && k < marks.length ? 'event ' + (k + 1) + ' of ' + marks.length + ': ' + marks[k].querySelector('title').textContent : '';
     }
     function step() {
       if (at >= marks.length - 1) { stop(); show(marks.length); return; }
