@@ -106,23 +106,22 @@ func deepNesting(n int) string {
 }
 
 // TestAllDeepNestingBudgets: 10,000 nested locks around one read. The
-// linear decision's acquisition histories grow with the square of the
-// depth (5·10⁷ lock pairs); its passes now count them towards the index's
-// limit and look at the deadline by the sections they walk, not only
-// every 4,096 events: under a 1 s deadline --all ends within a few
-// seconds (it took 14–25 s under 5 s), and under a small index limit it
-// stops early, allocating little (it allocated gigabytes). Either way the
-// violation predict finds stands, the groups said to be incomplete.
+// linear decision's histories, a depth per inner lock, grow with the depth
+// (they were lock pairs, 5·10⁷ of them): under a 1 s deadline --all
+// decides completely (under 5 s it took 14–25 s and stopped at the
+// deadline), and an index limit below the histories' size still stops the
+// decision early, allocating little, the groups said to be incomplete.
+// Either way the violation predict finds stands.
 func TestAllDeepNestingBudgets(t *testing.T) {
 	src := deepNesting(10_000)
 	a, took := allWithin(t, src, Options{}, time.Second)
 	require.Equal(t, engines.Violation, a.Result.Verdict)
-	require.Equal(t, "deadline reached (--timeout)", a.Incomplete)
+	require.Empty(t, a.Incomplete)
 	require.Less(t, took, 5*time.Second)
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	a = allString(t, src, Options{maxNest: 100_000})
+	a = allString(t, src, Options{maxNest: 500})
 	runtime.ReadMemStats(&after)
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Contains(t, a.Incomplete, "the linear two-thread decision stopped at its limits")

@@ -71,7 +71,7 @@ type nestMember struct {
 // and hash by pointer.
 type nestCtx struct {
 	held      []int32
-	back, fwd [][2]int32
+	back, fwd []lockDepth
 }
 
 // pendCtx is the context of a thread's accesses between two of its
@@ -119,11 +119,16 @@ type nestIndexer struct {
 	pc      []*pendCtx            // per thread: the context of its last pending access
 	bad     string                // why the locking is not nested ("": it is)
 	size    int64                 // classes, pending accesses and histories (at most maxNestSize)
+	words   int                   // words of histories not yet counted in size (charge)
 	limit   int64                 // the pass's bound on size
-	work    int64                 // sections looked at by acquires
-	names   *summary
-	epoch   []int32 // per thread: its forks and joins so far
-	fj      *fjClocks
+	work    int64                 // acquires, and entries of histories and acquire logs made
+	// acqLog is per thread the acquires inside its outermost section that
+	// are some pending access's first acquire of their lock after it (the
+	// forward histories' raw material, read at flush).
+	acqLog [][]nestAcq
+	names  *summary
+	epoch  []int32 // per thread: its forks and joins so far
+	fj     *fjClocks
 	// joined: per thread, its joins with the joined thread's observed
 	// clock, which a witness's context must run to their end.
 	joined [][]nestJoin
@@ -147,7 +152,7 @@ type nestSync struct {
 func newNestIndexer(s *summary) *nestIndexer {
 	k := len(s.threads)
 	nx := &nestIndexer{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), pend: make([][]nestPending, k),
-		pendIdx: make([]map[pendKey]int, k), idx: make([][]nestClass, len(s.vars)), keys: map[nestKey]int32{}, ctxs: map[uint64][]*nestCtx{}, pc: make([]*pendCtx, k), names: s,
+		pendIdx: make([]map[pendKey]int, k), acqLog: make([][]nestAcq, k), idx: make([][]nestClass, len(s.vars)), keys: map[nestKey]int32{}, ctxs: map[uint64][]*nestCtx{}, pc: make([]*pendCtx, k), names: s,
 		epoch: make([]int32, k), sync: map[nestSync]int64{}, fj: newFJClocks(k),
 		joined: make([][]nestJoin, k)}
 	for t := range nx.pendIdx {
@@ -164,9 +169,13 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 	nt := &nx.th[t]
 	switch {
 	case ev.Op == model.OpAcquire:
-		work, added := nt.acquire(ev.Target, at)
-		nx.work += work
-		nx.size += histUnits(int(innerWords * added))
+		prev := nt.acquire(ev.Target, at)
+		nx.work++
+		if pc := nx.pc[t]; pc != nil && prev < pc.acqs { // some pending access's first after it
+			nx.acqLog[t] = append(nx.acqLog[t], nestAcq{ev.Target, nt.acqs - 1})
+			nx.work++
+			nx.charge(3)
+		}
 	case ev.Op == model.OpRelease:
 		if !nt.release(ev.Target, at) && nx.bad == "" {
 			nx.bad = fmt.Sprintf("thread %s releases %s at line %d", nx.names.threadNames[t], nx.names.locks[ev.Target], ev.Line)
@@ -215,13 +224,14 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 	}
 	pc := nx.pc[t]
 	if pc == nil || pc.top != top || pc.acqs != nt.acqs {
-		if nx.size += histUnits(2 * nt.innerLen()); nx.size > nx.limit {
+		if nx.charge(2 * len(nt.inner)); nx.size > nx.limit {
 			return // the pass stops here (nestIndex), undecided
 		}
 		pc = &pendCtx{top: top, acqs: nt.acqs, ctx: nestCtx{held: nt.held(), back: nt.backward()},
 			secs: append([]*nestSection(nil), nt.stack...)}
 		nx.pc[t] = pc
-		nx.size += histUnits(len(pc.ctx.held) + len(pc.secs))
+		nx.work += int64(len(pc.ctx.back) + len(pc.secs))
+		nx.charge(len(pc.ctx.held) + 2*len(pc.secs))
 	}
 	c.last = c.first
 	nx.pendIdx[t][key] = len(nx.pend[t])
@@ -232,13 +242,12 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 // flush indexes thread t's pending accesses, whose sections are all
 // released by position z.
 func (nx *nestIndexer) flush(t int, z int64) {
+	nx.forwards(t)
 	var last *pendCtx
 	var ctx *nestCtx
 	for _, p := range nx.pend[t] {
 		if p.pc != last {
 			last = p.pc
-			last.ctx.fwd = forward(last.secs, last.acqs)
-			nx.size += histUnits(2 * len(last.ctx.fwd))
 			ctx = nx.intern(last.ctx)
 		}
 		p.c.first.z, p.c.last.z, p.c.ctx = z, z, ctx
@@ -249,6 +258,33 @@ func (nx *nestIndexer) flush(t int, z int64) {
 	clear(nx.pendIdx[t])
 }
 
+// forwards sets the forward history of each of thread t's pending
+// contexts: going back from the last, the log's acquires after a context
+// are its first acquire of each lock after it.
+func (nx *nestIndexer) forwards(t int) {
+	log := nx.acqLog[t]
+	nx.acqLog[t] = log[:0]
+	if len(log) == 0 {
+		return // no acquire after any pending access: every forward history is empty
+	}
+	first := make(map[int32]int64)
+	j := len(log) - 1
+	var last *pendCtx
+	for i := len(nx.pend[t]) - 1; i >= 0; i-- {
+		pc := nx.pend[t][i].pc
+		if pc == last {
+			continue
+		}
+		last = pc
+		for ; j >= 0 && log[j].n >= pc.acqs; j-- {
+			first[log[j].lock] = log[j].n
+		}
+		pc.ctx.fwd = forward(first, pc.secs)
+		nx.work += int64(len(first))
+		nx.charge(2 * len(pc.ctx.fwd))
+	}
+}
+
 // intern is the one context with c's content.
 func (nx *nestIndexer) intern(c nestCtx) *nestCtx {
 	h := uint64(len(c.held))
@@ -256,11 +292,11 @@ func (nx *nestIndexer) intern(c nestCtx) *nestCtx {
 	for _, l := range c.held {
 		mix(l)
 	}
-	for _, hs := range [2][][2]int32{c.back, c.fwd} {
+	for _, hs := range [2][]lockDepth{c.back, c.fwd} {
 		mix(int32(len(hs)))
 		for _, p := range hs {
-			mix(p[0])
-			mix(p[1])
+			mix(p.lock)
+			mix(p.depth)
 		}
 	}
 	for _, d := range nx.ctxs[h] {
@@ -337,22 +373,22 @@ func (p *predictor) nestLimit() int64 {
 	return maxNestSize
 }
 
-// histUnits is the share of maxNestSize of n words (int32) of a
-// context's lock sets and histories. A history is bounded by the locks,
-// not by the trace: in a long section with many inner locks (one for each
-// object of a loop, say) each stretch between acquires has its own, and
-// together they grow with the square of the section.
-func histUnits(n int) int64 {
-	return int64(n) / 25
+// charge counts n words (int32) of contexts' lock sets and histories, or
+// of the acquire log, in size: 25 words a unit of maxNestSize. A history
+// is bounded by the locks, not by the trace: in a long section with many
+// inner locks (one for each object of a loop, say) each stretch between
+// acquires has its own, and together they grow with the square of the
+// section.
+func (nx *nestIndexer) charge(n int) {
+	nx.words += n
+	nx.size += int64(nx.words / 25)
+	nx.words %= 25
 }
 
-// innerWords is the words (int32) of a section's inner entry, its map
-// entry included.
-const innerWords = 12
-
-// workCheck is how many sections looked at (nestThread.acquire) between
-// two looks at the deadline and the limits, besides spoolEach's every
-// 4,096 events: 10,000 nested locks make 5·10⁷ looks in 20,000 events.
+// workCheck is how much work (histories made in the first pass, lookups
+// in the second) between two looks at the deadline and the limits,
+// besides spoolEach's every 4,096 events: one access deep in nested
+// sections makes a history as long as the depth.
 const workCheck = 1 << 16
 
 // nestIndex runs the first pass over the spool; false when stopped (the
@@ -367,7 +403,7 @@ func (s *summary) nestIndex(sp *spool, limit int64, stop func() bool) (*nestInde
 		if nx.size > limit {
 			return false
 		}
-		if nx.work >= next { // deep nesting: many sections a step
+		if nx.work >= next { // deep nesting: long histories a step
 			next = nx.work + workCheck
 			return !over()
 		}

@@ -2,69 +2,39 @@ package predict
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"sort"
 )
 
 // A thread's locks under nested locking, as the linear two-thread decision
 // (pair_nested.go) needs them: the stack of critical sections it is in, and
-// for each section the locks acquired inside it so far, with the thread's
-// acquisition count at each. From these come the acquisition histories of
-// Kahlon, Ivančić and Gupta: backward at an access (the locks acquired
-// inside a held section before it) and forward after it (those acquired
-// inside a held section after it, known once the section is released).
+// the acquisition histories of Kahlon, Ivančić and Gupta: backward at an
+// access (the locks acquired inside a held section before it) and forward
+// after it (those acquired inside a held section after it, known once the
+// section is released).
+//
+// Under nested locking these histories are nested: a lock acquired inside
+// a held section was acquired inside every section held below it too, and
+// one acquired inside a section after an access, inside every section
+// released after it. So a history is a depth per inner lock (lockDepth):
+// the lock is paired with the first depth sections held. Kept that way, an
+// acquire costs a map update instead of a look at every section held, and
+// a history is one entry per lock instead of one per lock pair, where
+// 10,000 nested locks made 5·10⁷ pairs.
 
 // nestSection is one critical section on a thread's stack.
 type nestSection struct {
-	lock  int32
-	acq   int64           // the edge of its acquire
-	inner []nestAcq       // each lock acquired inside it so far, once, in order of first acquire
-	at    map[int32]int32 // inner's index of each lock, once inner is long
-}
-
-// nestAcq is a lock acquired inside a section and how many acquisitions
-// the thread had made before its last acquire there. Acquisition
-// histories are sets of locks, so a lock acquired again inside a section
-// adds nothing to them: keeping it once keeps the histories, and so the
-// contexts, no longer than the locks, where a list of acquires grows with
-// the section (quadratic in a long section that takes an inner lock in a
-// loop).
-type nestAcq struct {
 	lock int32
-	n    int64
+	acq  int64 // the edge of its acquire
+	n    int64 // the thread's acquisitions before its own
+	rel  int64 // the thread's acquisitions at its release (MaxInt64 while held)
 }
 
-// add notes lock l acquired inside sec after n acquisitions of the
-// thread; it reports whether l is new to sec.
-func (sec *nestSection) add(l int32, n int64) bool {
-	if i, ok := sec.find(l); ok {
-		sec.inner[i].n = n
-		return false
-	}
-	sec.inner = append(sec.inner, nestAcq{l, n})
-	switch k := len(sec.inner); {
-	case k == 9: // a map from now on
-		sec.at = make(map[int32]int32, 16)
-		for i, a := range sec.inner {
-			sec.at[a.lock] = int32(i)
-		}
-	case k > 9:
-		sec.at[l] = int32(k - 1)
-	}
-	return true
-}
-
-// find is the index of l in sec.inner.
-func (sec *nestSection) find(l int32) (int, bool) {
-	if sec.at != nil {
-		i, ok := sec.at[l]
-		return int(i), ok
-	}
-	for i, a := range sec.inner {
-		if a.lock == l {
-			return i, true
-		}
-	}
-	return 0, false
+// lockDepth is one lock of a history and how many of the sections held at
+// the access (outermost first) it pairs with.
+type lockDepth struct {
+	lock, depth int32
 }
 
 // nestThread is one thread's locks in a pass.
@@ -72,33 +42,77 @@ type nestThread struct {
 	stack    []*nestSection
 	lastFree int64 // the last position (edges taken) at which it held no lock
 	acqs     int64 // acquisitions so far
+	// last is the index of the last acquire of each lock acquired inside
+	// the outermost section held, inner those locks in order of first
+	// acquire; both are emptied when the thread holds no lock again.
+	last  map[int32]int64
+	inner []int32
+	pos   map[int32]int32 // each held lock's index in stack, once the stack is deep
+	// hist (the second pass only) is each inner lock's acquires that some
+	// snapshot may ask for (lastBefore): an acquire is kept only when a
+	// snapshot was taken since the lock's previous one.
+	hist  map[int32][]int64
+	snapA int64 // the thread's acquisitions at its last snapshot
 }
 
-// acquire takes lock l at edge at. It costs a look at every section held
-// (work, which the passes count towards their limits: it is quadratic in
-// the nesting depth), and adds the entries new to their inner lists.
-func (nt *nestThread) acquire(l int32, at int64) (work, added int64) {
+// posMap is the stack depth from which held locks are found by a map.
+const posMap = 8
+
+// acquire takes lock l at edge at. It reports the index of l's previous
+// acquire inside the outermost section held (-1: none).
+func (nt *nestThread) acquire(l int32, at int64) (prev int64) {
+	prev = -1
 	if len(nt.stack) == 0 {
 		nt.lastFree = at
-	}
-	for _, sec := range nt.stack {
-		if sec.add(l, nt.acqs) {
-			added++
+	} else {
+		if nt.last == nil {
+			nt.last = map[int32]int64{}
+		}
+		p, ok := nt.last[l]
+		if ok {
+			prev = p
+		} else {
+			nt.inner = append(nt.inner, l)
+		}
+		nt.last[l] = nt.acqs
+		if nt.hist != nil {
+			nt.remember(l)
 		}
 	}
-	work = int64(len(nt.stack))
-	nt.stack = append(nt.stack, &nestSection{lock: l, acq: at})
+	nt.stack = append(nt.stack, &nestSection{lock: l, acq: at, n: nt.acqs, rel: math.MaxInt64})
 	nt.acqs++
-	return work, added
+	switch n := len(nt.stack); {
+	case n == posMap+1:
+		nt.pos = make(map[int32]int32, 2*n)
+		for i, sec := range nt.stack {
+			nt.pos[sec.lock] = int32(i)
+		}
+	case n > posMap+1:
+		nt.pos[l] = int32(n - 1)
+	}
+	return prev
 }
 
-// innerLen is how many pairs backward would list.
-func (nt *nestThread) innerLen() int {
-	n := 0
-	for _, sec := range nt.stack {
-		n += len(sec.inner)
+// remember notes the acquire just made of l in hist.
+func (nt *nestThread) remember(l int32) {
+	h := nt.hist[l]
+	if n := len(h); n > 0 && h[n-1] >= nt.snapA {
+		h[n-1] = nt.acqs // no snapshot since: the previous one is asked for by none
+	} else {
+		h = append(h, nt.acqs)
 	}
-	return n
+	nt.hist[l] = h
+}
+
+// lastBefore is the index of l's last acquire inside the outermost
+// section before a (a snapshot's acquisitions), -1 if none.
+func (nt *nestThread) lastBefore(l int32, a int64) int64 {
+	h := nt.hist[l]
+	i := sort.Search(len(h), func(i int) bool { return h[i] >= a })
+	if i == 0 {
+		return -1
+	}
+	return h[i-1]
 }
 
 // release lets go of lock l at edge at; it reports false when l is not
@@ -108,11 +122,41 @@ func (nt *nestThread) release(l int32, at int64) bool {
 	if n == 0 || nt.stack[n-1].lock != l {
 		return false
 	}
+	nt.stack[n-1].rel = nt.acqs
 	nt.stack = nt.stack[:n-1]
+	if nt.pos != nil {
+		delete(nt.pos, l)
+		if n-1 <= posMap {
+			nt.pos = nil
+		}
+	}
 	if n == 1 {
 		nt.lastFree = at + 1
+		for _, k := range nt.inner {
+			delete(nt.last, k)
+			if nt.hist != nil {
+				delete(nt.hist, k)
+			}
+		}
+		nt.inner = nt.inner[:0]
 	}
 	return true
+}
+
+// posOf is l's index in the stack, -1 when l is not held.
+func (nt *nestThread) posOf(l int32) int {
+	if nt.pos != nil {
+		if i, ok := nt.pos[l]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i, sec := range nt.stack {
+		if sec.lock == l {
+			return i
+		}
+	}
+	return -1
 }
 
 // freeAt is the thread's last lock-free position at position pos (its
@@ -133,60 +177,48 @@ func (nt *nestThread) held() []int32 {
 	return out
 }
 
+// depthBefore is how many sections of secs (outermost first) were
+// acquired before the acquire of index n.
+func depthBefore(secs []*nestSection, n int64) int {
+	return sort.Search(len(secs), func(i int) bool { return secs[i].n >= n })
+}
+
 // backward is the backward acquisition history at the current position:
-// the pairs (k1, k2) with k1 held and k2 acquired inside k1's section.
-func (nt *nestThread) backward() [][2]int32 {
-	var out [][2]int32
-	for _, sec := range nt.stack {
-		for _, a := range sec.inner {
-			out = append(out, [2]int32{sec.lock, a.lock})
+// each lock acquired inside a held section, with how many of the held
+// sections it was acquired inside (those acquired before its last acquire).
+func (nt *nestThread) backward() []lockDepth {
+	out := make([]lockDepth, 0, len(nt.inner))
+	for _, k := range nt.inner {
+		if d := depthBefore(nt.stack, nt.last[k]); d > 0 {
+			out = append(out, lockDepth{k, int32(d)})
 		}
 	}
-	return sortPairs(out)
+	return sortDepths(out)
 }
 
-// forward is the forward acquisition history of an access made when the
-// thread had made acqs acquisitions and held the sections secs, once they
-// are all released: the pairs (k2, k1) with k2 held at the access and k1
-// acquired inside k2's section after it.
-func forward(secs []*nestSection, acqs int64) [][2]int32 {
-	var out [][2]int32
-	for _, sec := range secs {
-		for _, a := range sec.inner {
-			if a.n >= acqs {
-				out = append(out, [2]int32{sec.lock, a.lock})
-			}
+// forward is the forward acquisition history of an access made inside the
+// sections secs, once they are all released: first holds each lock's first
+// acquire after the access, and a lock pairs with the sections released
+// after that acquire (rel is non-increasing along secs).
+func forward(first map[int32]int64, secs []*nestSection) []lockDepth {
+	out := make([]lockDepth, 0, len(first))
+	for k, c := range first {
+		d := sort.Search(len(secs), func(i int) bool { return secs[i].rel <= c })
+		if d > 0 {
+			out = append(out, lockDepth{k, int32(d)})
 		}
 	}
-	return sortPairs(out)
+	return sortDepths(out)
 }
 
-// sortPairs sorts a history (a set: a thread holds a lock once, and a
-// section lists each inner lock once), so that one content is one context
-// and hasPair a binary search.
-func sortPairs(ps [][2]int32) [][2]int32 {
-	slices.SortFunc(ps, comparePair)
-	return ps
+// sortDepths sorts a history by lock, so that one content is one context.
+func sortDepths(h []lockDepth) []lockDepth {
+	slices.SortFunc(h, func(a, b lockDepth) int { return cmp.Compare(a.lock, b.lock) })
+	return h
 }
 
-func comparePair(a, b [2]int32) int {
-	if c := cmp.Compare(a[0], b[0]); c != 0 {
-		return c
-	}
-	return cmp.Compare(a[1], b[1])
-}
-
-// hasPair reports whether the sorted history pairs holds (a, b).
-func hasPair(pairs [][2]int32, a, b int32) bool {
-	_, ok := slices.BinarySearchFunc(pairs, [2]int32{a, b}, comparePair)
-	return ok
-}
-
-func hasLock(set []int32, l int32) bool {
-	for _, m := range set {
-		if m == l {
-			return true
-		}
-	}
-	return false
+// nestAcq is an acquire of a lock and its index among the thread's.
+type nestAcq struct {
+	lock int32
+	n    int64
 }

@@ -10,14 +10,14 @@ import (
 
 // nestFirst is T1's first access (or first write) of a variable in its open
 // transaction, with what the conditions need of it: its last lock-free
-// position, and the sections it held with how many locks had been
-// acquired inside each by then.
+// position, the sections it held and T1's acquisitions by then (which
+// locks it had acquired inside each: nestThread.lastBefore).
 type nestFirst struct {
 	e1, line int64
 	epoch    int32 // T1's forks and joins before e1
 	free     int64
+	acqs     int64
 	secs     []*nestSection
-	lens     []int
 }
 
 // nestSnap is a thread's last snapshot of its sections.
@@ -25,7 +25,6 @@ type nestSnap struct {
 	top  *nestSection
 	acqs int64
 	secs []*nestSection
-	lens []int
 }
 
 // nestFirsts is a variable's first access and first write in a transaction.
@@ -69,6 +68,7 @@ type nestMeeter struct {
 	// per event on average) the pass ends, undecided.
 	work, limit int64
 	stop        func() bool // the deadline
+	scratch     []int32     // barred's
 }
 
 // newNestMeeter is the second pass after nx, ending when stop says so.
@@ -77,6 +77,9 @@ func newNestMeeter(s *summary, nx *nestIndexer, stop func() bool) *nestMeeter {
 	m := &nestMeeter{limit: 64*s.events + 1_000_000, stop: stop, w: newPairWalk(k, len(s.locks)), nx: nx, th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
 		sync: nx.sync, fj: nx.fj, epoch: make([]int32, k), ends: nx.ends()}
 	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
+	for t := range m.th {
+		m.th[t].hist = map[int32][]int64{}
+	}
 	return m
 }
 
@@ -89,10 +92,8 @@ func (m *nestMeeter) step(ev *trace.Event, found func(nestFind) bool) bool {
 	nt := &m.th[t]
 	switch {
 	case ev.Op == model.OpAcquire:
-		work, _ := nt.acquire(ev.Target, at)
-		if m.work += work; work > 0 && m.work&^(workCheck-1) != (m.work-work)&^(workCheck-1) {
-			return !m.over() // deep nesting: many sections a step
-		}
+		nt.acquire(ev.Target, at)
+		m.work++
 	case ev.Op == model.OpRelease:
 		nt.release(ev.Target, at)
 	case ev.Op == model.OpFork || ev.Op == model.OpJoin:
@@ -120,20 +121,17 @@ func (m *nestMeeter) noteFirst(ev *trace.Event, at int64) {
 		return
 	}
 	nt := &m.th[t]
-	nf := nestFirst{e1: at, line: ev.Line, free: nt.freeAt(at), epoch: m.epoch[t]}
+	nf := nestFirst{e1: at, line: ev.Line, free: nt.freeAt(at), epoch: m.epoch[t], acqs: nt.acqs}
 	if n := len(nt.stack); n > 0 {
-		// The sections and their lengths change only at an acquire or a
-		// release: share them with the last access that saw the same.
+		// The sections change only at an acquire or a release: share them
+		// with the last access that saw the same.
 		if sn := m.snap[t]; sn != nil && sn.top == nt.stack[n-1] && sn.acqs == nt.acqs && len(sn.secs) == n {
-			nf.secs, nf.lens = sn.secs, sn.lens
+			nf.secs = sn.secs
 		} else {
 			nf.secs = append([]*nestSection(nil), nt.stack...)
-			nf.lens = make([]int, n)
-			for i, sec := range nt.stack {
-				nf.lens[i] = len(sec.inner)
-			}
-			m.snap[t] = &nestSnap{nt.stack[n-1], nt.acqs, nf.secs, nf.lens}
+			m.snap[t] = &nestSnap{nt.stack[n-1], nt.acqs, nf.secs}
 		}
+		nt.snapA = nt.acqs
 	}
 	if !fs.hasAny {
 		fs.any, fs.hasAny = nf, true
@@ -177,7 +175,7 @@ func (m *nestMeeter) meet(ev *trace.Event, at int64, found func(nestFind) bool) 
 		t2 := int(c.t)
 		caseA := p1 > e1.e1
 		if !caseA {
-			bar, looked := barred(e1, nt.stack, c)
+			bar, looked := m.barred(e1, nt, c)
 			m.work += looked
 			if bar {
 				continue
@@ -256,41 +254,6 @@ func (m *nestMeeter) syncAt(join bool, t, u int) int64 {
 		return q
 	}
 	return -1
-}
-
-// barred reports one of the three barriers of case B between T1's e1 and
-// its current position (sections stack, just before e2) and T2's class c,
-// and how many lock pairs it looked up (the meeting's budget counts them:
-// a long outer section with many inner locks makes them many).
-func barred(e1 *nestFirst, stack []*nestSection, c *nestClass) (bool, int64) {
-	w := 0 // the sections held throughout: those of e1 still held
-	for w < len(e1.secs) && w < len(stack) && e1.secs[w] == stack[w] {
-		w++
-	}
-	looked := int64(w)
-	for i := range w {
-		if hasLock(c.ctx.held, stack[i].lock) {
-			return true, looked // 1: a lock of W held by T2 at f
-		}
-	}
-	for i := range w {
-		k2 := stack[i].lock
-		looked += int64(e1.lens[i])
-		for _, a := range e1.secs[i].inner[:e1.lens[i]] {
-			if hasPair(c.ctx.back, a.lock, k2) {
-				return true, looked // 2: crossing before e1 and f
-			}
-		}
-	}
-	for i := range w {
-		looked += int64(len(stack) - i - 1)
-		for _, sec := range stack[i+1:] {
-			if hasPair(c.ctx.fwd, sec.lock, stack[i].lock) {
-				return true, looked // 3: crossing after f and before e2
-			}
-		}
-	}
-	return false, looked
 }
 
 // nestMeet runs the second pass; found is called for every pattern until
