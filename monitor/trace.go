@@ -67,11 +67,11 @@ type CycleEvent struct {
 // elided cycle does not show the way back): the interrupted transaction's
 // two conflicting accesses, of which report's signatures are made.
 type TraceViolation struct {
-	Thread   int32
-	Begin    int64
-	End      int64
-	Out, In  int64
-	Cycle    []CycleEvent
+	Thread  int32
+	Begin   int64
+	End     int64
+	Out, In int64
+	Cycle   []CycleEvent
 	// Ends, for the first violation described only, is the end line of
 	// each Cycle event's transaction (-1 while open; that of a unary one
 	// is its line), filled as they end: the joint violation's cycle names
