@@ -105,6 +105,7 @@ type traceThread struct {
 	// entries: per other thread, the edges from it into this thread that
 	// jumpFrom jumps by (trace_entries.go).
 	entries []entryList
+	entryAt map[int32]int32 // entries' index by thread, once there are many
 }
 
 // DefaultMaxCycle is how many transactions of a cycle a violation lists
