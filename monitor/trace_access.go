@@ -69,6 +69,7 @@ func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
 // amortised over the reads that fill rest again.
 func (m *TraceMonitor) pruneReads(v *traceVar) {
 	defer v.roomy()
+	m.readScans += int64(len(v.rest))
 	k := 0
 	for i := range v.rest {
 		if r := &v.rest[i]; m.liveOf(&r.traceSrc, r.thread) {

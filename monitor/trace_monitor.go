@@ -42,8 +42,10 @@ type TraceMonitor struct {
 	// transaction (thread, begin), and where its ends go (watchEnds).
 	watch map[[2]int64][]int
 	ends  []int64
-	stats TraceStats
-	res   TraceResult
+	// readScans counts the reads pruneReads looked at (the tests bound it).
+	readScans int64
+	stats     TraceStats
+	res       TraceResult
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields

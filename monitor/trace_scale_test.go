@@ -47,3 +47,27 @@ func TestTraceMonitorManyThreadsLinear(t *testing.T) {
 	require.EqualValues(t, 8000, resLarge.Count)
 	require.Less(t, large, 8*small, "steps: %d at 2,000 threads, %d at 8,000", small, large)
 }
+
+// TestTraceMonitorManyReadersPrune: while n threads' open transactions
+// read one variable, pruning the reads (none of which is garbage) looks
+// at a number of them linear in n, not one pass per read.
+func TestTraceMonitorManyReadersPrune(t *testing.T) {
+	const n = 8000
+	m := NewTraceMonitor(TraceOptions{})
+	m.StepAll(manyReadersTrace(n)[:2*n], false)
+	require.Less(t, m.readScans, int64(4*n))
+}
+
+// TestTraceMonitorManyEntryLists: a thread entered from thousands of
+// threads keeps one entry list per thread, found by its index.
+func TestTraceMonitorManyEntryLists(t *testing.T) {
+	const n = 3000
+	m := NewTraceMonitor(TraceOptions{})
+	m.StepAll(manyReadersTrace(n), false)
+	th := &m.threads[0]
+	require.Len(t, th.entryAt, len(th.entries))
+	require.Greater(t, len(th.entries), n/2)
+	for i, l := range th.entries {
+		require.EqualValues(t, i, th.entryAt[l.from])
+	}
+}
