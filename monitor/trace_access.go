@@ -38,7 +38,9 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 	case len(v.rest) == 0 && !m.liveOf(r0, v.r0t):
 		v.r0, v.r0t = here, t // another thread's read, dead: take its place
 	default:
-		m.pruneReads(v)
+		if len(v.rest) == cap(v.rest) {
+			m.pruneReads(v) // before rest grows: amortised over its appends
+		}
 		v.read(t, here)
 	}
 	th.last.line = line
@@ -61,8 +63,13 @@ func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
 }
 
 // pruneReads drops v's reads that are stale or garbage, so that reads by
-// many transactions long gone do not pile up between writes.
+// many transactions long gone do not pile up between writes. It runs when
+// rest is full, and leaves it at most half full (growing it if need be),
+// so that with thousands of threads reading one variable its cost is
+// amortised over the reads that fill rest again.
 func (m *TraceMonitor) pruneReads(v *traceVar) {
+	defer v.roomy()
+	m.readScans += int64(len(v.rest))
 	k := 0
 	for i := range v.rest {
 		if r := &v.rest[i]; m.liveOf(&r.traceSrc, r.thread) {

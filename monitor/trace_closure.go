@@ -23,6 +23,7 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 	s := &m.search
 	s.epoch++
 	s.order, s.next, s.member = s.order[:0], s.next[:0], s.member[:0]
+	s.loose = s.loose[:0] // no transaction is loose here (trace_stop.go)
 	rx := findTxn(x)
 	s.visit(x, traceHop{to: -1}, true)
 	s.queue = s.queue[:0]

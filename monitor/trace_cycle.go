@@ -12,9 +12,21 @@ type traceSearch struct {
 	start  []int32    // reverse adjacency (CSR) of the reached subgraph
 	rev    []traceHop
 	queue  []int32
-	keep   []bool  // collect: per index, reaches a live transaction
-	fwRuns runMemo // same-thread runs along next (trace_runs.go)
-	bwRuns runMemo // same-thread runs along parent
+	keep   []bool // collect: per index, reaches a live transaction
+	// closures' stop: the component every source outside x's own lies
+	// in, if one; held, per index, in it (not expanded); loose, per
+	// index, held and its way on to a source not known (next is a
+	// placeholder: fillWays, trace_stop.go).
+	stop    *traceTxn
+	stopHit bool
+	held    []bool
+	loose   []bool
+	ways    pendingWays
+	fwRuns  runMemo // same-thread runs along next (trace_runs.go)
+	bwRuns  runMemo // same-thread runs along parent
+	// steps counts the edges closures' searches have looked at: the tests
+	// measure the searches' growth by it rather than by the clock.
+	steps int64
 }
 
 // traceHop is an edge between two indices of the search, with its witness
@@ -35,27 +47,21 @@ type traceHop struct {
 // transaction to a cycle: every transaction on a path from x to it is in
 // the component already (the components are the graph's strongly
 // connected components, merged as cycles close). When every source is,
-// the search is skipped: with thousands of transactions open at once
-// (more than have reachability bits) it would otherwise cost a pass over
-// all that x reaches per event.
+// the search is skipped; when every other source lies in one component,
+// the search does not go past it (stopAt). With thousands of transactions
+// open at once (more than have reachability bits) it would otherwise cost
+// a pass over all that x reaches per event.
 func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
-	if rx := findTxn(x); rx.size > 0 {
-		outside := false
-		for _, src := range srcs {
-			outside = outside || findTxn(src.txn) != rx
-		}
-		if !outside {
-			return
-		}
+	rx := findTxn(x)
+	stop, outside := stopAt(srcs, rx)
+	if !outside {
+		return // every source in x's component
 	}
 	s := &m.search
-	s.reach(x)
-	hit := false
+	s.reach(x, stop)
+	hit := s.stopHit
 	for _, src := range srcs {
-		if src.txn.stamp == s.epoch {
-			hit = true
-			break
-		}
+		hit = hit || src.txn.stamp == s.epoch
 	}
 	if !hit {
 		return
@@ -64,10 +70,8 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 		m.first = line
 	}
 	s.backFrom(srcs, line)
+	s.ways = pendingWays{srcs: srcs, line: line, todo: stop != nil}
 	for j, n := range s.order {
-		if s.next[j].to >= 0 {
-			unionTxn(x, n)
-		}
 		if s.next[j].to >= 0 && !n.cyclic {
 			n.cyclic = true
 			n.viol = m.violation(func() TraceViolation { return m.cycleOf(int32(j)) })
@@ -76,15 +80,30 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 			}
 		}
 	}
+	// Merged only now: the descriptions tell the stop component's
+	// transactions by their representative.
+	for j, n := range s.order {
+		if s.next[j].to >= 0 {
+			unionTxn(x, n)
+		}
+	}
+	s.ways = pendingWays{}
 }
 
 // reach stamps and indexes every transaction reachable from x, breadth
-// first, recording the tree edges. Invariant: order[:i] are expanded.
-func (s *traceSearch) reach(x *traceTxn) {
+// first, recording the tree edges, but for those in the component stop
+// (if not nil), which it stamps and does not expand (held). Invariant:
+// order[:i] are expanded or held.
+func (s *traceSearch) reach(x *traceTxn, stop *traceTxn) {
 	s.epoch++
-	s.order, s.parent = s.order[:0], s.parent[:0]
+	s.order, s.parent, s.held = s.order[:0], s.parent[:0], s.held[:0]
+	s.stop, s.stopHit = stop, false
 	s.add(x, traceHop{from: -1, to: 0})
 	for i := 0; i < len(s.order); i++ {
+		if s.held[i] {
+			continue
+		}
+		s.steps += int64(len(s.order[i].out))
 		for _, e := range s.order[i].out {
 			if e.to.stamp != s.epoch {
 				s.add(e.to, traceHop{from: int32(i), to: int32(len(s.order)), fromLine: e.from, atLine: e.at})
@@ -97,6 +116,9 @@ func (s *traceSearch) add(n *traceTxn, h traceHop) {
 	n.stamp, n.idx = s.epoch, int32(len(s.order))
 	s.order = append(s.order, n)
 	s.parent = append(s.parent, h)
+	held := s.stop != nil && findTxn(n) == s.stop
+	s.held = append(s.held, held)
+	s.stopHit = s.stopHit || held
 }
 
 // backFrom searches backwards from the closing sources over the reached
@@ -110,14 +132,27 @@ func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
 		s.next = append(s.next, traceHop{to: -1})
 	}
 	s.queue = s.queue[:0]
+	s.loose = s.loose[:0]
+	for range n {
+		s.loose = append(s.loose, false)
+	}
 	for _, src := range srcs {
 		if j := src.txn.idx; src.txn.stamp == s.epoch && s.next[j].to < 0 {
 			s.next[j] = traceHop{from: j, to: 0, fromLine: src.line, atLine: line}
 			s.queue = append(s.queue, j)
 		}
 	}
+	// The held transactions reach a source in their component: their way
+	// there is left to fillWays, for the cycles that are described.
+	for j := range int32(n) {
+		if s.held[j] && s.next[j].to < 0 {
+			s.next[j], s.loose[j] = traceHop{from: j, to: 0}, true
+			s.queue = append(s.queue, j)
+		}
+	}
 	for q := 0; q < len(s.queue); q++ {
 		j := s.queue[q]
+		s.steps += int64(s.start[j+1] - s.start[j])
 		for _, h := range s.rev[s.start[j]:s.start[j+1]] {
 			if s.next[h.from].to < 0 {
 				s.next[h.from] = h
@@ -127,16 +162,19 @@ func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
 	}
 }
 
-// buildReverse lays out the reached subgraph's edges by target (CSR).
+// buildReverse lays out the reached subgraph's edges by target (CSR):
+// those of the expanded transactions, every successor of which is reached.
 func (s *traceSearch) buildReverse() {
 	n := len(s.order)
 	s.start = s.start[:0]
 	for range n + 1 {
 		s.start = append(s.start, 0)
 	}
-	for _, t := range s.order {
-		for _, e := range t.out {
-			s.start[e.to.idx+1]++ // every successor of a reached node is reached
+	for i, t := range s.order {
+		if !s.held[i] {
+			for _, e := range t.out {
+				s.start[e.to.idx+1]++
+			}
 		}
 	}
 	for j := 0; j < n; j++ {
@@ -146,6 +184,9 @@ func (s *traceSearch) buildReverse() {
 	s.rev = append(s.rev[:0], make([]traceHop, total)...)
 	fill := append([]int32(nil), s.start[:n]...)
 	for i, t := range s.order {
+		if s.held[i] {
+			continue
+		}
 		for _, e := range t.out {
 			j := e.to.idx
 			s.rev[fill[j]] = traceHop{from: int32(i), to: j, fromLine: e.from, atLine: e.at}

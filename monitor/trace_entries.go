@@ -74,16 +74,36 @@ func (m *TraceMonitor) entered(x *traceTxn, e traceEdge) {
 	l.recs = append(l.recs, entryRec{x, e})
 }
 
-// entryList is th's list of edges from thread u, made on first use.
+// entryList is th's list of edges from thread u, made on first use. A
+// thread entered from many threads (a main thread that forks thousands)
+// finds the list by an index rather than a scan.
 func (th *traceThread) entryList(u int32) *entryList {
-	for i := range th.entries {
-		if th.entries[i].from == u {
+	if th.entryAt != nil {
+		if i, ok := th.entryAt[u]; ok {
 			return &th.entries[i]
+		}
+	} else {
+		for i := range th.entries {
+			if th.entries[i].from == u {
+				return &th.entries[i]
+			}
 		}
 	}
 	th.entries = append(th.entries, entryList{from: u})
+	switch k := len(th.entries); {
+	case th.entryAt != nil:
+		th.entryAt[u] = int32(k - 1)
+	case k > entryScan:
+		th.entryAt = make(map[int32]int32, k)
+		for i := range th.entries {
+			th.entryAt[th.entries[i].from] = int32(i)
+		}
+	}
 	return &th.entries[len(th.entries)-1]
 }
+
+// entryScan is how many lists a thread's are scanned up to, before an index.
+const entryScan = 16
 
 // prune drops the records at the front whose ends are gone.
 func (l *entryList) prune() {

@@ -42,8 +42,10 @@ type TraceMonitor struct {
 	// transaction (thread, begin), and where its ends go (watchEnds).
 	watch map[[2]int64][]int
 	ends  []int64
-	stats TraceStats
-	res   TraceResult
+	// readScans counts the reads pruneReads looked at (the tests bound it).
+	readScans int64
+	stats     TraceStats
+	res       TraceResult
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
@@ -105,6 +107,7 @@ type traceThread struct {
 	// entries: per other thread, the edges from it into this thread that
 	// jumpFrom jumps by (trace_entries.go).
 	entries []entryList
+	entryAt map[int32]int32 // entries' index by thread, once there are many
 }
 
 // DefaultMaxCycle is how many transactions of a cycle a violation lists

@@ -37,6 +37,10 @@ func (r *runMemo) find(s *traceSearch, epoch uint32, i int32, link runLink) (int
 			r.stamp[0], r.end[0], r.hops[0] = epoch, 0, 0
 			break
 		}
+		if s.isLoose(at) { // the chain's known part ends here (trace_stop.go)
+			r.stamp[at], r.end[at], r.line[at], r.hops[at] = epoch, at, 0, s.looseHops()
+			break
+		}
 		r.stack = append(r.stack, at)
 		at, _ = link(at)
 	}

@@ -1,5 +1,7 @@
 package monitor
 
+import "slices"
+
 // traceVar is a variable's record: its last write and, one per thread, the
 // reads since that write, each with its thread (which liveOf reads
 // to rule out a record without visiting its node). It is one cache line:
@@ -112,5 +114,12 @@ func (v *traceVar) eachRead(f func(traceSrc)) {
 	f(v.r0)
 	for _, r := range v.rest {
 		f(r.traceSrc)
+	}
+}
+
+// roomy grows rest, if more than half full, to twice its capacity.
+func (v *traceVar) roomy() {
+	if c := cap(v.rest); c > 0 && 2*len(v.rest) > c {
+		v.rest = slices.Grow(v.rest, c)
 	}
 }

@@ -18,7 +18,11 @@ func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 	lim := m.opts.MaxCycle
 	n := s.order[j]
 	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
+	s.fillWays(m.searchBudget())
 	fw, closed := s.wayBack(j, lim)
+	if k := len(fw); k > 0 && s.isLoose(fw[k-1].toIdx) {
+		fw = m.chainOn(fw, lim+2)
+	}
 	var bw []walkHop
 	at := j
 	for ; at != 0 && len(bw) <= lim+1; at = bw[len(bw)-1].fromIdx {
@@ -31,10 +35,10 @@ func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 }
 
 // wayBack follows next hops from index j towards x (index 0), a same-thread
-// run as one hop, for at most lim+2 hops (one more than a listing shows);
-// closed says it reached x.
+// run as one hop, for at most lim+2 hops (one more than a listing shows)
+// or up to a loose transaction (trace_stop.go); closed says it reached x.
 func (s *traceSearch) wayBack(j int32, lim int) (fw []walkHop, closed bool) {
-	for at := j; len(fw) <= lim+1; {
+	for at := j; len(fw) <= lim+1 && !s.isLoose(at); {
 		h := s.walkHop(s.next[at])
 		if end, line, _ := s.runBack(at); end != at {
 			h.to, h.atLine, h.toIdx = s.order[end], line, end
