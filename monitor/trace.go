@@ -107,6 +107,10 @@ type TraceResult struct {
 	// begin line, and BrokenCount counts them (Broken may be capped).
 	Broken      []atomicity.Broken
 	BrokenCount int64
+	// BrokenStopped, when not "", says why the broken transactions were
+	// not decided (the tracker's work budget); Broken and BrokenCount are
+	// then empty, and what OnBroken was handed is not the answer.
+	BrokenStopped string
 }
 
 // CheckTrace runs the trace monitor over r to its end (or the first
@@ -152,7 +156,7 @@ func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceR
 func (p *passes) result(r *trace.Reader, stopped string, start time.Time) TraceResult {
 	res := p.m.Finish()
 	if b := p.finish(); b != nil {
-		res.Broken, res.BrokenCount = b.Broken, b.Count
+		res.Broken, res.BrokenCount, res.BrokenStopped = b.Broken, b.Count, b.Stopped
 	}
 	res.Stopped = stopped
 	res.Threads = r.Threads().Names()

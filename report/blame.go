@@ -203,6 +203,14 @@ func (r *Report) Spanning(lines int) *Group {
 	return nil
 }
 
+// NonAtomicCount is NonAtomic, 0 when not decided.
+func (r *Report) NonAtomicCount() int64 {
+	if r.NonAtomic == nil {
+		return 0
+	}
+	return *r.NonAtomic
+}
+
 // minSpanLines is the shortest trace for which Spanning looks: in a
 // short one a transaction that spans half of it is no harness.
 const minSpanLines = 1000
@@ -233,8 +241,10 @@ func writeBlame(b *bufio.Writer, r *Report, o TextOptions) {
 		fmt.Fprintf(b, "note: %s spans most of the trace and is broken by the threads running inside it (a harness method?); "+
 			"--not-atomic line:%d treats it as not atomic and shows the transactions inside\n", own.Label(r.naming), own.Begin)
 	}
-	n := *r.NonAtomic
-	if n > 0 {
+	if r.NonAtomicUnknown != "" {
+		fmt.Fprintf(b, "broken transactions not decided: %s (docs/traces.md, \"Broken transactions\"); the verdict is the conflict graph's\n", r.NonAtomicUnknown)
+	}
+	if n := r.NonAtomicCount(); n > 0 {
 		fmt.Fprintf(b, "%s broken by %s, in %s (grouped by code locations: docs/traces.md, \"Broken transactions\")\n",
 			plural64(n, "transaction"), itself(n), plural(len(r.NonAtomicGroups), "group"))
 	}

@@ -20,7 +20,7 @@ func WriteDOT(w io.Writer, r *Report) error {
 	switch {
 	case r.Witness != nil && len(r.Witness.Txns) > 0:
 		writeDOTCycle(b, r.naming, r.Witness, r.TxnLines)
-	case r.NonAtomic != nil:
+	case r.NonAtomic != nil || r.NonAtomicUnknown != "":
 		writeDOTGroups(b, r.naming, r.ShownBlame())
 	case len(r.Groups) > 0:
 		writeDOTGroups(b, r.naming, r.shownGroups())

@@ -44,6 +44,9 @@ type Report struct {
 	// transactions is broken by itself; OnCycle counts the transactions on
 	// a cycle.
 	NonAtomic       *int64      `json:"non_atomic,omitempty"`
+	// NonAtomicUnknown says why the broken transactions were not decided
+	// (NonAtomic is then nil).
+	NonAtomicUnknown string `json:"non_atomic_unknown,omitempty"`
 	NonAtomicGroups []Group     `json:"non_atomic_groups,omitempty"`
 	NonAtomicTxns   []BrokenTxn `json:"non_atomic_transactions,omitempty"`
 	Joint           []Group     `json:"joint,omitempty"`

@@ -43,7 +43,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		writeCycle(b, r.naming, r.Witness, r.TxnLines)
 		writeBroken(b, r.naming, r.Witness, r.TxnLines)
 	}
-	if r.NonAtomic != nil {
+	if r.NonAtomic != nil || r.NonAtomicUnknown != "" {
 		writeBlame(b, r, o)
 	} else if r.Groups != nil {
 		writeGroups(b, r, o)

@@ -139,7 +139,7 @@ func runMonitor(e *env, args []string) int {
 	}
 	switch {
 	case blame != nil:
-		err = blameReport(ctx, e, files[0], r, rep, blame, firstCycle)
+		err = blameReport(ctx, e, files[0], r, rep, blame, firstCycle, res.BrokenStopped)
 	case spool != nil:
 		err = groupSpool(ctx, e, files[0], rep, spool, r.Threads())
 	default:

@@ -112,11 +112,14 @@ func pathEvent(r *trace.Reader, ev trace.Event) report.PathEvent {
 // first cycle only, into the default answer: the broken transactions
 // grouped, the joint violation (that first cycle) when none is broken,
 // and the count of transactions on a cycle.
-func blameReport(ctx context.Context, e *env, path string, r *trace.Reader, rep *report.Report, s *blameSpool, first []monitor.TraceViolation) error {
-	s.set(r, rep)
+func blameReport(ctx context.Context, e *env, path string, r *trace.Reader, rep *report.Report, s *blameSpool, first []monitor.TraceViolation, stopped string) error {
+	if stopped == "" {
+		s.set(r, rep)
+	}
+	rep.NonAtomicUnknown = stopped
 	rep.TraceLines = int(r.Stats().Lines)
 	rep.OnCycle, rep.Violating = rep.Violating, nil
-	if *rep.NonAtomic == 0 && len(rep.Violations) > 0 {
+	if stopped == "" && *rep.NonAtomic == 0 && len(rep.Violations) > 0 {
 		if err := groupViolations(ctx, e, path, rep); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,13 +38,14 @@ T2|end|b:4
 
 // blameJSON is conc monitor's default JSON answer, and --cycles' counts.
 type blameJSON struct {
-	Verdict         string       `json:"verdict"`
-	First           int          `json:"first"`
-	NonAtomic       *int         `json:"non_atomic"`
-	NonAtomicGroups []groupJSON  `json:"non_atomic_groups"`
-	NonAtomicTxns   []brokenJSON `json:"non_atomic_transactions"`
-	Joint           []groupJSON  `json:"joint"`
-	OnCycle         *int         `json:"on_cycle"`
+	Verdict          string       `json:"verdict"`
+	First            int          `json:"first"`
+	NonAtomic        *int         `json:"non_atomic"`
+	NonAtomicGroups  []groupJSON  `json:"non_atomic_groups"`
+	NonAtomicTxns    []brokenJSON `json:"non_atomic_transactions"`
+	Joint            []groupJSON  `json:"joint"`
+	OnCycle          *int         `json:"on_cycle"`
+	NonAtomicUnknown string       `json:"non_atomic_unknown"`
 	groupsJSON
 }
 
@@ -340,4 +342,31 @@ func TestMonitorNotAtomicGivenEmptyAndUnused(t *testing.T) {
 	out = conc("monitor", path, "--not-atomic", "line:2,line:5,Foo.java:9", "--quiet")
 	require.Equal(t, exitSerializable, out.code, out.stdout)
 	require.Contains(t, out.stderr, "note: --not-atomic names no begin at Foo.java:9, line:5\n")
+}
+
+// With thousands of transactions open at once the tracker's budget runs
+// out: the text and JSON say the broken transactions were not decided,
+// and the verdict, first and the count on a cycle are still given.
+func TestMonitorBlameNotDecided(t *testing.T) {
+	var b strings.Builder
+	const n = 12000
+	for i := range n {
+		fmt.Fprintf(&b, "T%d|begin|1\nT%[1]d|r(x)|2\n", i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "T%d|w(x)|3\nT%[1]d|end|4\n", i)
+	}
+	path := file(t, "open.std", b.String())
+	out := conc("monitor", path, "--quiet")
+	require.Equal(t, exitViolation, out.code, out.stderr)
+	require.Contains(t, out.stdout, "first not serializable at trace line 24003\n")
+	require.Contains(t, out.stdout, "broken transactions not decided: too many transactions open at once")
+	require.Contains(t, out.stdout, "12000 transactions on a cycle of conflicts")
+	got, o := monitorBlame(t, path)
+	require.Equal(t, exitViolation, o.code)
+	require.Equal(t, 24003, got.First)
+	require.Equal(t, n, *got.OnCycle)
+	require.Nil(t, got.NonAtomic)
+	require.Empty(t, got.NonAtomicGroups)
+	require.Contains(t, got.NonAtomicUnknown, "too many transactions open at once")
 }

@@ -25,6 +25,7 @@ func (k *Tracker) receiveEvent(th *thread, ev, from *trace.Event, m mask) {
 		k.receiveLow(th, ev, from, m.lo)
 		return
 	}
+	k.work += int64(64 * (len(m.hi) + 1))
 	m = k.valid(m, from.Line)
 	if x := th.tx; x != nil && x.broken == nil && m.has(x.slot) {
 		x.broken = x.explain(ev, from, k.opts.MaxPath)

@@ -82,6 +82,7 @@ func (k *Tracker) close(th *thread, end int64) {
 	}
 	k.known -= len(x.known)
 	if x.overflow {
+		k.work += int64(len(k.threads))
 		for i := range k.threads { // some learned of x unrecorded
 			k.threads[i].m.remove(x.slot)
 		}

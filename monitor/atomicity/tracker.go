@@ -1,6 +1,7 @@
 package atomicity
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/conc-dev/conc/model"
@@ -41,6 +42,10 @@ const DefaultMaxKnown = 1 << 20
 type Result struct {
 	Broken []Broken
 	Count  int64
+	// Stopped, when not "", says why the tracker gave up before the
+	// trace's end (its work budget): Broken and Count are then not the
+	// answer.
+	Stopped string
 }
 
 // rec is an event that later events of other threads may be ordered
@@ -103,6 +108,8 @@ type Tracker struct {
 	busy    mask    // the slots in use
 	spare   []*txn  // ended transactions, for reuse
 	known   int     // ways remembered (MaxKnown)
+	events  int64   // events stepped
+	work    int64   // slot-words and threads passed over in the slow paths (budget)
 	res     Result
 }
 
@@ -124,6 +131,10 @@ func (k *Tracker) Step(ev *trace.Event) { k.step(ev) }
 // outermost. This is the tracker's innermost loop: reads, most of a
 // trace, are handled in it.
 func (k *Tracker) StepAll(evs []trace.Event) {
+	if k.res.Stopped != "" || k.overBudget() {
+		return
+	}
+	k.events += int64(len(evs))
 	for i := range evs {
 		ev := &evs[i]
 		t := ev.Thread
@@ -239,9 +250,32 @@ func (k *Tracker) emit(b *Broken) {
 	}
 }
 
+// workPerEvent and workBase make the tracker's work budget: with
+// thousands of transactions open at once, each thread that learns of all
+// of them costs a pass over their slots, and the work grows with the
+// square of the threads (30,000 threads, one open transaction each: 10⁹).
+// Past the budget the tracker stops and says so, rather than hold up the
+// conflict graph's answer, which does not depend on it.
+const (
+	workPerEvent = 64
+	workBase     = 1 << 26
+)
+
+// overBudget stops the tracker once its work passes the budget.
+func (k *Tracker) overBudget() bool {
+	if k.work <= workBase+workPerEvent*k.events {
+		return false
+	}
+	k.res.Stopped = fmt.Sprintf("too many transactions open at once (%d slots) for the tracker's work budget", len(k.slots))
+	return true
+}
+
 // Finish hands over the open broken transactions and returns the result,
 // sorted by begin line. The tracker must not be stepped afterwards.
 func (k *Tracker) Finish() Result {
+	if k.res.Stopped != "" {
+		return Result{Stopped: k.res.Stopped}
+	}
 	for i := range k.threads {
 		if x := k.threads[i].tx; x != nil && x.broken != nil {
 			k.emit(x.broken)

@@ -66,3 +66,33 @@ func TestTrackerWideAgainstBrute(t *testing.T) {
 		require.NotZero(t, got.Count, ctx)
 	}
 }
+
+// TestTrackerStopsPastItsBudget: 12,000 threads that each open a
+// transaction and read x, then each write x: every writer learns of every
+// open transaction, work that grows with the square of the threads. The
+// tracker stops at its budget and says so, and none of its partial
+// answer is given as the answer.
+func TestTrackerStopsPastItsBudget(t *testing.T) {
+	const n = 12000
+	var evs []trace.Event
+	add := func(th int, op model.Op, target int32) {
+		evs = append(evs, trace.Event{Thread: int32(th), Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
+	}
+	for i := range n {
+		add(i, model.OpBegin, -1)
+		add(i, model.OpRead, 0)
+	}
+	for i := range n {
+		add(i, model.OpWrite, 0)
+		add(i, model.OpEnd, -1)
+	}
+	k := New(Options{})
+	for i := 0; i < len(evs); i += 4096 {
+		k.StepAll(evs[i:min(i+4096, len(evs))])
+	}
+	res := k.Finish()
+	require.Contains(t, res.Stopped, "too many transactions open at once")
+	require.Zero(t, res.Count)
+	require.Empty(t, res.Broken)
+	require.LessOrEqual(t, k.work, int64(workBase+workPerEvent*len(evs))+int64(64*(n/64+2)*4096), "the budget was overrun by more than a batch")
+}

@@ -78,7 +78,7 @@ func writeBody(b *bufio.Writer, r *report.Report, o Options) {
 	if r.Witness != nil && len(r.Witness.Cycle) > 0 && r.Witness.Len() > 0 {
 		writeWitness(b, r.Naming(), r.Witness, o)
 	}
-	if r.NonAtomic != nil {
+	if r.NonAtomic != nil || r.NonAtomicUnknown != "" {
 		writeBlame(b, r)
 	} else if len(r.Groups) > 0 {
 		writeGroups(b, r)
@@ -154,7 +154,10 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 		fmt.Fprintf(b, "<p class=\"note\">note: %s spans most of the trace and is broken by the threads running inside it (a harness method?); "+
 			"<code>--not-atomic line:%d</code> treats it as not atomic and shows the transactions inside</p>\n", esc(own.Label(r.Naming())), own.Begin)
 	}
-	if n := *r.NonAtomic; n > 0 {
+	if r.NonAtomicUnknown != "" {
+		fmt.Fprintf(b, "<p class=\"reason\">broken transactions not decided: %s; the verdict is the conflict graph's</p>\n", esc(r.NonAtomicUnknown))
+	}
+	if n := r.NonAtomicCount(); n > 0 {
 		fmt.Fprintf(b, "<p>%s broken by %s, in %s, grouped by code locations; each group's first is drawn with the path that breaks it "+
 			"(by trace line: where the path leaves it, the other threads' events it runs through, where it comes back).</p>\n",
 			esc(plural(int(n), "transaction")), map[bool]string{true: "itself", false: "themselves"}[n == 1], plural(len(r.NonAtomicGroups), "group"))
