@@ -66,6 +66,7 @@ type rec struct {
 type variable struct {
 	w     rec
 	reads []rec
+	at    map[int32]int32 // reads' index by thread, once they are many
 }
 
 // fork is a fork event with what its thread knew, waiting for the forked
@@ -198,11 +199,20 @@ func (k *Tracker) write(th *thread, ev *trace.Event) {
 			k.receive(th, ev, r, model.OpRead, ev.Target)
 		}
 	}
-	v.w, v.reads = rec{ev.Line, th.m.frozen(), t, ev.Loc}, v.reads[:0]
+	v.w, v.reads, v.at = rec{ev.Line, th.m.frozen(), t, ev.Loc}, v.reads[:0], nil
 }
 
 // read keeps r as its thread's latest read since the last write.
 func (v *variable) read(r rec) {
+	if v.at != nil {
+		if i, ok := v.at[r.thread]; ok {
+			v.reads[i] = r
+		} else {
+			v.at[r.thread] = int32(len(v.reads))
+			v.reads = append(v.reads, r)
+		}
+		return
+	}
 	for i := range v.reads {
 		if v.reads[i].thread == r.thread {
 			v.reads[i] = r
@@ -210,7 +220,17 @@ func (v *variable) read(r rec) {
 		}
 	}
 	v.reads = append(v.reads, r)
+	if len(v.reads) > manyReads { // a thousand threads reading one variable: no scan per read
+		v.at = make(map[int32]int32, len(v.reads))
+		for i, x := range v.reads {
+			v.at[x.thread] = int32(i)
+		}
+	}
 }
+
+// manyReads is how many reads since a write a variable scans for a
+// thread's before it indexes them.
+const manyReads = 32
 
 // growThreads makes room for the event's thread and, for fork and join,
 // its target, before any pointer into the table is taken.

@@ -16,9 +16,11 @@ import (
 // (so slots past the first 64 are used, and used again): every thread
 // begins one, then random threads access random variables, end theirs and
 // begin again.
-func wideTrace(rng *rand.Rand) []trace.Event {
-	threads := 65 + rng.IntN(76)
-	vars := 1 + rng.IntN(6)
+func wideTrace(rng *rand.Rand) []trace.Event { return wideTraceOf(rng, 65+rng.IntN(76), 1+rng.IntN(6), 30) }
+
+// wideTraceOf is wideTrace's shape with its threads, variables and
+// writes in a hundred steps.
+func wideTraceOf(rng *rand.Rand, threads, vars, writes int) []trace.Event {
 	var evs []trace.Event
 	line := int64(0)
 	add := func(t int32, op model.Op, target int32) {
@@ -32,14 +34,14 @@ func wideTrace(rng *rand.Rand) []trace.Event {
 	}
 	for range 3 * threads {
 		t := int32(rng.IntN(threads))
-		switch r := rng.IntN(10); {
-		case r == 0 && open[t]:
+		switch r := rng.IntN(100); {
+		case r < 10 && open[t]:
 			add(t, model.OpEnd, -1)
 			open[t] = false
-		case r == 0:
+		case r < 10:
 			add(t, model.OpBegin, -1)
 			open[t] = true
-		case r < 4:
+		case r < 10+writes:
 			add(t, model.OpWrite, int32(rng.IntN(vars)))
 		default:
 			add(t, model.OpRead, int32(rng.IntN(vars)))
@@ -65,6 +67,52 @@ func TestTrackerWideAgainstBrute(t *testing.T) {
 		}
 		require.NotZero(t, got.Count, ctx)
 	}
+}
+
+// TestTrackerManyReadersAgainstBrute: rare writes to two variables, so
+// that many threads read one between writes (and read it again, knowing
+// more): the reads past manyReads go through the index by thread.
+func TestTrackerManyReadersAgainstBrute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 64))
+	for i := range testflag.N(6, 40) {
+		evs := manyReaders(rng, 60+rng.IntN(40))
+		want, _ := bruteBroken(evs, false)
+		got := track(evs, false)
+		ctx := fmt.Sprintf("many readers %d", i)
+		require.Equal(t, int64(len(want)), got.Count, ctx)
+		for _, b := range got.Broken {
+			require.True(t, want[b.Begin], ctx)
+			checkPath(t, evs, b, false, ctx)
+		}
+	}
+}
+
+// manyReaders draws a trace in which variable 0 is read by many threads
+// between its rare writes, while variables 1 and 2, written often, bring
+// the readers news between their reads of 0.
+func manyReaders(rng *rand.Rand, threads int) []trace.Event {
+	var evs []trace.Event
+	add := func(t int32, op model.Op, target int32) {
+		evs = append(evs, trace.Event{Thread: t, Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
+	}
+	open := make([]bool, threads)
+	for range 4 * threads {
+		t := int32(rng.IntN(threads))
+		switch r := rng.IntN(100); {
+		case r < 8:
+			add(t, map[bool]model.Op{true: model.OpEnd, false: model.OpBegin}[open[t]], -1)
+			open[t] = !open[t]
+		case r < 30:
+			add(t, model.OpWrite, 1+int32(rng.IntN(2)))
+		case r < 31:
+			add(t, model.OpWrite, 0)
+		case r < 50:
+			add(t, model.OpRead, 1+int32(rng.IntN(2)))
+		default:
+			add(t, model.OpRead, 0)
+		}
+	}
+	return evs
 }
 
 // TestTrackerStopsPastItsBudget: 12,000 threads that each open a
