@@ -43,14 +43,14 @@ type Report struct {
 	// violation (one cycle) of a non-serializable trace none of whose
 	// transactions is broken by itself; OnCycle counts the transactions on
 	// a cycle.
-	NonAtomic       *int64      `json:"non_atomic,omitempty"`
+	NonAtomic *int64 `json:"non_atomic,omitempty"`
 	// NonAtomicUnknown says why the broken transactions were not decided
 	// (NonAtomic is then nil).
-	NonAtomicUnknown string `json:"non_atomic_unknown,omitempty"`
-	NonAtomicGroups []Group     `json:"non_atomic_groups,omitempty"`
-	NonAtomicTxns   []BrokenTxn `json:"non_atomic_transactions,omitempty"`
-	Joint           []Group     `json:"joint,omitempty"`
-	OnCycle         *int64      `json:"on_cycle,omitempty"`
+	NonAtomicUnknown string      `json:"non_atomic_unknown,omitempty"`
+	NonAtomicGroups  []Group     `json:"non_atomic_groups,omitempty"`
+	NonAtomicTxns    []BrokenTxn `json:"non_atomic_transactions,omitempty"`
+	Joint            []Group     `json:"joint,omitempty"`
+	OnCycle          *int64      `json:"on_cycle,omitempty"`
 	// TraceLines is the trace's length in lines (conc monitor), for the
 	// note on a broken transaction that spans most of it.
 	TraceLines int `json:"-"`

@@ -16,7 +16,9 @@ import (
 // (so slots past the first 64 are used, and used again): every thread
 // begins one, then random threads access random variables, end theirs and
 // begin again.
-func wideTrace(rng *rand.Rand) []trace.Event { return wideTraceOf(rng, 65+rng.IntN(76), 1+rng.IntN(6), 30) }
+func wideTrace(rng *rand.Rand) []trace.Event {
+	return wideTraceOf(rng, 65+rng.IntN(76), 1+rng.IntN(6), 30)
+}
 
 // wideTraceOf is wideTrace's shape with its threads, variables and
 // writes in a hundred steps.
