@@ -46,7 +46,7 @@ func TestLineEndsMixed(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "T read x :1\nT write x :2\nT read y :4\nT write y :6\n", show(r, evs))
 	for _, c := range []struct{ src, msg string }{
-		{"T|r(x\ry)\n", `t.std:1: malformed op "r(x"`},
+		{"T|r(x\ry)\n", `t.std:1: malformed op "r(x" in "T|r(x": ` + validOps},
 		{"T|r(x)\nT\r|w(x)\n", `t.std:2: malformed line "T": want THREAD|OP|LOC`},
 		{"T|begin|1\rT|end|2\r\rT|end|4\r", "t.std:4: end without begin"},
 	} {
@@ -80,7 +80,7 @@ func TestLastLineWithoutLineEnd(t *testing.T) {
 			require.Len(t, o.Events, 31)
 			require.Equal(t, int64(31), o.Events[30].Line)
 			o = readOutcome(t, lead+"T|r(x", Options{BufSize: size}, m)
-			require.Equal(t, `t.std:31: malformed op "r(x"`, o.Err, "tiers %d", m)
+			require.Equal(t, `t.std:31: malformed op "r(x" in "T|r(x": `+validOps, o.Err, "tiers %d", m)
 			o = readOutcome(t, lead+"T|r(x)|2\r", Options{BufSize: size}, m)
 			require.Empty(t, o.Err)
 			require.Len(t, o.Events, 31)

@@ -6,6 +6,9 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
+// validOps says what a line's second field may be, for a bad one.
+const validOps = "OP, the second field of THREAD|OP|LOC, is one of r(V) w(V) acq(L) rel(L) fork(T) join(T) begin end"
+
 // parse scans one line THREAD|OP|LOC into ev and normalises it. It returns
 // a non-empty message for a bad line, and emit=false for a line that yields
 // no event (blank, an inner begin/end, a re-entrant acq/rel).
@@ -26,7 +29,7 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 	}
 	kind, target, ok := parseOp(op)
 	if !ok {
-		return fmt.Sprintf("malformed op %q", clip(op)), false
+		return fmt.Sprintf("malformed op %q in %q: %s", clip(op), clip(line), validOps), false
 	}
 	if !validLoc(loc) {
 		return fmt.Sprintf("malformed location %q: want THREAD|OP|LOC, LOC without '|' or control characters", clip(loc)), false

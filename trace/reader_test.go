@@ -96,8 +96,8 @@ func TestReaderNormalisesLikeRAPID(t *testing.T) {
 
 func TestReaderErrorsCarryLines(t *testing.T) {
 	cases := []struct{ src, msg string }{
-		{"T|r(x)\nT|rd(x)\n", `trace.std:2: malformed op "rd(x)"`},
-		{"T|r()\n", `trace.std:1: malformed op "r()"`},
+		{"T|r(x)\nT|rd(x)\n", `trace.std:2: malformed op "rd(x)" in "T|rd(x)": ` + validOps},
+		{"T|r()\n", `trace.std:1: malformed op "r()" in "T|r()": ` + validOps},
 		{"T|begin|1\nTr(x)\n", `trace.std:2: malformed line "Tr(x)": want THREAD|OP|LOC`},
 		{"|r(x)\n", "trace.std:1: missing thread"},
 		{"T|end\n", "trace.std:1: end without begin"},
@@ -106,7 +106,7 @@ func TestReaderErrorsCarryLines(t *testing.T) {
 		{"U|r(x)\nT|fork(U)\n", "trace.std:2: fork(U) after thread U has started"},
 		{"T|join(U)\nU|r(x)\n", "trace.std:2: event of thread U after its join"},
 		{"T|fork(T)\n", "trace.std:1: thread T cannot fork itself"},
-		{"T|beginx\n", `trace.std:1: malformed op "beginx"`},
+		{"T|beginx\n", `trace.std:1: malformed op "beginx" in "T|beginx": ` + validOps},
 	}
 	for _, c := range cases {
 		_, _, err := readAll(t, c.src, Options{})

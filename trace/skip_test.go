@@ -34,7 +34,7 @@ func TestLenientCountsByKind(t *testing.T) {
 		require.Equal(t, int64(8), o.Stats.SkippedLines())
 		require.Equal(t, int64(21), o.Stats.FirstSkipped)
 		o = readOutcome(t, src, Options{}, m)
-		require.Equal(t, `t.std:21: malformed op "rd(x)"`, o.Err)
+		require.Equal(t, `t.std:21: malformed op "rd(x)" in "T|rd(x)": `+validOps, o.Err)
 		require.Equal(t, Stats{}.Skipped, o.Stats.Skipped)
 	}
 	require.Equal(t, "release_not_held", SkipRelease.String())

@@ -172,7 +172,7 @@ func TestMonitorBadInput(t *testing.T) {
 	path := file(t, "bad.std", "T|begin\nT|rd(x)\n")
 	out := conc("monitor", path)
 	require.Equal(t, exitUsage, out.code)
-	require.Equal(t, path+":2: malformed op \"rd(x)\"\n", out.stderr)
+	require.Equal(t, path+":2: malformed op \"rd(x)\" in \"T|rd(x)\": OP, the second field of THREAD|OP|LOC, is one of r(V) w(V) acq(L) rel(L) fork(T) join(T) begin end\n", out.stderr)
 	out = conc("monitor", path, "--lenient")
 	require.Equal(t, exitSerializable, out.code, out.stderr)
 

@@ -194,7 +194,7 @@ func TestPredictLimitsAndInput(t *testing.T) {
 	bad := file(t, "bad.std", "T|begin\nT|rd(x)\n")
 	out = conc("predict", bad)
 	require.Equal(t, exitUsage, out.code)
-	require.Equal(t, bad+":2: malformed op \"rd(x)\"\n", out.stderr)
+	require.Equal(t, bad+":2: malformed op \"rd(x)\" in \"T|rd(x)\": OP, the second field of THREAD|OP|LOC, is one of r(V) w(V) acq(L) rel(L) fork(T) join(T) begin end\n", out.stderr)
 	require.Equal(t, exitSerializable, conc("predict", bad, "--lenient").code)
 	require.Equal(t, exitUsage, conc("predict").code)
 	require.Equal(t, exitUsage, conc("predict", path, "--engine", "nope").code)
