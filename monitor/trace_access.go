@@ -28,7 +28,7 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 			m.accessLinked(th, v, t, id, line, write)
 			return
 		}
-		v.write(t, here)
+		m.writeVar(v, id, t, here)
 	case r0.txn == nil:
 		v.r0, v.r0t = here, t
 	case v.r0t == t:
@@ -39,9 +39,9 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 		v.r0, v.r0t = here, t // another thread's read, dead: take its place
 	default:
 		if len(v.rest) == cap(v.rest) {
-			m.pruneReads(v) // before rest grows: amortised over its appends
+			m.pruneReads(v, id) // before rest grows: amortised over its appends
 		}
-		v.read(t, here)
+		m.readVar(v, id, t, here)
 	}
 	th.last.line = line
 }
@@ -67,7 +67,8 @@ func (m *TraceMonitor) quietReads(v *traceVar, cur *traceTxn) bool {
 // rest is full, and leaves it at most half full (growing it if need be),
 // so that with thousands of threads reading one variable its cost is
 // amortised over the reads that fill rest again.
-func (m *TraceMonitor) pruneReads(v *traceVar) {
+func (m *TraceMonitor) pruneReads(v *traceVar, id int32) {
+	defer m.reindex(id, v)
 	defer v.roomy()
 	m.readScans += int64(len(v.rest))
 	k := 0
@@ -105,9 +106,9 @@ func (m *TraceMonitor) accessLinked(th *traceThread, v *traceVar, t, id int32, l
 	}
 	x := m.attach(cur, srcs, t, line)
 	if write {
-		v.write(t, traceSrc{x, line})
+		m.writeVar(v, id, t, traceSrc{x, line})
 	} else {
-		v.read(t, traceSrc{x, line})
+		m.readVar(v, id, t, traceSrc{x, line})
 	}
 	m.settle(th, cur, x, line)
 }

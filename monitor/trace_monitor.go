@@ -42,10 +42,16 @@ type TraceMonitor struct {
 	// transaction (thread, begin), and where its ends go (watchEnds).
 	watch map[[2]int64][]int
 	ends  []int64
-	// readScans counts the reads pruneReads looked at (the tests bound it).
+	// readScans counts the reads pruneReads looked at, findScans those
+	// readVar looked at to find a thread's read (the tests bound them).
 	readScans int64
-	stats     TraceStats
-	res       TraceResult
+	findScans int64
+	// readIdx: the read index of each variable with at least readIdxMin
+	// reads since its last write (readIndex; tests lower readIdxMin).
+	readIdx    map[int32]readIndex
+	readIdxMin int
+	stats      TraceStats
+	res        TraceResult
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
@@ -119,7 +125,7 @@ func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
 		opts.MaxCycle = DefaultMaxCycle
 	}
-	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0)}
+	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0), readIdxMin: readIndexMin}
 }
 
 // First is the line at which the trace stopped being serializable, or 0.

@@ -185,6 +185,12 @@ func genEvents(o trace.GenOptions) []trace.Event {
 func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) TraceResult {
 	m := NewTraceMonitor(opts)
 	m.gcMin, m.gcAt, m.free = gcMin, gcMin, free
+	if gcMin == 1 {
+		// Runs that collect after every transaction also index every
+		// variable's reads (readIndex), so that both ways of finding a
+		// thread's read meet every generator.
+		m.readIdxMin = 1
+	}
 	for _, e := range evs {
 		m.Step(e)
 	}
@@ -209,6 +215,31 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
 	crossCheckNaive(t, 8, testflag.N(60, 300), genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36},
 		txnLen: [2]int{1, 24}, locks: 5, hot: 4, unprotected: 0.3, nested: 0.3})
+}
+
+// TestTraceMonitorAgainstNaiveManyReaders: the same on traces (60, 15 in
+// the quick suite) of dozens of threads on a few variables, mostly read, so
+// that some variables have more than readIndexMin readers between writes
+// and their reads are indexed at the default threshold too.
+func TestTraceMonitorAgainstNaiveManyReaders(t *testing.T) {
+	g := genRange{events: [2]int{300, 300}, threads: [2]int{34, 16}, vars: [2]int{1, 3}, txnLen: [2]int{2, 8},
+		locks: 3, unprotected: 0.3, nested: 0.3}
+	rng := rand.New(rand.NewPCG(9, 9))
+	indexed := 0
+	for i := range testflag.N(15, 60) {
+		o := g.draw(rng, uint64(i))
+		o.Writes = 0.02 + rng.Float64()*0.1
+		checkAgainstNaive(t, o, naiveConfigs)
+		m := NewTraceMonitor(TraceOptions{})
+		for _, e := range genEvents(o) {
+			m.Step(e)
+			if len(m.readIdx) > 0 {
+				indexed++
+				break
+			}
+		}
+	}
+	require.Greater(t, indexed, 0, "no trace indexed a variable's reads at the default threshold")
 }
 
 // crossCheckNaive checks n traces drawn from g in every collector

@@ -71,3 +71,17 @@ func TestTraceMonitorManyEntryLists(t *testing.T) {
 		require.EqualValues(t, i, th.entryAt[l.from])
 	}
 }
+
+// TestTraceMonitorManyReadersFind: finding a thread's read among those of
+// one variable since its last write does not scan them: 4 times the
+// readers, less than 8 times the reads looked at.
+func TestTraceMonitorManyReadersFind(t *testing.T) {
+	scans := func(n int) int64 {
+		m := NewTraceMonitor(TraceOptions{})
+		m.StepAll(manyReadersTrace(n), false)
+		require.EqualValues(t, n, m.Finish().Count)
+		return m.findScans
+	}
+	small, large := scans(5000), scans(20000)
+	require.Less(t, large, 8*small, "reads looked at: %d for 5,000 readers, %d for 20,000", small, large)
+}
