@@ -130,31 +130,33 @@ func (k *Tracker) Step(ev *trace.Event) { k.step(ev) }
 
 // StepAll steps through evs; nested begin/end pairs flatten to the
 // outermost. This is the tracker's innermost loop: reads, most of a
-// trace, are handled in it.
+// trace, are handled in it. The budget is checked after every event, not
+// once a batch: with a million transactions open at once, each of a
+// batch's events may pass over all of them.
 func (k *Tracker) StepAll(evs []trace.Event) {
 	if k.res.Stopped != "" || k.overBudget() {
 		return
 	}
 	k.events += int64(len(evs))
+	limit := k.budget()
 	for i := range evs {
 		ev := &evs[i]
 		t := ev.Thread
-		if ev.Op != model.OpRead || int(t) >= len(k.threads) || int(ev.Target) >= len(k.vars) {
+		if ev.Op != model.OpRead || int(t) >= len(k.threads) || int(ev.Target) >= len(k.vars) || len(k.threads[t].pending) > 0 {
 			k.step(ev)
-			continue
+		} else { // a read by a known thread: step's case, written out
+			th, v := &k.threads[t], &k.vars[ev.Target]
+			if w := &v.w; w.thread != t && w.line != 0 && w.m.news(th, k.busy.lo) {
+				k.receive(th, ev, w, model.OpWrite, ev.Target)
+			}
+			v.read(rec{ev.Line, th.m.frozen(), t, ev.Loc})
+			if k.opts.LockEdges {
+				th.last = *ev
+			}
 		}
-		th := &k.threads[t]
-		if len(th.pending) > 0 {
-			k.step(ev)
-			continue
-		}
-		v := &k.vars[ev.Target]
-		if w := &v.w; w.thread != t && w.line != 0 && w.m.news(th, k.busy.lo) {
-			k.receive(th, ev, w, model.OpWrite, ev.Target)
-		}
-		v.read(rec{ev.Line, th.m.frozen(), t, ev.Loc})
-		if k.opts.LockEdges {
-			th.last = *ev
+		if k.work > limit {
+			k.overBudget()
+			return
 		}
 	}
 }
@@ -281,9 +283,12 @@ const (
 	workBase     = 1 << 26
 )
 
+// budget is the work allowed for the events stepped so far.
+func (k *Tracker) budget() int64 { return workBase + workPerEvent*k.events }
+
 // overBudget stops the tracker once its work passes the budget.
 func (k *Tracker) overBudget() bool {
-	if k.work <= workBase+workPerEvent*k.events {
+	if k.work <= k.budget() {
 		return false
 	}
 	k.res.Stopped = fmt.Sprintf("too many transactions open at once (%d slots) for the tracker's work budget", len(k.slots))

@@ -146,3 +146,30 @@ func TestTrackerStopsPastItsBudget(t *testing.T) {
 	require.Empty(t, res.Broken)
 	require.LessOrEqual(t, k.work, int64(workBase+workPerEvent*len(evs))+int64(64*(n/64+2)*4096), "the budget was overrun by more than a batch")
 }
+
+// TestTrackerStopsWithinABatch: the trace of TestTrackerStopsPastItsBudget
+// (8,000 threads) handed over in one batch: the tracker stops within the
+// batch, past its budget by at most the work of one event (a write that
+// receives every read, or an end that clears its slot in every thread).
+func TestTrackerStopsWithinABatch(t *testing.T) {
+	const n = 8000
+	var evs []trace.Event
+	add := func(th int, op model.Op, target int32) {
+		evs = append(evs, trace.Event{Thread: int32(th), Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
+	}
+	for i := range n {
+		add(i, model.OpBegin, -1)
+		add(i, model.OpRead, 0)
+	}
+	for i := range n {
+		add(i, model.OpWrite, 0)
+		add(i, model.OpEnd, -1)
+	}
+	k := New(Options{})
+	k.StepAll(evs)
+	res := k.Finish()
+	require.Contains(t, res.Stopped, "too many transactions open at once")
+	require.Zero(t, res.Count)
+	oneEvent := int64(128*n + 64*(n/64+2) + n)
+	require.LessOrEqual(t, k.work, workBase+workPerEvent*int64(len(evs))+oneEvent, "the budget was overrun by more than one event")
+}
