@@ -63,7 +63,11 @@ func (k *Tracker) open(th *thread, ev *trace.Event) {
 	}
 	k.slots[x.slot], k.opened[x.slot] = x, ev.Line
 	k.busy.add(x.slot)
+	// A thread's mask grows to its slot's word: with a million
+	// transactions open at once, that is half a million words a thread.
+	words := len(th.m.hi)
 	th.m.add(x.slot)
+	k.work += int64(64 * (len(th.m.hi) - words))
 	th.tx = x
 	th.own = 0
 	if x.slot < 64 {

@@ -173,3 +173,26 @@ func TestTrackerStopsWithinABatch(t *testing.T) {
 	oneEvent := int64(128*n + 64*(n/64+2) + n)
 	require.LessOrEqual(t, k.work, workBase+workPerEvent*int64(len(evs))+oneEvent, "the budget was overrun by more than one event")
 }
+
+// TestTrackerCountsWideMasks: 12,000 threads that each open a transaction
+// and read a variable of their own, then end: no thread learns of another,
+// but each thread's mask grows to its slot's word, memory and work that
+// grow with the square of the threads. That counts in the budget too.
+func TestTrackerCountsWideMasks(t *testing.T) {
+	const n = 12000
+	var evs []trace.Event
+	add := func(th int, op model.Op, target int32) {
+		evs = append(evs, trace.Event{Thread: int32(th), Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
+	}
+	for i := range n {
+		add(i, model.OpBegin, -1)
+		add(i, model.OpRead, int32(i))
+	}
+	for i := range n {
+		add(i, model.OpEnd, -1)
+	}
+	k := New(Options{})
+	k.StepAll(evs)
+	require.Contains(t, k.Finish().Stopped, "too many transactions open at once")
+	require.LessOrEqual(t, k.work, workBase+workPerEvent*int64(len(evs))+int64(64*(n/64+2)))
+}
