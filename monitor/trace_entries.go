@@ -6,7 +6,7 @@ import (
 )
 
 // Thread entries: program-order jumps for the way back from x to n
-// (jumpFrom, cycleByJumps; issue 15).
+// (jumpFrom, cycleByJumps).
 //
 // In the conflict graph (docs/spec.md §1) every transaction of a thread has
 // an edge to every later one of that thread. So a path x ⇝ n that gets
