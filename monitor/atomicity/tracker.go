@@ -144,12 +144,9 @@ func (k *Tracker) StepAll(evs []trace.Event) {
 		t := ev.Thread
 		if ev.Op != model.OpRead || int(t) >= len(k.threads) || int(ev.Target) >= len(k.vars) || len(k.threads[t].pending) > 0 {
 			k.step(ev)
-		} else { // a read by a known thread: step's case, written out
-			th, v := &k.threads[t], &k.vars[ev.Target]
-			if w := &v.w; w.thread != t && w.line != 0 && w.m.news(th, k.busy.lo) {
-				k.receive(th, ev, w, model.OpWrite, ev.Target)
-			}
-			v.read(rec{ev.Line, th.m.frozen(), t, ev.Loc})
+		} else { // a read by a known thread: no growth, no fork to wait for
+			th := &k.threads[t]
+			k.read(th, &k.vars[ev.Target], ev)
 			if k.opts.LockEdges {
 				th.last = *ev
 			}
@@ -173,11 +170,7 @@ func (k *Tracker) step(ev *trace.Event) {
 	}
 	switch ev.Op {
 	case model.OpRead:
-		v := k.variable(ev.Target)
-		if w := &v.w; w.thread != t && w.line != 0 && w.m.news(th, k.busy.lo) {
-			k.receive(th, ev, w, model.OpWrite, ev.Target)
-		}
-		v.read(rec{ev.Line, th.m.frozen(), t, ev.Loc})
+		k.read(th, k.variable(ev.Target), ev)
 	case model.OpWrite:
 		k.write(th, ev)
 	default:
@@ -186,6 +179,15 @@ func (k *Tracker) step(ev *trace.Event) {
 	if k.opts.LockEdges {
 		th.last = *ev // a join's source
 	}
+}
+
+// read orders a read after its variable's last write, and keeps it as
+// its thread's latest read since.
+func (k *Tracker) read(th *thread, v *variable, ev *trace.Event) {
+	if w := &v.w; w.thread != ev.Thread && w.line != 0 && w.m.news(th, k.busy.lo) {
+		k.receive(th, ev, w, model.OpWrite, ev.Target)
+	}
+	v.read(rec{ev.Line, th.m.frozen(), ev.Thread, ev.Loc})
 }
 
 // write orders a write after its variable's last write and the reads
