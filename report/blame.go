@@ -67,8 +67,7 @@ func (b *BrokenTxn) Cycle() []CycleTxn {
 	cycle := []CycleTxn{own}
 	if b.Cut {
 		cycle[0].Events = cycle[0].Events[1:]
-		end := p[0].From.Line
-		cycle = append(cycle, CycleTxn{Thread: p[0].From.Thread, Begin: end, End: &end, Events: []TraceEvent{p[0].From.ev}, Stretch: true})
+		cycle = append(cycle, stretchOf(p[0].From, p[0].From))
 	}
 	for i := 0; i+1 < len(p); i++ {
 		in, out := p[i].To, p[i+1].From
@@ -76,12 +75,7 @@ func (b *BrokenTxn) Cycle() []CycleTxn {
 			cycle = append(cycle, stretchOf(in, in), stretchOf(out, out))
 			continue
 		}
-		end := out.Line
-		evs := []TraceEvent{in.ev}
-		if out.Line != in.Line {
-			evs = append(evs, out.ev)
-		}
-		cycle = append(cycle, CycleTxn{Thread: in.Thread, Begin: in.Line, End: &end, Events: evs, Stretch: true})
+		cycle = append(cycle, stretchOf(in, out))
 	}
 	return cycle
 }
