@@ -241,7 +241,7 @@ func TestCrossingArrowLabelsApart(t *testing.T) {
 	d.arrows = []arrow{{from: 0, to: 3, label: "balance", edge: "0-4"}, {from: 2, to: 1, label: "balance", edge: "1-3"}}
 	spots := d.labelSpots()
 	require.Len(t, spots, 2)
-	require.False(t, spots[0].overlaps(spots[1]), "%+v", spots)
+	require.False(t, spots[0].rect().meets(spots[1].rect()), "%+v", spots)
 	w, h := spots[0].size()
 	require.InDelta(t, 0.62*11*7, w, 0.01)
 	require.InDelta(t, 13, h, 0.01)
