@@ -289,7 +289,6 @@ func (s spot) rect() rect {
 	return rect{s.x - w/2, s.x + w/2, s.y - h + 2, s.y + 2}
 }
 
-
 // titleRects are the extents of the boxes' names (10px, left-aligned
 // above the box): a label must not cover them either.
 func (d *diagram) titleRects() []rect {
