@@ -8,12 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
-	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -279,16 +277,11 @@ type allJSONBroken struct {
 	Path []allJSONConflict `json:"path"`
 }
 
-// witnessBroken spells the broken transactions of out's witness's cycle
-// (an empty list: a joint violation), from a lean report of the whole run
-// (the transactions are counted on it, begins and ends included).
-func witnessBroken(out *predict.Outcome) ([]allJSONBroken, error) {
-	full, err := report.BuildLean(out.Program, out.Result)
-	if err != nil {
-		return nil, err
-	}
-	w := full.Witness
-	w.SetBroken(full.Naming(), out.Program, out.Result.Witness.Run, brokenPaths(out.Result.Witness))
+// witnessBroken spells the broken transactions of the cycle of rep, the
+// lean report of out's witness (an empty list: a joint violation).
+func witnessBroken(rep *report.Report, out *predict.Outcome) []allJSONBroken {
+	w := rep.Witness
+	w.SetBroken(rep.Naming(), out.Program, out.Result.Witness.Run, brokenPaths(out.Result.Witness))
 	broken := []allJSONBroken{}
 	for _, x := range *w.Broken {
 		b := allJSONBroken{Txn: x.Txn}
@@ -297,7 +290,7 @@ func witnessBroken(out *predict.Outcome) ([]allJSONBroken, error) {
 		}
 		broken = append(broken, b)
 	}
-	return broken, nil
+	return broken
 }
 
 // allJSONSchedule is a group's witness run as parts of the trace
@@ -361,13 +354,7 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.WriteString(`,"groups":[`)
 	n := 0
 	_, err := eachWitness(ctx, a, func(k int, out *predict.Outcome) (bool, error) {
-		res := out.Result
-		res.Witness = cycleOnly(res.Witness)
-		rep, err := report.BuildLean(out.Program, res)
-		if err != nil {
-			return false, err
-		}
-		broken, err := witnessBroken(out)
+		rep, err := report.BuildLean(out.Program, out.Result)
 		if err != nil {
 			return false, err
 		}
@@ -377,7 +364,7 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 		for _, c := range rep.Witness.Cycle {
 			jg.Cycle = append(jg.Cycle, allJSONConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 		}
-		jg.Broken = broken
+		jg.Broken = witnessBroken(rep, out)
 		if n > 1 {
 			b.WriteByte(',')
 		}
@@ -394,27 +381,6 @@ func writeAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 	b.Write(tail[1:])
 	b.WriteByte('\n')
 	return b.Flush()
-}
-
-// cycleOnly is w's cycle events alone, in run order, as a witness whose
-// cycle indexes them: what the JSON spells of a group's witness, without
-// a report of the whole run (a pass over 10⁵ events per group).
-func cycleOnly(w *model.Witness) *model.Witness {
-	var at []int
-	for _, c := range w.Cycle {
-		at = append(at, c.From, c.To)
-	}
-	slices.Sort(at)
-	at = slices.Compact(at)
-	cw := &model.Witness{LockEdges: w.LockEdges}
-	for _, i := range at {
-		cw.Run = append(cw.Run, w.Run[i])
-	}
-	idx := func(i int) int { x, _ := slices.BinarySearch(at, i); return x }
-	for _, c := range w.Cycle {
-		cw.Cycle = append(cw.Cycle, model.Conflict{From: idx(c.From), To: idx(c.To)})
-	}
-	return cw
 }
 
 // marshal is json.Marshal without escaping <, > and & (as report's JSON:
