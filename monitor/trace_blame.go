@@ -7,8 +7,9 @@ import (
 
 // blamer runs an atomicity tracker (which transactions are broken by
 // themselves) on its own goroutine, over copies of the batches the
-// conflict-graph monitor steps: on two cores the two passes cost about
-// the slower of them, not their sum.
+// conflict-graph monitor steps, so that the two passes overlap (with the
+// reader's, three goroutines share two cores: docs/traces.md, "Broken
+// transactions", gives the cost).
 type blamer struct {
 	k    *atomicity.Tracker
 	in   chan []trace.Event
