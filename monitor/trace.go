@@ -91,7 +91,10 @@ type TraceStats struct {
 	Edges   int64 // conflict edges added
 	MaxLive int64 // most transactions kept in the graph at once
 	GCs     int64 // garbage collections of the graph
-	Millis  int64
+	// Contracted counts the completed members of components contracted
+	// into their representative (trace_contract.go).
+	Contracted int64
+	Millis     int64
 }
 
 // TraceResult is the monitor's answer on an observed trace.
@@ -196,7 +199,7 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 	v := *x.viol
 	x.viol = nil
 	v.End = x.end
-	m.res.Count++
+	m.res.Count += 1 + int64(x.weight) // and those merged into it
 	if v.undescribed {
 		return // counted; kept are described ones only
 	}

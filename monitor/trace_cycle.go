@@ -13,6 +13,7 @@ type traceSearch struct {
 	rev    []traceHop
 	queue  []int32
 	keep   []bool // collect: per index, reaches a live transaction
+	named  []bool // collect: per index, named by a record (a new edge may leave it)
 	// closures' stop: the component every source outside x's own lies
 	// in, if one; held, per index, in it (not expanded); loose, per
 	// index, held and its way on to a source not known (next is a

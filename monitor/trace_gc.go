@@ -45,18 +45,24 @@ func (m *TraceMonitor) collect() {
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
 		if !n.dead {
-			n.pos = int32(len(kept))
-			n.out, n.in = prune(n.out), prune(n.in)
-			n.lastOut = nil
-			if k := len(n.out); k > 0 {
-				n.lastOut = n.out[k-1].to
-			}
 			kept = append(kept, n)
 		}
 	}
 	clear(m.nodes[len(kept):])
 	m.nodes = kept
 	m.rehomeComponents()
+	if m.countOnly() {
+		dead = m.contract(dead)
+	}
+	for i, n := range m.nodes {
+		n.pos = int32(i)
+		n.out, n.in = prune(n.out), prune(n.in)
+		n.lastOut = nil
+		if k := len(n.out); k > 0 {
+			n.lastOut = n.out[k-1].to
+		}
+	}
+	kept = m.nodes
 	m.pruneSlots()
 	m.pruneEntries()
 	for _, n := range dead {
@@ -87,11 +93,12 @@ func (s *traceSearch) mark(n *traceTxn) {
 func (m *TraceMonitor) keepLive() []bool {
 	s := &m.search
 	keep := append(s.keep[:0], make([]bool, len(s.order))...)
-	s.keep = keep
+	named := append(s.named[:0], make([]bool, len(s.order))...)
+	s.keep, s.named = keep, named
 	s.queue = s.queue[:0]
 	seed := func(src traceSrc) {
 		if n := src.txn; n != nil && !src.stale() && n.stamp == s.epoch && !keep[n.idx] {
-			keep[n.idx] = true
+			keep[n.idx], named[n.idx] = true, true
 			s.queue = append(s.queue, n.idx)
 		}
 	}

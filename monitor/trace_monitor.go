@@ -67,24 +67,27 @@ type traceTxn struct {
 	open    bool
 	cyclic  bool
 	dead    bool // collected: can lie on no future cycle, takes no new edge
+	merged  bool // dead, contracted into scc (trace_contract.go)
 	thread  int32
-	in      []traceEdge     // the same edges seen from their target: to is the source
-	sbits   uint64          // representative: slots of its component's open transactions
-	scc     *traceTxn       // union-find parent; nil for a representative
-	viol    *TraceViolation // its cycle, once found, until it is reported
-	end     int64           // -1 while open
-	size    int32           // representative: members besides itself
-	stamp   uint32          // search epoch that last visited it
-	idx     int32           // its index in the current search or collection
-	pstamp  uint32          // pathFrom's or jumpFrom's epoch and index
-	pidx    int32
-	pos     int32 // its index in nodes
+	// weight: the transactions merged into it (trace_contract.go), on a
+	// cycle exactly when it is
+	weight int32
+	in     []traceEdge     // the same edges seen from their target: to is the source
+	sbits  uint64          // representative: slots of its component's open transactions
+	scc    *traceTxn       // union-find parent; nil for a representative
+	viol   *TraceViolation // its cycle, once found, until it is reported
+	end    int64           // -1 while open
+	size   int32           // representative: members besides itself
+	stamp  uint32          // search epoch that last visited it
+	idx    int32           // its index in the current search or collection
+	pstamp uint32          // pathFrom's or jumpFrom's epoch and index
+	pidx   int32
+	pos    int32 // its index in nodes
 	// The first edge each way lives in the node: with garbage's edges gone,
 	// most transactions have at most one, and a slice of its own would cost
 	// an allocation per transaction (recycled nodes keep their slices).
 	// buf[0] is out's, buf[1] in's, but for spreadIn.
 	buf [2]traceEdge
-	_   [8]byte // to three cache lines
 }
 
 // traceEdge is an edge to To, witnessed by the event at line From (of the
@@ -327,7 +330,7 @@ func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
 		}
 		x.in = append(x.in, traceEdge{to: s.txn, from: s.line, at: line})
 		m.stats.Edges++
-		if s.txn.thread != x.thread {
+		if s.txn.thread != x.thread && !m.countOnly() {
 			m.entered(x, traceEdge{to: s.txn, from: s.line, at: line})
 		}
 	}

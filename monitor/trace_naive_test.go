@@ -203,7 +203,8 @@ func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) Tr
 // after almost every transaction or never, and with reachability bits for
 // every open transaction, none, or two, the monitor's verdict, first violating
 // line and cyclic transactions equal the naive computation's, and every
-// reported cycle is a real cycle of conflicts.
+// reported cycle is a real cycle of conflicts; so does the count when only
+// the first cycle is spelled out (and components contract).
 func TestTraceMonitorAgainstNaive(t *testing.T) {
 	crossCheckNaive(t, 7, testflag.N(500, 3000), smallGen)
 }
@@ -243,13 +244,16 @@ func TestTraceMonitorAgainstNaiveManyReaders(t *testing.T) {
 }
 
 // crossCheckNaive checks n traces drawn from g in every collector
-// configuration; the generator must exercise both answers often.
+// configuration; the generator must exercise both answers often, and
+// contraction.
 func crossCheckNaive(t *testing.T, seed uint64, n int, g genRange) {
 	rng := rand.New(rand.NewPCG(seed, seed))
-	violations := 0
+	violations, contracted := 0, int64(0)
 	for i := range n {
-		violations += checkAgainstNaive(t, g.draw(rng, uint64(i)), naiveConfigs)
+		v, c := checkAgainstNaive(t, g.draw(rng, uint64(i)), naiveConfigs)
+		violations, contracted = violations+v, contracted+c
 	}
+	require.Positive(t, contracted, "no component was contracted")
 	require.Greater(t, violations, n/10)
 	require.Less(t, violations, 2*n-n/10)
 }
@@ -269,10 +273,9 @@ var naiveConfigs = []naiveConfig{{1, ^uint64(0)}, {1 << 20, ^uint64(0)}, {1, 0},
 // checkAgainstNaive runs the monitor on the trace o generates under every
 // configuration, with and without lock edges, and compares it with the
 // naive computation; it returns how many of the two settings violate.
-func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) int {
+func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) (violations int, contracted int64) {
 	t.Helper()
 	evs := genEvents(o)
-	violations := 0
 	for _, lockEdges := range []bool{false, true} {
 		want := naiveCheck(evs, lockEdges)
 		for k, cfg := range configs {
@@ -282,12 +285,21 @@ func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) 
 			for _, v := range got.Violations {
 				checkReportedCycle(t, want, v, lockEdges, ctx)
 			}
+			// conc monitor's default: the first cycle spelled out, the
+			// rest counted, members contracted (trace_contract.go).
+			one := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000, MaxViolations: 1}, cfg.gcMin, cfg.free)
+			require.Equal(t, want.first, one.First, ctx)
+			require.EqualValues(t, len(want.cyclic), one.Count, ctx)
+			contracted += one.Stats.Contracted
+			for _, v := range one.Violations {
+				checkReportedCycle(t, want, v, lockEdges, ctx)
+			}
 		}
 		if want.first > 0 {
 			violations++
 		}
 	}
-	return violations
+	return violations, contracted
 }
 
 // checkReportedCycle verifies that v's cycle is a simple cycle of conflicts
