@@ -2,20 +2,20 @@ package monitor
 
 import "math"
 
-// Contraction. Once no violation found from now on will be described
-// (countOnly: conc monitor's default answer spells out the first cycle
-// only, and counts the transactions on the others), a transaction is kept
-// only for what it can still close, and a collection contracts the
-// transactions whose place another can take, so that memory follows what
-// is still open, not the trace's length. Two kinds go:
+// Contraction. conc monitor's default answer spells out the first cycle
+// only, and counts the transactions on the others (MaxViolations 1). A
+// transaction is then kept only for what it can still close, and a
+// collection contracts the transactions whose place another can take, so
+// that memory follows what is still open, not the trace's length. Two
+// kinds go:
 //
-//   - A completed member of a strongly connected component. Whoever
-//     reaches it reaches the component's representative and the other
-//     way round, so an edge to or from it can as well be one to or from
-//     the representative: its edges move there (those inside the
-//     component go), and it was counted when it joined. A main thread
-//     that forks and joins its workers makes one component of a million
-//     transactions (jgf-sor).
+//   - Once only counting is left (countOnly), a completed member of a
+//     strongly connected component. Whoever reaches it reaches the
+//     component's representative and the other way round, so an edge to
+//     or from it can as well be one to or from the representative: its
+//     edges move there (those inside the component go), and it was
+//     counted when it joined. A main thread that forks and joins its
+//     workers makes one component of a million transactions (jgf-sor).
 //   - A completed transaction c, on no cycle yet and named by no record
 //     (so no edge will ever leave it), whose every edge leads to one
 //     transaction q, also complete and on no cycle, every other source of
@@ -27,25 +27,39 @@ import "math"
 //     c's sources): so q's weight counts c, and q's violation counts its
 //     weight. (A c that a record names could not merge: a later edge
 //     from it would put on a cycle c, not q.) A worker whose every
-//     transaction the main thread reaches, but none yet reaches back
-//     (jgf-crypt), is a chain of a million such transactions, broken
-//     only where a record names one.
+//     transaction the main thread reaches, but none reaches back yet
+//     (jgf-crypt), is a chain of a million such transactions, broken only
+//     where a record names one.
 //
 // What a future event can close is unchanged: its edge enters an open
 // transaction (never merged), from a source whose reach, among the
-// transactions kept, is the same before and after. A record of a
-// component's member names the representative instead; it keeps its
-// thread (liveOf's rule about the thread's garbage still holds: the two
-// are garbage together) and takes the representative's begin as its line
-// if its own is earlier, so that it is stale exactly when that node is
-// recycled (trace_garbage.go). Lines then
-// no longer witness the edges they make, which only descriptions, no
-// longer made, would show.
+// transactions kept, is the same before and after.
+//
+// Before the first cycle is spelled out, every edge must stay a real one,
+// with the lines of its events (strict): a chain's c then merges only if
+// each of its sources in another thread than q's is a source of q
+// already, and the sources in q's thread become program-order edges into
+// q's begin (docs/spec.md §1: every transaction of a thread has an edge to
+// every later one). The cycle listed is then a cycle of the conflict
+// graph that skips c, and its subject is the open transaction that closes
+// it, never merged. After it, lines no longer witness anything (no cycle
+// is listed again): a record of a component's member names the
+// representative instead, keeping its thread (liveOf's rule about the
+// thread's garbage still holds: the two are garbage together) and taking
+// the representative's begin as its line if its own is earlier, so that
+// it is stale exactly when that node is recycled (trace_garbage.go).
 
 // countOnly tells whether violations found from now on are counted only
 // (violation): the cycles of the graph need not be spelled out again.
 func (m *TraceMonitor) countOnly() bool {
 	return m.opts.OnViolation == nil && m.opts.MaxViolations > 0 && m.described >= m.opts.MaxViolations
+}
+
+// chains tells whether chains may merge: no transaction but the first
+// cycle's subject will have its cycle spelled out, so a merged one, which
+// is never listed, can only be counted.
+func (m *TraceMonitor) chains() bool {
+	return m.opts.OnViolation == nil && m.opts.MaxViolations == 1 || m.countOnly()
 }
 
 // contract contracts, within m.nodes (the kept transactions, each
@@ -54,23 +68,12 @@ func (m *TraceMonitor) countOnly() bool {
 // to dead for recycling; the edges it leaves may repeat (prune).
 func (m *TraceMonitor) contract(dead []*traceTxn) []*traceTxn {
 	k := len(dead)
-	for _, n := range m.nodes {
-		if n.scc != nil && !n.open && n.viol == nil {
-			r := n.scc
-			r.out = append(r.out, n.out...)
-			r.in = append(r.in, n.in...)
-			dead = m.merge(dead, n, r)
-		}
+	counting := m.countOnly()
+	if counting {
+		dead = m.contractComponents(dead)
 	}
-	for _, c := range m.nodes {
-		if m.search.named[c.idx] {
-			continue
-		}
-		if q := chainNext(c); q != nil {
-			q.weight += c.weight + 1
-			q.in = append(q.in[:0], c.in...)
-			dead = m.merge(dead, c, q)
-		}
+	if m.chains() {
+		dead = m.mergeChains(dead, !counting)
 	}
 	if len(dead) == k {
 		return dead
@@ -78,23 +81,99 @@ func (m *TraceMonitor) contract(dead []*traceTxn) []*traceTxn {
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
 		if !n.merged {
-			n.out, n.in = redirect(n, n.out), redirect(n, n.in)
+			n.out, n.in = redirect(n, n.out, !counting), redirect(n, n.in, false)
 			kept = append(kept, n)
 		}
 	}
 	clear(m.nodes[len(kept):])
 	m.nodes = kept
-	m.redirectRecords()
-	for t := range m.threads { // only descriptions jump by entries
-		m.threads[t].entries, m.threads[t].entryAt = nil, nil
+	if counting {
+		m.redirectRecords()
+		for t := range m.threads { // only descriptions jump by entries
+			m.threads[t].entries, m.threads[t].entryAt = nil, nil
+		}
 	}
 	return dead
 }
 
-// merge marks n merged into into and hands it to dead.
+// contractComponents contracts the completed members of components into
+// their representatives (the first kind above). They are all marked
+// first, so that the edges inside a component, most of a large one's, are
+// dropped rather than moved.
+func (m *TraceMonitor) contractComponents(dead []*traceTxn) []*traceTxn {
+	k := len(dead)
+	for _, n := range m.nodes {
+		if n.scc != nil && !n.open && n.viol == nil {
+			dead = m.merge(dead, n, n.scc)
+		}
+	}
+	for _, n := range dead[k:] {
+		r := n.scc
+		r.out = appendOutside(r.out, n.out, r)
+		r.in = appendOutside(r.in, n.in, r)
+		n.out, n.in = n.out[:0], n.in[:0]
+	}
+	return dead
+}
+
+// appendOutside appends to dst the edges of src that leave r's component.
+func appendOutside(dst, src []traceEdge, r *traceTxn) []traceEdge {
+	for _, e := range src {
+		if heir(e.to) != r {
+			dst = append(dst, e)
+		}
+	}
+	return dst
+}
+
+// mergeChains merges the chains' transactions (the second kind above);
+// strict keeps every edge real.
+func (m *TraceMonitor) mergeChains(dead []*traceTxn, strict bool) []*traceTxn {
+	for _, c := range m.nodes {
+		if m.search.named[c.idx] {
+			continue
+		}
+		q := chainNext(c, strict)
+		if q == nil {
+			continue
+		}
+		q.weight += c.weight + 1
+		if strict {
+			q.in = poSources(q, c)
+		} else {
+			q.in = append(q.in[:0], c.in...)
+		}
+		c.out, c.in = c.out[:0], c.in[:0]
+		dead = m.merge(dead, c, q)
+	}
+	return dead
+}
+
+// poSources is q's sources once c merges into it, strictly: its own but
+// c, and c's sources in q's thread, as program-order edges into q's begin.
+func poSources(q, c *traceTxn) []traceEdge {
+	in := q.in
+	k := 0
+	for _, e := range in {
+		if heir(e.to) != c {
+			in[k] = e
+			k++
+		}
+	}
+	in = in[:k]
+	for _, e := range c.in {
+		if p := heir(e.to); !p.dead && p.thread == q.thread && !sourceOf(p, q) {
+			in = append(in, traceEdge{to: p, from: e.from, at: q.begin})
+		}
+	}
+	return in
+}
+
+// merge marks n merged into into and hands it to dead; its edges are
+// the caller's to move.
 func (m *TraceMonitor) merge(dead []*traceTxn, n, into *traceTxn) []*traceTxn {
 	n.merged, n.dead, n.scc = true, true, into
-	n.out, n.in, n.lastOut = n.out[:0], n.in[:0], nil
+	n.lastOut = nil
 	m.stats.Contracted++
 	return append(dead, n)
 }
@@ -120,7 +199,7 @@ const maxChainScan = 16
 // chainNext is the transaction c merges into (the second kind of
 // contraction), or nil. Edges to collected transactions do not count:
 // they are gone from the graph.
-func chainNext(c *traceTxn) *traceTxn {
+func chainNext(c *traceTxn, strict bool) *traceTxn {
 	if !plain(c) || len(c.in) > maxChainScan {
 		return nil
 	}
@@ -142,6 +221,13 @@ func chainNext(c *traceTxn) *traceTxn {
 			return nil
 		}
 	}
+	if strict {
+		for _, e := range c.in {
+			if p := heir(e.to); !p.dead && p.thread != q.thread && !sourceOf(p, q) {
+				return nil
+			}
+		}
+	}
 	return q
 }
 
@@ -156,11 +242,23 @@ func sourceOf(p, c *traceTxn) bool {
 }
 
 // redirect points n's edges to merged transactions at their heirs,
-// dropping those that become loops on n.
-func redirect(n *traceTxn, edges []traceEdge) []traceEdge {
+// dropping those that become loops on n. strict, for n's out-edges
+// before the first cycle is listed, keeps them real: an edge into a
+// merged chain's transaction becomes a program-order edge into its heir's
+// begin if n is of the heir's thread, and goes otherwise (n is a source
+// of the heir already: chainNext).
+func redirect(n *traceTxn, edges []traceEdge, strict bool) []traceEdge {
 	k := 0
 	for _, e := range edges {
-		if e.to = heir(e.to); e.to != n {
+		if h := heir(e.to); h != e.to {
+			if strict && h.thread != n.thread {
+				continue
+			}
+			if e.to = h; strict {
+				e.at = h.begin
+			}
+		}
+		if e.to != n {
 			edges[k] = e
 			k++
 		}

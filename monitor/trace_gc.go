@@ -51,7 +51,7 @@ func (m *TraceMonitor) collect() {
 	clear(m.nodes[len(kept):])
 	m.nodes = kept
 	m.rehomeComponents()
-	if m.countOnly() {
+	if m.chains() {
 		dead = m.contract(dead)
 	}
 	for i, n := range m.nodes {
@@ -72,7 +72,14 @@ func (m *TraceMonitor) collect() {
 	}
 	clear(dead)
 	m.dead = dead[:0]
-	m.gcAt = 2*len(kept) + m.gcMin + len(m.vars)/4 // keepLive reads every record
+	// keepLive reads every record. While collections contract, they
+	// come sooner: what they keep is what cannot be contracted, and the
+	// graph's peak is what the arena keeps.
+	growth := len(kept)
+	if m.chains() {
+		growth /= 4
+	}
+	m.gcAt = len(kept) + growth + m.gcMin + len(m.vars)/4
 }
 
 // mark indexes n as reached by collect's forward pass. Only order and the
