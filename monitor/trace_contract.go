@@ -18,18 +18,21 @@ import "math"
 //     workers makes one component of a million transactions (jgf-sor).
 //   - A completed transaction c, on no cycle yet and named by no record
 //     (so no edge will ever leave it), whose every edge leads to one
-//     transaction q, also complete and on no cycle, every other source of
-//     which is a source of c: q's sources are then c and c's sources
-//     (final, both being complete), so a transaction reaches q iff it
-//     reaches c or is c, and c reaches exactly q and what q reaches, now
-//     and later. c merges into q: q takes c's sources. c lies on a cycle
-//     iff q reaches a source of c, iff q does (q reaches c only through
-//     c's sources): so q's weight counts c, and q's violation counts its
-//     weight. (A c that a record names could not merge: a later edge
-//     from it would put on a cycle c, not q.) A worker whose every
-//     transaction the main thread reaches, but none reaches back yet
-//     (jgf-crypt), is a chain of a million such transactions, broken only
-//     where a record names one.
+//     transaction q (or to later transactions of its own thread, q the
+//     first of them: it reaches the others along program order), also
+//     complete and on no cycle, every other source of which is a source of
+//     c or an earlier transaction of c's thread (an ancestor of c along
+//     program order): q's ancestors are then c and c's (final, both being
+//     complete), so a transaction reaches q iff it reaches c or is c, and
+//     c reaches exactly q and what q reaches, now and later. c merges into
+//     q: q takes c's sources, and c's edges to its later transactions go.
+//     c lies on a cycle iff q reaches a source of c, iff q does (q reaches
+//     c only through c's sources): so q's weight counts c, and q's
+//     violation counts its weight. (A c that a record names could not
+//     merge: a later edge from it would put on a cycle c, not q.) A worker
+//     whose every transaction the main thread reaches, but none reaches
+//     back yet (jgf-crypt), is a chain of a million such transactions,
+//     broken only where a record names one.
 //
 // What a future event can close is unchanged: its edge enters an open
 // transaction (never merged), from a source whose reach, among the
@@ -81,7 +84,7 @@ func (m *TraceMonitor) contract(dead []*traceTxn) []*traceTxn {
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
 		if !n.merged {
-			n.out, n.in = redirect(n, n.out, !counting), redirect(n, n.in, false)
+			n.out, n.in = redirectOut(n, n.out, !counting), redirectIn(n, n.in)
 			kept = append(kept, n)
 		}
 	}
@@ -141,6 +144,8 @@ func (m *TraceMonitor) mergeChains(dead []*traceTxn, strict bool) []*traceTxn {
 		if strict {
 			q.in = poSources(q, c)
 		} else {
+			// q's other sources are c's or ancestors of them
+			// (chainNext): c's will do.
 			q.in = append(q.in[:0], c.in...)
 		}
 		c.out, c.in = c.out[:0], c.in[:0]
@@ -150,21 +155,29 @@ func (m *TraceMonitor) mergeChains(dead []*traceTxn, strict bool) []*traceTxn {
 }
 
 // poSources is q's sources once c merges into it, strictly: its own but
-// c, and c's sources in q's thread, as program-order edges into q's begin.
+// c (and those merged into a chain's next transaction, which goes on to
+// q along program order), and c's sources in q's thread, as program-order
+// edges into q's begin.
 func poSources(q, c *traceTxn) []traceEdge {
 	in := q.in
 	k := 0
 	for _, e := range in {
-		if heir(e.to) != c {
+		if e.to != c && !chainMerged(e.to) {
 			in[k] = e
 			k++
 		}
 	}
 	in = in[:k]
 	for _, e := range c.in {
-		if p := heir(e.to); !p.dead && p.thread == q.thread && !sourceOf(p, q) {
-			in = append(in, traceEdge{to: p, from: e.from, at: q.begin})
+		p := heir(e.to)
+		if p.dead || p.thread != q.thread || ownSource(p, in) {
+			continue
 		}
+		from := e.from
+		if p != e.to {
+			from = lastLine(p) // e.from is the merged one's
+		}
+		in = append(in, traceEdge{to: p, from: from, at: q.begin})
 	}
 	return in
 }
@@ -203,21 +216,12 @@ func chainNext(c *traceTxn, strict bool) *traceTxn {
 	if !plain(c) || len(c.in) > maxChainScan {
 		return nil
 	}
-	var q *traceTxn
-	for _, e := range c.out {
-		switch t := heir(e.to); {
-		case t.dead:
-		case q == nil:
-			q = t
-		case t != q:
-			return nil
-		}
-	}
+	q := successor(c)
 	if q == nil || q == c || !plain(q) || len(q.in) > maxChainScan || int64(q.weight)+int64(c.weight)+1 > math.MaxInt32 {
 		return nil
 	}
 	for _, e := range q.in {
-		if p := heir(e.to); p != c && !p.dead && !sourceOf(p, c) {
+		if p := heir(e.to); p != c && !p.dead && !sourceOf(p, c) && !earlier(p, c) {
 			return nil
 		}
 	}
@@ -231,6 +235,67 @@ func chainNext(c *traceTxn, strict bool) *traceTxn {
 	return q
 }
 
+// successor is c's one successor, or, if all its successors are later
+// transactions of its own thread, the first of them: c reaches the others
+// through it, along program order (every transaction between two kept
+// ones of a thread is kept, with its program-order edges: an ancestor of
+// a kept transaction is reached by what reaches it). nil if neither.
+func successor(c *traceTxn) *traceTxn {
+	var q *traceTxn
+	own := true // every successor so far is a later one of c's thread
+	for _, e := range c.out {
+		t := heir(e.to)
+		switch {
+		case t.dead:
+			continue
+		case q == nil:
+			q = t
+		case t == q:
+		case own && t.thread == c.thread && q.thread == c.thread:
+			q = minBegin(q, t)
+			continue
+		default:
+			return nil
+		}
+		own = own && t.thread == c.thread
+	}
+	if !own && q != nil {
+		for _, e := range c.out { // more than one: all must be q
+			if t := heir(e.to); !t.dead && t != q {
+				return nil
+			}
+		}
+	}
+	return q
+}
+
+// minBegin is the earlier of two transactions.
+func minBegin(a, b *traceTxn) *traceTxn {
+	if b.begin < a.begin {
+		return b
+	}
+	return a
+}
+
+// earlier tells whether p is an earlier transaction of c's thread, hence
+// an ancestor of c along program order.
+func earlier(p, c *traceTxn) bool { return p.thread == c.thread && p.begin < c.begin }
+
+// chainMerged tells whether n merged into a chain's next transaction (a
+// component's members, merged too, are on a cycle).
+func chainMerged(n *traceTxn) bool { return n.merged && !n.cyclic }
+
+// ownSource tells whether p is a source by an edge of in, an in-list,
+// that names p itself.
+func ownSource(p *traceTxn, in []traceEdge) bool {
+	for _, e := range in {
+		if e.to == p {
+			return true
+		}
+	}
+	return false
+}
+
 // sourceOf tells whether p is a source of c.
 func sourceOf(p, c *traceTxn) bool {
 	for _, e := range c.in {
@@ -241,13 +306,13 @@ func sourceOf(p, c *traceTxn) bool {
 	return false
 }
 
-// redirect points n's edges to merged transactions at their heirs,
-// dropping those that become loops on n. strict, for n's out-edges
-// before the first cycle is listed, keeps them real: an edge into a
-// merged chain's transaction becomes a program-order edge into its heir's
-// begin if n is of the heir's thread, and goes otherwise (n is a source
-// of the heir already: chainNext).
-func redirect(n *traceTxn, edges []traceEdge, strict bool) []traceEdge {
+// redirectOut points n's out-edges to merged transactions at their
+// heirs, dropping those that become loops on n. strict, before the first
+// cycle is listed, keeps them real: an edge into a merged chain's
+// transaction becomes a program-order edge into its heir's begin if n is
+// of the heir's thread, and goes otherwise (n is a source of the heir
+// already: chainNext).
+func redirectOut(n *traceTxn, edges []traceEdge, strict bool) []traceEdge {
 	k := 0
 	for _, e := range edges {
 		if h := heir(e.to); h != e.to {
@@ -257,6 +322,30 @@ func redirect(n *traceTxn, edges []traceEdge, strict bool) []traceEdge {
 			if e.to = h; strict {
 				e.at = h.begin
 			}
+		}
+		if e.to != n {
+			edges[k] = e
+			k++
+		}
+	}
+	clear(edges[k:])
+	return edges[:k]
+}
+
+// redirectIn does the same for n's in-edges: one from a component's
+// member comes from the representative (which took the member's
+// out-edges), and one from a chain's merged transaction goes: its heir
+// took the merged one's place as a source of the heir's own successor
+// only; every other successor is a later transaction of its thread
+// (chainNext), reached from the heir along program order.
+func redirectIn(n *traceTxn, edges []traceEdge) []traceEdge {
+	k := 0
+	for _, e := range edges {
+		if h := heir(e.to); h != e.to {
+			if chainMerged(e.to) {
+				continue
+			}
+			e.to = h
 		}
 		if e.to != n {
 			edges[k] = e

@@ -12,8 +12,8 @@ import (
 // jgf-sor's shape: one transaction of the main thread stays open while
 // another thread's unary accesses each join its cycle (T0 writes x, U reads
 // x and writes y_i, T0 reads y_i). Every one of them is a member of T0's
-// component, so collections keep them all (the memory floor of
-// docs/traces.md); what a collection may not do is hold copies of that
+// component, so collections keep them all when each is to be listed
+// with its cycle (docs/traces.md, "Contraction"); what a collection may not do is hold copies of that
 // graph besides: its forward pass records only the order, and its
 // backward pass walks the in-lists, so neither tree edges nor a reversed
 // edge list (24 bytes a node and an edge, a quarter of sor's heap) stay
