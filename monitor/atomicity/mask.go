@@ -4,16 +4,32 @@ import "math/bits"
 
 // mask is a set of slots, each slot the place of one open transaction: lo
 // holds slots 0-63 and hi, nil while they are all empty, the rest (word i
-// slots 64(i+1) to 64(i+1)+63). A trace rarely has more than 64
-// transactions open at once, so lo is most of the work. A mask stored in
-// a record never changes afterwards (frozen: its hi is not shared with a
-// thread's, which grows in place), and keeps only the words of hi from
-// its first non-zero one to its last: a thread that knows one slot among
-// thousands records one word.
+// of hi.w holds slots 64(i+1+hi.off) to 64(i+1+hi.off)+63). A trace rarely
+// has more than 64 transactions open at once, so lo is most of the work,
+// and a mask is two words: a variable's record, with its line, thread and
+// location, is 32 bytes. A mask stored in a record never changes
+// afterwards (frozen: its hi is not shared with a thread's, which grows
+// in place), and keeps only the words of hi from its first non-zero one
+// to its last: a thread that knows one slot among thousands records one
+// word.
 type mask struct {
-	lo  uint64
-	hi  []uint64
-	off int32 // a frozen mask's hi starts at word off (leading zero words left out)
+	lo uint64
+	hi *highWords
+}
+
+// highWords are a mask's slots past the first 64: w starts at word off
+// (leading zero words left out; a thread's own mask has off 0).
+type highWords struct {
+	w   []uint64
+	off int32
+}
+
+// words is the number of high words m holds.
+func (m *mask) words() int {
+	if m.hi == nil {
+		return 0
+	}
+	return len(m.hi.w)
 }
 
 // news tells whether a record's mask m can matter to th, whose busy slots
@@ -29,8 +45,11 @@ func (m *mask) has(s int32) bool {
 	if s < 64 {
 		return m.lo&(1<<s) != 0
 	}
-	w := int(s/64) - 1 - int(m.off)
-	return w >= 0 && w < len(m.hi) && m.hi[w]&(1<<(s%64)) != 0
+	if m.hi == nil {
+		return false
+	}
+	w := int(s/64) - 1 - int(m.hi.off)
+	return w >= 0 && w < len(m.hi.w) && m.hi.w[w]&(1<<(s%64)) != 0
 }
 
 // add puts s in a thread's mask (never a frozen one: off is 0).
@@ -39,18 +58,23 @@ func (m *mask) add(s int32) {
 		m.lo |= 1 << s
 		return
 	}
-	w := int(s/64) - 1
-	for len(m.hi) <= w {
-		m.hi = append(m.hi, 0)
+	if m.hi == nil {
+		m.hi = &highWords{}
 	}
-	m.hi[w] |= 1 << (s % 64)
+	w := int(s/64) - 1
+	for len(m.hi.w) <= w {
+		m.hi.w = append(m.hi.w, 0)
+	}
+	m.hi.w[w] |= 1 << (s % 64)
 }
 
 func (m *mask) remove(s int32) {
 	if s < 64 {
 		m.lo &^= 1 << s
-	} else if w := int(s/64) - 1 - int(m.off); w >= 0 && w < len(m.hi) {
-		m.hi[w] &^= 1 << (s % 64)
+	} else if m.hi != nil {
+		if w := int(s/64) - 1 - int(m.hi.off); w >= 0 && w < len(m.hi.w) {
+			m.hi.w[w] &^= 1 << (s % 64)
+		}
 	}
 }
 
@@ -59,17 +83,25 @@ func (m mask) frozen() mask {
 	if m.hi == nil {
 		return m
 	}
-	first, last := 0, len(m.hi)
-	for first < last && m.hi[first] == 0 {
+	first, last := 0, len(m.hi.w)
+	for first < last && m.hi.w[first] == 0 {
 		first++
 	}
-	for last > first && m.hi[last-1] == 0 {
+	for last > first && m.hi.w[last-1] == 0 {
 		last--
 	}
 	if first == last {
 		return mask{lo: m.lo}
 	}
-	return mask{lo: m.lo, hi: append([]uint64(nil), m.hi[first:last]...), off: m.off + int32(first)}
+	return mask{lo: m.lo, hi: &highWords{w: append([]uint64(nil), m.hi.w[first:last]...), off: m.hi.off + int32(first)}}
+}
+
+// copied is m with its own copy of hi, which the caller may change.
+func (m mask) copied() mask {
+	if m.hi != nil {
+		m.hi = &highWords{w: append([]uint64(nil), m.hi.w...), off: m.hi.off}
+	}
+	return m
 }
 
 // each calls f for every slot of m.
@@ -77,9 +109,12 @@ func (m *mask) each(f func(s int32)) {
 	for w := m.lo; w != 0; w &= w - 1 {
 		f(trailing(w))
 	}
-	for i, word := range m.hi {
+	if m.hi == nil {
+		return
+	}
+	for i, word := range m.hi.w {
 		for w := word; w != 0; w &= w - 1 {
-			f(int32(64*(i+1+int(m.off))) + trailing(w))
+			f(int32(64*(i+1+int(m.hi.off))) + trailing(w))
 		}
 	}
 }

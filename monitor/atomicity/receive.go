@@ -25,7 +25,7 @@ func (k *Tracker) receiveEvent(th *thread, ev, from *trace.Event, m mask) {
 		k.receiveLow(th, ev, from, m.lo)
 		return
 	}
-	k.work += int64(64 * (len(m.hi) + 1))
+	k.work += int64(64 * (m.words() + 1))
 	m = k.valid(m, from.Line)
 	if x := th.tx; x != nil && x.broken == nil && m.has(x.slot) {
 		x.broken = x.explain(ev, from, k.opts.MaxPath)
@@ -76,7 +76,7 @@ func (k *Tracker) valid(m mask, at int64) mask {
 	if m.hi == nil {
 		return m
 	}
-	m.hi = append([]uint64(nil), m.hi...)
+	m = m.copied()
 	m.each(func(s int32) {
 		if s >= 64 && (k.slots[s] == nil || k.opened[s] > at) {
 			m.remove(s)

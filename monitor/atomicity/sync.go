@@ -65,9 +65,9 @@ func (k *Tracker) open(th *thread, ev *trace.Event) {
 	k.busy.add(x.slot)
 	// A thread's mask grows to its slot's word: with a million
 	// transactions open at once, that is half a million words a thread.
-	words := len(th.m.hi)
+	words := th.m.words()
 	th.m.add(x.slot)
-	k.work += int64(64 * (len(th.m.hi) - words))
+	k.work += int64(64 * (th.m.words() - words))
 	th.tx = x
 	th.own = 0
 	if x.slot < 64 {
