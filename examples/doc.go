@@ -4,7 +4,7 @@
 // and why its verdict holds, derived by hand from the conflict-graph
 // characterization (Lemma 1: a run is serializable iff its conflict graph
 // is acyclic), and carries its expected verdicts as want lines (package
-// internal/expect):
+// testkit/expect):
 //
 //	// want violation
 //	// want serializable --lock-edges

@@ -12,9 +12,9 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	_ "github.com/conc-dev/conc/engines/all"
-	"github.com/conc-dev/conc/internal/expect"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/testkit/expect"
 )
 
 // perCheck bounds one engine run on one example; the examples are small, so

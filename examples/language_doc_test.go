@@ -10,8 +10,8 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/docblocks"
-	"github.com/conc-dev/conc/internal/expect"
 	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/testkit/expect"
 )
 
 // TestLanguageDocVerdicts holds the verdicts that docs/language.md states

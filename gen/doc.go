@@ -14,7 +14,7 @@
 // file of its own and registers a Family; Random covers the paper's three
 // classes of programs (Section 2: straight-line, regular, recursive) with or
 // without locks, under switches that add one construct each. The tests'
-// shrinker (internal/shrink) deletes statements from a failing program while
+// shrinker (testkit/shrink) deletes statements from a failing program while
 // the failure persists, so a cross-check prints a minimal counterexample.
 //
 // Generated programs always compile: locks are taken only through

@@ -4,7 +4,7 @@ import "github.com/conc-dev/conc/internal/progtree"
 
 // node is one statement or declaration of a .conc program, laid out one per
 // line (progtree.Node). The generators build nodes and print them
-// (internal/shrink reads the printed layout back, for the tests'
+// (testkit/shrink reads the printed layout back, for the tests'
 // counterexamples).
 type node = progtree.Node
 

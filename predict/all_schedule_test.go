@@ -6,11 +6,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/internal/schedtest"
+	"github.com/conc-dev/conc/testkit/schedtest"
 )
 
 // scheduledRun rebuilds a schedule's run from the STD text it was read off
-// (internal/schedtest, as docs/spec.md §5 states it).
+// (testkit/schedtest, as docs/spec.md §5 states it).
 func scheduledRun(t *testing.T, src string, sch Schedule, dropSync bool) string {
 	var cut []schedtest.Cut
 	for _, c := range sch.Cut {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conc-dev/conc/internal/expect"
 	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/testkit/expect"
 	"github.com/stretchr/testify/require"
 )
 
@@ -48,7 +48,7 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-// unknownAllowed asks internal/expect whether the engine that answered may
+// unknownAllowed asks testkit/expect whether the engine that answered may
 // be unsure of this example under these flags.
 func unknownAllowed(t *testing.T, path string, src []byte, out string, flags []string) (bool, string) {
 	p, err := lang.Compile(path, src)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/gen"
-	"github.com/conc-dev/conc/internal/expect"
 	"github.com/conc-dev/conc/lang"
+	"github.com/conc-dev/conc/testkit/expect"
 )
 
 // concText is a program of gen.Random split into its top-level items
@@ -261,7 +261,7 @@ func checkAnswer(t *testing.T, ctx, src, engine string, lockEdges bool) answer {
 }
 
 // replayWitness runs engine on src in process and judges its violation with
-// internal/expect, which replays the witness against the program
+// testkit/expect, which replays the witness against the program
 // (package verify).
 func replayWitness(t *testing.T, ctx, src, engine string, opts engines.Options) {
 	t.Helper()

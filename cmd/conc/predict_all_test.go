@@ -13,10 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/budget"
-	"github.com/conc-dev/conc/internal/schedtest"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/testkit/schedtest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -266,7 +266,7 @@ func requireSchedulesReplay(t *testing.T, path string, flags []string) int {
 }
 
 // scheduledSTD rebuilds a schedule's run from the trace's text
-// (internal/schedtest, as docs/spec.md §5 states it).
+// (testkit/schedtest, as docs/spec.md §5 states it).
 func scheduledSTD(t *testing.T, src string, sch allJSONSchedule, ignoreSync bool) string {
 	var cut []schedtest.Cut
 	for _, c := range sch.Cut {

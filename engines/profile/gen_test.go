@@ -13,10 +13,10 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/gen"
-	"github.com/conc-dev/conc/internal/shrink"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/testkit/shrink"
 	"github.com/conc-dev/conc/verify"
 )
 

@@ -11,10 +11,10 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/gen"
-	"github.com/conc-dev/conc/internal/shrink"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/testkit/shrink"
 )
 
 // pdaGenParams draws a random recursive lock-free program: gen's recursive

@@ -17,13 +17,14 @@ import (
 const module = "github.com/conc-dev/conc/"
 
 // graph maps a package (its path below the module) to the module's
-// packages its non-test files import.
+// packages its files import.
 type graph map[string][]string
 
-// readGraph parses the import clauses of every non-test .go file below
-// root (testdata and hidden directories left out).
-func readGraph(t *testing.T, root string) graph {
-	g := graph{}
+// readGraphs parses the import clauses of every .go file below root
+// (testdata and hidden directories left out): code holds the imports of
+// non-test files, tests those of _test.go files.
+func readGraphs(t *testing.T, root string) (code, tests graph) {
+	code, tests = graph{}, graph{}
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -33,34 +34,43 @@ func readGraph(t *testing.T, root string) graph {
 		if d.IsDir() && path != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if d.IsDir() || !strings.HasSuffix(name, ".go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
+		g := code
+		if strings.HasSuffix(name, "_test.go") {
+			g = tests
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(rel)
-		if _, ok := g[pkg]; !ok {
-			g[pkg] = nil
-		}
-		for _, imp := range f.Imports {
-			p, err := strconv.Unquote(imp.Path.Value)
-			if err != nil {
-				return err
-			}
-			if strings.HasPrefix(p, module) {
-				g[pkg] = append(g[pkg], strings.TrimPrefix(p, module))
-			}
-		}
-		return nil
+		return g.addFile(fset, root, path)
 	})
 	require.NoError(t, err)
-	return g
+	return code, tests
+}
+
+// addFile records the module's packages that the file at path imports.
+func (g graph) addFile(fset *token.FileSet, root, path string) error {
+	f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(root, filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	pkg := filepath.ToSlash(rel)
+	if _, ok := g[pkg]; !ok {
+		g[pkg] = nil
+	}
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(p, module) {
+			g[pkg] = append(g[pkg], strings.TrimPrefix(p, module))
+		}
+	}
+	return nil
 }
 
 // deps is every package pkg depends on, directly or not.
@@ -93,12 +103,49 @@ func isEngine(p string) bool {
 
 func isUnder(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
 
+// isBase reports whether p is on the base floor: internal/* holds small
+// packages every layer may use, so they import nothing above it.
+func isBase(p string) bool { return isUnder(p, "internal") }
+
+// isTestKit reports whether p is a test kit: helpers that import the
+// module's own packages to test them, for test files only.
+func isTestKit(p string) bool { return isUnder(p, "testkit") }
+
+// floorBroken reports the edge pkg -> q leaving the base floor upward.
+func floorBroken(pkg, q string) (string, bool) {
+	if isBase(pkg) && !isBase(q) {
+		return fmt.Sprintf("%s imports %s: internal/* is the base floor, it imports only internal/*", pkg, q), true
+	}
+	return "", false
+}
+
+// testViolations lists the edges of g, the imports of test files, that the
+// rules forbid: a base package stays on its floor in its tests too.
+func (g graph) testViolations() []string {
+	var bad []string
+	for pkg, imps := range g {
+		for _, q := range imps {
+			if msg, ok := floorBroken(pkg, q); ok {
+				bad = append(bad, msg+" (in a test)")
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
 // violations lists the edges of g that docs/design.md's rules forbid.
 func (g graph) violations() []string {
 	var bad []string
 	add := func(format string, args ...any) { bad = append(bad, fmt.Sprintf(format, args...)) }
 	for pkg, imps := range g {
 		for _, q := range imps {
+			if msg, ok := floorBroken(pkg, q); ok {
+				bad = append(bad, msg)
+			}
+			if isTestKit(q) && !isTestKit(pkg) {
+				add("%s imports the test kit %s: only test files import test kits", pkg, q)
+			}
 			switch {
 			case pkg == "model":
 				add("model imports %s: model is the bottom layer", q)
@@ -144,13 +191,18 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// named are the packages the rules name besides programSide.
+var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict",
+	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest"}
+
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
-	g := readGraph(t, "../..")
-	for _, p := range append(programSide, "engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict") {
-		require.Contains(t, g, p, "the rules name a package that is not there")
+	code, tests := readGraphs(t, "../..")
+	for _, p := range append(programSide, named...) {
+		require.Contains(t, code, p, "the rules name a package that is not there")
 	}
-	require.Empty(t, g.violations())
+	require.Empty(t, code.violations())
+	require.Empty(t, tests.testViolations())
 }
 
 // TestLayersCatch: each rule fires on a graph that breaks it.
@@ -166,14 +218,28 @@ func TestLayersCatch(t *testing.T) {
 		{"monitor", "monitor/graph", "monitor monitor imports monitor monitor/graph"},
 		{"profiles", "monitor", "profiles checks .conc programs but depends on the trace reader"},
 		{"verify", "engines", "verify depends on engines"},
+		{"internal/budget", "model", "internal/budget imports model: internal/* is the base floor"},
+		{"report", "testkit/expect", "report imports the test kit testkit/expect"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
-			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"}}
+			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
+			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
+			"testkit/expect": {"engines", "verify", "internal/budget"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()
 		require.NotEmpty(t, got, c.want)
 		require.Contains(t, strings.Join(got, "\n"), c.want)
 	}
+}
+
+// TestLayersCatchTests: the base floor holds in test files too, and test
+// files may import the test kits.
+func TestLayersCatchTests(t *testing.T) {
+	tests := graph{"engines/global": {"testkit/shrink", "gen"}, "internal/progtree": {"internal/testflag"}}
+	require.Empty(t, tests.testViolations(), "the base test graph keeps the rules")
+	tests["internal/progtree"] = append(tests["internal/progtree"], "testkit/shrink")
+	require.Equal(t, []string{"internal/progtree imports testkit/shrink: internal/* is the base floor, it imports only internal/* (in a test)"},
+		tests.testViolations())
 }

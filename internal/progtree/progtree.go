@@ -1,5 +1,5 @@
 // Package progtree is the line layout of a .conc program: gen builds
-// programs as trees of nodes and prints them; internal/shrink reads the
+// programs as trees of nodes and prints them; testkit/shrink reads the
 // printed text back into the same tree, edits it and prints it again. One
 // printer serves both, so that a shrunk counterexample is laid out as gen
 // lays out its programs.

@@ -16,5 +16,6 @@
 // The verdict of a want line is the answer of a decision procedure. An
 // engine that can only bound its search may answer unknown where the
 // program's runs are unbounded and the wanted verdict is serializable; Judge
-// encodes that rule once for every harness.
+// encodes that rule once for every harness. Only test files import it (the
+// examples' and cmd/conc's).
 package expect
