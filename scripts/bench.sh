@@ -9,7 +9,7 @@
 # on their prefixes up to RAPID's first violating line. It prints the page
 # and writes it to docs/benchmarks.md (OUT names another file).
 #
-# Knobs: ROUNDS (runs of each conc command, default 3; the table shows the
+# Knobs: RUNS (runs of each conc command, default 3; the table shows the
 # median and the range), SIZES (events of the generated traces, default
 # "1000000 10000000"), BENCHCOUNT (go test -count, default 3), BENCHTIME
 # (go test -benchtime, default Go's), CONC (a conc binary; by default one
@@ -23,7 +23,7 @@ fi
 cd "$(dirname "$0")/.." # the module root, wherever the script is run from
 [ -x /usr/bin/time ] || { echo "bench.sh needs GNU time at /usr/bin/time" >&2; exit 2; }
 out=${OUT:-docs/benchmarks.md}
-rounds=${ROUNDS:-3}
+runs=${RUNS:-3}
 sizes=${SIZES:-1000000 10000000}
 benchcount=${BENCHCOUNT:-3}
 benchtime=${BENCHTIME:-}
@@ -75,7 +75,7 @@ answer() {
 	}' "$1"
 }
 
-# measure ARGS...: runs conc ARGS $rounds times and appends a table row:
+# measure ARGS...: runs conc ARGS $runs times and appends a table row:
 # the command (the trace named without its directory), the answer, median
 # wall and user time with their ranges, and the largest max RSS.
 measure() {
@@ -83,7 +83,7 @@ measure() {
 	: >"$tmp/user"
 	: >"$tmp/rss"
 	i=0
-	while [ $i -lt "$rounds" ]; do
+	while [ $i -lt "$runs" ]; do
 		/usr/bin/time -f '%e %U %M' -o "$tmp/time" "$conc" "$@" --progress=false >"$tmp/out" 2>"$tmp/err" || true
 		# GNU time's last line (a first one says when conc exits non-zero)
 		tail -1 "$tmp/time" >"$tmp/t"
@@ -117,7 +117,7 @@ load_start=$(load)
 	echo "measurements, so wall times vary by tens of percent from run to run"
 	echo "(the load average below is the machine's, not this script's alone);"
 	echo "user CPU time is disturbed less, and verdicts, state counts and lines"
-	echo "not at all. Each conc command runs $rounds times: the tables show the median"
+	echo "not at all. Each conc command runs $runs times: the tables show the median"
 	echo "and, in parentheses, the range, and the largest max RSS."
 	echo
 	echo "| machine | |"
