@@ -140,12 +140,12 @@ func TestReadmeNamesOptionalTools(t *testing.T) {
 	require.Contains(t, tools, "skip")
 }
 
-// TestTracesDocQuotesPredict: docs/traces.md's moldyn example is what
+// TestTracesDocQuotesPredict: docs/trace-commands.md's moldyn example is what
 // conc predict prints (its timing aside), and docs/spec.md quotes the
 // header of the abridged run and the normal run's note as printed.
 func TestTracesDocQuotesPredict(t *testing.T) {
 	t.Chdir("../..")
-	doc, err := os.ReadFile("docs/traces.md")
+	doc, err := os.ReadFile("docs/trace-commands.md")
 	require.NoError(t, err)
 	const head = "`conc predict testdata/traces/jgf-moldyn-reduced.std`:\n\n```\n"
 	_, block, ok := strings.Cut(string(doc), head)
