@@ -192,7 +192,7 @@ func contains(xs []string, x string) bool {
 }
 
 // named are the packages the rules name besides programSide.
-var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict",
+var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.

@@ -1,4 +1,4 @@
-package main
+package tracereport
 
 import (
 	"encoding/binary"

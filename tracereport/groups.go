@@ -1,9 +1,7 @@
-package main
+package tracereport
 
 import (
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -19,7 +17,7 @@ import (
 
 // groupViolations groups rep's violating transactions, all held (the JSON
 // and --all list them), by signature (report.GroupViolations).
-func groupViolations(ctx context.Context, e *env, path string, rep *report.Report) error {
+func groupViolations(ctx context.Context, again secondReading, rep *report.Report) error {
 	var lines lineSet
 	for _, v := range rep.Violations {
 		lines.add(int64(v.Out))
@@ -28,7 +26,7 @@ func groupViolations(ctx context.Context, e *env, path string, rep *report.Repor
 			lines.add(int64(s.Line))
 		}
 	}
-	sites, err := readSites(ctx, e, path, &lines)
+	sites, err := again.sites(ctx, &lines)
 	if err != nil {
 		return err
 	}
@@ -39,8 +37,8 @@ func groupViolations(ctx context.Context, e *env, path string, rep *report.Repor
 // groupSpool groups the violations the monitor streamed into sp (the text
 // and DOT output, which show groups only): it holds the groups, not the
 // violations. threads names the monitor's thread ids.
-func groupSpool(ctx context.Context, e *env, path string, rep *report.Report, sp *violationSpool, threads *trace.Table) error {
-	sites, err := readSites(ctx, e, path, &sp.lines)
+func groupSpool(ctx context.Context, again secondReading, rep *report.Report, sp *violationSpool, threads *trace.Table) error {
+	sites, err := again.sites(ctx, &sp.lines)
 	if err != nil {
 		return err
 	}
@@ -60,33 +58,4 @@ func groupSpool(ctx context.Context, e *env, path string, rep *report.Report, sp
 	})
 	rep.Groups = g.Groups(func(begin int) *int { return ends[begin] })
 	return nil
-}
-
-// readSites reads the trace at path again for the sites of lines (none
-// when no line is needed). Standard input, or a pipe (`<(cmd)`), cannot be
-// read again; if ctx ends first (--timeout, --max-memory), the lines not
-// reached are not read: either way their events are shown by line only,
-// and a note on standard error says why (a trace read once is not kept:
-// it may be larger than memory or disk).
-func readSites(ctx context.Context, e *env, path string, lines *lineSet) (*siteTable, error) {
-	if lines.last == 0 {
-		return nil, nil
-	}
-	// Stat, not open, first: opening a pipe whose writer is gone would wait
-	// for another forever.
-	if st, err := os.Stat(path); path == "-" || err != nil || !st.Mode().IsRegular() {
-		fmt.Fprintln(e.stderr, "monitor: a trace on standard input or a pipe is read once: the cycles' events are named by line only, and grouped by the shape of their cycles (give the trace as a file to see their ops, variables and code locations)")
-		return nil, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, cannotRead(err)
-	}
-	defer f.Close()
-	sites, err := resolveSites(ctx, f, path, lines)
-	if err != nil && ctx.Err() != nil {
-		fmt.Fprintf(e.stderr, "monitor: %v: the cycles' events are shown by line only\n", err)
-		err = nil
-	}
-	return sites, err
 }

@@ -1,0 +1,60 @@
+package tracereport
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/conc-dev/conc/trace"
+)
+
+// NotAtomic names the begins of blocks that are not atomic (--not-atomic):
+// by trace line, or by the begin's code location. It records which names
+// a begin had, so that the ones that named none can be told: a typo there
+// would otherwise change nothing, silently.
+type NotAtomic struct {
+	Lines map[int64]bool
+	Locs  map[string]bool
+	used  map[string]bool
+}
+
+// is tells whether the begin ev, read by r, opens a block that is not
+// atomic. It runs where the reader does (r's tables are its own then).
+func (n *NotAtomic) is(r *trace.Reader, ev *trace.Event) bool {
+	if n.Lines[ev.Line] {
+		n.used["line:"+strconv.FormatInt(ev.Line, 10)] = true
+		return true
+	}
+	if ev.Loc >= 0 && len(n.Locs) > 0 {
+		if loc := r.Locs().Name(ev.Loc); n.Locs[loc] {
+			n.used[loc] = true
+			return true
+		}
+	}
+	return false
+}
+
+// noteUnused says which names named no begin, on notes, once the trace
+// is read.
+func (n *NotAtomic) noteUnused(notes io.Writer) {
+	if n == nil {
+		return
+	}
+	var unused []string
+	for l := range n.Lines {
+		if spec := "line:" + strconv.FormatInt(l, 10); !n.used[spec] {
+			unused = append(unused, spec)
+		}
+	}
+	for loc := range n.Locs {
+		if !n.used[loc] {
+			unused = append(unused, loc)
+		}
+	}
+	if len(unused) > 0 {
+		slices.Sort(unused)
+		fmt.Fprintf(notes, "conc: monitor: note: --not-atomic names no begin at %s\n", strings.Join(unused, ", "))
+	}
+}
