@@ -147,7 +147,7 @@ func contains(xs []string, x string) bool {
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
 	g := readGraph(t, "../..")
-	for _, p := range append(programSide, "engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict") {
+	for _, p := range append(programSide, "engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "report/predicted") {
 		require.Contains(t, g, p, "the rules name a package that is not there")
 	}
 	require.Empty(t, g.violations())
@@ -166,10 +166,12 @@ func TestLayersCatch(t *testing.T) {
 		{"monitor", "monitor/graph", "monitor monitor imports monitor monitor/graph"},
 		{"profiles", "monitor", "profiles checks .conc programs but depends on the trace reader"},
 		{"verify", "engines", "verify depends on engines"},
+		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
-			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"}}
+			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
+			"report": {"model"}, "report/predicted": {"report", "monitor/atomicity", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()
