@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/report/predicted"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -145,30 +146,12 @@ func predictFailed(e *env, err error) int {
 	return exitUsage
 }
 
-// traceNote words rep's note on a program without threads as a trace's:
-// the program predict builds has no threads when the trace has no events.
-func traceNote(rep *report.Report) {
-	if rep.Reason == report.NoThreadsNote {
-		rep.Reason = report.EmptyTraceNote
-	}
-}
-
 // finishPredict renders the answer (with st, what --lenient skipped), writes
 // --dot, --html and --witness-out, and maps the verdict to the exit code.
 func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs, st trace.Stats) int {
-	// The report shares the witness's run (millions of steps, for a long
-	// trace) and spells each event as it is written; the paths are let go
-	// before it is rendered.
-	rep, err := report.BuildLean(out.Program, out.Result)
+	rep, err := predicted.Report(out)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
-	}
-	traceNote(rep)
-	rep.TxnLines = true // the DOT's boxes name their trace lines, as the text does
-	if rep.Witness != nil {
-		rep.Witness.STDEvents = predict.STDEvents(out.Program, out.Result.Witness)
-		w := out.Result.Witness
-		rep.Witness.SetBroken(rep.Naming(), out.Program, w.Run, brokenPaths(w))
 	}
 	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/report/predicted"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -381,7 +382,7 @@ type pbAllJSON struct {
 			Txn  int
 			Path []struct{ From, To pbAllEv }
 		}
-		Schedule allJSONSchedule
+		Schedule predicted.Schedule
 	}
 }
 
@@ -401,7 +402,7 @@ type pbAt struct {
 // as the witness run has them (around lock, fork and join events too with
 // lock edges: their edges may enter or leave through them), and the run
 // index of each event.
-func pbScheduleRun(t *testing.T, src string, sch allJSONSchedule, lockEdges bool) (*pbRun, map[pbAt]int) {
+func pbScheduleRun(t *testing.T, src string, sch predicted.Schedule, lockEdges bool) (*pbRun, map[pbAt]int) {
 	t.Helper()
 	var evs []pbEv
 	at := map[pbAt]int{}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -47,25 +46,6 @@ func TestSpecNamesEveryFlag(t *testing.T) {
 		require.NotEmpty(t, flags, "conc %s --help lists no flags", name)
 		for _, m := range flags {
 			require.Contains(t, section, "`--"+m[1], "docs/spec.md §4 does not state conc %s --%s", name, m[1])
-		}
-	}
-}
-
-// TestSpecNamesPredictAllJSON: docs/spec.md §5 states every member of
-// conc predict --all's JSON.
-func TestSpecNamesPredictAllJSON(t *testing.T) {
-	b, err := os.ReadFile("../../docs/spec.md")
-	require.NoError(t, err)
-	spec := string(b)
-	start, end := strings.Index(spec, "\n## 5. "), strings.Index(spec, "\n## 6. ")
-	require.True(t, start >= 0 && end > start, "docs/spec.md has no §5")
-	output := spec[start:end]
-	require.Contains(t, output, "predict --all")
-	for _, v := range []any{allJSONHead{}, allJSONGroup{}, allJSONTail{}, allJSONSchedule{}, allJSONCut{}, allJSONSegment{}} {
-		rt := reflect.TypeOf(v)
-		for i := range rt.NumField() {
-			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-			require.Contains(t, output, "`"+name+"`", "docs/spec.md §5 does not state %s's JSON member %q", rt.Name(), name)
 		}
 	}
 }

@@ -192,7 +192,7 @@ func contains(xs []string, x string) bool {
 }
 
 // named are the packages the rules name besides programSide.
-var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport",
+var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
@@ -220,12 +220,13 @@ func TestLayersCatch(t *testing.T) {
 		{"verify", "engines", "verify depends on engines"},
 		{"internal/budget", "model", "internal/budget imports model: internal/* is the base floor"},
 		{"report", "testkit/expect", "report imports the test kit testkit/expect"},
+		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
 			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
-			"testkit/expect": {"engines", "verify", "internal/budget"}}
+			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

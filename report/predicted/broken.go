@@ -1,8 +1,10 @@
-package main
+package predicted
 
 import (
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor/atomicity"
+	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -24,4 +26,11 @@ func brokenPaths(w *model.Witness) [][]model.Conflict {
 		paths = append(paths, path)
 	}
 	return paths
+}
+
+// setBroken records in rep, the lean report of out's witness, which
+// transactions of its cycle the run breaks by itself.
+func setBroken(rep *report.Report, out *predict.Outcome) {
+	w := out.Result.Witness
+	rep.Witness.SetBroken(rep.Naming(), out.Program, w.Run, brokenPaths(w))
 }
