@@ -1,6 +1,8 @@
 package monitor
 
 import (
+	"sort"
+
 	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
@@ -13,43 +15,45 @@ import (
 // lies on a cycle of the conflict graph from the event that breaks it on
 // (its interrupting path, transaction by transaction, is one), so before
 // the graph's first cycle no transaction is broken, and none that ended
-// before it ever will be. Until then the blamer only keeps the batches
+// before it ever will be. Until then the blamer keeps only the events
 // since the begin of the oldest transaction open at a batch's end (the
-// window): no event before it knows of a transaction open then, so a
-// tracker started fresh at the window's start decides every transaction
-// that can still be broken exactly as one that read the whole trace
-// (window.replay says why the transactions open at the window's start,
-// which ended before the cycle, do no harm). The monitor says, with each
-// batch, whether the graph had a cycle by its end; the blamer then replays
-// the window into a tracker and goes on eagerly, as it also does once the
-// window holds more than maxWindow events (a transaction open for most of
-// the trace). On a serializable trace of short transactions the tracker
-// never runs.
+// window; the monitor knows that begin: trace_open.go): no event before it
+// knows of a transaction open then, so a tracker started fresh at the
+// window's start decides every transaction that can still be broken
+// exactly as one that read the whole trace (window.replay says why the
+// transactions open at the window's start, which ended before the cycle,
+// do no harm). Once the monitor has seen a cycle, the whole batch goes
+// over, the blamer replays the window into a tracker and goes on eagerly,
+// as it also does once the window spans more than maxWindow lines (a
+// transaction open for most of the trace). On a serializable trace of
+// short transactions the tracker never runs, and only a batch's last
+// events are copied.
 type blamer struct {
-	opts atomicity.Options
+	opts      atomicity.Options
+	maxWindow int64
+	eager     bool // the monitor's side: every event goes over from now on
+	// The tracker goroutine's side:
 	k    *atomicity.Tracker // nil while lazy
 	w    window
-	// replayedOpen: the replay left out transactions open at the
-	// window's start (the tests' witness that the case occurs)
-	replayedOpen bool
-	maxWindow    int
-	in           chan blameBatch
-	free         chan []trace.Event
-	done         chan struct{}
+	in   chan blameBatch
+	free chan []trace.Event
+	done chan struct{}
 }
 
-// blameBatch is a batch for the tracker's goroutine, and whether the
-// conflict graph had a cycle by its end.
+// blameBatch is what the tracker's goroutine gets of a batch: its events
+// from start on (all of them once eager), start being the window's start
+// at the batch's end.
 type blameBatch struct {
 	evs   []trace.Event
-	cycle bool
+	start int64
+	eager bool
 }
 
 // blamerDepth is how many batches may wait for the tracker.
 const blamerDepth = 4
 
-// defaultMaxWindow bounds the events the blamer keeps while lazy (32
-// bytes each).
+// defaultMaxWindow bounds the lines the window spans while lazy, and so
+// the events it keeps (32 bytes each).
 const defaultMaxWindow = 1 << 18
 
 func newBlamer(opts atomicity.Options) *blamer {
@@ -64,34 +68,42 @@ func newBlamer(opts atomicity.Options) *blamer {
 	return b
 }
 
-// step hands the tracker a copy of evs; cycle says whether the conflict
-// graph had a cycle by evs' last event.
-func (b *blamer) step(evs []trace.Event, cycle bool) {
-	if len(evs) == 0 && !cycle {
+// step hands the tracker's goroutine what it needs of evs: cycle says
+// whether the conflict graph had a cycle by evs' last event, start is the
+// begin of the oldest transaction open then (monitor.oldestOpen).
+func (b *blamer) step(evs []trace.Event, cycle bool, start int64) {
+	if len(evs) == 0 {
 		return
+	}
+	if !b.eager {
+		last := evs[len(evs)-1].Line
+		b.eager = cycle || start <= last && last-start > b.maxWindow
+	}
+	if !b.eager {
+		evs = evs[sort.Search(len(evs), func(i int) bool { return evs[i].Line >= start }):]
 	}
 	var buf []trace.Event
 	select {
 	case buf = <-b.free:
 	default:
 	}
-	b.in <- blameBatch{append(buf[:0], evs...), cycle}
+	b.in <- blameBatch{append(buf[:0], evs...), start, b.eager}
 }
 
 // take is the tracker goroutine's work on one batch.
 func (b *blamer) take(bb blameBatch) {
-	if b.k != nil {
+	switch {
+	case b.k != nil:
 		b.k.StepAll(bb.evs)
 		b.recycle(bb.evs)
-		return
-	}
-	b.w.push(bb.evs)
-	if bb.cycle || b.w.events > b.maxWindow {
+	case bb.eager:
+		b.w.push(bb.evs)
 		b.k = atomicity.New(b.opts)
 		b.w.replay(b.k, b.recycle)
-		return
+	default:
+		b.w.push(bb.evs)
+		b.w.trim(bb.start, b.recycle)
 	}
-	b.w.trim(b.recycle)
 }
 
 // recycle hands a batch's buffer back to step, or to the collector.

@@ -2,12 +2,14 @@ package monitor
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
@@ -16,7 +18,8 @@ import (
 // the conflict graph's first cycle (or when its window is full), from the
 // begin of the oldest transaction open then, gives the answer of a
 // tracker that read the whole trace, broken transactions and their paths
-// alike: on random traces of both shapes (the cross-check's, and a main
+// alike, and the monitor's oldest open transaction is the naive one after
+// every batch: on random traces of both shapes (the cross-check's, and a main
 // transaction with workers), both semantics, in batches of random sizes,
 // with a window that is never full and one that is full at once. The
 // generator exercises both ways: lazy to the end, and a replay from a
@@ -36,7 +39,7 @@ func TestLazyBlamerAgainstEager(t *testing.T) {
 			k := atomicity.New(opts)
 			k.StepAll(append([]trace.Event(nil), evs...))
 			want := k.Finish()
-			for _, maxWindow := range []int{1 << 30, 3} {
+			for _, maxWindow := range []int64{1 << 30, 3} {
 				got, b := lazyBlame(rng, evs, opts, maxWindow)
 				ctx := fmt.Sprintf("trace %d lockEdges=%v maxWindow %d\n%s", i, lockEdges, maxWindow, fmtTrace(evs))
 				require.Equal(t, want, got, ctx)
@@ -55,7 +58,7 @@ func TestLazyBlamerAgainstEager(t *testing.T) {
 
 // lazyBlame runs a conflict-graph monitor and a blamer over evs in batches
 // of random sizes, as CheckTrace does.
-func lazyBlame(rng *rand.Rand, evs []trace.Event, opts atomicity.Options, maxWindow int) (atomicity.Result, *blamer) {
+func lazyBlame(rng *rand.Rand, evs []trace.Event, opts atomicity.Options, maxWindow int64) (atomicity.Result, *blamer) {
 	m := NewTraceMonitor(TraceOptions{LockEdges: opts.LockEdges})
 	b := newBlamer(opts)
 	b.maxWindow = maxWindow
@@ -63,8 +66,34 @@ func lazyBlame(rng *rand.Rand, evs []trace.Event, opts atomicity.Options, maxWin
 		n := min(len(evs)-i, 1+rng.IntN(6))
 		batch := append([]trace.Event(nil), evs[i:i+n]...)
 		m.StepAll(batch, false)
-		b.step(batch, m.first > 0)
+		if want := naiveOldestOpen(evs[:i+n]); m.oldestOpen() != want {
+			panic(fmt.Sprintf("oldestOpen %d, want %d after line %d", m.oldestOpen(), want, evs[i+n-1].Line))
+		}
+		b.step(batch, m.first > 0, m.oldestOpen())
 		i += n
 	}
 	return b.finish(), b
+}
+
+// naiveOldestOpen is the begin line of the oldest transaction open after
+// evs (nested blocks flattened), past every line if none.
+func naiveOldestOpen(evs []trace.Event) int64 {
+	depth, begin := map[int32]int{}, map[int32]int64{}
+	for _, ev := range evs {
+		switch {
+		case ev.Op == model.OpBegin:
+			if depth[ev.Thread]++; depth[ev.Thread] == 1 {
+				begin[ev.Thread] = ev.Line
+			}
+		case ev.Op == model.OpEnd && depth[ev.Thread] > 0:
+			depth[ev.Thread]--
+		}
+	}
+	oldest := int64(math.MaxInt64)
+	for t, d := range depth {
+		if d > 0 {
+			oldest = min(oldest, begin[t])
+		}
+	}
+	return oldest
 }

@@ -50,8 +50,11 @@ type TraceMonitor struct {
 	// reads since its last write (readIndex; tests lower readIdxMin).
 	readIdx    map[int32]readIndex
 	readIdxMin int
-	stats      TraceStats
-	res        TraceResult
+	// openHead, openTail: the threads (+1; 0 for none) with an open
+	// transaction, oldest begin first (trace_open.go).
+	openHead, openTail int32
+	stats              TraceStats
+	res                TraceResult
 }
 
 // traceTxn is a transaction (a node of the conflict graph). The fields
@@ -117,6 +120,9 @@ type traceThread struct {
 	// jumpFrom jumps by (trace_entries.go).
 	entries []entryList
 	entryAt map[int32]int32 // entries' index by thread, once there are many
+	// openPrev, openNext: the neighbours (thread+1; 0 for none) of this
+	// thread in the list of threads with an open transaction (trace_open.go).
+	openPrev, openNext int32
 }
 
 // DefaultMaxCycle is how many transactions of a cycle a violation lists

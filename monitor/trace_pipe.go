@@ -41,7 +41,7 @@ func (p *passes) read(r *trace.Reader) func([]trace.Event) (int, error) {
 func (p *passes) step(evs []trace.Event) {
 	p.m.StepAll(evs, false)
 	if p.blame != nil {
-		p.blame.step(evs, p.m.first > 0)
+		p.blame.step(evs, p.m.first > 0, p.m.oldestOpen())
 	}
 }
 
@@ -51,7 +51,7 @@ func (p *passes) stepFirst(evs []trace.Event) {
 	before := p.m.stats.Events
 	p.m.StepAll(evs, true)
 	if p.blame != nil {
-		p.blame.step(evs[:p.m.stats.Events-before], p.m.first > 0)
+		p.blame.step(evs[:p.m.stats.Events-before], p.m.first > 0, p.m.oldestOpen())
 	}
 }
 

@@ -8,6 +8,7 @@ package monitor
 // previous transaction and pending forks.
 func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 	x := m.newTxn(th, t, line, true)
+	m.opened(th, t)
 	if len(th.pending) > 0 || m.live(&th.last) { // else no source
 		if srcs := m.threadSources(th, x); len(srcs) > 0 {
 			m.addEdges(x, srcs, line)
@@ -29,6 +30,7 @@ func (m *TraceMonitor) end(th *traceThread, line int64) {
 	}
 	th.last, th.sawEvent = traceSrc{x, line}, true
 	th.cur = nil
+	m.closed(th)
 	if x.slot < 0 {
 		m.unslotted--
 	}
