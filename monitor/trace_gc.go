@@ -19,25 +19,11 @@ const gcMin = 1 << 14
 // and, within those, backwards from the live ones.
 func (m *TraceMonitor) collect() {
 	m.stats.GCs++
-	s := &m.search
-	s.epoch++
-	s.order = s.order[:0]
-	for _, th := range m.threads {
-		if x := th.cur; x != nil && x.stamp != s.epoch {
-			s.mark(x)
-		}
-	}
-	for i := 0; i < len(s.order); i++ {
-		for _, e := range s.order[i].out {
-			if e.to.stamp != s.epoch {
-				s.mark(e.to)
-			}
-		}
-	}
+	m.markReached()
 	keep := m.keepLive()
 	dead := m.dead[:0]
 	for _, n := range m.nodes {
-		if n.stamp != s.epoch || !keep[n.idx] {
+		if n.stamp != m.search.epoch || !keep[n.idx] {
 			n.dead, n.out, n.lastOut = true, n.out[:0], nil
 			dead = append(dead, n)
 		}
@@ -54,17 +40,7 @@ func (m *TraceMonitor) collect() {
 	if m.chains() {
 		dead = m.contract(dead)
 	}
-	for i, n := range m.nodes {
-		n.pos = int32(i)
-		n.out, n.in = prune(n.out), prune(n.in)
-		n.lastOut = nil
-		if k := len(n.out); k > 0 {
-			n.lastOut = n.out[k-1].to
-		}
-	}
-	kept = m.nodes
-	m.pruneSlots()
-	m.pruneEntries()
+	m.tidy()
 	for _, n := range dead {
 		if !n.open && n.viol == nil { // never so; but a live record must not be reused
 			m.arena.release(n)
@@ -75,11 +51,46 @@ func (m *TraceMonitor) collect() {
 	// keepLive reads every record. While collections contract, they
 	// come sooner: what they keep is what cannot be contracted, and the
 	// graph's peak is what the arena keeps.
-	growth := len(kept)
+	growth := len(m.nodes)
 	if m.chains() {
 		growth /= 4
 	}
-	m.gcAt = len(kept) + growth + m.gcMin + len(m.vars)/4
+	m.gcAt = len(m.nodes) + growth + m.gcMin + len(m.vars)/4
+}
+
+// markReached is collect's forward pass: it marks (search epoch, index)
+// every transaction an open one reaches.
+func (m *TraceMonitor) markReached() {
+	s := &m.search
+	s.epoch++
+	s.order = s.order[:0]
+	for _, th := range m.threads {
+		if x := th.cur; x != nil && x.stamp != s.epoch {
+			s.mark(x)
+		}
+	}
+	for i := 0; i < len(s.order); i++ {
+		for _, e := range s.order[i].out {
+			if e.to.stamp != s.epoch {
+				s.mark(e.to)
+			}
+		}
+	}
+}
+
+// tidy renumbers the kept transactions, drops their edges to the dead
+// and repeated ones, and the slots' and entries' references to the dead.
+func (m *TraceMonitor) tidy() {
+	for i, n := range m.nodes {
+		n.pos = int32(i)
+		n.out, n.in = prune(n.out), prune(n.in)
+		n.lastOut = nil
+		if k := len(n.out); k > 0 {
+			n.lastOut = n.out[k-1].to
+		}
+	}
+	m.pruneSlots()
+	m.pruneEntries()
 }
 
 // mark indexes n as reached by collect's forward pass. Only order and the
