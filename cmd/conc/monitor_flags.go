@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conc-dev/conc/internal/progress"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/tracereport"
 )
@@ -27,7 +28,7 @@ type monitorFlags struct {
 	timeout   time.Duration
 	maxMemory int64 // bytes; 0: budget.Default()
 	quiet     bool
-	progress  progressMode
+	progress  progress.Mode
 	cycles    bool
 	notAtomic setString
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/conc-dev/conc/internal/progress"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/report/predicted"
@@ -29,7 +30,7 @@ type predictFlags struct {
 	decideFlags
 	lenient    bool
 	witnessOut string
-	progress   progressMode
+	progress   progress.Mode
 	all        bool // every group of violations (predict_all.go)
 	maxGroups  int
 	group      int // with --all and --witness-out: whose witness, from 1 (0: not given, the first shown)
@@ -92,7 +93,7 @@ func runPredict(e *env, args []string) int {
 	case f.all:
 		return runPredictAll(e, &f, files[0])
 	}
-	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.enabled(e))
+	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.Enabled(e.stderr))
 	if err != nil {
 		return inputError(e, err)
 	}
