@@ -4,11 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
-	"github.com/conc-dev/conc/dfa"
 	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/trace"
 )
@@ -19,7 +17,7 @@ func init() {
 		args:    "FAMILY [flags]",
 		summary: "write a generated program (scaling and reduction families)",
 		run:     runGen,
-		more:    familyList,
+		more:    gen.FamilyList,
 	})
 }
 
@@ -71,7 +69,7 @@ func runGen(e *env, args []string) int {
 		return code
 	}
 	if len(pos) == 0 {
-		io.WriteString(e.stdout, familyList())
+		io.WriteString(e.stdout, gen.FamilyList())
 		return 0
 	}
 	if len(pos) > 1 {
@@ -80,7 +78,7 @@ func runGen(e *env, args []string) int {
 	if err := f.inputsFit(pos[0]); err != nil {
 		return e.errorf("gen: %v", err)
 	}
-	if err := f.reads(pos[0]).Check(f.what(pos[0]), f.p, f.given()); err != nil {
+	if err := f.mode().Reads(pos[0]).Check(f.mode().Name(pos[0]), f.p, f.given()); err != nil {
 		for _, line := range strings.Split(err.Error(), "\n") {
 			e.errorf("gen: %s", line)
 		}
@@ -102,57 +100,24 @@ func runGen(e *env, args []string) int {
 	return 0
 }
 
-// inputsFit checks that --dfa, --cnf and --trace go with the family.
+// mode is the instance's source that the flags choose.
+func (f *genFlags) mode() gen.Mode {
+	return gen.Mode{DFA: f.dfaFile != "", CNF: f.cnfFile != "", Trace: f.trace}
+}
+
+// inputsFit checks that --dfa, --cnf, --trace and --events go with the
+// family.
 func (f *genFlags) inputsFit(family string) error {
-	if _, err := gen.Lookup(family); err != nil {
+	if err := f.mode().Fits(family); err != nil {
 		return err
 	}
 	switch {
-	case f.dfaFile != "" && family != "w1", f.cnfFile != "" && family != "np":
-		return fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
-	case f.trace && family != "random":
-		return fmt.Errorf("--trace goes with the random family, not %s", family)
 	case !f.trace && slices.Contains(f.given(), "events"):
 		return fmt.Errorf("--events goes with --trace")
 	case f.trace && f.events < 1:
 		return fmt.Errorf("--events %d: --trace wants 1 or more", f.events)
 	}
 	return nil
-}
-
-// traceReads are the sizes of a random trace: no switch, and --locks 0
-// means a trace without locks.
-var traceReads = gen.Reads{Knobs: []gen.Knob{
-	{Name: "threads", Min: 1, Max: gen.MaxSize}, {Name: "vars", Min: 1, Max: gen.MaxSize},
-	{Name: "locks", Min: 0, Max: gen.MaxSize}, {Name: "txn", Min: 1, Max: gen.MaxSize},
-}, Seeded: true}
-
-// reads is what the family reads in the mode the flags choose: a formula
-// or automata read from a file leave only --m (w1's word length).
-func (f *genFlags) reads(family string) gen.Reads {
-	fam, _ := gen.Lookup(family)
-	switch {
-	case f.trace:
-		return traceReads
-	case f.cnfFile != "":
-		return gen.Reads{}
-	case f.dfaFile != "":
-		return gen.Reads{Knobs: []gen.Knob{{Name: "m", Min: 0, Max: gen.MaxSize}}}
-	}
-	return fam.Reads
-}
-
-// what names the family and mode in messages.
-func (f *genFlags) what(family string) string {
-	switch {
-	case f.trace:
-		return family + " --trace"
-	case f.cnfFile != "":
-		return family + " --cnf"
-	case f.dfaFile != "":
-		return family + " --dfa"
-	}
-	return family
 }
 
 // given lists the flags set on the command line.
@@ -162,57 +127,24 @@ func (f *genFlags) given() []string {
 	return names
 }
 
-// sizeFlags lists the family's size flags, for the cap's message.
-func sizeFlags(r gen.Reads) string {
-	var fs []string
-	for _, k := range r.Knobs {
-		fs = append(fs, "--"+k.Name)
-	}
-	if len(fs) < 2 {
-		return strings.Join(fs, "")
-	}
-	return strings.Join(fs[:len(fs)-1], ", ") + " or " + fs[len(fs)-1]
-}
-
 // generate writes the family's instance: from the input file for w1 and
 // np when one is given, else the family's generator under the seed.
 func (f *genFlags) generate(e *env, family string) (string, error) {
-	fam, err := gen.Lookup(family)
-	if err != nil {
-		return "", err
-	}
 	switch {
 	case f.dfaFile != "":
 		_, text, err := readInput(e, f.dfaFile)
 		if err != nil {
 			return "", err
 		}
-		s, err := dfa.Parse(string(text))
-		if err != nil {
-			return "", fmt.Errorf("%s: %v", f.dfaFile, err)
-		}
-		if err := gen.CheckBytes(gen.W1Bytes(s, f.p.M), "--m or the automata's sizes"); err != nil {
-			return "", err
-		}
-		return gen.W1(s, max(f.p.M, 0)), nil
+		return gen.FromDFA(f.dfaFile, text, f.p.M)
 	case f.cnfFile != "":
 		_, text, err := readInput(e, f.cnfFile)
 		if err != nil {
 			return "", err
 		}
-		cnf, err := gen.ParseDIMACS(string(text))
-		if err != nil {
-			return "", fmt.Errorf("%s: %v", f.cnfFile, err)
-		}
-		if err := gen.CheckBytes(gen.NPBytes(cnf), "the formula's size"); err != nil {
-			return "", err
-		}
-		return gen.NP(cnf), nil
+		return gen.FromDIMACS(f.cnfFile, text)
 	}
-	if err := gen.CheckBytes(fam.Bytes(f.p), sizeFlags(fam.Reads)); err != nil {
-		return "", err
-	}
-	return fam.Gen(rand.New(rand.NewPCG(f.seed, 0)), f.p), nil
+	return gen.Seeded(family, f.seed, f.p)
 }
 
 // randomTrace writes a random STD trace with trace.Gen to w as it is
@@ -249,35 +181,4 @@ func orDefault(n, def int) int {
 		return def
 	}
 	return n
-}
-
-// familyList lists the families, each with its sentence, wrapped to the
-// terminal's usual width under its name.
-func familyList() string {
-	var b strings.Builder
-	b.WriteString("Families (conc gen FAMILY [flags]):\n")
-	for _, n := range gen.Families() {
-		fam, _ := gen.Lookup(n)
-		fmt.Fprintf(&b, "  %s\n", n)
-		for _, l := range wrap(fam.Doc+".", 72) {
-			fmt.Fprintf(&b, "        %s\n", l)
-		}
-	}
-	return b.String()
-}
-
-// wrap breaks text into lines of at most width bytes at spaces.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines, line = append(lines, line), ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
 }
