@@ -114,11 +114,6 @@ func TestBenchFamiliesDocumented(t *testing.T) {
 	}
 }
 
-func TestShellWords(t *testing.T) {
-	require.Equal(t, "--family chain --sizes 1,2 --plot docs/plots/x.svg", shellWords([]string{"--family", "chain", "--sizes", "1,2", "--plot", "docs/plots/x.svg"}))
-	require.Equal(t, `--title 'a b' '' 'it'\''s'`, shellWords([]string{"--title", "a b", "", "it's"}))
-}
-
 // TestBenchPlotNothingToDraw: a sweep whose every decision timed out
 // prints its table, exits 0, and writes a plot that says why it is empty.
 func TestBenchPlotNothingToDraw(t *testing.T) {
