@@ -63,4 +63,3 @@ func TestProgressLineUnknownSize(t *testing.T) {
 	require.Contains(t, p.text(), "conc: read 7 events, ")
 	require.NotContains(t, p.text(), "%")
 }
-
