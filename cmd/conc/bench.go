@@ -11,6 +11,7 @@ import (
 	"github.com/conc-dev/conc/bench"
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
+	"github.com/conc-dev/conc/internal/cliflag"
 )
 
 func init() {
@@ -45,7 +46,7 @@ func (f *benchFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sizes, "sizes", "", "comma-separated sizes `n` (default: the family's)")
 	fs.StringVar(&f.threads, "threads", "", "comma-separated thread counts `k` (default: the family's)")
 	f.timeout = benchTimeout
-	timeoutVar(fs, &f.timeout, fmt.Sprintf("give up one decision after `DURATION` (default %v); larger sizes are then skipped", benchTimeout))
+	cliflag.Timeout(fs, &f.timeout, fmt.Sprintf("give up one decision after `DURATION` (default %v); larger sizes are then skipped", benchTimeout))
 	fs.IntVar(&f.repeat, "repeat", 1, "decide each instance `N` times and keep the fastest")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the families that draw at random")
 	fs.StringVar(&f.plot, "plot", "", "write a log-log plot to `FILE` (.svg or .png)")

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/conc-dev/conc/internal/cliflag"
 )
 
 // Exit codes (docs/spec.md §6).
@@ -121,7 +123,7 @@ func dispatch(e *env, name string, args []string) int {
 			return e.errorf("'%s' is not available yet", name)
 		}
 	}
-	return e.errorf("unknown command %q%s; run 'conc --help'", name, didYouMean(name, commandNames(), ""))
+	return e.errorf("unknown command %q%s; run 'conc --help'", name, cliflag.DidYouMean(name, commandNames(), ""))
 }
 
 // usage lists the subcommands: docs/spec.md §4's in its order, then any others.

@@ -6,14 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/engines/global"
+	"github.com/conc-dev/conc/internal/cliflag"
 )
 
 // decideFlags are the flags of the commands that decide a program (check,
@@ -46,12 +45,12 @@ func (f *decideFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.ignoreSync, "ignore-sync", false, "drop lock, fork and join events first: faster but optimistic")
 	fs.StringVar(&f.dot, "dot", "", "write the witness's conflict cycle as a Graphviz digraph to `FILE` "+dashHelp)
 	fs.StringVar(&f.html, "html", "", htmlHelp)
-	timeoutVar(fs, &f.timeout, decideTimeoutHelp)
-	countVar(fs, "max-states", "give up after `N` states with verdict unknown (default 0: no limit)",
+	cliflag.Timeout(fs, &f.timeout, decideTimeoutHelp)
+	cliflag.Count(fs, "max-states", "give up after `N` states with verdict unknown (default 0: no limit)",
 		&f.maxStates, &f.maxStatesSet)
-	countVar(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", brute.MaxDepth),
+	cliflag.Count(fs, "max-depth", fmt.Sprintf("brute: explore at most `N` events per thread (default %d)", brute.MaxDepth),
 		&f.maxDepth, nil)
-	countVar(fs, "max-stack", maxStackHelp(), &f.maxStack, nil)
+	cliflag.Count(fs, "max-stack", maxStackHelp(), &f.maxStack, nil)
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 }
@@ -129,30 +128,15 @@ func (f *decideFlags) options() engines.Options {
 	}
 }
 
-// parseFlags parses args with flags before, between or after the positional
-// arguments (users type "conc check f.conc --format json"); "--" ends the
-// flags. For --help it prints the command's usage to stdout and returns
-// flag.ErrHelp; other errors are returned for the caller to report.
+// parseFlags parses args in conc's flag dialect (cliflag.Parse). For
+// --help it prints the command's usage to stdout and returns flag.ErrHelp;
+// other errors are returned for the caller to report.
 func parseFlags(e *env, c *command, fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard) // errors are reported once, by the caller
-	fs.Usage = func() {}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				commandUsage(e.stdout, c, fs)
-			}
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos, args = append(pos, rest[0]), rest[1:]
+	pos, err := cliflag.Parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		commandUsage(e.stdout, c, fs)
 	}
+	return pos, err
 }
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
@@ -162,12 +146,7 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 		fmt.Fprintf(&b, "%s\n\n", c.help)
 	}
 	b.WriteString("Flags:\n")
-	var defaults strings.Builder
-	fs.SetOutput(&defaults)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-	// package flag prints "-name"; conc's docs and messages say "--name".
-	b.WriteString(helpDash.ReplaceAllString(defaults.String(), "$1--"))
+	b.WriteString(cliflag.Defaults(fs))
 	if c.more != nil {
 		b.WriteString("\n" + c.more())
 	}
@@ -213,46 +192,5 @@ func flagError(e *env, c *command, fs *flag.FlagSet, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	msg := err.Error()
-	if m := badValue.FindStringSubmatch(msg); m != nil {
-		why := m[3]
-		if f := fs.Lookup(m[2]); f != nil && wantOf(f) != "" {
-			why = wantOf(f)
-		}
-		msg = "--" + m[2] + " " + m[1] + ": " + why
-	}
-	msg = dashDash.ReplaceAllString(msg, "$1--$2")
-	if name := undefinedFlag(err.Error()); name != "" {
-		msg += didYouMean(name, flagNames(fs), "--")
-	}
-	return e.errorf("%s: %s; run 'conc %s --help'", c.name, msg, c.name)
-}
-
-// helpDash is the dash before a flag's name in PrintDefaults' output.
-var helpDash = regexp.MustCompile(`(?m)^(  )-`)
-
-// dashDash rewrites package flag's "-name" as "--name", the spelling of
-// docs/spec.md §4 and of our usage messages.
-var dashDash = regexp.MustCompile(`(^|[: ])-([a-z])`)
-
-// badValue matches package flag's `invalid value "5" for flag -timeout:
-// why` (and `invalid boolean value "x" for -quiet: why`), which flagError
-// rewrites as `--timeout "5": why`, the form of conc's own flag checks.
-var badValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([a-z-]+): (.*)$`)
-
-// countVar defines a flag of a count of 0 or more. set, when not nil,
-// records whether it was given, for a flag whose absence means something
-// other than any value.
-func countVar(fs *flag.FlagSet, name, usage string, n *int, set *bool) {
-	fs.Func(name, usage, func(s string) error {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 0 {
-			return errors.New("want a count of 0 or more")
-		}
-		*n = v
-		if set != nil {
-			*set = true
-		}
-		return nil
-	})
+	return e.errorf("%s: %s; run 'conc %s --help'", c.name, cliflag.Message(fs, err), c.name)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/conc-dev/conc/gen"
+	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -39,7 +40,7 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.Threads, "threads", 0, "threads `k` (random, chain, locked; w1: random DFAs; w1-counters: counting automata)")
 	fs.IntVar(&f.p.EventsPerThread, "n", 0, "size `n`: accesses per thread (random), unary writes before the cycle (chain), critical sections (locked)")
 	fs.IntVar(&f.p.Vars, "vars", 0, "shared variables (random; --trace), or the formula's variables (np)")
-	countVar(fs, "locks", "`locks` (random with --sync, locked; --trace: default 2, 0 for none)", &f.p.Locks, nil)
+	cliflag.Count(fs, "locks", "`locks` (random with --sync, locked; --trace: default 2, 0 for none)", &f.p.Locks, nil)
 	fs.IntVar(&f.p.TxnLen, "txn", 0, "most accesses in one transaction (random; --trace)")
 	fs.BoolVar(&f.p.Loops, "loops", false, "random: loop and repeat (regular programs)")
 	fs.BoolVar(&f.p.Choice, "choice", false, "random: choose")

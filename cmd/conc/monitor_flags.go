@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/internal/progress"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/tracereport"
@@ -45,7 +46,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.all, "all", false, "also list every broken transaction (with --cycles: every transaction on a cycle) in the text output, one a line")
 	fs.BoolVar(&f.cycles, "cycles", false, "report every transaction on a cycle of conflicts, grouped (Velodrome's answer), instead of the transactions broken by themselves")
 	fs.Var(&f.notAtomic, "not-atomic", "treat the blocks whose begin is at `SPEC[,SPEC...]` as not atomic: SPEC is a begin's LOC or line:N (its trace line); @FILE reads SPECs from FILE")
-	timeoutVar(fs, &f.timeout, timeoutHelp)
+	cliflag.Timeout(fs, &f.timeout, timeoutHelp)
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", progressHelp)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/profiles"
@@ -38,7 +39,7 @@ func runProfiles(e *env, args []string) int {
 	var f profilesFlags
 	files, code, done := parseCommand(e, "profiles", func(set *flag.FlagSet) {
 		set.StringVar(&f.format, "format", "text", "output `format`: text or json")
-		timeoutVar(set, &f.timeout, decideTimeoutHelp)
+		cliflag.Timeout(set, &f.timeout, decideTimeoutHelp)
 		memoryVar(set, &f.maxMemory)
 	}, args)
 	if done {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/report"
@@ -38,8 +39,8 @@ type serveFlags struct {
 func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.addr, "addr", serve.DefaultAddr, "listen on `HOST:PORT`")
 	fs.BoolVar(&f.public, "public", false, "allow an --addr that is not loopback (the playground has no authentication)")
-	timeoutVar(fs, &f.timeout, fmt.Sprintf("the longest `DURATION` one check may take, and its default (default %v)", serve.DefaultMaxTimeout))
-	countVar(fs, "max-checks", "run at most `N` checks and lab sweeps at a time; the others wait, then get 503 (default: the number of CPUs)", &f.maxChecks, nil)
+	cliflag.Timeout(fs, &f.timeout, fmt.Sprintf("the longest `DURATION` one check may take, and its default (default %v)", serve.DefaultMaxTimeout))
+	cliflag.Count(fs, "max-checks", "run at most `N` checks and lab sweeps at a time; the others wait, then get 503 (default: the number of CPUs)", &f.maxChecks, nil)
 	memoryVar(fs, &f.maxMemory)
 }
 

@@ -1,4 +1,4 @@
-package main
+package cliflag
 
 import (
 	"testing"
@@ -16,7 +16,7 @@ func TestParseTimeout(t *testing.T) {
 		{"5s", 5 * time.Second, ""},
 		{"1h30m", 90 * time.Minute, ""},
 		{"1ns", time.Nanosecond, ""},
-		{"2562047h47m16s", maxTimeout, ""},
+		{"2562047h47m16s", MaxTimeout, ""},
 		{"5", 0, "a duration needs a unit, e.g. 5s or 2m"},
 		{"0.5", 0, "a duration needs a unit"},
 		{"0", 0, "want a positive duration"},
@@ -24,7 +24,7 @@ func TestParseTimeout(t *testing.T) {
 		{"-1s", 0, "want a positive duration"},
 		{"soon", 0, "want a duration such as"},
 	} {
-		got, err := parseTimeout(tc.in)
+		got, err := ParseTimeout(tc.in)
 		if tc.err != "" {
 			require.ErrorContains(t, err, tc.err, tc.in)
 			continue

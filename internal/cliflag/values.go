@@ -1,4 +1,4 @@
-package main
+package cliflag
 
 import (
 	"errors"
@@ -7,17 +7,17 @@ import (
 	"time"
 )
 
-// maxTimeout is the longest --timeout kept as given: a longer one (up to
+// MaxTimeout is the longest --timeout kept as given: a longer one (up to
 // Go's 2562047h47m16s) is practically no timeout, and clamping it keeps
 // the deadline (now plus the timeout) well inside time.Time's range.
-const maxTimeout = 100 * 365 * 24 * time.Hour
+const MaxTimeout = 100 * 365 * 24 * time.Hour
 
-// timeoutVar defines --timeout: a positive duration with a unit; without
+// Timeout defines --timeout: a positive duration with a unit; without
 // the flag the command's default applies (check, predict, profiles: five
 // minutes; monitor: none).
-func timeoutVar(fs *flag.FlagSet, d *time.Duration, usage string) {
+func Timeout(fs *flag.FlagSet, d *time.Duration, usage string) {
 	fs.Func("timeout", usage, func(s string) error {
-		v, err := parseTimeout(s)
+		v, err := ParseTimeout(s)
 		if err == nil {
 			*d = v
 		}
@@ -25,10 +25,10 @@ func timeoutVar(fs *flag.FlagSet, d *time.Duration, usage string) {
 	})
 }
 
-// parseTimeout reads a --timeout value. A bare number is refused with a
+// ParseTimeout reads a --timeout value. A bare number is refused with a
 // hint rather than read in some unit (Go reads only "0" without one), and
 // 0 is refused like -1s.
-func parseTimeout(s string) (time.Duration, error) {
+func ParseTimeout(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
@@ -39,5 +39,5 @@ func parseTimeout(s string) (time.Duration, error) {
 	if d <= 0 {
 		return 0, errors.New("want a positive duration, e.g. 30s or 2h")
 	}
-	return min(d, maxTimeout), nil
+	return min(d, MaxTimeout), nil
 }
