@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/conc-dev/conc/internal/outfile"
 	"github.com/conc-dev/conc/report"
@@ -67,7 +66,7 @@ func (p outputPaths) named() [][2]string {
 }
 
 func createOutputs(e *env, paths outputPaths, inputs []os.FileInfo) (*outputs, error) {
-	if err := distinctOutputs(paths.named()); err != nil {
+	if err := outfile.Distinct(paths.named()); err != nil {
 		return nil, err
 	}
 	o := &outputs{dot: &renderedFile{}, html: &renderedFile{}}
@@ -89,46 +88,6 @@ func createOutputs(e *env, paths outputPaths, inputs []os.FileInfo) (*outputs, e
 		}
 	}
 	return o, nil
-}
-
-// distinctOutputs checks that no two outputs name one file, and that at
-// most one is standard output.
-func distinctOutputs(outs [][2]string) error {
-	for i, a := range outs {
-		for _, b := range outs[i+1:] {
-			if err := distinctPair(a, b); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// distinctPair checks two outputs, each its flag and path.
-func distinctPair(a, b [2]string) error {
-	switch {
-	case a[1] == outfile.Stdout && b[1] == outfile.Stdout:
-		return fmt.Errorf("%s - and %s -: only one output can go to standard output", a[0], b[0])
-	case a[1] == outfile.Stdout || b[1] == outfile.Stdout:
-		return nil
-	case absPath(a[1]) == absPath(b[1]): // "out" and "./out", before either exists
-		return fmt.Errorf("%s and %s name the same file", a[0], b[0])
-	}
-	x, xerr := os.Stat(a[1])
-	y, yerr := os.Stat(b[1])
-	if xerr == nil && yerr == nil && os.SameFile(x, y) {
-		return fmt.Errorf("%s and %s name the same file", a[0], b[0])
-	}
-	return nil
-}
-
-// absPath is path made absolute and clean (just clean if the working
-// directory is unknown).
-func absPath(path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return filepath.Clean(path)
 }
 
 // writePictures writes --dot and --html (each a no-op when not given).
