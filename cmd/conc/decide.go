@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -83,54 +81,13 @@ func judge(e *env, f *decideFlags, eng *engines.Engine, p *model.Program) (*repo
 }
 
 // runEngine runs eng under its deadline (--timeout or the default) and the
-// memory budget. The limits end in Unknown, never in an error (settle); an
-// engine that has not answered timeoutGrace after they ended its context
-// is abandoned.
+// memory budget. The limits end in Unknown, never in an error
+// (engines.Settle); an engine that has not answered timeoutGrace after
+// they ended its context is abandoned.
 func runEngine(eng *engines.Engine, p *model.Program, opts engines.Options, dl deadline) (engines.Result, error) {
 	ctx, stop := withinLimits(dl, opts.MaxMemory)
 	defer stop()
-	type answer struct {
-		res engines.Result
-		err error
-	}
-	done := make(chan answer, 1) // buffered: an overrunning engine never blocks
-	start := time.Now()
-	go func() {
-		// A panic here would bypass run's recover: it is an engine bug,
-		// reported as the engine's failure.
-		defer func() {
-			if r := recover(); r != nil {
-				done <- answer{err: fmt.Errorf("panic: %v", r)}
-			}
-		}()
-		res, err := eng.Check(ctx, p, opts)
-		done <- answer{res, err}
-	}()
-	var a answer
-	select {
-	case a = <-done:
-	case <-ctx.Done():
-		// The deadline or the memory watch ended the engine's context: an
-		// engine that polls it stops within its check interval with its
-		// counts, which the answer keeps; one that does not is abandoned
-		// (never the zero Result, which reads serializable).
-		select {
-		case a = <-done:
-		case <-time.After(timeoutGrace):
-			a = answer{err: context.Cause(ctx)}
-		}
-	}
-	res, err := settle(ctx, dl, a.res, a.err)
-	if err != nil {
-		return res, err
-	}
-	if res.Engine == "" {
-		res.Engine = eng.Name
-	}
-	if res.Stats.Millis == 0 {
-		res.Stats.Millis = time.Since(start).Milliseconds()
-	}
-	return res, nil
+	return eng.CheckWithin(ctx, p, opts, timeoutGrace, dl.reason())
 }
 
 func render(w io.Writer, f *decideFlags, r *report.Report) error {

@@ -19,7 +19,7 @@
 // the verdict to an exit code. Each subcommand is one file that registers
 // itself in the command table (commands.go); the commands that decide
 // (check, predict) share decideFlags (flags.go), the limits they run under
-// (withinLimits and settle, memory.go; profiles too) and the rendering
+// (engines.Within and engines.Settle, through memory.go; profiles too) and the rendering
 // (decide.go); check's pipeline is decide, predict's runPrediction.
 //
 // Decisions where the spec is silent:

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
@@ -70,54 +68,13 @@ func (f *decideFlags) compileLimits() lang.Limits {
 	return lang.Limits{Ctx: f.within, MaxBytes: f.maxMemory, MaxStates: int64(f.maxStates)}
 }
 
-// withinLimits is the context a search runs under: it ends at dl's
-// deadline or, with cause *budget.Exceeded, when the heap reaches the
-// memory budget of limit bytes (0: the default). Engines poll the heap as
-// they search, but some passes (profile extraction, saturation, building
-// tables) count no states: the watch is their backstop. stop ends both.
+// withinLimits is the context a search runs under: dl's deadline and the
+// memory budget of limit bytes (0: the default), engines.Within.
 func withinLimits(dl deadline, limit int64) (ctx context.Context, stop func()) {
-	parent := dl.within
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, cancel := context.WithTimeout(parent, dl.d)
-	ctx, unwatch := budget.Watch(ctx, limit)
-	return ctx, func() { unwatch(); cancel() }
+	return engines.Within(dl.within, dl.d, limit)
 }
 
-// settle is the answer a search gave under ctx (from withinLimits) once the
-// limits are applied: the memory budget's (overBudget); for a search the
-// deadline ended, in error or unknown, unknown with dl's reason, one wording
-// naming the budget and the flag. Other errors are returned as they are.
+// settle is engines.Settle with dl's reason for a search it ended.
 func settle(ctx context.Context, dl deadline, res engines.Result, err error) (engines.Result, error) {
-	if r, ok := overBudget(ctx, res, err); ok {
-		return r, nil
-	}
-	if err != nil && errors.Is(err, context.DeadlineExceeded) {
-		return engines.Result{Verdict: engines.Unknown, Stats: res.Stats, Reason: dl.reason()}, nil
-	}
-	if err != nil {
-		return res, err
-	}
-	if res.Verdict == engines.Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		res.Reason = dl.reason()
-	}
-	return res, nil
-}
-
-// overBudget is the answer when the watch ended the engine's context: a
-// verdict the engine reached stands, and so does its own memory reason
-// (which counts its states); an engine that answered unknown for the
-// context's end, failed, or was abandoned (err is the context's cause) is
-// unknown with the budget's reason. ok reports that the watch decided.
-func overBudget(ctx context.Context, res engines.Result, err error) (engines.Result, bool) {
-	var ex *budget.Exceeded
-	switch {
-	case !errors.As(context.Cause(ctx), &ex):
-		return res, false
-	case err == nil && res.Verdict != engines.Unknown,
-		err == nil && strings.Contains(res.Reason, "memory budget"):
-		return res, false
-	}
-	return engines.Result{Verdict: engines.Unknown, Reason: ex.Error(), Engine: res.Engine, Stats: res.Stats}, true
+	return engines.Settle(ctx, dl.reason(), res, err)
 }
