@@ -48,45 +48,19 @@ type Point struct {
 // out or answers unknown (a bound) at one size is skipped at the larger
 // ones with the same k.
 func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
-	axis, fam, err := LookupAxis(s.Family)
+	sw, err := plan(s)
 	if err != nil {
 		return nil, err
 	}
-	if len(s.Engines) == 0 || len(s.Sizes) == 0 {
-		return nil, errors.New("bench: want at least one engine and one size")
-	}
-	var engs []*engines.Engine
-	for _, name := range s.Engines {
-		e, err := engines.Lookup(name)
-		if err != nil {
-			return nil, err
-		}
-		engs = append(engs, e)
-	}
-	if err := axis.CheckThreads(s.Family, s.Threads); err != nil {
-		return nil, err
-	}
-	ks := s.Threads
-	if len(ks) == 0 {
-		ks = []int{axis.DefaultK}
-	}
-	sizes := append([]int(nil), s.Sizes...)
-	sort.Ints(sizes)
 	var out []Point
-	for _, k := range ks {
+	for _, k := range sw.ks {
 		stopped := map[string]string{}
-		for _, n := range sizes {
-			params := axis.Params(n, k)
-			if err := gen.CheckBytes(fam.Bytes(params), "--sizes or --threads"); err != nil {
-				return out, fmt.Errorf("bench: %s at n=%d k=%d: %v", s.Family, n, k, err)
-			}
-			rng := rand.New(rand.NewPCG(s.Seed, uint64(n)<<16|uint64(k)))
-			src := fam.Gen(rng, params)
-			p, err := lang.Compile(fmt.Sprintf("%s-n%d-k%d.conc", s.Family, n, k), []byte(src))
+		for _, n := range sw.sizes {
+			p, err := sw.instance(n, k)
 			if err != nil {
-				return out, fmt.Errorf("bench: %s at n=%d k=%d does not compile: %v", s.Family, n, k, err)
+				return out, err
 			}
-			for _, e := range engs {
+			for _, e := range sw.engs {
 				pt := Point{Engine: e.Name, N: n, K: k, Threads: len(p.Threads)}
 				if why, ok := stopped[e.Name]; ok {
 					pt.Skipped = why
@@ -107,6 +81,61 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 		}
 	}
 	return out, nil
+}
+
+// sweep is a checked Spec: its family, engines, thread counts and sizes
+// (sorted).
+type sweep struct {
+	s         Spec
+	axis      Axis
+	fam       gen.Family
+	engs      []*engines.Engine
+	ks, sizes []int
+}
+
+// plan checks s and lays out its sweep.
+func plan(s Spec) (sweep, error) {
+	axis, fam, err := LookupAxis(s.Family)
+	if err != nil {
+		return sweep{}, err
+	}
+	if len(s.Engines) == 0 || len(s.Sizes) == 0 {
+		return sweep{}, errors.New("bench: want at least one engine and one size")
+	}
+	sw := sweep{s: s, axis: axis, fam: fam, ks: s.Threads}
+	for _, name := range s.Engines {
+		e, err := engines.Lookup(name)
+		if err != nil {
+			return sweep{}, err
+		}
+		sw.engs = append(sw.engs, e)
+	}
+	if err := axis.CheckThreads(s.Family, s.Threads); err != nil {
+		return sweep{}, err
+	}
+	if len(sw.ks) == 0 {
+		sw.ks = []int{axis.DefaultK}
+	}
+	sw.sizes = append([]int(nil), s.Sizes...)
+	sort.Ints(sw.sizes)
+	return sw, nil
+}
+
+// instance is the family's program at size n and k threads, drawn under
+// a seed of its own.
+func (sw sweep) instance(n, k int) (*model.Program, error) {
+	s := sw.s
+	params := sw.axis.Params(n, k)
+	if err := gen.CheckBytes(sw.fam.Bytes(params), "--sizes or --threads"); err != nil {
+		return nil, fmt.Errorf("bench: %s at n=%d k=%d: %v", s.Family, n, k, err)
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, uint64(n)<<16|uint64(k)))
+	src := sw.fam.Gen(rng, params)
+	p, err := lang.Compile(fmt.Sprintf("%s-n%d-k%d.conc", s.Family, n, k), []byte(src))
+	if err != nil {
+		return nil, fmt.Errorf("bench: %s at n=%d k=%d does not compile: %v", s.Family, n, k, err)
+	}
+	return p, nil
 }
 
 func skipReason(pt Point, n int) string {

@@ -95,60 +95,81 @@ func distinctVars(rng *rand.Rand, n, k int) []int {
 // the header is "p cnf VARS CLAUSES", and each clause is a list of non-zero
 // literals ended by 0 (clauses may span lines).
 func ParseDIMACS(text string) (CNF, error) {
-	var f CNF
-	header := false
-	headerLine, declared := 0, 0 // the header's line and clause count
-	var cur []int
+	var d dimacs
 	sc := bufio.NewScanner(strings.NewReader(text))
 	for line := 1; sc.Scan(); line++ {
-		fields := strings.Fields(sc.Text())
-		switch {
-		case len(fields) == 0 || fields[0] == "c" || fields[0] == "%":
-			continue
-		case fields[0] == "p":
-			if header || len(fields) != 4 || fields[1] != "cnf" {
-				return CNF{}, fmt.Errorf("line %d: want one header \"p cnf VARS CLAUSES\"", line)
-			}
-			n, err := strconv.Atoi(fields[2])
-			if err != nil || n < 0 {
-				return CNF{}, fmt.Errorf("line %d: bad variable count %q", line, fields[2])
-			}
-			m, err := strconv.Atoi(fields[3])
-			if err != nil || m < 0 {
-				return CNF{}, fmt.Errorf("line %d: bad clause count %q", line, fields[3])
-			}
-			f.Vars, header, headerLine, declared = n, true, line, m
-			continue
-		}
-		if !header {
-			return CNF{}, fmt.Errorf("line %d: clause before the \"p cnf\" header", line)
-		}
-		for _, w := range fields {
-			l, err := strconv.Atoi(w)
-			if err != nil || l > f.Vars || -l > f.Vars {
-				return CNF{}, fmt.Errorf("line %d: bad literal %q (variables are 1..%d)", line, w, f.Vars)
-			}
-			if l == 0 {
-				f.Clauses = append(f.Clauses, cur)
-				cur = nil
-				continue
-			}
-			cur = append(cur, l)
+		if err := d.line(line, strings.Fields(sc.Text())); err != nil {
+			return CNF{}, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return CNF{}, err
 	}
-	if !header {
+	return d.end()
+}
+
+// dimacs is ParseDIMACS's state between lines.
+type dimacs struct {
+	f          CNF
+	header     bool
+	headerLine int // the header's line
+	declared   int // the header's clause count
+	cur        []int
+}
+
+// line reads one line's fields: a comment, the header, or literals.
+func (d *dimacs) line(line int, fields []string) error {
+	switch {
+	case len(fields) == 0 || fields[0] == "c" || fields[0] == "%":
+		return nil
+	case fields[0] == "p":
+		return d.readHeader(line, fields)
+	case !d.header:
+		return fmt.Errorf("line %d: clause before the \"p cnf\" header", line)
+	}
+	for _, w := range fields {
+		l, err := strconv.Atoi(w)
+		if err != nil || l > d.f.Vars || -l > d.f.Vars {
+			return fmt.Errorf("line %d: bad literal %q (variables are 1..%d)", line, w, d.f.Vars)
+		}
+		if l == 0 {
+			d.f.Clauses = append(d.f.Clauses, d.cur)
+			d.cur = nil
+			continue
+		}
+		d.cur = append(d.cur, l)
+	}
+	return nil
+}
+
+// readHeader reads "p cnf VARS CLAUSES", once.
+func (d *dimacs) readHeader(line int, fields []string) error {
+	if d.header || len(fields) != 4 || fields[1] != "cnf" {
+		return fmt.Errorf("line %d: want one header \"p cnf VARS CLAUSES\"", line)
+	}
+	n, err := strconv.Atoi(fields[2])
+	if err != nil || n < 0 {
+		return fmt.Errorf("line %d: bad variable count %q", line, fields[2])
+	}
+	m, err := strconv.Atoi(fields[3])
+	if err != nil || m < 0 {
+		return fmt.Errorf("line %d: bad clause count %q", line, fields[3])
+	}
+	d.f.Vars, d.header, d.headerLine, d.declared = n, true, line, m
+	return nil
+}
+
+// end checks the formula once every line is read.
+func (d *dimacs) end() (CNF, error) {
+	switch {
+	case !d.header:
 		return CNF{}, fmt.Errorf("no \"p cnf\" header")
-	}
-	if len(cur) > 0 {
+	case len(d.cur) > 0:
 		return CNF{}, fmt.Errorf("last clause is not ended by 0")
+	case len(d.f.Clauses) != d.declared:
+		return CNF{}, fmt.Errorf("line %d: the header declares %d clauses, the file has %d", d.headerLine, d.declared, len(d.f.Clauses))
 	}
-	if len(f.Clauses) != declared {
-		return CNF{}, fmt.Errorf("line %d: the header declares %d clauses, the file has %d", headerLine, declared, len(f.Clauses))
-	}
-	return f, nil
+	return d.f, nil
 }
 
 // Satisfiable decides f by trying every assignment (2^Vars of them): the

@@ -107,31 +107,53 @@ func orConcat(dst, a, b *summary) bool {
 	grew := false
 	af, ac := a.flags&flagFlat != 0, a.flags&flagCross != 0
 	bf, bc := b.flags&flagFlat != 0, b.flags&flagCross != 0
-	if af && bf { // flat · flat is flat
-		grew = dst.orFlags(flagFlat)
-		grew = dst.flat.Or(a.flat) || grew
-		grew = dst.flat.Or(b.flat) || grew
+	if af && bf {
+		grew = orFlatFlat(dst, a, b)
 	}
-	if af && bc { // a lies before b's last boundary
-		grew = dst.orFlags(flagCross) || grew
-		grew = dst.pre.Or(a.flat) || grew
-		grew = dst.pre.Or(b.pre) || grew
-		grew = dst.last.Or(b.last) || grew
+	if af && bc {
+		grew = orFlatCross(dst, a, b) || grew
 	}
-	if ac && bf { // b extends a's last segment
-		grew = dst.orFlags(flagCross) || grew
-		grew = dst.pre.Or(a.pre) || grew
-		grew = dst.last.Or(a.last) || grew
-		grew = dst.last.Or(b.flat) || grew
+	if ac && bf {
+		grew = orCrossFlat(dst, a, b) || grew
 	}
-	if ac && bc { // all of a lies before b's last boundary
-		grew = dst.orFlags(flagCross) || grew
-		grew = dst.pre.Or(a.pre) || grew
-		grew = dst.pre.Or(a.last) || grew
-		grew = dst.pre.Or(b.pre) || grew
-		grew = dst.last.Or(b.last) || grew
+	if ac && bc {
+		grew = orCrossCross(dst, a, b) || grew
 	}
 	return grew
+}
+
+// orFlatFlat is orConcat's flat · flat, which is flat.
+func orFlatFlat(dst, a, b *summary) bool {
+	grew := dst.orFlags(flagFlat)
+	grew = dst.flat.Or(a.flat) || grew
+	return dst.flat.Or(b.flat) || grew
+}
+
+// orFlatCross is orConcat's flat · crossing: a lies before b's last
+// boundary.
+func orFlatCross(dst, a, b *summary) bool {
+	grew := dst.orFlags(flagCross)
+	grew = dst.pre.Or(a.flat) || grew
+	grew = dst.pre.Or(b.pre) || grew
+	return dst.last.Or(b.last) || grew
+}
+
+// orCrossFlat is orConcat's crossing · flat: b extends a's last segment.
+func orCrossFlat(dst, a, b *summary) bool {
+	grew := dst.orFlags(flagCross)
+	grew = dst.pre.Or(a.pre) || grew
+	grew = dst.last.Or(a.last) || grew
+	return dst.last.Or(b.flat) || grew
+}
+
+// orCrossCross is orConcat's crossing · crossing: all of a lies before b's
+// last boundary.
+func orCrossCross(dst, a, b *summary) bool {
+	grew := dst.orFlags(flagCross)
+	grew = dst.pre.Or(a.pre) || grew
+	grew = dst.pre.Or(a.last) || grew
+	grew = dst.pre.Or(b.pre) || grew
+	return dst.last.Or(b.last) || grew
 }
 
 // addGrew adds l to s and reports whether it was new.
