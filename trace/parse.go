@@ -57,40 +57,45 @@ func indexBar(b []byte) int {
 // parseOp recognises r(V) w(V) acq(L) rel(L) fork(U) join(U) begin end.
 func parseOp(op []byte) (model.Op, []byte, bool) {
 	n := len(op)
-	if n < 3 {
+	switch {
+	case n < 3:
 		return 0, nil, false
-	}
-	if op[n-1] != ')' {
-		switch string(op) {
-		case "begin":
-			return model.OpBegin, nil, true
-		case "end":
-			return model.OpEnd, nil, true
-		}
-		return 0, nil, false
+	case op[n-1] != ')':
+		return parseBare(op)
 	}
 	var kind model.Op
 	var arg []byte
-	// One switch on the first byte, in place of comparing against each
-	// opcode in turn; the same strings are accepted.
+	// One switch on the opcode's first bytes, in place of comparing
+	// against each opcode in turn; the same strings are accepted.
 	switch {
 	case op[1] == '(' && (op[0] == 'r' || op[0] == 'w'):
 		kind, arg = model.OpRead, op[2:n-1]
 		if op[0] == 'w' {
 			kind = model.OpWrite
 		}
-	case n > 4 && op[3] == '(' && op[0] == 'a' && op[1] == 'c' && op[2] == 'q':
+	case n > 4 && string(op[:4]) == "acq(":
 		kind, arg = model.OpAcquire, op[4:n-1]
-	case n > 4 && op[3] == '(' && op[0] == 'r' && op[1] == 'e' && op[2] == 'l':
+	case n > 4 && string(op[:4]) == "rel(":
 		kind, arg = model.OpRelease, op[4:n-1]
-	case n > 5 && op[4] == '(' && string(op[:4]) == "fork":
+	case n > 5 && string(op[:5]) == "fork(":
 		kind, arg = model.OpFork, op[5:n-1]
-	case n > 5 && op[4] == '(' && string(op[:4]) == "join":
+	case n > 5 && string(op[:5]) == "join(":
 		kind, arg = model.OpJoin, op[5:n-1]
 	default:
 		return 0, nil, false
 	}
 	return kind, arg, len(arg) > 0
+}
+
+// parseBare recognises the operations without an argument, begin and end.
+func parseBare(op []byte) (model.Op, []byte, bool) {
+	switch string(op) {
+	case "begin":
+		return model.OpBegin, nil, true
+	case "end":
+		return model.OpEnd, nil, true
+	}
+	return 0, nil, false
 }
 
 // thread interns a thread name. Traces have few threads with short names:

@@ -150,44 +150,55 @@ func (r *Reader) fastLine(ev *Event) (msg string, emit, ok bool) {
 	}
 	r.start = nl + 1
 	r.stats.Lines++
-	// The thread, from the cache of short names when it is there.
-	n := bar - p
-	if n < 8 {
-		tw = low(tw, n)
-	}
-	t := int32(-1)
-	if n <= 8 {
-		if c := &r.threadKeys[threadSlot(tw, n)]; c.word == tw && int(c.n) == n+1 {
-			t = c.id
-		}
-	}
-	if t < 0 {
-		t = r.threadWord(b[p:bar], tw)
-	}
+	t := r.lineThread(b[p:bar], tw)
 	*ev = Event{Thread: t, Op: op.kind, Target: -1, Loc: -1}
 	if len(loc) > 0 {
 		ev.Loc = r.locs.intern(loc)
 	}
-	if r.life[t] != lifeStarted { // a thread's first event, or one after its join
-		msg, emit = r.normalise(ev, b[a:e], k)
-		return msg, emit, true
-	}
-	switch op.kind {
-	case model.OpRead, model.OpWrite:
-		ev.Target = r.vars.internKey(b[a:e], k)
-		return "", true, true
-	case model.OpAcquire:
-		msg, emit = r.acquire(ev, b[a:e], k)
-	case model.OpRelease:
-		msg, emit = r.release(ev, b[a:e], k)
-	case model.OpBegin:
-		msg, emit = r.beginTxn(t)
-	case model.OpEnd:
-		msg, emit = r.endTxn(t)
-	default:
-		msg, emit = r.normalise(ev, b[a:e], k)
-	}
+	msg, emit = r.apply(ev, b[a:e], k)
 	return msg, emit, true
+}
+
+// lineThread is the thread named by name, whose first bytes are tw (the
+// line's first word), from the cache of short names when it is there.
+// It and apply are fastLine's, split off to keep each part short: they
+// cost the reader no measurable time (BenchmarkReader and its kin,
+// bench_test.go).
+func (r *Reader) lineThread(name []byte, tw uint64) int32 {
+	n := len(name)
+	if n < 8 {
+		tw = low(tw, n)
+	}
+	if n <= 8 {
+		if c := &r.threadKeys[threadSlot(tw, n)]; c.word == tw && int(c.n) == n+1 {
+			return c.id
+		}
+	}
+	return r.threadWord(name, tw)
+}
+
+// apply completes ev, whose thread and operation are set, with its
+// target named by arg (key k) and updates the reader's state for it; emit
+// reports whether ev is passed on, msg is a --lenient skip's reason.
+func (r *Reader) apply(ev *Event, arg []byte, k nameKey) (msg string, emit bool) {
+	t := ev.Thread
+	if r.life[t] != lifeStarted { // a thread's first event, or one after its join
+		return r.normalise(ev, arg, k)
+	}
+	switch ev.Op {
+	case model.OpRead, model.OpWrite:
+		ev.Target = r.vars.internKey(arg, k)
+		return "", true
+	case model.OpAcquire:
+		return r.acquire(ev, arg, k)
+	case model.OpRelease:
+		return r.release(ev, arg, k)
+	case model.OpBegin:
+		return r.beginTxn(t)
+	case model.OpEnd:
+		return r.endTxn(t)
+	}
+	return r.normalise(ev, arg, k)
 }
 
 // scanThread finds the '|' ending a thread name of eight bytes or more
