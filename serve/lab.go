@@ -90,7 +90,7 @@ func labResult(spec bench.Spec, metric string, points []bench.Point) (*labAnswer
 	if err := bench.WriteFits(&fits, bench.Fits(points)); err != nil {
 		return nil, err
 	}
-	// Title and axis as conc bench --plot draws them (cmd/conc/bench.go).
+	// Title and axis as conc bench --plot draws them (bench.Request.Report).
 	o := bench.PlotOptions{Title: bench.DefaultTitle(spec.Family, spec.Engines), Metric: metric, XLabel: "n = " + axis.N}
 	if err := bench.WritePlot(&svg, "svg", points, o); err != nil {
 		return nil, err
