@@ -24,7 +24,7 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 	r0 := &v.r0
 	switch {
 	case write:
-		if (r0.txn != nil && r0.txn != cur || len(v.rest) > 0) && !m.quietReads(v, cur) {
+		if v.readByOthers(cur) && !m.quietReads(v, cur) {
 			m.accessLinked(th, v, t, id, line, write)
 			return
 		}
@@ -44,6 +44,12 @@ func (m *TraceMonitor) access(th *traceThread, t, id int32, line int64, write bo
 		m.readVar(v, id, t, here)
 	}
 	th.last.line = line
+}
+
+// readByOthers tells whether v has reads since its last write that are
+// not all cur's first one (small, so that access keeps it inline).
+func (v *traceVar) readByOthers(cur *traceTxn) bool {
+	return v.r0.txn != nil && v.r0.txn != cur || len(v.rest) > 0
 }
 
 // quietReads tells whether a write by the open transaction cur finds no
