@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -38,4 +39,29 @@ func (s *summary) replays(m *materialised) error {
 		return fmt.Errorf("a forked thread's event comes before its fork in the trace")
 	}
 	return nil
+}
+
+// forksFirst checks what verify cannot see in the prefixes: a thread's
+// first event in the run comes after its fork, wherever the fork is in the
+// trace. The fork is the forking thread's fork of it (a trace forks a
+// thread once); the run's steps are not counted as edges, since with lock
+// edges a bare fork is three steps (begin, fork, end).
+func (s *summary) forksFirst(w *model.Witness) bool {
+	if len(s.forker) == 0 { // every witness is replayed: most traces fork nothing
+		return true
+	}
+	forker := make([]int32, len(s.threads))
+	waiting := make([]bool, len(s.threads)) // forked, and its fork not yet in the run
+	for u, f := range s.forker {
+		forker[u], waiting[u] = int32(f.t), true
+	}
+	for _, st := range w.Run {
+		if waiting[st.Thread] {
+			return false
+		}
+		if u := st.Ev.Target; st.Ev.Op == model.OpFork && waiting[u] && forker[u] == st.Thread {
+			waiting[u] = false
+		}
+	}
+	return true
 }

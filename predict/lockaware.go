@@ -10,7 +10,6 @@ import (
 	_ "github.com/conc-dev/conc/engines/all"
 	"github.com/conc-dev/conc/engines/global"
 	"github.com/conc-dev/conc/internal/budget"
-	"github.com/conc-dev/conc/model"
 )
 
 // lockAware decides a trace with locks, fork or join. For the global
@@ -262,31 +261,6 @@ func (p *predictor) pairsNote() string {
 // oneVariableNote is what the linear two-thread decision proves when it
 // finds no pattern (pair_nested.go).
 const oneVariableNote = "no cycle through two threads is on one variable (the linear decision under nested locking)"
-
-// forksFirst checks what verify cannot see in the prefixes: a thread's
-// first event in the run comes after its fork, wherever the fork is in the
-// trace. The fork is the forking thread's fork of it (a trace forks a
-// thread once); the run's steps are not counted as edges, since with lock
-// edges a bare fork is three steps (begin, fork, end).
-func (s *summary) forksFirst(w *model.Witness) bool {
-	if len(s.forker) == 0 { // every witness is replayed: most traces fork nothing
-		return true
-	}
-	forker := make([]int32, len(s.threads))
-	waiting := make([]bool, len(s.threads)) // forked, and its fork not yet in the run
-	for u, f := range s.forker {
-		forker[u], waiting[u] = int32(f.t), true
-	}
-	for _, st := range w.Run {
-		if waiting[st.Thread] {
-			return false
-		}
-		if u := st.Ev.Target; st.Ev.Op == model.OpFork && waiting[u] && forker[u] == st.Thread {
-			waiting[u] = false
-		}
-	}
-	return true
-}
 
 // Without --max-states or --timeout the lock-aware search gets a budget, so
 // that predict always ends (docs/spec.md §7: a limit is unknown, exit 3): a reduced
