@@ -11,6 +11,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -20,7 +21,7 @@ import (
 // code locations. The finders go on after each hit (all_collect.go) and
 // keep per group its count and one pattern per finder; a group's witness
 // is built only when asked for (AllOutcome.Witness), one at a time, and
-// verified like predict's single answer (gate.go): one that fails drops
+// verified like predict's single answer (internal/proj/gate.go): one that fails drops
 // the group, counted, and is never shown.
 
 // AllGroup is one group of predicted violations.
@@ -88,12 +89,12 @@ type AllOutcome struct {
 func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	start := time.Now()
 	r.Within(ctx)
-	sp, err := newSpool(o.TempDir)
+	sp, err := proj.NewSpool(o.TempDir)
 	if err != nil {
 		return nil, err
 	}
-	sp.locs, sp.shift = true, o.lineShift
-	s, err := collect(ctx, r, sp)
+	sp.Locs, sp.Shift = true, o.lineShift
+	s, err := proj.Collect(ctx, r, sp)
 	if err != nil {
 		sp.Close()
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
@@ -101,7 +102,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 		}
 		return nil, err
 	}
-	p := &predictor{ctx: ctx, s: s, u: s.users(), sp: sp, o: o}
+	p := &predictor{ctx: ctx, s: s, u: s.Users(), sp: sp, o: o}
 	a := &AllOutcome{p: p, close: sp.Close, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
 	locs := r.Locs().Names()
 	if err := a.find(); err != nil {
@@ -113,7 +114,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 		sp.Close()
 		return nil, err
 	}
-	s.complete(&a.Outcome, start)
+	complete(s, &a.Outcome, start)
 	return a, nil
 }
 
@@ -206,7 +207,7 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 	}
 	e1, e2 := w.Run[w.Cycle[0].From], w.Run[w.Cycle[len(w.Cycle)-1].To]
 	l1, l2 := int64(e1.Ev.Pos.Line), int64(e2.Ev.Pos.Line)
-	sites, err := a.p.sp.sitesAt(l1, l2)
+	sites, err := sitesAt(a.p.sp, l1, l2)
 	if err != nil {
 		return err
 	}
@@ -229,13 +230,13 @@ func (a *AllOutcome) sortGroups(locs []string) {
 	s := a.p.s
 	a.Groups = make([]AllGroup, len(a.groups))
 	for k, g := range a.groups {
-		ag := AllGroup{Signature: s.siteText(g.sites[0], locs) + " " + s.siteText(g.sites[1], locs),
-			Thread: s.threadNames[g.thread], First: g.first, Count: slices.Max(g.counts[:])}
+		ag := AllGroup{Signature: siteText(s, g.sites[0], locs) + " " + siteText(s, g.sites[1], locs),
+			Thread: s.ThreadNames[g.thread], First: g.first, Count: slices.Max(g.counts[:])}
 		for _, x := range g.sites {
-			if !x.op.IsAccess() || x.target < 0 || int(x.target) >= len(s.vars) {
+			if !x.op.IsAccess() || x.target < 0 || int(x.target) >= len(s.Vars) {
 				continue
 			}
-			if v := s.vars[x.target]; !slices.Contains(ag.Vars, v) {
+			if v := s.Vars[x.target]; !slices.Contains(ag.Vars, v) {
 				ag.Vars = append(ag.Vars, v)
 			}
 		}
@@ -270,7 +271,7 @@ func (a *AllOutcome) settle() error {
 		return nil
 	}
 	if a.Result.Verdict == engines.Violation {
-		return &WitnessError{a.Result.Engine, fmt.Errorf("none of the %d groups' witnesses replays", len(a.groups))}
+		return &proj.WitnessError{Engine: a.Result.Engine, Err: fmt.Errorf("none of the %d groups' witnesses replays", len(a.groups))}
 	}
 	return nil
 }
@@ -365,7 +366,7 @@ func (a *AllOutcome) witnessOf(k, src int) (*Outcome, bool, error) {
 // is a witness already), with what its answer says: the engine, the
 // reason, and whether the run drops the synchronisation; false when the
 // plan cannot be made.
-func (a *AllOutcome) planOf(k, src int) (pl plan, ok bool, engine, why string, dropSync bool, err error) {
+func (a *AllOutcome) planOf(k, src int) (pl proj.Plan, ok bool, engine, why string, dropSync bool, err error) {
 	p, pat := a.p, &a.groups[k].pats[src]
 	switch src {
 	case srcScan:
@@ -389,10 +390,10 @@ func (a *AllOutcome) planOf(k, src int) (pl plan, ok bool, engine, why string, d
 // scanPlan is Lemma 2's normal run for a pair the scan found (as
 // lockFree plans it); false when its chain is not found again (the
 // budget ran out).
-func (p *predictor) scanPlan(c *chainer, pr pair) (plan, bool, error) {
+func (p *predictor) scanPlan(c *chainer, pr pair) (proj.Plan, bool, error) {
 	ls, ok, err := p.scanChain(c, pr)
 	if err != nil || !ok {
-		return plan{}, false, err
+		return proj.Plan{}, false, err
 	}
 	pl, err := c.chainPlan(p.sp, pr, ls)
 	return pl, err == nil, err

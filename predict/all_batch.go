@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
 // The witnesses of conc predict --all in batches (docs/predict.md, "Every
@@ -16,7 +17,7 @@ import (
 // of a 10⁶-event trace for the long runs of a large one: 20-40 ms), so the
 // JSON's thousand groups took a minute one pass each. A batch plans the
 // next groups' witnesses, fills all their runs in one pass, and verifies
-// each as materialise's would be (gate.go): a run is a prefix of each
+// each as materialise's would be (internal/proj/gate.go): a run is a prefix of each
 // thread's projection, so every plan takes thread t's edges 0, 1, … as
 // they come by, and one decoding of an event serves them all. A witness
 // that fails the verification has its group's other finders tried one at
@@ -34,23 +35,23 @@ const (
 // fill is one plan's run being filled during a batch's pass.
 type fill struct {
 	g, src   int // the group and the finder whose plan it is
-	pl       plan
+	pl       proj.Plan
 	need     []int64
 	engine   string
 	why      string
 	cyc      [][]int64 // per thread: the edges on the cycle
-	at       map[ref]int
+	at       map[proj.Ref]int
 	run      []model.Step
-	blocks   [][]block // planned: per thread, as plannedRun lays them out
-	slots    int64     // and the run's slots
+	blocks   [][]proj.Block // planned: per thread, as plannedRun lays them out
+	slots    int64          // and the run's slots
 	next     []int
-	slotOf   map[int64]ref
+	slotOf   map[int64]proj.Ref
 	tail     []model.Step // observed: edges past the cut, run last
 	tailAt   []int64
 	dropSync bool
-	m        *materialised // the run made a witness (verifyBatch)
-	ok       bool          // it replays
-	sch      Schedule      // then its schedule
+	m        *proj.Materialised // the run made a witness (verifyBatch)
+	ok       bool               // it replays
+	sch      Schedule           // then its schedule
 }
 
 // buildBatch builds the witnesses of group k and the groups after it not
@@ -110,14 +111,14 @@ func (a *AllOutcome) spareOr(g int) (*fill, error) {
 	return a.planFirst(g)
 }
 
-// verifyBatch materialises the filled runs and verifies them (gate.go),
+// verifyBatch materialises the filled runs and verifies them (internal/proj/gate.go),
 // on as many cores as Go runs on; a run that replays gets its schedule
 // (ScheduleOf) there too, the other pass over it that the JSON needs.
 func (a *AllOutcome) verifyBatch(fills []*fill) error {
 	s := a.p.s
 	for _, f := range fills {
 		f.close()
-		m, err := s.materialised(f.pl, f.need, f.run, f.at, f.dropSync, a.p.o.Check.LockEdges)
+		m, err := s.Materialised(f.pl, f.need, f.run, f.at, f.dropSync, a.p.o.Check.LockEdges)
 		if err != nil {
 			return err
 		}
@@ -131,8 +132,8 @@ func (a *AllOutcome) verifyBatch(fills []*fill) error {
 			defer wg.Done()
 			for i := next.Add(1) - 1; i < int64(len(fills)); i = next.Add(1) - 1 {
 				f := fills[i]
-				if f.ok = s.replays(f.m) == nil; f.ok {
-					f.sch = ScheduleOf(f.m.names, f.m.w)
+				if f.ok = s.Replays(f.m) == nil; f.ok {
+					f.sch = ScheduleOf(f.m.Names, f.m.Witness)
 				}
 			}
 		}()
@@ -206,33 +207,33 @@ func (a *AllOutcome) planFirst(g int) (*fill, error) {
 	return nil, nil
 }
 
-func (a *AllOutcome) newFill(g, src int, pl plan, engine, why string, dropSync bool) *fill {
-	k := len(a.p.s.threads)
-	f := &fill{g: g, src: src, pl: pl, need: pl.need(k), engine: engine, why: why, dropSync: dropSync,
-		cyc: make([][]int64, k), at: map[ref]int{}}
-	for _, c := range pl.cycle {
+func (a *AllOutcome) newFill(g, src int, pl proj.Plan, engine, why string, dropSync bool) *fill {
+	k := len(a.p.s.Threads)
+	f := &fill{g: g, src: src, pl: pl, need: pl.Need(k), engine: engine, why: why, dropSync: dropSync,
+		cyc: make([][]int64, k), at: map[proj.Ref]int{}}
+	for _, c := range pl.Cycle {
 		for _, r := range c {
 			if _, ok := f.at[r]; !ok {
 				f.at[r] = -1
-				f.cyc[r.t] = append(f.cyc[r.t], r.pos)
+				f.cyc[r.Thread] = append(f.cyc[r.Thread], r.Edge)
 			}
 		}
 	}
 	for _, c := range f.cyc {
 		slices.Sort(c)
 	}
-	if pl.observed != nil {
+	if pl.Observed != nil {
 		return f
 	}
-	f.blocks, f.next, f.slotOf = make([][]block, k), make([]int, k), map[int64]ref{}
+	f.blocks, f.next, f.slotOf = make([][]proj.Block, k), make([]int, k), map[int64]proj.Ref{}
 	cursor, total := make([]int64, k), int64(0)
-	for _, sg := range pl.segs { // as plannedRun lays them out
-		if sg.upto < cursor[sg.t] {
+	for _, sg := range pl.Segs { // as plannedRun lays them out
+		if sg.Upto < cursor[sg.Thread] {
 			continue
 		}
-		f.blocks[sg.t] = append(f.blocks[sg.t], block{cursor[sg.t], sg.upto, total})
-		total += sg.upto + 1 - cursor[sg.t]
-		cursor[sg.t] = sg.upto + 1
+		f.blocks[sg.Thread] = append(f.blocks[sg.Thread], proj.Block{First: cursor[sg.Thread], Last: sg.Upto, Slot: total})
+		total += sg.Upto + 1 - cursor[sg.Thread]
+		cursor[sg.Thread] = sg.Upto + 1
 	}
 	f.slots = total
 	return f
@@ -240,7 +241,7 @@ func (a *AllOutcome) newFill(g, src int, pl plan, engine, why string, dropSync b
 
 // alloc makes room for the run, once the fill is in a batch.
 func (f *fill) alloc() {
-	if f.pl.observed != nil {
+	if f.pl.Observed != nil {
 		f.run = make([]model.Step, 0, sum(f.need))
 	} else {
 		f.run = make([]model.Step, f.slots)
@@ -254,13 +255,13 @@ func (f *fill) edge(t int, q int64, ev model.Event) {
 		return
 	}
 	st := model.Step{Thread: int32(t), Ev: ev}
-	if q >= f.pl.observed.cut[t] {
+	if q >= f.pl.Observed.Cut[t] {
 		f.tail, f.tailAt = append(f.tail, st), append(f.tailAt, q)
 		return
 	}
 	if c := f.cyc[t]; len(c) > 0 && c[0] == q {
 		f.cyc[t] = c[1:]
-		f.at[ref{t, q}] = len(f.run)
+		f.at[proj.Ref{Thread: t, Edge: q}] = len(f.run)
 	}
 	f.run = append(f.run, st)
 }
@@ -271,7 +272,7 @@ func (f *fill) edge(t int, q int64, ev model.Event) {
 func (f *fill) copyBlocks(proj [][]model.Step) {
 	for t, bs := range f.blocks {
 		for _, b := range bs {
-			copy(f.run[b.slot:b.slot+b.last+1-b.first], proj[t][b.first:b.last+1])
+			copy(f.run[b.Slot:b.Slot+b.Last+1-b.First], proj[t][b.First:b.Last+1])
 		}
 		f.cycleSlots(t)
 	}
@@ -281,8 +282,8 @@ func (f *fill) copyBlocks(proj [][]model.Step) {
 func (f *fill) cycleSlots(t int) {
 	for _, q := range f.cyc[t] {
 		for _, b := range f.blocks[t] {
-			if b.first <= q && q <= b.last {
-				f.slotOf[b.slot+q-b.first] = ref{t, q}
+			if b.First <= q && q <= b.Last {
+				f.slotOf[b.Slot+q-b.First] = proj.Ref{Thread: t, Edge: q}
 			}
 		}
 	}
@@ -291,9 +292,9 @@ func (f *fill) cycleSlots(t int) {
 // close finishes the run as plannedRun and observedRun do: a planned
 // run's epsilon moves' slots closed up, an observed run's tail appended.
 func (f *fill) close() {
-	if f.pl.observed != nil {
+	if f.pl.Observed != nil {
 		for x, st := range f.tail {
-			if r := (ref{int(st.Thread), f.tailAt[x]}); hasRef(f.at, r) {
+			if r := (proj.Ref{Thread: int(st.Thread), Edge: f.tailAt[x]}); proj.HasRef(f.at, r) {
 				f.at[r] = len(f.run)
 			}
 			f.run = append(f.run, st)
@@ -333,7 +334,7 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 		return nil
 	}
 	s := a.p.s
-	k := len(s.threads)
+	k := len(s.Threads)
 	most := make([]int64, k)        // per thread: the most edges a plan needs
 	proj := make([][]model.Step, k) // per thread: its first edges, for the planned runs
 	byNeed := make([][]*fill, k)    // per thread: the observed runs that need its edges, most first
@@ -342,7 +343,7 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 		for t, n := range f.need {
 			most[t] = max(most[t], n)
 			switch {
-			case f.pl.observed == nil:
+			case f.pl.Observed == nil:
 				planned[t] = max(planned[t], n)
 			case n > 0:
 				byNeed[t] = append(byNeed[t], f)
@@ -352,14 +353,14 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 	for _, f := range fills {
 		f.alloc()
 	}
-	if observed := slices.ContainsFunc(fills, func(f *fill) bool { return f.pl.observed != nil }); !observed {
+	if observed := slices.ContainsFunc(fills, func(f *fill) bool { return f.pl.Observed != nil }); !observed {
 		cached, ok, err := a.cachedEdges(planned, fills[0].dropSync)
 		if err != nil {
 			return err
 		}
 		if ok {
 			for _, f := range fills {
-				f.copyCached(cached, s.name)
+				f.copyCached(cached, s.Name)
 				a.filled[0]++
 			}
 			return nil
@@ -369,7 +370,7 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 		proj[t] = make([]model.Step, 0, planned[t])
 		slices.SortStableFunc(byNeed[t], func(x, y *fill) int { return cmp.Compare(y.need[t], x.need[t]) })
 	}
-	err := s.eachEdge(a.p.sp, most, fills[0].dropSync, func(t int, q int64, ev model.Event) {
+	err := s.EachEdge(a.p.sp, most, fills[0].dropSync, func(t int, q int64, ev model.Event) {
 		if len(proj[t]) < cap(proj[t]) {
 			proj[t] = append(proj[t], model.Step{Thread: int32(t), Ev: ev})
 		}
@@ -391,7 +392,7 @@ func (a *AllOutcome) fillBatch(fills []*fill) error {
 // observed ones are filled already).
 func (a *AllOutcome) copyAll(fills []*fill, proj [][]model.Step) {
 	for _, f := range fills {
-		if f.pl.observed == nil {
+		if f.pl.Observed == nil {
 			f.copyBlocks(proj)
 			a.filled[0]++
 		} else {
@@ -405,8 +406,8 @@ func (a *AllOutcome) copyAll(fills []*fill, proj [][]model.Step) {
 // one at a time.
 func (a *AllOutcome) keepOrRetry(f *fill) error {
 	if f.ok {
-		res := engines.Result{Engine: f.engine, Verdict: engines.Violation, Witness: f.m.w, Reason: f.why}
-		a.ready[f.g] = &Outcome{Result: res, Program: f.m.names}
+		res := engines.Result{Engine: f.engine, Verdict: engines.Violation, Witness: f.m.Witness, Reason: f.why}
+		a.ready[f.g] = &Outcome{Result: res, Program: f.m.Names}
 		a.schedules[f.g] = f.sch
 		a.Groups[f.g].Source = sourceNames[f.src]
 		return nil

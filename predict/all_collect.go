@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -105,7 +106,7 @@ func (p *predictor) allScan(col *collector) (*chainer, error) {
 		return false
 	}
 	err := c.deepen(p.o.deepen, func() (bool, error) {
-		tr = newSiteTracker(len(p.s.threads))
+		tr = newSiteTracker(len(p.s.Threads))
 		_, _, err := c.scanEach(p.sp, p.u, tr.step, hit)
 		return len(col.groups) > 0, err
 	})
@@ -117,13 +118,13 @@ func (p *predictor) allScan(col *collector) (*chainer, error) {
 // pass that indexes, a second that meets every e2 with it), going on
 // after each hit. It reports false when the deadline cut it short.
 func (p *predictor) allPairsLocked(col *collector) (bool, error) {
-	k := len(p.s.threads)
+	k := len(p.s.Threads)
 	px := newPairIndexer(p.s)
 	done, err := p.eachEvent(func(ev *trace.Event) { px.index(ev, px.w.step(ev)) })
 	if err != nil || !done {
 		return false, err
 	}
-	w := newPairWalk(k, len(p.s.locks))
+	w := newPairWalk(k, len(p.s.Locks))
 	w.forkVC = px.w.forkVC
 	m := newTxnVars(k)
 	tr := newSiteTracker(k)
@@ -142,7 +143,7 @@ func (p *predictor) allPairsLocked(col *collector) (bool, error) {
 
 // allPairsHB is pair_hb.go's pass going on after each hit.
 func (p *predictor) allPairsHB(col *collector) (bool, error) {
-	ps := p.s.newPairScan()
+	ps := newPairScan(p.s)
 	return p.eachEvent(func(ev *trace.Event) {
 		f, ok := ps.step(ev)
 		if !ok {
@@ -158,7 +159,7 @@ func (p *predictor) allPairsHB(col *collector) (bool, error) {
 // eachEvent is one pass over the spool; it reports false when the
 // deadline cut it short.
 func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
-	return spoolEach(p.sp, func() bool { return p.ctx.Err() != nil }, func(ev *trace.Event) bool {
+	return proj.SpoolEach(p.sp, func() bool { return p.ctx.Err() != nil }, func(ev *trace.Event) bool {
 		f(ev)
 		return true
 	})
@@ -171,7 +172,7 @@ func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
 // (maxNestSize, the meeting's work) leaves the groups it found, and says
 // so (col.cut: the listing's incomplete).
 func (p *predictor) allNested(col *collector) (bool, error) {
-	nx, whole, err := p.s.nestIndex(p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil })
+	nx, whole, err := nestIndex(p.s, p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil })
 	switch {
 	case err != nil || p.ctx.Err() != nil:
 		return false, err
@@ -181,9 +182,9 @@ func (p *predictor) allNested(col *collector) (bool, error) {
 	case nx.bad != "":
 		return true, nil
 	}
-	tr := newSiteTracker(len(p.s.threads))
+	tr := newSiteTracker(len(p.s.Threads))
 	m := newNestMeeter(p.s, nx, func() bool { return p.ctx.Err() != nil })
-	whole, err = spoolEach(p.sp, m.over, func(ev *trace.Event) bool {
+	whole, err = proj.SpoolEach(p.sp, m.over, func(ev *trace.Event) bool {
 		tr.step(ev)
 		return m.step(ev, func(f nestFind) bool {
 			if g, first := col.addAt(tr, srcNested, f.t1, f.e1, ev); first {

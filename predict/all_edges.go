@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -33,7 +34,7 @@ type cachedEdge struct {
 
 // edgeCache is the cache: proj[t] holds thread t's first edges.
 type edgeCache struct {
-	r        *spoolReader
+	r        *proj.SpoolReader
 	proj     [][]cachedEdge
 	open     []bool
 	total    int64
@@ -50,8 +51,8 @@ func (a *AllOutcome) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, b
 	s := a.p.s
 	c := a.cache
 	if c == nil {
-		k := len(s.threads)
-		c = &edgeCache{r: a.p.sp.reader(), proj: make([][]cachedEdge, k), open: make([]bool, k), dropSync: dropSync}
+		k := len(s.Threads)
+		c = &edgeCache{r: a.p.sp.Reader(), proj: make([][]cachedEdge, k), open: make([]bool, k), dropSync: dropSync}
 		a.cache = c
 	}
 	if c.dropSync != dropSync {
@@ -65,7 +66,7 @@ func (a *AllOutcome) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, b
 	}
 	var ev trace.Event
 	for short > 0 {
-		if err := c.r.next(&ev); err == io.EOF {
+		if err := c.r.Next(&ev); err == io.EOF {
 			return nil, false, fmt.Errorf("predict: internal error: the trace ends before a witness's edges")
 		} else if err != nil {
 			return nil, false, err
@@ -85,9 +86,9 @@ func (a *AllOutcome) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, b
 }
 
 // step appends one event's edges to its thread's, as eachEdge reads them.
-func (c *edgeCache) step(s *summary, ev *trace.Event) {
+func (c *edgeCache) step(s *proj.Summary, ev *trace.Event) {
 	t := int(ev.Thread)
-	evs, n := projected(ev, c.open[t], c.dropSync, model.Pos{File: s.name, Line: ev.Line})
+	evs, n := proj.Projected(ev, c.open[t], c.dropSync, model.Pos{File: s.Name, Line: ev.Line})
 	for x := range n {
 		c.proj[t] = append(c.proj[t], cachedEdge{op: evs[x].Op, target: evs[x].Target, line: evs[x].Pos.Line})
 		switch evs[x].Op {
@@ -105,8 +106,8 @@ func (c *edgeCache) step(s *summary, ev *trace.Event) {
 func (f *fill) copyCached(proj [][]cachedEdge, file string) {
 	for t, bs := range f.blocks {
 		for _, b := range bs {
-			run := f.run[b.slot : b.slot+b.last+1-b.first]
-			for x, e := range proj[t][b.first : b.last+1] {
+			run := f.run[b.Slot : b.Slot+b.Last+1-b.First]
+			for x, e := range proj[t][b.First : b.Last+1] {
 				run[x] = model.Step{Thread: int32(t), Ev: model.Event{Op: e.op, Target: e.target, Pos: model.Pos{File: file, Line: e.line}}}
 			}
 		}

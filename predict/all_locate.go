@@ -1,5 +1,7 @@
 package predict
 
+import "github.com/conc-dev/conc/predict/internal/proj"
+
 // The normal runs' plans of conc predict --all in batches: a normal run's
 // plan locates its chain's events with a pass over the spool
 // (chain_witness.go's locate), which made the lock-free synthetic trace's
@@ -17,7 +19,7 @@ const planAhead = 4
 // scanPlanned is a normal run's plan made ahead; ok false: its chain was
 // not found again.
 type scanPlanned struct {
-	pl plan
+	pl proj.Plan
 	ok bool
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
@@ -87,7 +88,7 @@ func (tr *siteTracker) step(ev *trace.Event) {
 	case ev.Op == model.OpEnd:
 		tr.open[t] = false
 	case ev.Op.IsAccess() && tr.open[t]:
-		l := letterOf(ev)
+		l := proj.LetterOf(ev)
 		if int(l) >= len(tr.seen[t]) {
 			tr.seen[t] = append(tr.seen[t], make([]int32, max(int(l)+1, 2*len(tr.seen[t]))-len(tr.seen[t]))...)
 		}
@@ -96,7 +97,7 @@ func (tr *siteTracker) step(ev *trace.Event) {
 			tr.txn[t] = append(tr.txn[t], txnSite{edge: tr.edges[t], line: ev.Line, s: siteOf(ev)})
 		}
 	}
-	tr.edges[t] += edgesOf(ev, tr.open[t])
+	tr.edges[t] += proj.EdgesOf(ev, tr.open[t])
 }
 
 // lookup is thread t's access at edge in its open transaction.
@@ -119,16 +120,16 @@ func (tr *siteTracker) lookup(t int, edge int64) (txnSite, bool) {
 
 // sitesAt reads the sites of the events at the given trace lines from the
 // spool (for a witness that came with no pattern: predict's own answer).
-func (sp *spool) sitesAt(lines ...int64) (map[int64]site, error) {
+func sitesAt(sp *proj.Spool, lines ...int64) (map[int64]site, error) {
 	want := map[int64]bool{}
 	for _, l := range lines {
 		want[l] = true
 	}
 	out := map[int64]site{}
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for len(out) < len(want) {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, err
@@ -142,7 +143,7 @@ func (sp *spool) sitesAt(lines ...int64) (map[int64]site, error) {
 
 // siteText spells a site as the monitor's signature does: "w@Foo.java:12",
 // or without a location "w x" (its target).
-func (s *summary) siteText(x site, locs []string) string {
+func siteText(s *proj.Summary, x site, locs []string) string {
 	op := trace.OpName[x.op]
 	if x.loc >= 0 && int(x.loc) < len(locs) {
 		return op + "@" + locs[x.loc]
@@ -150,11 +151,11 @@ func (s *summary) siteText(x site, locs []string) string {
 	var names []string
 	switch {
 	case x.op.IsAccess():
-		names = s.vars
+		names = s.Vars
 	case x.op == model.OpAcquire || x.op == model.OpRelease:
-		names = s.locks
+		names = s.Locks
 	case x.op == model.OpFork || x.op == model.OpJoin:
-		names = s.threadNames
+		names = s.ThreadNames
 	}
 	if x.target >= 0 && int(x.target) < len(names) {
 		return op + " " + names[x.target]

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -35,7 +36,7 @@ const inf = math.MaxInt32
 // chainer holds the summaries and the lazily built step functions.
 type chainer struct {
 	ctx    context.Context
-	th     []*threadSum
+	th     []*proj.ThreadSum
 	k      int
 	steps  map[[2]int]*stepFn
 	fmemo  map[string][]int32
@@ -57,9 +58,9 @@ type chainer struct {
 	lockedRun, doomed bool
 }
 
-func newChainer(ctx context.Context, s *summary, limit int) *chainer {
-	return &chainer{ctx: ctx, th: s.threads, k: len(s.threads), steps: map[[2]int]*stepFn{},
-		fmemo: map[string][]int32{}, limit: int64(limit), sorted: make([][]int32, len(s.threads))}
+func newChainer(ctx context.Context, s *proj.Summary, limit int) *chainer {
+	return &chainer{ctx: ctx, th: s.Threads, k: len(s.Threads), steps: map[[2]int]*stepFn{},
+		fmemo: map[string][]int32{}, limit: int64(limit), sorted: make([][]int32, len(s.Threads))}
 }
 
 // conflicting lists the letters that conflict with l (at most two).
@@ -78,7 +79,7 @@ func (c *chainer) enter(j int, l profiles.Letter) int32 {
 		if e < 0 {
 			continue
 		}
-		if f := c.th[j].firstOf(e); f != 0 && f < best {
+		if f := c.th[j].FirstOf(e); f != 0 && f < best {
 			best = f
 		}
 	}
@@ -91,7 +92,7 @@ func (c *chainer) close(j int, b profiles.Letter) int32 {
 	best := int32(0)
 	for _, e := range conflicting(b) {
 		if e >= 0 {
-			best = max(best, c.th[j].lastOf(e))
+			best = max(best, c.th[j].LastOf(e))
 		}
 	}
 	return best
@@ -122,11 +123,11 @@ func (c *chainer) step(j, k int) *stepFn {
 		return g
 	}
 	g := &stepFn{}
-	span := c.th[j].span
+	span := c.th[j].Span
 	for _, l := range c.byLast(j) { // keep the entries that lower the prefix minimum
 		m := c.enter(k, profiles.Letter(l))
 		if n := len(g.min); m != inf && (n == 0 || m < g.min[n-1]) {
-			g.last, g.min = append(g.last, span[l].last), append(g.min, m)
+			g.last, g.min = append(g.last, span[l].Last), append(g.min, m)
 			if m <= 1 {
 				break
 			}
@@ -146,10 +147,10 @@ func (c *chainer) byLast(j int) []int32 {
 	if c.sorted[j] != nil {
 		return c.sorted[j]
 	}
-	span := c.th[j].span
+	span := c.th[j].Span
 	top := int32(0)
 	for _, sp := range span {
-		top = max(top, sp.last)
+		top = max(top, sp.Last)
 	}
 	if int(top) <= 4*len(span)+1024 {
 		c.sorted[j] = countingByLast(span, top)
@@ -161,12 +162,12 @@ func (c *chainer) byLast(j int) []int32 {
 
 // countingByLast sorts the used letters of span by last, latest first,
 // with a table of top+1 counters.
-func countingByLast(span []letterSpan, top int32) []int32 {
+func countingByLast(span []proj.LetterSpan, top int32) []int32 {
 	at := make([]int32, top+1) // at[top-t]: counts, then slots, of last use t
 	n := int32(0)
 	for _, sp := range span {
-		if sp.last != 0 {
-			at[top-sp.last]++
+		if sp.Last != 0 {
+			at[top-sp.Last]++
 			n++
 		}
 	}
@@ -176,9 +177,9 @@ func countingByLast(span []letterSpan, top int32) []int32 {
 	}
 	ls := make([]int32, n)
 	for l, sp := range span {
-		if sp.last != 0 {
-			ls[at[top-sp.last]] = int32(l)
-			at[top-sp.last]++
+		if sp.Last != 0 {
+			ls[at[top-sp.Last]] = int32(l)
+			at[top-sp.Last]++
 		}
 	}
 	return ls
@@ -186,11 +187,11 @@ func countingByLast(span []letterSpan, top int32) []int32 {
 
 // packedByLast is countingByLast's order by sorting keys that hold the
 // complement of last above the letter.
-func packedByLast(span []letterSpan) []int32 {
+func packedByLast(span []proj.LetterSpan) []int32 {
 	keys := []uint64{}
 	for l, sp := range span {
-		if sp.last != 0 {
-			keys = append(keys, uint64(^uint32(sp.last))<<32|uint64(l))
+		if sp.Last != 0 {
+			keys = append(keys, uint64(^uint32(sp.Last))<<32|uint64(l))
 		}
 	}
 	slices.Sort(keys)

@@ -1,6 +1,9 @@
 package predict
 
-import "github.com/conc-dev/conc/model"
+import (
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
+)
 
 // The normal run of the lock-free check (chainPlan) is tried as a witness
 // of the trace with its locks (lockaware.go, step 2), and on a locked trace
@@ -23,17 +26,17 @@ import "github.com/conc-dev/conc/model"
 type lockDoom struct {
 	i      int
 	p      int64
-	now    lockset // i's locks so far
-	held   lockset // i's locks after its edge p, once seen (seen)
+	now    proj.LockSet // i's locks so far
+	held   proj.LockSet // i's locks after its edge p, once seen (seen)
 	seen   bool
-	acq    []lockset // per link thread: locks acquired before its last event
+	acq    []proj.LockSet // per link thread: locks acquired before its last event
 	link   []bool
 	doomed bool
 }
 
 // newLockDoom watches the normal run i up to p, then each link of qs.
 func newLockDoom(k, i int, p int64, qs []query) *lockDoom {
-	d := &lockDoom{i: i, p: p, acq: make([]lockset, k), link: make([]bool, k)}
+	d := &lockDoom{i: i, p: p, acq: make([]proj.LockSet, k), link: make([]bool, k)}
 	for _, q := range qs {
 		d.link[q.t] = true
 	}
@@ -54,7 +57,7 @@ func (d *lockDoom) event(t int, op model.Op, target int32, next int64, open bool
 			}
 		}
 	case op == model.OpAcquire && d.link[t] && open:
-		d.acq[t].add(target)
+		d.acq[t].Add(target)
 		d.doomed = d.doomed || d.seen && d.acq[t]&d.held != 0
 	}
 	return d.doomed
@@ -64,8 +67,8 @@ func (d *lockDoom) event(t int, op model.Op, target int32, next int64, open bool
 func (d *lockDoom) follow(op model.Op, target int32) {
 	switch op {
 	case model.OpAcquire:
-		d.now.add(target)
+		d.now.Add(target)
 	case model.OpRelease:
-		d.now.remove(target)
+		d.now.Remove(target)
 	}
 }

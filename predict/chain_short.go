@@ -46,13 +46,13 @@ func (c *chainer) usersOf(l profiles.Letter) []userOf {
 	if c.letterUsers == nil {
 		n := 0
 		for _, th := range c.th {
-			n = max(n, len(th.span))
+			n = max(n, len(th.Span))
 		}
 		c.letterUsers = make([][]userOf, n)
 		for j, th := range c.th {
-			for l, sp := range th.span {
-				if sp.first != 0 {
-					c.letterUsers[l] = append(c.letterUsers[l], userOf{int32(j), sp.first})
+			for l, sp := range th.Span {
+				if sp.First != 0 {
+					c.letterUsers[l] = append(c.letterUsers[l], userOf{int32(j), sp.First})
 				}
 			}
 		}
@@ -125,9 +125,9 @@ second:
 func (c *chainer) exits(f []int32, from []int32) {
 	sc := c.short
 	for _, j := range from {
-		span := c.th[j].span
+		span := c.th[j].Span
 		for _, l := range c.byLast(int(j)) {
-			if span[l].last < f[j] {
+			if span[l].Last < f[j] {
 				break
 			}
 			x := &sc.exit[l]

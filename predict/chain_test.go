@@ -8,23 +8,24 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 )
 
 // randomSummary is k threads over v variables whose letters have random
 // first and last transactions (up to txns), some unused.
-func randomSummary(rng *rand.Rand, k, v int, txns int32) *summary {
-	s := &summary{}
+func randomSummary(rng *rand.Rand, k, v int, txns int32) *proj.Summary {
+	s := &proj.Summary{}
 	for range k {
-		th := &threadSum{span: make([]letterSpan, 2*v)}
-		for l := range th.span {
+		th := &proj.ThreadSum{Span: make([]proj.LetterSpan, 2*v)}
+		for l := range th.Span {
 			if rng.IntN(3) == 0 {
 				continue
 			}
 			a, b := 1+rng.Int32N(txns), 1+rng.Int32N(txns)
-			th.span[l] = letterSpan{min(a, b), max(a, b)}
+			th.Span[l] = proj.LetterSpan{First: min(a, b), Last: max(a, b)}
 		}
-		s.threads = append(s.threads, th)
+		s.Threads = append(s.Threads, th)
 	}
 	return s
 }
@@ -40,16 +41,16 @@ func TestStepFnMatchesDefinition(t *testing.T) {
 		s := randomSummary(rng, k, v, txns)
 		c := newChainer(context.Background(), s, 0)
 		for j := range k {
-			span := s.threads[j].span
+			span := s.Threads[j].Span
 			ls := c.byLast(j)
 			top := int32(0)
 			for _, sp := range span {
-				top = max(top, sp.last)
+				top = max(top, sp.Last)
 			}
 			require.Equal(t, packedByLast(span), countingByLast(span, top), "case %d", n)
 			for x := 1; x < len(ls); x++ {
 				a, b := span[ls[x-1]], span[ls[x]]
-				require.True(t, a.last > b.last || a.last == b.last && ls[x-1] < ls[x], "case %d", n)
+				require.True(t, a.Last > b.Last || a.Last == b.Last && ls[x-1] < ls[x], "case %d", n)
 			}
 			for kk := range k {
 				if kk == j {
@@ -59,7 +60,7 @@ func TestStepFnMatchesDefinition(t *testing.T) {
 				for tt := int32(1); tt <= txns+1; tt++ {
 					want := int32(inf)
 					for l, sp := range span {
-						if sp.last != 0 && sp.last >= tt {
+						if sp.Last != 0 && sp.Last >= tt {
 							want = min(want, c.enter(kk, profiles.Letter(l)))
 						}
 					}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
@@ -26,8 +27,8 @@ func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
 	for x, h := range hops {
 		in := c.entryLetter(h.j, prev, h.t)
 		var out profiles.Letter = -1
-		for l, sp := range c.th[h.j].span {
-			last := sp.last
+		for l, sp := range c.th[h.j].Span {
+			last := sp.Last
 			if last < h.t || last == 0 {
 				continue
 			}
@@ -51,7 +52,7 @@ func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
 // transaction is t.
 func (c *chainer) entryLetter(j int, prev profiles.Letter, t int32) profiles.Letter {
 	for _, e := range conflicting(prev) {
-		if e >= 0 && c.th[j].firstOf(e) == t {
+		if e >= 0 && c.th[j].FirstOf(e) == t {
 			return e
 		}
 	}
@@ -78,7 +79,7 @@ type occurrence struct {
 // pending queries are indexed by thread and letter, so that an access
 // costs a lookup, not a look at every query (conc predict --all asks many
 // at once, all_locate.go).
-func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) {
+func locate(sp *proj.Spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) {
 	found := make([]occurrence, len(qs))
 	pending := make([]map[profiles.Letter][]int, k)
 	left := make([]int, k) // per thread: its queries unanswered
@@ -91,17 +92,17 @@ func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) 
 		left[q.t]++
 	}
 	pp := newProjPos(k)
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for all := len(qs); all > 0; {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, err
 		}
 		t := int(ev.Thread)
 		if at := pp.step(&ev); at >= 0 {
-			if xs := pending[t][letterOf(&ev)]; len(xs) > 0 {
+			if xs := pending[t][proj.LetterOf(&ev)]; len(xs) > 0 {
 				rest := xs[:0]
 				for _, x := range xs {
 					if pp.txn[t] < qs[x].txn {
@@ -111,7 +112,7 @@ func locate(sp *spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) 
 					found[x] = occurrence{at, pp.txn[t]}
 					all, left[t] = all-1, left[t]-1
 				}
-				pending[t][letterOf(&ev)] = rest
+				pending[t][proj.LetterOf(&ev)] = rest
 			}
 		}
 		if doom != nil && doom.event(t, ev.Op, ev.Target, pp.pos[t], left[t] > 0) {
@@ -175,7 +176,7 @@ func (pp *projPos) step(ev *trace.Event) int64 {
 // With c.lockedRun the run is for the trace with its locks, and a run
 // that cannot respect them is not planned: chainPlan stops its pass there
 // and sets c.doomed (chain_doom.go).
-func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) {
+func (c *chainer) chainPlan(sp *proj.Spool, pr pair, ls []linkLetters) (proj.Plan, error) {
 	qs := chainQueries(ls)
 	var doom *lockDoom
 	if c.lockedRun {
@@ -184,7 +185,7 @@ func (c *chainer) chainPlan(sp *spool, pr pair, ls []linkLetters) (plan, error) 
 	pos, err := locate(sp, c.k, qs, doom)
 	if err != nil || pos == nil {
 		c.doomed = err == nil
-		return plan{}, err
+		return proj.Plan{}, err
 	}
 	return chainPlanAt(pr, ls, pos), nil
 }
@@ -200,20 +201,20 @@ func chainQueries(ls []linkLetters) []query {
 }
 
 // chainPlanAt is chainPlan once its queries are answered (pos).
-func chainPlanAt(pr pair, ls []linkLetters, pos []occurrence) plan {
-	pl := plan{segs: []segment{{pr.i, pr.p}}}
-	from := ref{pr.i, pr.p}
+func chainPlanAt(pr pair, ls []linkLetters, pos []occurrence) proj.Plan {
+	pl := proj.Plan{Segs: []proj.Segment{{Thread: pr.i, Upto: pr.p}}}
+	from := proj.Ref{Thread: pr.i, Edge: pr.p}
 	for x, l := range ls {
 		oi, oo := pos[2*x], pos[2*x+1]
-		in, out := ref{l.j, oi.pos}, ref{l.j, oo.pos}
-		pl.segs = append(pl.segs, segment{l.j, max(in.pos, out.pos)})
-		pl.cycle = append(pl.cycle, [2]ref{from, in})
+		in, out := proj.Ref{Thread: l.j, Edge: oi.pos}, proj.Ref{Thread: l.j, Edge: oo.pos}
+		pl.Segs = append(pl.Segs, proj.Segment{Thread: l.j, Upto: max(in.Edge, out.Edge)})
+		pl.Cycle = append(pl.Cycle, [2]proj.Ref{from, in})
 		if oo.txn != oi.txn { // in a later transaction: program order links them
-			pl.cycle = append(pl.cycle, [2]ref{in, out})
+			pl.Cycle = append(pl.Cycle, [2]proj.Ref{in, out})
 		}
 		from = out
 	}
-	pl.segs = append(pl.segs, segment{pr.i, pr.q})
-	pl.cycle = append(pl.cycle, [2]ref{from, ref{pr.i, pr.q}})
+	pl.Segs = append(pl.Segs, proj.Segment{Thread: pr.i, Upto: pr.q})
+	pl.Cycle = append(pl.Cycle, [2]proj.Ref{from, proj.Ref{Thread: pr.i, Edge: pr.q}})
 	return pl
 }

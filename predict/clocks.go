@@ -13,4 +13,4 @@ const denseClockThreads = 2048
 const manyThreadsNote = "the two-thread searches were not run: more than 2048 threads (their vector clocks take threads² words)"
 
 // denseClocks reports whether the trace has few enough threads for them.
-func (p *predictor) denseClocks() bool { return len(p.s.threads) <= denseClockThreads }
+func (p *predictor) denseClocks() bool { return len(p.s.Threads) <= denseClockThreads }

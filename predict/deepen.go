@@ -1,5 +1,7 @@
 package predict
 
+import "github.com/conc-dev/conc/predict/internal/proj"
+
 // Short chains first. The chain search is exponential in the threads
 // (Theorem 2), but most violations need one or two other threads: a trace
 // of 30 threads each running `begin r(x) w(x) end` is violated by any two
@@ -53,7 +55,7 @@ func (c *chainer) deeper(d int) int {
 // transaction, or a pass ends without one and without a cut chain, or the
 // budget stops it. Invariant: every pass before the current one found no
 // violation among chains of its bound's length.
-func (c *chainer) deepScan(sp *spool, u *users, always bool) (pr pair, found bool, err error) {
+func (c *chainer) deepScan(sp *proj.Spool, u *proj.Users, always bool) (pr pair, found bool, err error) {
 	err = c.deepen(always, func() (bool, error) {
 		pr, found, err = c.scan(sp, u)
 		return found, err

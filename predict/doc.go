@@ -28,7 +28,7 @@
 // (without lock edges); the normal run found without synchronisation may
 // respect it; transactions that keep their shared accesses in one critical
 // section of a lock every conflicting access takes cannot be interrupted
-// (locksets.go: a proof of serializable); and the observed order, a
+// (internal/proj/locksets.go: a proof of serializable); and the observed order, a
 // reordering like any other, may itself not be serializable (its witness
 // trimmed to what happens before the cycle). Three more: the lock-free
 // check with fork order kept (forkscan.go: a chain uses no thread forked
@@ -39,7 +39,7 @@
 // a transaction from lock-free points) and one over the observed order
 // closed under happens-before (pair_hb.go). Every witness, the
 // shortcuts' and the engines', is checked by package verify before it is
-// answered (gate.go; verify.Prefix: the run is read off the projection, so
+// answered (internal/proj/gate.go; verify.Prefix: the run is read off the projection, so
 // what is checked is lock validity, fork and join order and the cycle).
 // Without --max-states
 // or --timeout the product search gets a default size guard and state

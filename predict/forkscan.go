@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
@@ -32,17 +33,17 @@ const forkScanThreads = 12
 
 // forkClocks are, per forked thread, the clock (in edges, program order and
 // fork only) of its fork.
-func (s *summary) forkClocks(sp *spool) ([][]int64, error) {
-	k := len(s.threads)
+func forkClocks(s *proj.Summary, sp *proj.Spool) ([][]int64, error) {
+	k := len(s.Threads)
 	vc, clk := make([][]int64, k), make([][]int64, k)
 	for t := range vc {
 		vc[t] = make([]int64, k)
 	}
 	open := make([]bool, k)
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return clk, nil
 		} else if err != nil {
 			return nil, err
@@ -54,7 +55,7 @@ func (s *summary) forkClocks(sp *spool) ([][]int64, error) {
 		case model.OpEnd:
 			open[t] = false
 		}
-		vc[t][t] += edgesOf(&ev, open[t])
+		vc[t][t] += proj.EdgesOf(&ev, open[t])
 		if ev.Op == model.OpFork {
 			joinVC(vc[ev.Target], vc[t])
 			clk[ev.Target] = append([]int64(nil), vc[t]...)
@@ -64,13 +65,13 @@ func (s *summary) forkClocks(sp *spool) ([][]int64, error) {
 
 // forkScan is the scan's state: a chainer per set of excluded threads.
 type forkScan struct {
-	s        *summary
+	s        *proj.Summary
 	p        *predictor
 	clk      [][]int64
 	chainers map[[2]uint64]*chainer
-	from     [][]*threadSum // per forked thread i: the others' summaries after i's fork
-	lx       *lockLetters   // with lock edges: the synchronisation's letters
-	base     []*threadSum   // with lock edges: the summaries with them
+	from     [][]*proj.ThreadSum // per forked thread i: the others' summaries after i's fork
+	lx       *lockLetters        // with lock edges: the synchronisation's letters
+	base     []*proj.ThreadSum   // with lock edges: the summaries with them
 }
 
 // excluded is E at thread i's edge q: the threads whose fork comes after it.
@@ -93,13 +94,13 @@ func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
 	if c, ok := fs.chainers[key]; ok {
 		return c, nil
 	}
-	th := fs.s.threads
+	th := fs.s.Threads
 	if fs.base != nil {
 		th = fs.base
 	}
 	if fs.clk[i] != nil {
 		if fs.from[i] == nil {
-			from, err := fs.s.summaryFrom(fs.p.sp, fs.clk[i], fs.lx)
+			from, err := summaryFrom(fs.s, fs.p.sp, fs.clk[i], fs.lx)
 			if err != nil {
 				return nil, err
 			}
@@ -107,13 +108,13 @@ func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
 		}
 		th = fs.from[i]
 	}
-	th = append([]*threadSum(nil), th...)
+	th = append([]*proj.ThreadSum(nil), th...)
 	for u := range th {
 		if e&(1<<u) != 0 {
-			th[u] = &threadSum{}
+			th[u] = &proj.ThreadSum{}
 		}
 	}
-	c := newChainer(fs.p.ctx, &summary{threads: th}, fs.p.o.Check.MaxStates)
+	c := newChainer(fs.p.ctx, &proj.Summary{Threads: th}, fs.p.o.Check.MaxStates)
 	if fs.p.defaultBudget() {
 		c.limit = fs.p.chainBudget()
 	}
@@ -125,17 +126,17 @@ func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
 // only its edges from from[t] on (transactions numbered as in the whole);
 // with lx, over its letters, and a lock, fork or join event outside a
 // transaction is one of its own (docs/spec.md §1).
-func (s *summary) summaryFrom(sp *spool, from []int64, lx *lockLetters) ([]*threadSum, error) {
-	th := make([]*threadSum, len(s.threads))
+func summaryFrom(s *proj.Summary, sp *proj.Spool, from []int64, lx *lockLetters) ([]*proj.ThreadSum, error) {
+	th := make([]*proj.ThreadSum, len(s.Threads))
 	for t := range th {
-		th[t] = &threadSum{}
+		th[t] = &proj.ThreadSum{}
 	}
 	edges := make([]int64, len(th))
 	var ls []profiles.Letter
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return th, nil
 		} else if err != nil {
 			return nil, err
@@ -144,24 +145,24 @@ func (s *summary) summaryFrom(sp *spool, from []int64, lx *lockLetters) ([]*thre
 		at := edges[t]
 		switch {
 		case ev.Op == model.OpBegin:
-			x.txn++
-			x.open = true
+			x.Txn++
+			x.Open = true
 		case ev.Op == model.OpEnd:
-			x.open = false
+			x.Open = false
 		case ev.Op.IsAccess() || lx != nil:
-			if !x.open {
-				x.txn++
+			if !x.Open {
+				x.Txn++
 			}
-			if ev.Op.IsAccess() && !x.open {
+			if ev.Op.IsAccess() && !x.Open {
 				at++
 			}
 			if at >= from[t] {
 				for _, l := range lx.of(&ev, ls[:0]) {
-					x.see(l, x.txn)
+					x.See(l, x.Txn)
 				}
 			}
 		}
-		edges[t] += edgesOf(&ev, x.open)
+		edges[t] += proj.EdgesOf(&ev, x.Open)
 	}
 }
 
@@ -176,12 +177,12 @@ type lockLetters struct {
 	marked      []bool // per thread: forked or joined by some thread
 }
 
-func newLockLetters(s *summary) *lockLetters {
-	lx := &lockLetters{vars: len(s.vars), locks: len(s.locks), marked: make([]bool, len(s.threads))}
-	for u := range s.forker {
+func newLockLetters(s *proj.Summary) *lockLetters {
+	lx := &lockLetters{vars: len(s.Vars), locks: len(s.Locks), marked: make([]bool, len(s.Threads))}
+	for u := range s.Forker {
 		lx.marked[u] = true
 	}
-	for _, u := range s.joined {
+	for _, u := range s.Joined {
 		lx.marked[u] = true
 	}
 	return lx
@@ -190,7 +191,7 @@ func newLockLetters(s *summary) *lockLetters {
 // of appends ev's letters to ls (an access's own first).
 func (lx *lockLetters) of(ev *trace.Event, ls []profiles.Letter) []profiles.Letter {
 	if ev.Op.IsAccess() {
-		ls = append(ls, letterOf(ev))
+		ls = append(ls, proj.LetterOf(ev))
 	}
 	if lx == nil {
 		return ls
@@ -221,27 +222,27 @@ type forkOpen struct {
 // no violation (a proof of serializability without lock edges); false also
 // when it does not apply or ran out of budget.
 func (p *predictor) forkPrefilter() (bool, error) {
-	k := len(p.s.threads)
-	if len(p.s.forker) == 0 || k > forkScanThreads {
+	k := len(p.s.Threads)
+	if len(p.s.Forker) == 0 || k > forkScanThreads {
 		return false, nil
 	}
-	clk, err := p.s.forkClocks(p.sp)
+	clk, err := forkClocks(p.s, p.sp)
 	if err != nil {
 		return false, err
 	}
-	fs := &forkScan{s: p.s, p: p, clk: clk, chainers: map[[2]uint64]*chainer{}, from: make([][]*threadSum, k)}
+	fs := &forkScan{s: p.s, p: p, clk: clk, chainers: map[[2]uint64]*chainer{}, from: make([][]*proj.ThreadSum, k)}
 	if p.o.Check.LockEdges {
 		fs.lx = newLockLetters(p.s)
-		if fs.base, err = p.s.summaryFrom(p.sp, make([]int64, k), fs.lx); err != nil {
+		if fs.base, err = summaryFrom(p.s, p.sp, make([]int64, k), fs.lx); err != nil {
 			return false, err
 		}
 	}
 	ts := make([]forkOpen, k)
-	r := p.sp.reader()
+	r := p.sp.Reader()
 	var ev trace.Event
 	var ls []profiles.Letter
 	for n := 0; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return true, nil
 		} else if err != nil {
 			return false, err
@@ -257,7 +258,7 @@ func (p *predictor) forkPrefilter() (bool, error) {
 			st.pos += 2 // a unary access cannot be interrupted
 		case st.open:
 			ls = fs.lx.of(&ev, ls[:0])
-			if ev.Op.IsAccess() && !p.u.relevant(ev.Thread, ls[0]) {
+			if ev.Op.IsAccess() && !p.u.Relevant(ev.Thread, ls[0]) {
 				ls = ls[1:]
 			}
 			if violates, ok, err := fs.event(st, i, ls); err != nil || violates || !ok {
@@ -297,7 +298,7 @@ func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter, fold bool) (v
 		return false, false, err
 	}
 	if e != st.e || st.cur == nil {
-		st.e, st.cur = e, make([]int32, len(fs.s.threads))
+		st.e, st.cur = e, make([]int32, len(fs.s.Threads))
 		for j := range st.cur {
 			st.cur[j] = inf
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
 // gateTrace: T2's write can fall between T1's read and write. Projection
@@ -22,9 +23,9 @@ T2|w(x)
 // is a WitnessError naming the engine, never a violation; the right plan
 // for the same cycle is one.
 func TestEngineWitnessGate(t *testing.T) {
-	cycle := [][2]ref{{{0, 1}, {1, 1}}, {{1, 1}, {0, 2}}}
-	good := plan{segs: []segment{{0, 1}, {1, 2}, {0, 3}}, cycle: cycle}
-	bad := plan{segs: []segment{{0, 3}, {1, 2}}, cycle: cycle} // T2 after T1: no cycle
+	cycle := [][2]proj.Ref{{{Thread: 0, Edge: 1}, {Thread: 1, Edge: 1}}, {{Thread: 1, Edge: 1}, {Thread: 0, Edge: 2}}}
+	good := proj.Plan{Segs: []proj.Segment{{Thread: 0, Upto: 1}, {Thread: 1, Upto: 2}, {Thread: 0, Upto: 3}}, Cycle: cycle}
+	bad := proj.Plan{Segs: []proj.Segment{{Thread: 0, Upto: 3}, {Thread: 1, Upto: 2}}, Cycle: cycle} // T2 after T1: no cycle
 	for _, o := range []Options{{}, {Check: engines.Options{LockEdges: true}}} {
 		p := newTestPredictor(t, gateTrace, o)
 		out, err := p.violation(engines.Result{Engine: "profile"}, good)
@@ -32,7 +33,7 @@ func TestEngineWitnessGate(t *testing.T) {
 		require.Equal(t, engines.Violation, out.Result.Verdict)
 
 		_, err = p.violation(engines.Result{Engine: "profile"}, bad)
-		var we *WitnessError
+		var we *proj.WitnessError
 		require.True(t, errors.As(err, &we), "%v", err)
 		require.Equal(t, "profile", we.Engine)
 		require.ErrorContains(t, err, "profile's witness does not replay: cycle pair 1")

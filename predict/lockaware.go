@@ -10,6 +10,7 @@ import (
 	_ "github.com/conc-dev/conc/engines/all"
 	"github.com/conc-dev/conc/engines/global"
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
 // lockAware decides a trace with locks, fork or join. For the global
@@ -19,7 +20,7 @@ import (
 // shortcuts (--engine auto) two cheap witnesses are tried before the product
 // search: the normal run that check found, if it happens to respect the
 // synchronisation, and the observed order; between them, without lock
-// edges, the critical-section proof (locksets.go) may answer serializable.
+// edges, the critical-section proof (internal/proj/locksets.go) may answer serializable.
 // Both witnesses are checked by verify.Prefix (locks, fork and join order,
 // the cycle), so a shortcut never answers wrongly; it only answers sooner.
 // The reason of a shortcut's answer says which one gave it.
@@ -114,9 +115,9 @@ const twoThreadsNote = "no violation involving two threads (every pair of thread
 
 // locksProtect answers serializable when every transaction keeps its
 // cross-thread accesses in one critical section of a lock that guards them
-// (locksets.go); it reports false when that does not hold.
+// (internal/proj/locksets.go); it reports false when that does not hold.
 func (p *predictor) locksProtect(states int64) (*Outcome, bool, error) {
-	ok, err := p.s.protectedByLocks(p.sp, p.u)
+	ok, err := p.s.ProtectedByLocks(p.sp, p.u)
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -142,29 +143,29 @@ const (
 
 // checked materialises a plan over the projection with its synchronisation
 // and returns it as the answer if verify accepts it.
-func (p *predictor) checked(pl plan, why string) (*Outcome, bool, error) {
+func (p *predictor) checked(pl proj.Plan, why string) (*Outcome, bool, error) {
 	return p.verified(pl, false, "global", why)
 }
 
 // verified materialises a plan (dropSync: over the projection without
 // its synchronisation) and returns it if verify accepts it.
-func (p *predictor) verified(pl plan, dropSync bool, engine, why string) (*Outcome, bool, error) {
-	m, err := p.s.materialise(p.sp, pl, dropSync, p.o.Check.LockEdges)
+func (p *predictor) verified(pl proj.Plan, dropSync bool, engine, why string) (*Outcome, bool, error) {
+	m, err := p.s.Materialise(p.sp, pl, dropSync, p.o.Check.LockEdges)
 	if err != nil {
 		return nil, false, err
 	}
-	if p.s.replays(m) != nil {
+	if p.s.Replays(m) != nil {
 		return nil, false, nil
 	}
-	res := engines.Result{Engine: engine, Verdict: engines.Violation, Witness: m.w, Reason: why}
-	return &Outcome{Result: res, Program: m.names}, true, nil
+	res := engines.Result{Engine: engine, Verdict: engines.Violation, Witness: m.Witness, Reason: why}
+	return &Outcome{Result: res, Program: m.Names}, true, nil
 }
 
 // engine runs a program engine on the reduced projection and expands its
 // witness back to the full one. It also returns the reduced projection's
 // size (its counting pass), which the pairs' products reuse.
-func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, *reduced, error) {
-	size, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, true)
+func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, *proj.Reduced, error) {
+	size, err := p.s.Reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,30 +174,30 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*Outcome, *re
 }
 
 // engineOn is engine once the reduced projection is counted.
-func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *reduced) (*Outcome, error) {
-	if need := tableBytes(size, len(p.s.threads)); need > p.maxTable() {
+func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *proj.Reduced) (*Outcome, error) {
+	if need := tableBytes(size, len(p.s.Threads)); need > p.maxTable() {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
-			size.states, size.vars, eng.Name, need>>20, p.maxTable()>>20) + p.pairsNote()}
+			size.States, size.Vars, eng.Name, need>>20, p.maxTable()>>20) + p.pairsNote()}
 		return &Outcome{Result: res}, nil
 	}
-	if mem := budget.New(p.o.Check.MaxMemory); !mem.Fits(tableBytes(size, len(p.s.threads))) {
+	if mem := budget.New(p.o.Check.MaxMemory); !mem.Fits(tableBytes(size, len(p.s.Threads))) {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: mem.TooLarge(fmt.Sprintf(
 			"the %s engine's tables for the reduced projection (%d states over %d shared variables)",
-			eng.Name, size.states, size.vars), tableBytes(size, len(p.s.threads)))}
+			eng.Name, size.States, size.Vars), tableBytes(size, len(p.s.Threads)))}
 		return &Outcome{Result: res}, nil
 	}
 	budget := p.defaultBudget()
-	if budget && size.states > DefaultMaxSize {
+	if budget && size.States > DefaultMaxSize {
 		res := engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: fmt.Sprintf(
 			"the reduced projection has %d states (%d threads, shared locks: %d), more than the %s engine "+
 				"is started on by default (%d; docs/predict.md): --max-states or --timeout to search anyway, "+
 				"--ignore-sync for the optimistic answer",
-			size.states, len(p.s.threads), size.locks, eng.Name, DefaultMaxSize) + p.pairsNote()}
+			size.States, len(p.s.Threads), size.Locks, eng.Name, DefaultMaxSize) + p.pairsNote()}
 		return &Outcome{Result: res}, nil
 	}
-	rd, err := p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
+	rd, err := p.s.Reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +206,14 @@ func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *reduce
 		opts.MaxStates = int(p.budget())
 	}
 	opts.IgnoreSync = false // already dropped
-	if err := eng.Supports(rd.p, opts); err != nil {
+	if err := eng.Supports(rd.Program, opts); err != nil {
 		return nil, &UsageError{fmt.Sprintf("--engine %s: %v", eng.Name, err)}
 	}
 	check := eng.Check
 	if prefiltered {
 		check = global.NoPrefilter
 	}
-	res, err := check(p.ctx, rd.p, opts)
+	res, err := check(p.ctx, rd.Program, opts)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return &Outcome{Result: engines.Result{Engine: eng.Name, Verdict: engines.Unknown, Reason: "deadline reached (--timeout)"}}, nil
@@ -234,11 +235,11 @@ func (p *predictor) engineOn(eng *engines.Engine, prefiltered bool, size *reduce
 		res.Witness = nil
 		return &Outcome{Result: res}, nil
 	case res.Witness == nil:
-		return nil, &WitnessError{res.Engine, errors.New("the violation has no witness")}
+		return nil, &proj.WitnessError{Engine: res.Engine, Err: errors.New("the violation has no witness")}
 	}
-	pl, err := rd.expand(res.Witness)
+	pl, err := rd.Expand(res.Witness)
 	if err != nil {
-		return nil, &WitnessError{res.Engine, err}
+		return nil, &proj.WitnessError{Engine: res.Engine, Err: err}
 	}
 	return p.violation(res, pl)
 }
@@ -307,8 +308,8 @@ func (p *predictor) maxTable() int64 {
 // the partial-order reduction's future tables, once plus once per lock it
 // refines (at most 16). On a projection of millions of events over
 // thousands of shared variables that is gigabytes, so it is checked first.
-func tableBytes(r *reduced, threads int) int64 {
-	bits := int64(2*r.vars + r.locks + threads)
+func tableBytes(r *proj.Reduced, threads int) int64 {
+	bits := int64(2*r.Vars + r.Locks + threads)
 	words := (bits + 63) / 64
-	return r.states * words * 8 * int64(1+min(r.locks, 16))
+	return r.States * words * 8 * int64(1+min(r.Locks, 16))
 }

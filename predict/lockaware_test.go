@@ -62,19 +62,19 @@ T2|rel(m)
 T2|w(mine2)
 `
 	p := newTestPredictor(t, src, Options{})
-	rd, err := p.s.reduce(p.sp, p.u, false, false, false)
+	rd, err := p.s.Reduce(p.sp, p.u, false, false, false)
 	require.NoError(t, err)
-	require.Equal(t, []string{"x"}, rd.p.Vars)
-	require.Equal(t, []string{"m"}, rd.p.Locks)
+	require.Equal(t, []string{"x"}, rd.Program.Vars)
+	require.Equal(t, []string{"m"}, rd.Program.Locks)
 	// T1: acq m; begin; w x; end; rel m (its first transaction is gone).
-	require.Equal(t, 5, rd.p.Threads[0].Auto.NumEdges())
-	require.Equal(t, []int64{5, 6, 7, 8, 9}, rd.orig[0])
-	require.Equal(t, 5, rd.p.Threads[1].Auto.NumEdges()) // acq m; begin; r x; end; rel m
-	require.Equal(t, []int64{10, 8}, rd.full)
-	size, err := p.s.reduce(p.sp, p.u, false, false, true)
+	require.Equal(t, 5, rd.Program.Threads[0].Auto.NumEdges())
+	require.Equal(t, []int64{5, 6, 7, 8, 9}, rd.Orig[0])
+	require.Equal(t, 5, rd.Program.Threads[1].Auto.NumEdges()) // acq m; begin; r x; end; rel m
+	require.Equal(t, []int64{10, 8}, rd.Full)
+	size, err := p.s.Reduce(p.sp, p.u, false, false, true)
 	require.NoError(t, err)
-	require.Equal(t, int64(5+1+5+1), size.states)
-	require.Equal(t, [2]int{1, 1}, [2]int{size.vars, size.locks})
+	require.Equal(t, int64(5+1+5+1), size.States)
+	require.Equal(t, [2]int{1, 1}, [2]int{size.Vars, size.Locks})
 }
 
 // lockedTrace is a synthetic trace with one lock that every access takes

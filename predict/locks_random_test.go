@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -47,7 +48,7 @@ func TestFirstPassLockSets(t *testing.T) {
 		for th, thr := range prog.Threads {
 			want := eraserSets(thr.Auto, &bigHeld)
 			for l := range profiles.Letter(2 * len(prog.Vars)) {
-				require.Equal(t, want[l], p.s.threads[th].heldAt(l), "case %d: thread %d letter %d\n%s", c, th, l, src)
+				require.Equal(t, want[l], p.s.Threads[th].HeldAt(l), "case %d: thread %d letter %d\n%s", c, th, l, src)
 			}
 		}
 	}
@@ -58,13 +59,13 @@ func TestFirstPassLockSets(t *testing.T) {
 // eraserSets is, per letter, the intersection of the locks (below 64) held
 // at a thread's accesses with it; big counts accesses holding a lock at or
 // beyond 64.
-func eraserSets(a *model.Automaton, big *int) map[profiles.Letter]lockset {
-	out := map[profiles.Letter]lockset{}
+func eraserSets(a *model.Automaton, big *int) map[profiles.Letter]proj.LockSet {
+	out := map[profiles.Letter]proj.LockSet{}
 	for q, es := range a.Out {
 		if len(es) == 0 || !es[0].Ev.Op.IsAccess() {
 			continue
 		}
-		var now lockset
+		var now proj.LockSet
 		for _, l := range a.Held[q] {
 			if l < 64 {
 				now |= 1 << l

@@ -32,7 +32,7 @@ func TestLocksProtectAgreesWithBrute(t *testing.T) {
 		require.NoError(t, err)
 		src := b.String()
 		p := newTestPredictor(t, src, Options{})
-		ok, err := p.s.protectedByLocks(p.sp, p.u)
+		ok, err := p.s.ProtectedByLocks(p.sp, p.u)
 		require.NoError(t, err)
 		full := projectionOf(t, src)
 		want, err := brute.Check(context.Background(), full, engines.Options{MaxDepth: 1000})
@@ -66,7 +66,7 @@ func TestLocksProtectRefuses(t *testing.T) {
 		"other lock":   "T1|begin\nT1|acq(m)\nT1|r(x)\nT1|w(x)\nT1|rel(m)\nT1|end\nT2|acq(n)\nT2|w(x)\nT2|rel(n)\n",
 	} {
 		p := newTestPredictor(t, src, Options{})
-		ok, err := p.s.protectedByLocks(p.sp, p.u)
+		ok, err := p.s.ProtectedByLocks(p.sp, p.u)
 		require.NoError(t, err)
 		require.Equal(t, name == "guarded", ok, name)
 	}
@@ -86,9 +86,9 @@ func TestLocksProtectRefuses(t *testing.T) {
 func TestLocksProtectOnePass(t *testing.T) {
 	for _, src := range []string{guarded, lockedTrace(t, 2000)} {
 		p := newTestPredictor(t, src, Options{})
-		before := p.sp.passes
-		_, err := p.s.protectedByLocks(p.sp, p.u)
+		before := p.sp.Passes
+		_, err := p.s.ProtectedByLocks(p.sp, p.u)
 		require.NoError(t, err)
-		require.Equal(t, 1, p.sp.passes-before)
+		require.Equal(t, 1, p.sp.Passes-before)
 	}
 }

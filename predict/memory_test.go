@@ -12,6 +12,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -63,9 +64,9 @@ func predictGen(t *testing.T, n int64) engines.Result {
 // TestMemoryFlat: ten times the events, the same memory. The spool moves to
 // disk (here past 1 MiB) and the summaries are per thread and variable.
 func TestMemoryFlat(t *testing.T) {
-	old := spoolMem
-	spoolMem = 1 << 20
-	defer func() { spoolMem = old }()
+	old := proj.SpoolMem
+	proj.SpoolMem = 1 << 20
+	defer func() { proj.SpoolMem = old }()
 	var small, big engines.Result
 	ps := peakHeap(func() { small = predictGen(t, 200_000) })
 	pb := peakHeap(func() { big = predictGen(t, 2_000_000) })
@@ -78,7 +79,7 @@ func TestMemoryFlat(t *testing.T) {
 
 // collectGen runs the first pass over a generated locked trace of n
 // events (8 threads, 2,000 variables, 16 locks), streamed through a pipe.
-func collectGen(t *testing.T, n int64) *summary {
+func collectGen(t *testing.T, n int64) *proj.Summary {
 	pr, pw := io.Pipe()
 	g := trace.NewGen(trace.GenOptions{Seed: 5, Events: n, Threads: 8, Vars: 2000, Locks: 16, TxnLen: 8,
 		Unprotected: 0.1, Unary: 0.1, Writes: 0.3})
@@ -88,10 +89,10 @@ func collectGen(t *testing.T, n int64) *summary {
 	}()
 	r, err := trace.NewReader(pr, "gen.std", trace.Options{})
 	require.NoError(t, err)
-	sp, err := newSpool(t.TempDir())
+	sp, err := proj.NewSpool(t.TempDir())
 	require.NoError(t, err)
 	defer sp.Close()
-	s, err := collect(context.Background(), r, sp)
+	s, err := proj.Collect(context.Background(), r, sp)
 	require.NoError(t, err)
 	return s
 }
@@ -100,17 +101,17 @@ func collectGen(t *testing.T, n int64) *summary {
 // lock, a lock set per letter (threadSum.held) besides its spans, so ten
 // times the events of a locked trace still take the same memory.
 func TestMemoryFlatLocked(t *testing.T) {
-	old := spoolMem
-	spoolMem = 1 << 20
-	defer func() { spoolMem = old }()
+	old := proj.SpoolMem
+	proj.SpoolMem = 1 << 20
+	defer func() { proj.SpoolMem = old }()
 	n := int64(testflag.N(100_000, 200_000))
-	var small, big *summary
+	var small, big *proj.Summary
 	ps := peakHeap(func() { small = collectGen(t, n) })
 	pb := peakHeap(func() { big = collectGen(t, 10*n) })
-	t.Logf("peak heap: %d KiB for %d events, %d KiB for %d", ps>>10, small.events, pb>>10, big.events)
-	require.Greater(t, big.events, 9*small.events)
-	for _, th := range big.threads {
-		require.NotNil(t, th.held, "every thread takes a lock")
+	t.Logf("peak heap: %d KiB for %d events, %d KiB for %d", ps>>10, small.Events, pb>>10, big.Events)
+	require.Greater(t, big.Events, 9*small.Events)
+	for _, th := range big.Threads {
+		require.NotNil(t, th.Held, "every thread takes a lock")
 	}
 	require.Less(t, pb, ps+8<<20, "small %d big %d", ps, pb)
 }

@@ -32,10 +32,10 @@ func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, er
 // two-thread pattern's first pass shares the pass, pair_plan.go).
 func (p *predictor) observedViolationAlso(also func(*trace.Event) bool) (monitor.TraceViolation, int64, bool, error) {
 	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: p.o.Check.LockEdges, MaxCycle: observedMaxCycle, MaxViolations: 64})
-	r := p.sp.reader()
+	r := p.sp.Reader()
 	var ev trace.Event
 	for n := 1; m.First() == 0; n++ {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return monitor.TraceViolation{}, 0, false, nil
 		} else if err != nil {
 			return monitor.TraceViolation{}, 0, false, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -25,33 +26,33 @@ type observedWalk struct {
 // observedEvent is one event of the observed prefix (X's can be a million:
 // 40 bytes each).
 type observedEvent struct {
-	at     ref
+	at     proj.Ref
 	txn    int64 // thread-local transaction number, -1 outside any
 	line   int64
 	op     model.Op
 	target int32
 }
 
-func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (plan, bool, error) {
-	k := len(p.s.threads)
+func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (proj.Plan, bool, error) {
+	k := len(p.s.Threads)
 	w := &observedWalk{lockEdges: p.o.Check.LockEdges, pos: make([]int64, k), txn: make([]int64, k),
 		open: make([]bool, k), named: map[int64]observedEvent{}, xThread: v.Thread, xBegin: v.Begin, xTxn: -1}
 	for _, c := range v.Cycle {
 		w.named[c.Line] = observedEvent{}
 	}
-	r := p.sp.reader()
+	r := p.sp.Reader()
 	var ev trace.Event
 	for {
-		if err := r.next(&ev); err == io.EOF || err == nil && ev.Line > first {
+		if err := r.Next(&ev); err == io.EOF || err == nil && ev.Line > first {
 			break
 		} else if err != nil {
-			return plan{}, false, err
+			return proj.Plan{}, false, err
 		}
 		w.step(&ev)
 	}
 	pl, ok, err := w.plan(v)
 	if ok {
-		pl.observed = &observedCut{cut: w.pos}
+		pl.Observed = &proj.ObservedCut{Cut: w.pos}
 	}
 	return pl, ok, err
 }
@@ -72,11 +73,11 @@ func (w *observedWalk) step(ev *trace.Event) {
 		w.txn[t]++
 		txn = w.txn[t]
 	}
-	w.pos[t] += edgesOf(ev, w.open[t])
+	w.pos[t] += proj.EdgesOf(ev, w.open[t])
 	if ev.Op.IsAccess() && !w.open[t] {
 		at++ // the access is the middle edge of begin; access; end
 	}
-	oe := observedEvent{at: ref{int(t), at}, txn: txn, line: ev.Line, op: ev.Op, target: ev.Target}
+	oe := observedEvent{at: proj.Ref{Thread: int(t), Edge: at}, txn: txn, line: ev.Line, op: ev.Op, target: ev.Target}
 	if _, ok := w.named[ev.Line]; ok {
 		w.named[ev.Line] = oe
 	}
@@ -91,12 +92,12 @@ func (w *observedWalk) step(ev *trace.Event) {
 // plan closes the cycle through X: X leaves by an event that conflicts with
 // (and precedes) the first named event, and is re-entered by one that
 // follows and conflicts with the last.
-func (w *observedWalk) plan(v monitor.TraceViolation) (plan, bool, error) {
+func (w *observedWalk) plan(v monitor.TraceViolation) (proj.Plan, bool, error) {
 	var groups [][]observedEvent // the other transactions, in cycle order
 	for _, c := range v.Cycle {
 		e := w.named[c.Line]
-		if e.txn < 0 || e.at.t != int(c.Thread) {
-			return plan{}, false, nil
+		if e.txn < 0 || e.at.Thread != int(c.Thread) {
+			return proj.Plan{}, false, nil
 		}
 		if n := len(groups); n > 0 && sameTxn(groups[n-1][0], e) {
 			groups[n-1] = append(groups[n-1], e)
@@ -105,7 +106,7 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (plan, bool, error) {
 		}
 	}
 	if len(groups) == 0 {
-		return plan{}, false, nil
+		return proj.Plan{}, false, nil
 	}
 	in := groups[0][0]
 	last := groups[len(groups)-1]
@@ -113,26 +114,26 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (plan, bool, error) {
 	xOut, ok1 := w.xEvent(func(e observedEvent) bool { return e.line < in.line && conflicts(e, in, w.lockEdges) })
 	xIn, ok2 := w.xEvent(func(e observedEvent) bool { return e.line > out.line && conflicts(out, e, w.lockEdges) })
 	if !ok1 || !ok2 {
-		return plan{}, false, nil
+		return proj.Plan{}, false, nil
 	}
-	var pl plan
+	var pl proj.Plan
 	from := xOut
 	for k := 0; k < len(groups); k++ {
 		g := groups[k]
 		in, out := g[0], g[len(g)-1]
-		for k+1 < len(groups) && groups[k+1][0].at.t == in.at.t {
+		for k+1 < len(groups) && groups[k+1][0].at.Thread == in.at.Thread {
 			// Consecutive transactions of one thread: program order
 			// short-cuts the cycle from the first to the last.
 			k++
 			out = groups[k][len(groups[k])-1]
 		}
-		pl.cycle = append(pl.cycle, [2]ref{from.at, in.at})
+		pl.Cycle = append(pl.Cycle, [2]proj.Ref{from.at, in.at})
 		if !sameTxn(in, out) {
-			pl.cycle = append(pl.cycle, [2]ref{in.at, out.at})
+			pl.Cycle = append(pl.Cycle, [2]proj.Ref{in.at, out.at})
 		}
 		from = out
 	}
-	pl.cycle = append(pl.cycle, [2]ref{from.at, xIn.at})
+	pl.Cycle = append(pl.Cycle, [2]proj.Ref{from.at, xIn.at})
 	return pl, true, nil
 }
 
@@ -145,12 +146,12 @@ func (w *observedWalk) xEvent(ok func(observedEvent) bool) (observedEvent, bool)
 	return observedEvent{}, false
 }
 
-func sameTxn(a, b observedEvent) bool { return a.at.t == b.at.t && a.txn == b.txn }
+func sameTxn(a, b observedEvent) bool { return a.at.Thread == b.at.Thread && a.txn == b.txn }
 
 // conflicts is docs/spec.md §1's D for an event a before an event b.
 func conflicts(a, b observedEvent, lockEdges bool) bool {
 	switch {
-	case a.at.t == b.at.t:
+	case a.at.Thread == b.at.Thread:
 		return true
 	case a.op.IsAccess() && b.op.IsAccess():
 		return a.target == b.target && (a.op == model.OpWrite || b.op == model.OpWrite)
@@ -158,8 +159,8 @@ func conflicts(a, b observedEvent, lockEdges bool) bool {
 		return false
 	case a.op == model.OpRelease && b.op == model.OpAcquire:
 		return a.target == b.target
-	case a.op == model.OpFork && int(a.target) == b.at.t:
+	case a.op == model.OpFork && int(a.target) == b.at.Thread:
 		return true
 	}
-	return b.op == model.OpJoin && int(b.target) == a.at.t
+	return b.op == model.OpJoin && int(b.target) == a.at.Thread
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -48,10 +49,10 @@ func TestObservedWitness(t *testing.T) {
 func newTestPredictor(t *testing.T, src string, o Options) *predictor {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
-	sp, err := newSpool(t.TempDir())
+	sp, err := proj.NewSpool(t.TempDir())
 	require.NoError(t, err)
 	t.Cleanup(func() { sp.Close() })
-	s, err := collect(context.Background(), r, sp)
+	s, err := proj.Collect(context.Background(), r, sp)
 	require.NoError(t, err)
-	return &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp, o: o}
+	return &predictor{ctx: context.Background(), s: s, u: s.Users(), sp: sp, o: o}
 }

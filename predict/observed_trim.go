@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -22,28 +23,28 @@ import (
 
 // trimPlan cuts pl (the observed prefix up to line first) to the events
 // that happen before an event of its cycle.
-func (p *predictor) trimPlan(pl plan, first int64) (plan, error) {
+func (p *predictor) trimPlan(pl proj.Plan, first int64) (proj.Plan, error) {
 	if !p.denseClocks() {
 		return pl, nil // the whole prefix is a run too
 	}
-	need, ok, err := p.hbCut(pl.cycle, first)
+	need, ok, err := p.hbCut(pl.Cycle, first)
 	if err != nil || !ok {
 		return pl, err // a cycle event not in the prefix: keep the whole prefix
 	}
 	cut := make([]int64, len(need))
 	for t := range cut {
-		cut[t] = min(pl.observed.cut[t], need[t])
+		cut[t] = min(pl.Observed.Cut[t], need[t])
 	}
-	return plan{cycle: pl.cycle, observed: &observedCut{cut: cut}}, nil
+	return proj.Plan{Cycle: pl.Cycle, Observed: &proj.ObservedCut{Cut: cut}}, nil
 }
 
 // hbCut is, per thread, how many edges of its projection happen before some
 // event of the cycle (vector clocks over the observed prefix: one pass, k
 // words per thread and per lock). It reports false if some cycle event is
 // not in the prefix.
-func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, bool, error) {
-	k := len(p.s.threads)
-	want := map[ref]bool{}
+func (p *predictor) hbCut(cycle [][2]proj.Ref, first int64) ([]int64, bool, error) {
+	k := len(p.s.Threads)
+	want := map[proj.Ref]bool{}
 	for _, c := range cycle {
 		want[c[0]], want[c[1]] = true, true
 	}
@@ -51,13 +52,13 @@ func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, bool, error) {
 	for t := range vc {
 		vc[t] = make([]int64, k)
 	}
-	lockVC := make([][]int64, len(p.s.locks))
+	lockVC := make([][]int64, len(p.s.Locks))
 	need := make([]int64, k)
 	open := make([]bool, k)
-	r := p.sp.reader()
+	r := p.sp.Reader()
 	var ev trace.Event
 	for len(want) > 0 {
-		if err := r.next(&ev); err == io.EOF || err == nil && ev.Line > first {
+		if err := r.Next(&ev); err == io.EOF || err == nil && ev.Line > first {
 			break
 		} else if err != nil {
 			return nil, false, err
@@ -71,11 +72,11 @@ func (p *predictor) hbCut(cycle [][2]ref, first int64) ([]int64, bool, error) {
 		case model.OpEnd:
 			open[t] = false
 		}
-		vc[t][t] += edgesOf(&ev, open[t])
+		vc[t][t] += proj.EdgesOf(&ev, open[t])
 		syncAfter(vc, lockVC, &ev)
 		for q := at; q < vc[t][t]; q++ {
-			if want[ref{int(t), q}] {
-				delete(want, ref{int(t), q})
+			if want[proj.Ref{Thread: int(t), Edge: q}] {
+				delete(want, proj.Ref{Thread: int(t), Edge: q})
 				joinVC(need, vc[t])
 			}
 		}

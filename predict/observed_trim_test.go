@@ -27,7 +27,7 @@ func TestObservedTrim(t *testing.T) {
 	trimmed, err := p.trimPlan(pl, first)
 	require.NoError(t, err)
 	ran := map[int]int64{}
-	for t, n := range trimmed.observed.cut {
+	for t, n := range trimmed.Observed.Cut {
 		if n > 0 {
 			ran[t] = n
 		}
@@ -36,11 +36,11 @@ func TestObservedTrim(t *testing.T) {
 	// w(x); T4 to its release (acq; begin w end; rel); T2 through its
 	// unary w(x) and the end that comes with it.
 	require.Equal(t, map[int]int64{0: 3, 2: 5, 3: 4}, ran)
-	m, err := p.s.materialise(p.sp, trimmed, false, false)
+	m, err := p.s.Materialise(p.sp, trimmed, false, false)
 	require.NoError(t, err)
-	require.NoError(t, verify.Witness(projectionOf(t, src), m.w))
-	for _, st := range m.w.Run {
+	require.NoError(t, verify.Witness(projectionOf(t, src), m.Witness))
+	for _, st := range m.Witness.Run {
 		require.NotEqual(t, int32(1), st.Thread)
 	}
-	require.Equal(t, model.OpWrite, m.w.Run[len(m.w.Run)-1].Ev.Op)
+	require.Equal(t, model.OpWrite, m.Witness.Run[len(m.Witness.Run)-1].Ev.Op)
 }

@@ -52,5 +52,5 @@ func BenchmarkNestedDecision(b *testing.B) {
 		require.Nil(b, out)
 		require.True(b, nr.proved, "%+v", nr)
 	}
-	b.ReportMetric(float64(b.N)*float64(p.s.events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(b.N)*float64(p.s.Events)/b.Elapsed().Seconds(), "events/s")
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -50,7 +51,7 @@ func (p *predictor) freeContext(ctx []int64, t1, t2 int) error {
 // its next position holding no lock, if it reaches one.
 func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) {
 	k := len(ctx)
-	w := newHBWalk(k, len(p.s.locks))
+	w := newHBWalk(k, len(p.s.Locks))
 	held := make([][]int32, k)
 	stuck := make([]bool, k) // holds a shared lock at ctx[t]
 	var out [][]int64
@@ -65,7 +66,7 @@ func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) 
 	if todo == 0 {
 		return nil, nil
 	}
-	_, err := spoolEach(p.sp, func() bool { return false }, func(ev *trace.Event) bool {
+	_, err := proj.SpoolEach(p.sp, func() bool { return false }, func(ev *trace.Event) bool {
 		t := int(ev.Thread)
 		w.step(ev)
 		switch ev.Op {
@@ -79,7 +80,7 @@ func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) 
 		switch pos := w.vc[t][t]; {
 		case t == t1 || t == t2:
 		case pos == ctx[t]:
-			stuck[t] = slices.ContainsFunc(held[t], p.s.sharedLock)
+			stuck[t] = slices.ContainsFunc(held[t], p.s.SharedLock)
 			todo--
 			stuckN += b2i(stuck[t])
 		case pos > ctx[t] && stuck[t] && len(held[t]) == 0:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -36,17 +37,17 @@ func FuzzPairFinders(f *testing.F) {
 		if err != nil {
 			return
 		}
-		sp, err := newSpool("")
+		sp, err := proj.NewSpool("")
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer sp.Close()
-		s, err := collect(context.Background(), rd, sp)
+		s, err := proj.Collect(context.Background(), rd, sp)
 		if err != nil {
 			return // unreadable input is the reader's to report
 		}
 		for _, lockEdges := range []bool{false, true} {
-			p := &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp,
+			p := &predictor{ctx: context.Background(), s: s, u: s.Users(), sp: sp,
 				o: Options{Check: engines.Options{LockEdges: lockEdges}, budget: 20_000}}
 			products := func() (*Outcome, bool, error) {
 				out, _, err := p.pairProducts(nil)
@@ -71,7 +72,7 @@ func FuzzPairFinders(f *testing.F) {
 				if err := verify.Witness(full, out.Result.Witness); err != nil {
 					t.Fatalf("witness does not replay: %v\n%s", err, src)
 				}
-				if s.events <= 24 && len(s.threads) <= 3 {
+				if s.Events <= 24 && len(s.Threads) <= 3 {
 					want, err := brute.Check(context.Background(), full, engines.Options{LockEdges: lockEdges, MaxDepth: 1000})
 					if err == nil && want.Verdict == engines.Serializable {
 						t.Fatalf("finder violation, brute serializable\n%s", src)
@@ -83,7 +84,7 @@ func FuzzPairFinders(f *testing.F) {
 }
 
 // fuzzProjection is projectionOf for input that reads without --lenient,
-// nil for other input (whose witnesses gate.go has verified already).
+// nil for other input (whose witnesses the replay gate has verified already).
 func fuzzProjection(t *testing.T, src string) *model.Program {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	if err != nil {

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
@@ -92,7 +93,7 @@ func (w *hbWalk) step(ev *trace.Event) int64 {
 	case ev.Op.IsAccess() && !w.open[t]:
 		at++
 	}
-	w.vc[t][t] += edgesOf(ev, w.open[t])
+	w.vc[t][t] += proj.EdgesOf(ev, w.open[t])
 	syncAfter(w.vc, w.lockVC, ev)
 	return at
 }
@@ -106,11 +107,11 @@ type pairScan struct {
 }
 
 // findPair runs the pass over the spool and returns the first pattern.
-func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) {
-	ps := s.newPairScan()
+func findPair(s *proj.Summary, sp *proj.Spool, stop func() bool) (pairFind, bool, error) {
+	ps := newPairScan(s)
 	var f pairFind
 	var hit bool
-	_, err := spoolEach(sp, stop, func(ev *trace.Event) bool {
+	_, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
 		f, hit = ps.step(ev)
 		return !hit
 	})
@@ -118,9 +119,9 @@ func (s *summary) findPair(sp *spool, stop func() bool) (pairFind, bool, error) 
 }
 
 // newPairScan is the pass's state before its first event.
-func (s *summary) newPairScan() *pairScan {
-	k := len(s.threads)
-	ps := &pairScan{hbWalk: newHBWalk(k, len(s.locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
+func newPairScan(s *proj.Summary) *pairScan {
+	k := len(s.Threads)
+	ps := &pairScan{hbWalk: newHBWalk(k, len(s.Locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
 		entry: make([][]pairEntry, k)}
 	for t := range ps.entry {
 		ps.entry[t] = make([]pairEntry, k)
@@ -138,7 +139,7 @@ func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
 	if !ev.Op.IsAccess() {
 		return pairFind{}, false
 	}
-	l := letterOf(ev)
+	l := proj.LetterOf(ev)
 	ps.enter(int(t), l, at)
 	f, ok := ps.close(int(t), l, at)
 	ps.see(int(t), l, at, ev.Line, ev.Loc)

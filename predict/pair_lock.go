@@ -2,6 +2,7 @@ package predict
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -28,7 +29,7 @@ import (
 // join. A second schedule covers T1 holding a lock before e2 that T2 needs:
 // T1 stops at its last point p1 after e1 holding no lock, and T2 runs
 // through f on to its next point z holding none (so neither ever waits for
-// the other). The witness is verified like every other (gate.go); one that
+// the other). The witness is verified like every other (internal/proj/gate.go); one that
 // fails is no answer.
 //
 // So a first pass indexes, per variable, the accesses f of every thread by
@@ -43,7 +44,7 @@ import (
 type pairAccess struct {
 	t     int32
 	write bool
-	acq   lockset
+	acq   proj.LockSet
 	f, y0 int64
 	z     int64 // the thread's next point after f holding no lock (0: none yet)
 	line  int64
@@ -60,7 +61,7 @@ const pairIndexCap = 32
 // still be refused by the verification, never one they forbid wrongly
 // allowed.
 type lockPos struct {
-	held, acq lockset
+	held, acq proj.LockSet
 	big       int // big locks held
 	depth     int
 	y0        int64
@@ -76,17 +77,17 @@ func (lp *lockPos) step(ev *trace.Event, edges int64) {
 			l = bigLock
 			lp.big++
 		}
-		lp.held.add(l)
-		lp.acq.add(l)
+		lp.held.Add(l)
+		lp.acq.Add(l)
 		lp.depth++
 	case ev.Op == model.OpRelease:
 		if l >= bigLock {
 			if lp.big--; lp.big <= 0 {
 				lp.big = 0
-				lp.held.remove(bigLock)
+				lp.held.Remove(bigLock)
 			}
 		} else {
-			lp.held.remove(l)
+			lp.held.Remove(l)
 		}
 		if lp.depth--; lp.depth <= 0 {
 			lp.depth, lp.acq, lp.y0, lp.big, lp.held = 0, 0, edges, 0, 0
@@ -152,9 +153,9 @@ type pairIndexer struct {
 	seen int64        // events taken
 }
 
-func newPairIndexer(s *summary) *pairIndexer {
-	return &pairIndexer{w: newPairWalk(len(s.threads), len(s.locks)), idx: make([][]pairAccess, len(s.vars)),
-		keys: make([][]uint64, len(s.vars)), m: newTxnVars(len(s.threads)), pend: make([][][2]int32, len(s.threads))}
+func newPairIndexer(s *proj.Summary) *pairIndexer {
+	return &pairIndexer{w: newPairWalk(len(s.Threads), len(s.Locks)), idx: make([][]pairAccess, len(s.Vars)),
+		keys: make([][]uint64, len(s.Vars)), m: newTxnVars(len(s.Threads)), pend: make([][][2]int32, len(s.Threads))}
 }
 
 // step takes one event; it reports a pattern the event closes.
@@ -200,11 +201,11 @@ func (px *pairIndexer) indexed() *pairIndexed {
 }
 
 // pairIndex is the first pass on its own.
-func (s *summary) pairIndex(sp *spool, stop func() bool) (*pairIndexer, pairLockFind, bool, error) {
+func pairIndex(s *proj.Summary, sp *proj.Spool, stop func() bool) (*pairIndexer, pairLockFind, bool, error) {
 	px := newPairIndexer(s)
 	var f pairLockFind
 	var hit bool
-	whole, err := spoolEach(sp, stop, func(ev *trace.Event) bool {
+	whole, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
 		f, hit = px.step(ev)
 		return !hit
 	})
@@ -264,8 +265,8 @@ type pairIndexed struct {
 
 // firstPairLock is the first pass (pairIndex): a pattern found on the way,
 // or the index for the second.
-func (s *summary) firstPairLock(sp *spool, stop func() bool) (*pairIndexed, pairLockFind, bool, error) {
-	px, f, ok, err := s.pairIndex(sp, stop)
+func firstPairLock(s *proj.Summary, sp *proj.Spool, stop func() bool) (*pairIndexed, pairLockFind, bool, error) {
+	px, f, ok, err := pairIndex(s, sp, stop)
 	if err != nil || ok || px == nil {
 		return nil, f, ok, err
 	}
@@ -274,13 +275,13 @@ func (s *summary) firstPairLock(sp *spool, stop func() bool) (*pairIndexed, pair
 
 // secondPairLock meets every access e2 with the whole index and returns
 // the first pattern found.
-func (s *summary) secondPairLock(sp *spool, pi *pairIndexed, stop func() bool) (pairLockFind, bool, error) {
-	w := newPairWalk(len(s.threads), len(s.locks))
+func secondPairLock(s *proj.Summary, sp *proj.Spool, pi *pairIndexed, stop func() bool) (pairLockFind, bool, error) {
+	w := newPairWalk(len(s.Threads), len(s.Locks))
 	w.forkVC = pi.forkVC // every fork, for the contexts
-	m := newTxnVars(len(s.threads))
+	m := newTxnVars(len(s.Threads))
 	var f pairLockFind
 	var hit bool
-	_, err := spoolEach(sp, stop, func(ev *trace.Event) bool {
+	_, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
 		f, hit = m.meet(w, pi.idx, ev, w.step(ev))
 		return !hit
 	})

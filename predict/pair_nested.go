@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -126,7 +127,7 @@ type nestIndexer struct {
 	// are some pending access's first acquire of their lock after it (the
 	// forward histories' raw material, read at flush).
 	acqLog [][]nestAcq
-	names  *summary
+	names  *proj.Summary
 	epoch  []int32 // per thread: its forks and joins so far
 	fj     *fjClocks
 	// joined: per thread, its joins with the joined thread's observed
@@ -149,10 +150,10 @@ type nestSync struct {
 	t, u int32
 }
 
-func newNestIndexer(s *summary) *nestIndexer {
-	k := len(s.threads)
-	nx := &nestIndexer{w: newPairWalk(k, len(s.locks)), th: make([]nestThread, k), pend: make([][]nestPending, k),
-		pendIdx: make([]map[pendKey]int, k), acqLog: make([][]nestAcq, k), idx: make([][]nestClass, len(s.vars)), keys: map[nestKey]int32{}, ctxs: map[uint64][]*nestCtx{}, pc: make([]*pendCtx, k), names: s,
+func newNestIndexer(s *proj.Summary) *nestIndexer {
+	k := len(s.Threads)
+	nx := &nestIndexer{w: newPairWalk(k, len(s.Locks)), th: make([]nestThread, k), pend: make([][]nestPending, k),
+		pendIdx: make([]map[pendKey]int, k), acqLog: make([][]nestAcq, k), idx: make([][]nestClass, len(s.Vars)), keys: map[nestKey]int32{}, ctxs: map[uint64][]*nestCtx{}, pc: make([]*pendCtx, k), names: s,
 		epoch: make([]int32, k), sync: map[nestSync]int64{}, fj: newFJClocks(k),
 		joined: make([][]nestJoin, k)}
 	for t := range nx.pendIdx {
@@ -178,9 +179,9 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 		}
 	case ev.Op == model.OpRelease:
 		if !nt.release(ev.Target, at) && nx.bad == "" {
-			nx.bad = fmt.Sprintf("thread %s releases %s at line %d", nx.names.threadNames[t], nx.names.locks[ev.Target], ev.Line)
+			nx.bad = fmt.Sprintf("thread %s releases %s at line %d", nx.names.ThreadNames[t], nx.names.Locks[ev.Target], ev.Line)
 			if n := len(nt.stack); n > 0 {
-				nx.bad += fmt.Sprintf(" while holding %s, acquired after it", nx.names.locks[nt.stack[n-1].lock])
+				nx.bad += fmt.Sprintf(" while holding %s, acquired after it", nx.names.Locks[nt.stack[n-1].lock])
 			}
 		}
 		if len(nt.stack) == 0 {
@@ -393,12 +394,12 @@ const workCheck = 1 << 16
 
 // nestIndex runs the first pass over the spool; false when stopped (the
 // deadline, or limit: maxNestSize but in tests).
-func (s *summary) nestIndex(sp *spool, limit int64, stop func() bool) (*nestIndexer, bool, error) {
+func nestIndex(s *proj.Summary, sp *proj.Spool, limit int64, stop func() bool) (*nestIndexer, bool, error) {
 	nx := newNestIndexer(s)
 	nx.limit = limit
 	over := func() bool { return stop() || nx.size > limit }
 	next := int64(workCheck)
-	whole, err := spoolEach(sp, over, func(ev *trace.Event) bool {
+	whole, err := proj.SpoolEach(sp, over, func(ev *trace.Event) bool {
 		nx.step(ev)
 		if nx.size > limit {
 			return false

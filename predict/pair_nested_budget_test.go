@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -34,7 +35,7 @@ func longSection(n, locks int) string {
 func TestNestedHistoriesBounded(t *testing.T) {
 	index := func(src string) *nestIndexer {
 		p := testPredictor(t, src, Options{Unbounded: true})
-		nx, ok, err := p.s.nestIndex(p.sp, maxNestSize, func() bool { return false })
+		nx, ok, err := nestIndex(p.s, p.sp, maxNestSize, func() bool { return false })
 		require.NoError(t, err)
 		require.True(t, ok)
 		return nx
@@ -93,11 +94,11 @@ func TestNestedMeetingStopsInEvent(t *testing.T) {
 	}
 	b.WriteString("T1|begin\nT1|acq(o)\n" + strings.Repeat("T1|r(x)\n", n) + "T1|rel(o)\nT1|end\n")
 	p := testPredictor(t, b.String(), Options{Unbounded: true})
-	nx, ok, err := p.s.nestIndex(p.sp, maxNestSize, func() bool { return false })
+	nx, ok, err := nestIndex(p.s, p.sp, maxNestSize, func() bool { return false })
 	require.NoError(t, err)
 	require.True(t, ok)
 	m := newNestMeeter(p.s, nx, func() bool { return false })
-	whole, err := spoolEach(p.sp, m.over, func(ev *trace.Event) bool {
+	whole, err := proj.SpoolEach(p.sp, m.over, func(ev *trace.Event) bool {
 		return m.step(ev, func(nestFind) bool { t.Fatal("a pattern"); return false })
 	})
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -39,13 +40,13 @@ func deepBarred(n int) string {
 // both read the whole trace and the patterns found.
 func nestedWork(t *testing.T, src string) (work int64, whole bool, found int) {
 	p := testPredictor(t, src, Options{Unbounded: true})
-	nx, ok, err := p.s.nestIndex(p.sp, maxNestSize, func() bool { return false })
+	nx, ok, err := nestIndex(p.s, p.sp, maxNestSize, func() bool { return false })
 	require.NoError(t, err)
 	if !ok {
 		return 0, false, 0
 	}
 	m := newNestMeeter(p.s, nx, func() bool { return false })
-	whole, err = spoolEach(p.sp, m.over, func(ev *trace.Event) bool {
+	whole, err = proj.SpoolEach(p.sp, m.over, func(ev *trace.Event) bool {
 		return m.step(ev, func(nestFind) bool { found++; return true })
 	})
 	require.NoError(t, err)

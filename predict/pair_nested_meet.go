@@ -2,6 +2,7 @@ package predict
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -72,9 +73,9 @@ type nestMeeter struct {
 }
 
 // newNestMeeter is the second pass after nx, ending when stop says so.
-func newNestMeeter(s *summary, nx *nestIndexer, stop func() bool) *nestMeeter {
-	k := len(s.threads)
-	m := &nestMeeter{limit: 64*s.events + 1_000_000, stop: stop, w: newPairWalk(k, len(s.locks)), nx: nx, th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
+func newNestMeeter(s *proj.Summary, nx *nestIndexer, stop func() bool) *nestMeeter {
+	k := len(s.Threads)
+	m := &nestMeeter{limit: 64*s.Events + 1_000_000, stop: stop, w: newPairWalk(k, len(s.Locks)), nx: nx, th: make([]nestThread, k), first: make([]map[int32]nestFirsts, k), snap: make([]*nestSnap, k), idx: nx.idx,
 		sync: nx.sync, fj: nx.fj, epoch: make([]int32, k), ends: nx.ends()}
 	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
 	for t := range m.th {
@@ -258,9 +259,9 @@ func (m *nestMeeter) syncAt(join bool, t, u int) int64 {
 
 // nestMeet runs the second pass; found is called for every pattern until
 // it returns false. It reports whether the pass read the whole trace.
-func (s *summary) nestMeet(sp *spool, nx *nestIndexer, stop func() bool, found func(nestFind) bool) (bool, error) {
+func nestMeet(s *proj.Summary, sp *proj.Spool, nx *nestIndexer, stop func() bool, found func(nestFind) bool) (bool, error) {
 	m := newNestMeeter(s, nx, stop)
-	return spoolEach(sp, m.over, func(ev *trace.Event) bool {
+	return proj.SpoolEach(sp, m.over, func(ev *trace.Event) bool {
 		return m.step(ev, found)
 	})
 }

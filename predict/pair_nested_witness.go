@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
 // The run of a pattern of the linear two-thread decision (pair_nested.go).
@@ -31,14 +32,14 @@ import (
 const maxNestGrid = 1 << 24
 
 // nestPlan is the run of a pattern, or false when none is found.
-func (p *predictor) nestPlan(f nestFind) (plan, bool, error) {
+func (p *predictor) nestPlan(f nestFind) (proj.Plan, bool, error) {
 	f.ctx = f.context()
 	if err := p.freeContext(f.ctx, f.t1, f.t2); err != nil {
-		return plan{}, false, err
+		return proj.Plan{}, false, err
 	}
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
-		return plan{}, false, err
+		return proj.Plan{}, false, err
 	}
 	x := f.s // case B: T1's outer section
 	if f.caseA {
@@ -50,24 +51,24 @@ func (p *predictor) nestPlan(f nestFind) (plan, bool, error) {
 	path, ok, err := p.nestPath(f, x)
 	switch {
 	case err != nil:
-		return plan{}, false, err
+		return proj.Plan{}, false, err
 	case ok:
 		segs = append(segs, path...)
 	case !f.caseA:
-		return plan{}, false, nil
+		return proj.Plan{}, false, nil
 	default: // case A over the grid's size: T1 waits at x, T2 runs on to z
 		z := f.z
 		if f.join1 >= x && f.join1 < f.e2 { // T1 joins T2 on its way: T2 ends first
 			z = f.end2
 		}
-		for _, sg := range []segment{{f.t1, x - 1}, {f.t2, z - 1}, {f.t1, f.e2}} {
-			if sg.upto >= f.ctx[sg.t] { // a thread already past it in C stays
+		for _, sg := range []proj.Segment{{Thread: f.t1, Upto: x - 1}, {Thread: f.t2, Upto: z - 1}, {Thread: f.t1, Upto: f.e2}} {
+			if sg.Upto >= f.ctx[sg.Thread] { // a thread already past it in C stays
 				segs = append(segs, sg)
 			}
 		}
 	}
-	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
-	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, true, nil
+	e1, e2, a := proj.Ref{Thread: f.t1, Edge: f.e1}, proj.Ref{Thread: f.t1, Edge: f.e2}, proj.Ref{Thread: f.t2, Edge: f.f}
+	return proj.Plan{Segs: segs, Cycle: [][2]proj.Ref{{e1, a}, {a, e2}}}, true, nil
 }
 
 // nestGrid is the grid of a pattern: the events of T1 from position x0
@@ -87,7 +88,7 @@ type nestGrid struct {
 // nestPath is a run from C's end through the pattern, T1 starting from
 // position x0: segments of T1 and T2, or false when the grid has no path
 // or is over maxNestGrid cells.
-func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
+func (p *predictor) nestPath(f nestFind, x0 int64) ([]proj.Segment, bool, error) {
 	if f.join1 >= x0 && f.join1 < f.e2 { // T1 joins T2 in the grid: T2's end must be in it
 		f.z = f.end2
 	}
@@ -96,11 +97,11 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 		return nil, false, nil
 	}
 	g.xs, g.ys = max(x0, f.ctx[f.t1]), max(f.y0, f.ctx[f.t2])
-	need := make([]int64, len(p.s.threads))
+	need := make([]int64, len(p.s.Threads))
 	need[f.t1], need[f.t2] = f.e2+1, f.z
 	held := [2][]int32{}
 	heldAtC := false // T2 holds a lock where C leaves it
-	err := p.s.eachEdge(p.sp, need, false, func(t int, q int64, ev model.Event) {
+	err := p.s.EachEdge(p.sp, need, false, func(t int, q int64, ev model.Event) {
 		i, from, evs := 1, g.y0, &g.ev2
 		if t == f.t1 {
 			i, from, evs = 0, g.x0, &g.ev1
@@ -116,7 +117,7 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 		case model.OpAcquire:
 			held[i] = append(held[i], ev.Target)
 		case model.OpRelease:
-			held[i] = removeLock(held[i], ev.Target)
+			held[i] = proj.RemoveLock(held[i], ev.Target)
 		}
 	})
 	g.init1, g.init2 = held[0], held[1]
@@ -129,8 +130,8 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 	}
 	segs := g.prefixes(heldAtC)
 	for _, m := range moves {
-		if n := len(segs); n > 0 && segs[n-1].t == m.t {
-			segs[n-1].upto = m.upto
+		if n := len(segs); n > 0 && segs[n-1].Thread == m.Thread {
+			segs[n-1].Upto = m.Upto
 			continue
 		}
 		segs = append(segs, m)
@@ -142,14 +143,14 @@ func (p *predictor) nestPath(f nestFind, x0 int64) ([]segment, bool, error) {
 // a lock. T1 goes first, unless T2 holds a lock where C leaves it (it
 // forked T1 inside a section, say), which T1's way may need: then T2
 // goes first, to its lock-free point y0, before f.
-func (g *nestGrid) prefixes(heldAtC bool) []segment {
+func (g *nestGrid) prefixes(heldAtC bool) []proj.Segment {
 	f := g.f
-	var segs []segment
+	var segs []proj.Segment
 	if g.xs > f.ctx[f.t1] {
-		segs = append(segs, segment{f.t1, g.xs - 1})
+		segs = append(segs, proj.Segment{Thread: f.t1, Upto: g.xs - 1})
 	}
 	if g.ys > f.ctx[f.t2] {
-		segs = append(segs, segment{f.t2, g.ys - 1})
+		segs = append(segs, proj.Segment{Thread: f.t2, Upto: g.ys - 1})
 	}
 	if heldAtC && len(segs) == 2 {
 		segs[0], segs[1] = segs[1], segs[0]
@@ -232,7 +233,7 @@ func (g *nestGrid) moves2(y, x int64) bool {
 // search finds a monotone path from (xs, ys) to a point past e2 (column
 // e2+1) through open points, by a table of reachable points, and returns
 // its moves, one segment per edge.
-func (g *nestGrid) search() ([]segment, bool) {
+func (g *nestGrid) search() ([]proj.Segment, bool) {
 	f := g.f
 	if g.xs > f.e2 || g.ys > f.z || !g.open(g.xs, g.ys) {
 		return nil, false
@@ -261,15 +262,15 @@ func (g *nestGrid) search() ([]segment, bool) {
 }
 
 // back walks a reached point back to the start: the moves in run order.
-func (g *nestGrid) back(get func(x, y int64) bool, x, y int64) []segment {
-	var rev []segment
+func (g *nestGrid) back(get func(x, y int64) bool, x, y int64) []proj.Segment {
+	var rev []proj.Segment
 	for x > g.xs || y > g.ys {
 		if x > g.xs && get(x-1, y) && g.moves1(x-1, y) {
 			x--
-			rev = append(rev, segment{g.f.t1, x})
+			rev = append(rev, proj.Segment{Thread: g.f.t1, Upto: x})
 		} else {
 			y--
-			rev = append(rev, segment{g.f.t2, y})
+			rev = append(rev, proj.Segment{Thread: g.f.t2, Upto: y})
 		}
 	}
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
@@ -290,7 +291,7 @@ func (p *predictor) answerNested(f nestFind) (*Outcome, bool, error) {
 // nestedWhy is the reason of a pattern's answer.
 func nestedWhy(p *predictor, f nestFind) string {
 	return fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses at lines %d and %d)",
-		nestedNote, p.s.threadNames[f.t2], f.lineF, p.s.threadNames[f.t1], f.lineE1, f.lineE2)
+		nestedNote, p.s.ThreadNames[f.t2], f.lineF, p.s.ThreadNames[f.t1], f.lineE1, f.lineE2)
 }
 
 // nestedNote starts the reason of the linear two-thread decision's answer.
@@ -310,7 +311,7 @@ func (p *predictor) nestedPairs() (*Outcome, nestedResult, error) {
 		return nil, nestedResult{}, nil // undecided
 	}
 	stop := func() bool { return p.ctx.Err() != nil }
-	nx, ok, err := p.s.nestIndex(p.sp, p.nestLimit(), stop)
+	nx, ok, err := nestIndex(p.s, p.sp, p.nestLimit(), stop)
 	if err != nil || !ok {
 		return nil, nestedResult{}, err
 	}
@@ -320,7 +321,7 @@ func (p *predictor) nestedPairs() (*Outcome, nestedResult, error) {
 	tried := 0
 	for _, want := range []int{1, 8} {
 		var finds []nestFind
-		whole, err := p.s.nestMeet(p.sp, nx, stop, func(f nestFind) bool {
+		whole, err := nestMeet(p.s, p.sp, nx, stop, func(f nestFind) bool {
 			finds = append(finds, f)
 			return len(finds) < want
 		})

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -15,7 +16,7 @@ func (p *predictor) pairs() (*Outcome, bool, error) {
 	if !p.denseClocks() {
 		return nil, false, nil
 	}
-	f, ok, err := p.s.findPair(p.sp, func() bool { return p.ctx.Err() != nil })
+	f, ok, err := findPair(p.s, p.sp, func() bool { return p.ctx.Err() != nil })
 	if err != nil || !ok {
 		return nil, false, err
 	}
@@ -24,7 +25,7 @@ func (p *predictor) pairs() (*Outcome, bool, error) {
 		return nil, false, err
 	}
 	why := fmt.Sprintf("%s (thread %s's transaction interrupted by thread %s, line %d moved after line %d)",
-		pairNote, p.s.threadNames[f.t1], p.s.threadNames[f.t2], f.lineE2, f.lineF2)
+		pairNote, p.s.ThreadNames[f.t1], p.s.ThreadNames[f.t2], f.lineE2, f.lineF2)
 	return p.checked(pl, why)
 }
 
@@ -33,19 +34,19 @@ const pairNote = "two-thread reordering of the observed order"
 
 // pairPlan is the run of pair_hb.go: the observed order cut to what
 // happens before f2 or before e2, then e2.
-func (p *predictor) pairPlan(f pairFind) (plan, bool, error) {
-	e1, e2 := ref{f.t1, f.e1}, ref{f.t1, f.e2}
-	f1, f2 := ref{f.t2, f.f1}, ref{f.t2, f.f2}
-	cycle := [][2]ref{{e1, f1}}
+func (p *predictor) pairPlan(f pairFind) (proj.Plan, bool, error) {
+	e1, e2 := proj.Ref{Thread: f.t1, Edge: f.e1}, proj.Ref{Thread: f.t1, Edge: f.e2}
+	f1, f2 := proj.Ref{Thread: f.t2, Edge: f.f1}, proj.Ref{Thread: f.t2, Edge: f.f2}
+	cycle := [][2]proj.Ref{{e1, f1}}
 	if !f.sameF {
-		cycle = append(cycle, [2]ref{f1, f2}) // program order within T2
+		cycle = append(cycle, [2]proj.Ref{f1, f2}) // program order within T2
 	}
-	cycle = append(cycle, [2]ref{f2, e2})
-	need, ok, err := p.hbCut([][2]ref{{{f.t1, f.e2 - 1}, f2}}, f.lineF2)
+	cycle = append(cycle, [2]proj.Ref{f2, e2})
+	need, ok, err := p.hbCut([][2]proj.Ref{{{Thread: f.t1, Edge: f.e2 - 1}, f2}}, f.lineF2)
 	if err != nil || !ok || need[f.t1] > f.e2 || need[f.t2] <= f.f2 {
-		return plan{}, false, err
+		return proj.Plan{}, false, err
 	}
-	return plan{cycle: cycle, observed: &observedCut{cut: need, tail: &e2}}, true, nil
+	return proj.Plan{Cycle: cycle, Observed: &proj.ObservedCut{Cut: need, Tail: &e2}}, true, nil
 }
 
 // pairsLocked answers violation with the lock-aware pattern of
@@ -58,9 +59,9 @@ func (p *predictor) pairsLocked(second bool) (*Outcome, bool, error) {
 	var err error
 	switch {
 	case !second:
-		p.pairIdx, f, ok, err = p.s.firstPairLock(p.sp, stop)
+		p.pairIdx, f, ok, err = firstPairLock(p.s, p.sp, stop)
 	case p.pairIdx != nil:
-		f, ok, err = p.s.secondPairLock(p.sp, p.pairIdx, stop)
+		f, ok, err = secondPairLock(p.s, p.sp, p.pairIdx, stop)
 		p.pairIdx = nil
 	}
 	if err != nil || !ok {
@@ -81,7 +82,7 @@ func (p *predictor) answerPairLock(f pairLockFind) (*Outcome, bool, error) {
 // pairLockWhy is the reason of a lock-aware pattern's answer.
 func (p *predictor) pairLockWhy(f pairLockFind) string {
 	return fmt.Sprintf("%s (thread %s's access at line %d moved between thread %s's accesses of its variable, before line %d)",
-		pairLockNote, p.s.threadNames[f.t2], f.lineF, p.s.threadNames[f.t1], f.lineE2)
+		pairLockNote, p.s.ThreadNames[f.t2], f.lineF, p.s.ThreadNames[f.t1], f.lineE2)
 }
 
 // pairLockNote starts the reason of the lock-aware two-thread answer.
@@ -89,22 +90,22 @@ const pairLockNote = "two threads through their locks"
 
 // pairLockPlan is pair_lock.go's run as segments: the context C in its
 // observed order, T2 to y0, T1 to just before e2, T2 through f, T1's e2.
-func (p *predictor) pairLockPlan(f pairLockFind) (plan, error) {
+func (p *predictor) pairLockPlan(f pairLockFind) (proj.Plan, error) {
 	f.ctx = slices.Clone(f.ctx)
 	if err := p.freeContext(f.ctx, f.t1, f.t2); err != nil {
-		return plan{}, err
+		return proj.Plan{}, err
 	}
 	segs, err := p.contextSegments(f.ctx)
 	if err != nil {
-		return plan{}, err
+		return proj.Plan{}, err
 	}
 	if f.p1 > 0 { // T1 waits at its lock-free point p1, T2 runs on to z
-		segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.p1 - 1}, segment{f.t2, f.z - 1}, segment{f.t1, f.e2})
+		segs = append(segs, proj.Segment{Thread: f.t2, Upto: f.y0 - 1}, proj.Segment{Thread: f.t1, Upto: f.p1 - 1}, proj.Segment{Thread: f.t2, Upto: f.z - 1}, proj.Segment{Thread: f.t1, Upto: f.e2})
 	} else {
-		segs = append(segs, segment{f.t2, f.y0 - 1}, segment{f.t1, f.e2 - 1}, segment{f.t2, f.f}, segment{f.t1, f.e2})
+		segs = append(segs, proj.Segment{Thread: f.t2, Upto: f.y0 - 1}, proj.Segment{Thread: f.t1, Upto: f.e2 - 1}, proj.Segment{Thread: f.t2, Upto: f.f}, proj.Segment{Thread: f.t1, Upto: f.e2})
 	}
-	e1, e2, a := ref{f.t1, f.e1}, ref{f.t1, f.e2}, ref{f.t2, f.f}
-	return plan{segs: segs, cycle: [][2]ref{{e1, a}, {a, e2}}}, nil
+	e1, e2, a := proj.Ref{Thread: f.t1, Edge: f.e1}, proj.Ref{Thread: f.t1, Edge: f.e2}, proj.Ref{Thread: f.t2, Edge: f.f}
+	return proj.Plan{Segs: segs, Cycle: [][2]proj.Ref{{e1, a}, {a, e2}}}, nil
 }
 
 // observedOrPairs is the observed-order shortcut (observed.go) and, with
@@ -135,7 +136,7 @@ func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
 			return out, ok, err
 		}
 	}
-	if px.seen == p.s.events {
+	if px.seen == p.s.Events {
 		p.pairIdx = px.indexed()
 		return nil, false, nil
 	}
@@ -144,14 +145,14 @@ func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
 
 // contextSegments is a context C (each thread's first ctx[t] edges) as
 // segments in its observed order.
-func (p *predictor) contextSegments(ctx []int64) ([]segment, error) {
-	var segs []segment
-	err := p.s.eachEdge(p.sp, ctx, false, func(t int, q int64, _ model.Event) {
-		if n := len(segs); n > 0 && segs[n-1].t == t {
-			segs[n-1].upto = q
+func (p *predictor) contextSegments(ctx []int64) ([]proj.Segment, error) {
+	var segs []proj.Segment
+	err := p.s.EachEdge(p.sp, ctx, false, func(t int, q int64, _ model.Event) {
+		if n := len(segs); n > 0 && segs[n-1].Thread == t {
+			segs[n-1].Upto = q
 			return
 		}
-		segs = append(segs, segment{t, q})
+		segs = append(segs, proj.Segment{Thread: t, Upto: q})
 	})
 	return segs, err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -28,7 +29,7 @@ import (
 // Conversely a violation of the pair program is made a run of the trace by
 // running first what must happen before T1 and T2 start (the context C of
 // pair_lock.go, in its observed order), then the pair's run; that run is
-// verified like every other witness (gate.go), and one that fails leaves
+// verified like every other witness (internal/proj/gate.go), and one that fails leaves
 // the pair undecided.
 
 // pairVerdict is what pairProduct says of one pair.
@@ -65,22 +66,22 @@ const maxPairPassEvents = 100_000_000
 // is skipped (undecided) when its reduced projection is over the size
 // guards. size is the reduced projection of all threads counted with the
 // synchronisation kept (step 6's counting pass); nil counts it here.
-func (p *predictor) pairProducts(size *reduced) (*Outcome, pairsProved, error) {
+func (p *predictor) pairProducts(size *proj.Reduced) (*Outcome, pairsProved, error) {
 	if size == nil {
 		var err error
-		if size, err = p.s.reduce(p.sp, p.u, p.o.Check.LockEdges, false, true); err != nil {
+		if size, err = p.s.Reduce(p.sp, p.u, p.o.Check.LockEdges, false, true); err != nil {
 			return nil, pairsProved{}, err
 		}
 	}
 	var busy []int
-	for t, n := range size.counts {
+	for t, n := range size.Counts {
 		if n > 0 {
 			busy = append(busy, t)
 		}
 	}
 	res := pairsProved{proved: true, busy: len(busy)}
 	npairs := int64(len(busy) * (len(busy) - 1) / 2)
-	if npairs*p.s.events > maxPairPassEvents {
+	if npairs*p.s.Events > maxPairPassEvents {
 		return nil, pairsProved{busy: len(busy)}, nil
 	}
 	for i, t1 := range busy {
@@ -88,7 +89,7 @@ func (p *predictor) pairProducts(size *reduced) (*Outcome, pairsProved, error) {
 			if p.ctx.Err() != nil {
 				return nil, pairsProved{busy: len(busy)}, nil
 			}
-			states := size.counts[t1] + size.counts[t2] + int64(len(size.counts))
+			states := size.Counts[t1] + size.Counts[t2] + int64(len(size.Counts))
 			v, out, err := p.pairProduct(t1, t2, states, npairs)
 			switch {
 			case err != nil:
@@ -105,14 +106,14 @@ func (p *predictor) pairProducts(size *reduced) (*Outcome, pairsProved, error) {
 
 // pairProduct runs the global engine on the pair program of t1 and t2.
 func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, *Outcome, error) {
-	guard := &reduced{states: states, vars: len(p.s.vars), locks: len(p.s.locks)}
-	need := tableBytes(guard, len(p.s.threads))
+	guard := &proj.Reduced{States: states, Vars: len(p.s.Vars), Locks: len(p.s.Locks)}
+	need := tableBytes(guard, len(p.s.Threads))
 	if need > p.maxTable() || !budget.New(p.o.Check.MaxMemory).Fits(need) || p.defaultBudget() && states > DefaultMaxSize {
 		return pairUndecided, nil, nil
 	}
-	keep := make([]bool, len(p.s.threads))
+	keep := make([]bool, len(p.s.Threads))
 	keep[t1], keep[t2] = true, true
-	rd, err := p.s.reduceThreads(p.sp, p.u, p.o.Check.LockEdges, false, false, keep)
+	rd, err := p.s.ReduceThreads(p.sp, p.u, p.o.Check.LockEdges, false, false, keep)
 	if err != nil {
 		return pairUndecided, nil, err
 	}
@@ -125,30 +126,30 @@ func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, 
 	if p.defaultBudget() {
 		opts.MaxStates = int(max(p.budget()/max(npairs, 1), 20_000))
 	}
-	if eng.Supports(rd.p, opts) != nil {
+	if eng.Supports(rd.Program, opts) != nil {
 		return pairUndecided, nil, nil
 	}
-	res, err := eng.Check(p.ctx, rd.p, opts)
+	res, err := eng.Check(p.ctx, rd.Program, opts)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return pairUndecided, nil, nil
 	case err != nil:
 		return pairUndecided, nil, fmt.Errorf("engine global failed on threads %s and %s: %w",
-			p.s.threadNames[t1], p.s.threadNames[t2], err)
+			p.s.ThreadNames[t1], p.s.ThreadNames[t2], err)
 	case res.Verdict == engines.Serializable:
 		return pairNone, nil, nil
 	case res.Verdict != engines.Violation || res.Witness == nil:
 		return pairUndecided, nil, nil
 	}
-	pl, err := rd.expand(res.Witness)
+	pl, err := rd.Expand(res.Witness)
 	if err != nil {
-		return pairUndecided, nil, &WitnessError{"global", err}
+		return pairUndecided, nil, &proj.WitnessError{Engine: "global", Err: err}
 	}
 	pl, err = p.withContext(pl, t1, t2)
 	if err != nil {
 		return pairUndecided, nil, err
 	}
-	why := fmt.Sprintf("%s: threads %s and %s", pairProductNote, p.s.threadNames[t1], p.s.threadNames[t2])
+	why := fmt.Sprintf("%s: threads %s and %s", pairProductNote, p.s.ThreadNames[t1], p.s.ThreadNames[t2])
 	out, ok, err := p.checked(pl, why)
 	if err != nil || !ok {
 		return pairUndecided, nil, err
@@ -158,16 +159,16 @@ func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, 
 
 // withContext puts before a pair's run the context C of t1 and t2 (what
 // happens before their forks, in its observed order).
-func (p *predictor) withContext(pl plan, t1, t2 int) (plan, error) {
-	w := newPairWalk(len(p.s.threads), len(p.s.locks))
+func (p *predictor) withContext(pl proj.Plan, t1, t2 int) (proj.Plan, error) {
+	w := newPairWalk(len(p.s.Threads), len(p.s.Locks))
 	never := func() bool { return false }
-	if _, err := spoolEach(p.sp, never, func(ev *trace.Event) bool { w.step(ev); return true }); err != nil {
-		return plan{}, err
+	if _, err := proj.SpoolEach(p.sp, never, func(ev *trace.Event) bool { w.step(ev); return true }); err != nil {
+		return proj.Plan{}, err
 	}
 	segs, err := p.contextSegments(w.context(t1, t2))
 	if err != nil {
-		return plan{}, err
+		return proj.Plan{}, err
 	}
-	pl.segs = append(segs, pl.segs...)
+	pl.Segs = append(segs, pl.Segs...)
 	return pl, nil
 }

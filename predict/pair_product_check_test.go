@@ -32,11 +32,11 @@ func TestPairProductAgreesWithOracle(t *testing.T) {
 			want := twoThreadCycles(t, src, lockEdges)
 			o := Options{Check: engines.Options{LockEdges: lockEdges}, Unbounded: true}
 			p := testPredictor(t, src, o)
-			names := p.s.threadNames
-			size, err := p.s.reduce(p.sp, p.u, lockEdges, false, true)
+			names := p.s.ThreadNames
+			size, err := p.s.Reduce(p.sp, p.u, lockEdges, false, true)
 			require.NoError(t, err)
 			busy, busyNone := 0, 0 // busy threads, and their pairs proved free
-			for _, c := range size.counts {
+			for _, c := range size.Counts {
 				busy += b2i(c > 0)
 			}
 			for t1 := range names {
@@ -53,7 +53,7 @@ func TestPairProductAgreesWithOracle(t *testing.T) {
 						requireSTDRoundTrip(t, src, out, lockEdges)
 					case pairNone:
 						count["none"]++
-						busyNone += b2i(size.counts[t1] > 0 && size.counts[t2] > 0)
+						busyNone += b2i(size.Counts[t1] > 0 && size.Counts[t2] > 0)
 						require.False(t, want[pair], "seed %d lock-edges %v: pair %v proved free of two-thread cycles, the oracle has one\n%s",
 							seed, lockEdges, pair, src)
 					default:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -93,12 +94,12 @@ func (s pairShape) trace(r *rand.Rand) string {
 func testPredictor(t testing.TB, src string, o Options) *predictor {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
-	sp, err := newSpool("")
+	sp, err := proj.NewSpool("")
 	require.NoError(t, err)
 	t.Cleanup(func() { sp.Close() })
-	s, err := collect(context.Background(), r, sp)
+	s, err := proj.Collect(context.Background(), r, sp)
 	require.NoError(t, err)
-	return &predictor{ctx: context.Background(), s: s, u: s.users(), sp: sp, o: o}
+	return &predictor{ctx: context.Background(), s: s, u: s.Users(), sp: sp, o: o}
 }
 
 // TestPairFindersAreSound: on thousands of random traces (nested and
@@ -320,11 +321,11 @@ func TestUnknownSaysThePairsRan(t *testing.T) {
 // findPairLock runs both passes of the lock-aware pattern's search.
 func findPairLock(p *predictor) (pairLockFind, bool, error) {
 	stop := func() bool { return false }
-	pi, f, ok, err := p.s.firstPairLock(p.sp, stop)
+	pi, f, ok, err := firstPairLock(p.s, p.sp, stop)
 	if err != nil || ok || pi == nil {
 		return f, ok, err
 	}
-	return p.s.secondPairLock(p.sp, pi, stop)
+	return secondPairLock(p.s, p.sp, pi, stop)
 }
 
 // pairsLockedBoth is the lock-aware step with both its passes.

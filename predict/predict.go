@@ -9,6 +9,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -77,45 +78,45 @@ func (e *UsageError) Error() string { return e.Msg }
 func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) {
 	start := time.Now()
 	r.Within(ctx) // the reader's own extra reading keeps the deadline too
-	sp, err := newSpool(o.TempDir)
+	sp, err := proj.NewSpool(o.TempDir)
 	if err != nil {
 		return nil, err
 	}
 	defer sp.Close()
-	sp.shift = o.lineShift
-	s, err := collect(ctx, r, sp)
+	sp.Shift = o.lineShift
+	s, err := proj.Collect(ctx, r, sp)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return deadlineWhileReading(r, o), nil
 		}
 		return nil, err
 	}
-	p := &predictor{ctx: ctx, s: s, u: s.users(), sp: sp, o: o}
+	p := &predictor{ctx: ctx, s: s, u: s.Users(), sp: sp, o: o}
 	out, err := p.decide()
 	if err != nil {
 		return nil, err
 	}
-	s.complete(out, start)
+	complete(s, out, start)
 	return out, nil
 }
 
 // deadlineWhileReading is the unknown of a deadline that passed before the
 // trace was read: the names read so far, no verdict.
 func deadlineWhileReading(r *trace.Reader, o Options) *Outcome {
-	part := &summary{name: r.Name(), threadNames: r.Threads().Names(), vars: r.Vars().Names(), locks: r.Locks().Names()}
-	return &Outcome{Program: part.program(make([]*autoBuilder, len(part.threadNames)), part.vars, part.locks),
+	part := &proj.Summary{Name: r.Name(), ThreadNames: r.Threads().Names(), Vars: r.Vars().Names(), Locks: r.Locks().Names()}
+	return &Outcome{Program: part.Program(make([]*proj.AutoBuilder, len(part.ThreadNames)), part.Vars, part.Locks),
 		Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
 			Reason: "deadline reached while reading the trace (--timeout)"}}
 }
 
 // complete fills in what every outcome reports of the trace: whether it
 // synchronises, its events, the time taken, and the program's names.
-func (s *summary) complete(out *Outcome, start time.Time) {
-	out.Sync = s.sync
-	out.Result.Stats.Events = s.events
+func complete(s *proj.Summary, out *Outcome, start time.Time) {
+	out.Sync = s.Sync
+	out.Result.Stats.Events = s.Events
 	out.Result.Stats.Millis = time.Since(start).Milliseconds()
 	if out.Program == nil {
-		out.Program = s.program(make([]*autoBuilder, len(s.threads)), s.vars, s.locks)
+		out.Program = s.Program(make([]*proj.AutoBuilder, len(s.Threads)), s.Vars, s.Locks)
 	}
 }
 
@@ -131,9 +132,9 @@ func engineName(e string) string {
 // predictor is one prediction after the first pass.
 type predictor struct {
 	ctx context.Context
-	s   *summary
-	u   *users
-	sp  *spool
+	s   *proj.Summary
+	u   *proj.Users
+	sp  *proj.Spool
 	o   Options
 	// pairsTried: the two-thread searches ran and found nothing.
 	pairsTried bool
@@ -160,7 +161,7 @@ func (p *predictor) decide() (*Outcome, error) {
 // (its projections are straight-line threads; shortcuts: chosen, not
 // named) unless one is named.
 func (p *predictor) pickEngine() (name string, shortcuts bool, err error) {
-	sync := p.s.sync && !p.o.Check.IgnoreSync
+	sync := p.s.Sync && !p.o.Check.IgnoreSync
 	name = p.o.Engine
 	if name == "" || name == "auto" {
 		eng := engines.Pick(engines.Shape{Class: model.StraightLine, LoopFree: true, Sync: sync})
@@ -194,31 +195,31 @@ func (p *predictor) streaming() (*Outcome, error) {
 
 // lockFree runs the scan and, when it finds an interrupted transaction,
 // plans Lemma 2's normal run for it (over the projection without sync).
-func (p *predictor) lockFree() (plan, bool, *chainer, error) {
+func (p *predictor) lockFree() (proj.Plan, bool, *chainer, error) {
 	return p.lockFreeFor(false)
 }
 
 // lockFreeFor is lockFree; lockedRun: the plan is for the trace with its
 // locks (step 2), and none is made when it cannot respect them (c.doomed,
 // chain_doom.go; found stays true).
-func (p *predictor) lockFreeFor(lockedRun bool) (plan, bool, *chainer, error) {
+func (p *predictor) lockFreeFor(lockedRun bool) (proj.Plan, bool, *chainer, error) {
 	c := p.newChainer()
 	c.lockedRun = lockedRun
 	pr, found, err := c.deepScan(p.sp, p.u, p.o.deepen)
 	p.budgetReason(c)
 	if err != nil || !found || c.stop != "" {
-		return plan{}, false, c, err
+		return proj.Plan{}, false, c, err
 	}
 	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
 	if !ok && c.stop != "" {
-		return plan{}, false, c, nil
+		return proj.Plan{}, false, c, nil
 	}
 	if !ok {
-		return plan{}, false, c, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.a, pr.b, pr.i)
+		return proj.Plan{}, false, c, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.a, pr.b, pr.i)
 	}
 	ls, err := c.links(pr, hops)
 	if err != nil {
-		return plan{}, false, c, err
+		return proj.Plan{}, false, c, err
 	}
 	pl, err := c.chainPlan(p.sp, pr, ls)
 	return pl, err == nil, c, err
@@ -253,26 +254,26 @@ func (p *predictor) budgetReason(c *chainer) {
 }
 
 // violation materialises an engine's plan into the outcome's witness,
-// which must replay (gate.go).
-func (p *predictor) violation(res engines.Result, pl plan) (*Outcome, error) {
-	m, err := p.s.materialise(p.sp, pl, p.o.Check.IgnoreSync, p.o.Check.LockEdges)
+// which must replay (internal/proj/gate.go).
+func (p *predictor) violation(res engines.Result, pl proj.Plan) (*Outcome, error) {
+	m, err := p.s.Materialise(p.sp, pl, p.o.Check.IgnoreSync, p.o.Check.LockEdges)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.s.replays(m); err != nil {
-		return nil, &WitnessError{res.Engine, err}
+	if err := p.s.Replays(m); err != nil {
+		return nil, &proj.WitnessError{Engine: res.Engine, Err: err}
 	}
-	res.Verdict, res.Witness = engines.Violation, m.w
+	res.Verdict, res.Witness = engines.Violation, m.Witness
 	if note := p.optimisticNote(); note != "" {
 		res.Reason = note
 	}
-	return &Outcome{Result: res, Program: m.names}, nil
+	return &Outcome{Result: res, Program: m.Names}, nil
 }
 
 // optimisticNote is the reason a violation found with --ignore-sync
 // gives when the trace has synchronisation it dropped ("" otherwise).
 func (p *predictor) optimisticNote() string {
-	if p.o.Check.IgnoreSync && p.s.sync {
+	if p.o.Check.IgnoreSync && p.s.Sync {
 		return engines.OptimisticNote
 	}
 	return ""

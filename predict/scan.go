@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
 )
@@ -44,7 +45,7 @@ type scanThread struct {
 // at their end: memory is O(threads × transactions open at once with two
 // relevant accesses), not O(threads²) (16,000 one-write threads and one
 // two-access transaction took 4 GB).
-func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
+func (c *chainer) scan(sp *proj.Spool, u *proj.Users) (pair, bool, error) {
 	return c.scanEach(sp, u, nil, nil)
 }
 
@@ -52,14 +53,14 @@ func (c *chainer) scan(sp *spool, u *users) (pair, bool, error) {
 // each interrupted transaction's pair at its access b (ev) and says
 // whether to stop (conc predict --all, all.go); each, if set, sees every
 // event first.
-func (c *chainer) scanEach(sp *spool, u *users, each func(*trace.Event), hit func(pair, *trace.Event) bool) (pair, bool, error) {
+func (c *chainer) scanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event), hit func(pair, *trace.Event) bool) (pair, bool, error) {
 	ts := make([]scanThread, c.k)
 	for i := range ts {
-		ts[i].fIdx = make([]int32, len(c.th[i].span))
+		ts[i].fIdx = make([]int32, len(c.th[i].Span))
 	}
 	var pool minima
 	var ftab [][]int32
-	r := trace.ReadAhead(sp.reader().read) // decoding costs about as much as the scan
+	r := trace.ReadAhead(sp.Reader().Read) // decoding costs about as much as the scan
 	defer r.Close()
 	var ev trace.Event
 	for n := 0; ; n++ {
@@ -84,7 +85,7 @@ func (c *chainer) scanEach(sp *spool, u *users, each func(*trace.Event), hit fun
 				st.pos += 3
 				continue
 			}
-			if l := letterOf(&ev); u.relevant(ev.Thread, l) {
+			if l := proj.LetterOf(&ev); u.Relevant(ev.Thread, l) {
 				if st.pending {
 					f := c.cachedReach(st, i, st.pendL, &ftab)
 					if c.stop != "" {

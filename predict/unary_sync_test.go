@@ -8,6 +8,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -61,7 +62,7 @@ func TestWitnessWrapsUnarySync(t *testing.T) {
 // release is three steps. T1 acquires and releases l (edges 0 and 1) and
 // forks T2 (edge 2).
 func TestForksFirstCountsEvents(t *testing.T) {
-	s := &summary{threads: []*threadSum{{}, {}}, forker: map[int32]ref{1: {t: 0, pos: 2}}}
+	s := &proj.Summary{Threads: []*proj.ThreadSum{{}, {}}, Forker: map[int32]proj.Ref{1: {Thread: 0, Edge: 2}}}
 	step := func(th int32, op model.Op, target int32, line int64) model.Step {
 		return model.Step{Thread: th, Ev: model.Event{Op: op, Target: target, Pos: model.Pos{File: "t.std", Line: line}}}
 	}
@@ -73,8 +74,8 @@ func TestForksFirstCountsEvents(t *testing.T) {
 	run = append(run, wrapped(0, model.OpRelease, 0, 2)...)
 	early := append(append([]model.Step(nil), run...), wrapped(1, model.OpAcquire, 0, 4)...)
 	early = append(early, wrapped(0, model.OpFork, 1, 3)...)
-	require.False(t, s.forksFirst(&model.Witness{Run: early, LockEdges: true}), "T2 moves before T1 forks it")
+	require.False(t, s.ForksFirst(&model.Witness{Run: early, LockEdges: true}), "T2 moves before T1 forks it")
 	late := append(append([]model.Step(nil), run...), wrapped(0, model.OpFork, 1, 3)...)
 	late = append(late, wrapped(1, model.OpAcquire, 0, 4)...)
-	require.True(t, s.forksFirst(&model.Witness{Run: late, LockEdges: true}))
+	require.True(t, s.ForksFirst(&model.Witness{Run: late, LockEdges: true}))
 }

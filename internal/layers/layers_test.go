@@ -158,6 +158,8 @@ func (g graph) violations() []string {
 				// conflict graph in one pass over the trace.
 			case isUnder(pkg, "monitor") && isUnder(q, "monitor"):
 				add("monitor %s imports monitor %s: the monitors are independent", pkg, q)
+			case pkg == "predict/internal/proj" && !isBase(q) && !contains(projImports, q):
+				add("predict/internal/proj imports %s: the projection layer builds on %s only", q, strings.Join(projImports, ", "))
 			}
 		}
 	}
@@ -191,9 +193,13 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
+// projImports are the packages predict's projection layer builds on: every
+// finder of predict uses it, so it imports none of them.
+var projImports = []string{"model", "profiles", "trace", "verify"}
+
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
-	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest"}
+	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -221,12 +227,14 @@ func TestLayersCatch(t *testing.T) {
 		{"internal/budget", "model", "internal/budget imports model: internal/* is the base floor"},
 		{"report", "testkit/expect", "report imports the test kit testkit/expect"},
 		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
+		{"predict/internal/proj", "predict", "predict/internal/proj imports predict: the projection layer builds on"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
 			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
-			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"}}
+			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
+			"predict/internal/proj": {"model", "profiles", "trace", "verify"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import (
 	"io"
@@ -21,56 +21,56 @@ import (
 // the profile prefilter's (2v)² relations) are over the relevant ones only.
 // orig[t][q] is the edge of the full projection that reduced edge q stands
 // for, which is how a witness of the reduced program is expanded back.
-type reduced struct {
-	p    *model.Program
-	orig [][]int64
-	full []int64 // per thread: edges of its full projection
-	// states (the reduced edges, and each thread's final state), vars and
+type Reduced struct {
+	Program *model.Program
+	Orig    [][]int64
+	Full    []int64 // per thread: edges of its full projection
+	// States (the reduced edges, and each thread's final state), vars and
 	// locks size the program.
-	states      int64
-	vars, locks int
-	// counts: per thread, its reduced edges (countOnly).
-	counts []int64
+	States      int64
+	Vars, Locks int
+	// Counts: per thread, its reduced edges (countOnly).
+	Counts []int64
 }
 
 // reducer holds the renumbering while the reduced program is built.
 type reducer struct {
-	s         *summary
-	u         *users
+	s         *Summary
+	u         *Users
 	lockEdges bool
 	dropSync  bool
-	keep      []bool  // the threads kept (nil: all): pair_product.go
+	keep      []bool  // the threads kept (nil: all): predict/pair_product.go
 	varID     []int32 // old variable -> new, -1 dropped
 	lockID    []int32
 	vars      []string
 	locks     []string
 }
 
-// reduce builds the reduced projection; with countOnly it only counts its
+// Reduce builds the reduced projection; with countOnly it only counts its
 // states (reduced.states) and builds no program.
-func (s *summary) reduce(sp *spool, u *users, lockEdges, dropSync, countOnly bool) (*reduced, error) {
-	return s.reduceThreads(sp, u, lockEdges, dropSync, countOnly, nil)
+func (s *Summary) Reduce(sp *Spool, u *Users, lockEdges, dropSync, countOnly bool) (*Reduced, error) {
+	return s.ReduceThreads(sp, u, lockEdges, dropSync, countOnly, nil)
 }
 
-// reduceThreads is reduce over the threads keep holds for (nil: all): the
+// ReduceThreads is reduce over the threads keep holds for (nil: all): the
 // others' events, and forks and joins of them, are left out, so the
 // program's runs are the kept threads' runs with every other thread out of
-// the way (pair_product.go).
-func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countOnly bool, keep []bool) (*reduced, error) {
+// the way (predict/pair_product.go).
+func (s *Summary) ReduceThreads(sp *Spool, u *Users, lockEdges, dropSync, countOnly bool, keep []bool) (*Reduced, error) {
 	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync, keep: keep}
-	rd.varID, rd.vars = renumber(len(s.vars), s.vars, func(x int) bool { return u.varRelevant(x) })
-	rd.lockID, rd.locks = renumber(len(s.locks), s.locks, func(l int) bool { return !dropSync && s.sharedLock(int32(l)) })
-	k := len(s.threads)
-	bs := make([]*autoBuilder, k)
+	rd.varID, rd.vars = renumber(len(s.Vars), s.Vars, func(x int) bool { return u.varRelevant(x) })
+	rd.lockID, rd.locks = renumber(len(s.Locks), s.Locks, func(l int) bool { return !dropSync && s.SharedLock(int32(l)) })
+	k := len(s.Threads)
+	bs := make([]*AutoBuilder, k)
 	pending := make([]pendingBegin, k)
 	units := make([]fullUnits, k)
 	for t := range bs {
-		bs[t], pending[t], units[t] = &autoBuilder{countOnly: countOnly}, pendingBegin{edge: -1}, fullUnits{firstEnd: -1}
+		bs[t], pending[t], units[t] = &AutoBuilder{countOnly: countOnly}, pendingBegin{edge: -1}, fullUnits{firstEnd: -1}
 	}
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, err
@@ -91,16 +91,16 @@ func (s *summary) reduceThreads(sp *spool, u *users, lockEdges, dropSync, countO
 		units[t].standIn(b, lockEdges, countOnly)
 	}
 	if countOnly {
-		out := &reduced{vars: len(rd.vars), locks: len(rd.locks)}
+		out := &Reduced{Vars: len(rd.vars), Locks: len(rd.locks)}
 		for _, b := range bs {
-			out.states += b.count + 1
-			out.counts = append(out.counts, b.count)
+			out.States += b.count + 1
+			out.Counts = append(out.Counts, b.count)
 		}
 		return out, nil
 	}
-	out := &reduced{p: s.program(bs, rd.vars, rd.locks), full: pos, vars: len(rd.vars), locks: len(rd.locks)}
+	out := &Reduced{Program: s.Program(bs, rd.vars, rd.locks), Full: pos, Vars: len(rd.vars), Locks: len(rd.locks)}
 	for _, b := range bs {
-		out.orig = append(out.orig, b.orig)
+		out.Orig = append(out.Orig, b.orig)
 	}
 	return out, nil
 }
@@ -127,7 +127,7 @@ func (u *fullUnits) add(ev *trace.Event) {
 	case model.OpEnd:
 		u.open = false
 	}
-	u.pos += edgesOf(ev, u.open)
+	u.pos += EdgesOf(ev, u.open)
 	if !u.open && u.firstEnd < 0 {
 		u.firstEnd = u.pos - 1
 	}
@@ -141,7 +141,7 @@ func (u *fullUnits) add(ev *trace.Event) {
 // so that an expanded cycle passes from one to the other in program
 // order. Without lock edges the thread still orders its fork before its
 // join: one epsilon move stands for it.
-func (u *fullUnits) standIn(b *autoBuilder, lockEdges, countOnly bool) {
+func (u *fullUnits) standIn(b *AutoBuilder, lockEdges, countOnly bool) {
 	begin, end := model.Event{Op: model.OpBegin, Target: -1}, model.Event{Op: model.OpEnd, Target: -1}
 	switch {
 	case lockEdges && (u.firstEnd < 0 || u.firstEnd == u.pos-1):
@@ -157,8 +157,8 @@ func (u *fullUnits) standIn(b *autoBuilder, lockEdges, countOnly bool) {
 	}
 }
 
-// edgesOf is how many projection edges ev makes (after open is updated for it).
-func edgesOf(ev *trace.Event, open bool) int64 {
+// EdgesOf is how many projection edges ev makes (after open is updated for it).
+func EdgesOf(ev *trace.Event, open bool) int64 {
 	if ev.Op.IsAccess() && !open {
 		return 3
 	}
@@ -187,8 +187,8 @@ type pendingBegin struct {
 
 // event adds ev's reduced edges to b; pos is the index of ev's first edge in
 // the full projection, open whether a transaction was open before it.
-func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin, pos int64, open bool) {
-	at := model.Pos{File: rd.s.name, Line: ev.Line}
+func (rd *reducer) event(b *AutoBuilder, ev *trace.Event, pending *pendingBegin, pos int64, open bool) {
+	at := model.Pos{File: rd.s.Name, Line: ev.Line}
 	e := model.Event{Op: ev.Op, Target: -1, Pos: at}
 	switch ev.Op {
 	case model.OpBegin:
@@ -201,7 +201,7 @@ func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin,
 		pending.edge = -1
 		return
 	case model.OpRead, model.OpWrite:
-		if !rd.u.relevant(ev.Thread, letterOf(ev)) {
+		if !rd.u.Relevant(ev.Thread, LetterOf(ev)) {
 			return
 		}
 		e.Target = rd.varID[ev.Target]
@@ -222,7 +222,7 @@ func (rd *reducer) event(b *autoBuilder, ev *trace.Event, pending *pendingBegin,
 		e.Target = ev.Target
 	}
 	if open && pending.edge >= 0 && (ev.Op.IsAccess() || rd.lockEdges) {
-		b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: model.Pos{File: rd.s.name, Line: pending.line}}, pending.edge)
+		b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: model.Pos{File: rd.s.Name, Line: pending.line}}, pending.edge)
 		pending.edge = -1
 	}
 	b.add(e, pos)

@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import (
 	"encoding/binary"
@@ -21,9 +21,9 @@ import (
 //	target id   (uvarint, when the op has one)
 //	line delta  (uvarint, when spoolLine: the line is not the previous + 1)
 //	code location (uvarint, when spoolLoc: only in a spool that keeps them,
-//	              for conc predict --all's signatures, all.go)
+//	              for conc predict --all's signatures, predict/all.go)
 //
-// so a typical event costs two or three bytes. The first spoolMem bytes stay
+// so a typical event costs two or three bytes. The first SpoolMem bytes stay
 // in memory (a small trace never touches the disk); past that the spool
 // moves to a temporary file, so memory stays bounded however long the trace.
 const (
@@ -34,13 +34,13 @@ const (
 	spoolBuf    = 1 << 20
 )
 
-// spoolMem is how many bytes a spool keeps in memory before it moves to its
+// SpoolMem is how many bytes a spool keeps in memory before it moves to its
 // file (a variable so that tests can make it small).
-var spoolMem = 4 << 20
+var SpoolMem = 4 << 20
 
-// spool is the on-disk projection. It is written once, then read any number
+// Spool is the on-disk projection. It is written once, then read any number
 // of times, each reader with its own offset.
-type spool struct {
+type Spool struct {
 	dir string
 	// buf is the whole spool while it is small (f == nil), then the bytes
 	// not yet written to f: records are encoded straight into it.
@@ -51,24 +51,24 @@ type spool struct {
 	lastThread int32
 	lastLine   int64
 	events     int64
-	// locs keeps each event's code location (STD's LOC; --all only: the
+	// Locs keeps each event's code location (STD's LOC; --all only: the
 	// other passes have no use for it).
-	locs bool
-	// shift is added to every line as the first pass reads it (tests).
-	shift int64
-	// passes counts the readers started: what a pass costs is the trace's
+	Locs bool
+	// Shift is added to every line as the first pass reads it (tests).
+	Shift int64
+	// Passes counts the readers started: what a pass costs is the trace's
 	// length, so tests count passes instead of timing them.
-	passes int
+	Passes int
 }
 
-// newSpool starts an empty spool; past spoolMem bytes it moves to a file in
+// NewSpool starts an empty spool; past SpoolMem bytes it moves to a file in
 // dir ("" is the system's temporary directory), which Close removes.
-func newSpool(dir string) (*spool, error) {
-	return &spool{dir: dir, memMax: spoolMem, lastThread: -1}, nil
+func NewSpool(dir string) (*Spool, error) {
+	return &Spool{dir: dir, memMax: SpoolMem, lastThread: -1}, nil
 }
 
 // spill moves the spool to its file.
-func (s *spool) spill() error {
+func (s *Spool) spill() error {
 	f, err := os.CreateTemp(s.dir, "conc-predict-*.spool")
 	if err != nil {
 		return fmt.Errorf("predict: spool: %w", err)
@@ -80,7 +80,7 @@ func (s *spool) spill() error {
 }
 
 // flush writes buf to the file.
-func (s *spool) flush() error {
+func (s *Spool) flush() error {
 	if _, err := s.f.Write(s.buf); err != nil {
 		return fmt.Errorf("predict: spool: %w", err)
 	}
@@ -89,7 +89,7 @@ func (s *spool) flush() error {
 }
 
 // put appends one event.
-func (s *spool) put(ev *trace.Event) error {
+func (s *Spool) put(ev *trace.Event) error {
 	if s.f != nil && len(s.buf)+spoolMaxRec > cap(s.buf) {
 		if err := s.flush(); err != nil {
 			return err
@@ -110,7 +110,7 @@ func (s *spool) put(ev *trace.Event) error {
 		b = binary.AppendUvarint(b, uint64(d))
 	}
 	s.lastLine = ev.Line
-	if s.locs && ev.Loc >= 0 {
+	if s.Locs && ev.Loc >= 0 {
 		b[at] |= spoolLoc
 		b = binary.AppendUvarint(b, uint64(ev.Loc))
 	}
@@ -124,7 +124,7 @@ func (s *spool) put(ev *trace.Event) error {
 }
 
 // finish flushes the writes; the spool is then ready to be read.
-func (s *spool) finish() error {
+func (s *Spool) finish() error {
 	if s.f == nil {
 		return nil
 	}
@@ -132,7 +132,7 @@ func (s *spool) finish() error {
 }
 
 // Close removes the spool file.
-func (s *spool) Close() error {
+func (s *Spool) Close() error {
 	if s == nil || s.f == nil {
 		return nil
 	}
@@ -145,17 +145,17 @@ func (s *spool) Close() error {
 	return err
 }
 
-// reader starts a pass over the spool from its first event.
-func (s *spool) reader() *spoolReader {
-	s.passes++
+// Reader starts a pass over the spool from its first event.
+func (s *Spool) Reader() *SpoolReader {
+	s.Passes++
 	if s.f == nil {
-		return &spoolReader{buf: s.buf, end: len(s.buf), eof: true}
+		return &SpoolReader{buf: s.buf, end: len(s.buf), eof: true}
 	}
-	return &spoolReader{src: io.NewSectionReader(s.f, 0, s.size), buf: make([]byte, spoolBuf)}
+	return &SpoolReader{src: io.NewSectionReader(s.f, 0, s.size), buf: make([]byte, spoolBuf)}
 }
 
-// spoolReader decodes the spool's records in order.
-type spoolReader struct {
+// SpoolReader decodes the spool's records in order.
+type SpoolReader struct {
 	src        io.Reader
 	buf        []byte
 	start, end int
@@ -164,19 +164,19 @@ type spoolReader struct {
 	line       int64
 }
 
-// read decodes events into evs as Reader.Read parses them (for
+// Read decodes events into evs as Reader.Read parses them (for
 // trace.ReadAhead): it returns how many, and io.EOF with the last ones.
-func (r *spoolReader) read(evs []trace.Event) (int, error) {
+func (r *SpoolReader) Read(evs []trace.Event) (int, error) {
 	for n := range evs {
-		if err := r.next(&evs[n]); err != nil {
+		if err := r.Next(&evs[n]); err != nil {
 			return n, err
 		}
 	}
 	return len(evs), nil
 }
 
-// next decodes one event into ev; it returns io.EOF after the last one.
-func (r *spoolReader) next(ev *trace.Event) error {
+// Next decodes one event into ev; it returns io.EOF after the last one.
+func (r *SpoolReader) Next(ev *trace.Event) error {
 	if r.end-r.start < spoolMaxRec && !r.eof {
 		if err := r.fill(); err != nil {
 			return err
@@ -227,7 +227,7 @@ func (r *spoolReader) next(ev *trace.Event) error {
 var errCorrupt = errors.New("predict: spool: corrupt record")
 
 // fill moves the unread bytes to the front and reads more.
-func (r *spoolReader) fill() error {
+func (r *SpoolReader) fill() error {
 	r.end = copy(r.buf, r.buf[r.start:r.end])
 	r.start = 0
 	for r.end < len(r.buf) && !r.eof {
@@ -245,14 +245,14 @@ func (r *spoolReader) fill() error {
 	return nil
 }
 
-// spoolEach is one pass over the spool, event by event until f returns
+// SpoolEach is one pass over the spool, event by event until f returns
 // false or stop (polled every 4,096 events) says so; it reports whether
 // the pass read the whole trace.
-func spoolEach(sp *spool, stop func() bool, f func(*trace.Event) bool) (bool, error) {
-	r := sp.reader()
+func SpoolEach(sp *Spool, stop func() bool, f func(*trace.Event) bool) (bool, error) {
+	r := sp.Reader()
 	var ev trace.Event
 	for n := 1; ; n++ {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return true, nil
 		} else if err != nil {
 			return false, err

@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import (
 	"github.com/conc-dev/conc/model"
@@ -12,8 +12,8 @@ import (
 // projection is an edge index, and the path of a prefix is {q, 0} for q
 // below its length. Every event keeps its trace line as its position.
 
-// autoBuilder accumulates one straight-line automaton.
-type autoBuilder struct {
+// AutoBuilder accumulates one straight-line automaton.
+type AutoBuilder struct {
 	edges []model.Edge
 	inTxn []bool
 	held  [][]int32
@@ -26,7 +26,7 @@ type autoBuilder struct {
 	countOnly bool
 }
 
-func (b *autoBuilder) add(ev model.Event, orig int64) {
+func (b *AutoBuilder) add(ev model.Event, orig int64) {
 	if b.countOnly {
 		b.count++
 		return
@@ -43,12 +43,12 @@ func (b *autoBuilder) add(ev model.Event, orig int64) {
 	case model.OpAcquire:
 		b.cur = insertLock(b.cur, ev.Target)
 	case model.OpRelease:
-		b.cur = removeLock(b.cur, ev.Target)
+		b.cur = RemoveLock(b.cur, ev.Target)
 	}
 }
 
 // automaton closes the path with a terminal state.
-func (b *autoBuilder) automaton() *model.Automaton {
+func (b *AutoBuilder) automaton() *model.Automaton {
 	n := len(b.edges)
 	a := &model.Automaton{Out: make([][]model.Edge, n+1), InTxn: append(b.inTxn, b.open), Held: append(b.held, b.cur)}
 	for q := 0; q < n; q++ {
@@ -67,7 +67,7 @@ func insertLock(s []int32, l int32) []int32 {
 	return append(out, s[i:]...)
 }
 
-func removeLock(s []int32, l int32) []int32 {
+func RemoveLock(s []int32, l int32) []int32 {
 	out := make([]int32, 0, len(s))
 	for _, x := range s {
 		if x != l {
@@ -77,9 +77,9 @@ func removeLock(s []int32, l int32) []int32 {
 	return out
 }
 
-// projected is one trace event as the projection's edges (one, or three for
+// Projected is one trace event as the projection's edges (one, or three for
 // a unary access), with sync events as epsilon moves when dropSync.
-func projected(ev *trace.Event, open, dropSync bool, pos model.Pos) ([3]model.Event, int) {
+func Projected(ev *trace.Event, open, dropSync bool, pos model.Pos) ([3]model.Event, int) {
 	var out [3]model.Event
 	e := model.Event{Op: ev.Op, Target: ev.Target, Pos: pos}
 	switch {
@@ -97,14 +97,14 @@ func projected(ev *trace.Event, open, dropSync bool, pos model.Pos) ([3]model.Ev
 	return out, 1
 }
 
-// program assembles a Program from per-thread builders and the names.
-func (s *summary) program(bs []*autoBuilder, vars, locks []string) *model.Program {
-	p := &model.Program{File: s.name, Vars: vars, Locks: locks}
+// Program assembles a Program from per-thread builders and the names.
+func (s *Summary) Program(bs []*AutoBuilder, vars, locks []string) *model.Program {
+	p := &model.Program{File: s.Name, Vars: vars, Locks: locks}
 	for t, b := range bs {
 		if b == nil {
-			b = &autoBuilder{}
+			b = &AutoBuilder{}
 		}
-		p.Threads = append(p.Threads, &model.Thread{Name: s.threadNames[t], Auto: b.automaton()})
+		p.Threads = append(p.Threads, &model.Thread{Name: s.ThreadNames[t], Auto: b.automaton()})
 	}
 	return p
 }

@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import (
 	"io"
@@ -18,7 +18,7 @@ import (
 func TestSpoolRoundTrip(t *testing.T) {
 	for _, memMax := range []int{1 << 30, 64} {
 		rng := rand.New(rand.NewPCG(1, 2))
-		sp, err := newSpool(t.TempDir())
+		sp, err := NewSpool(t.TempDir())
 		require.NoError(t, err)
 		sp.memMax = memMax
 		var want []trace.Event
@@ -35,11 +35,11 @@ func TestSpoolRoundTrip(t *testing.T) {
 		require.NoError(t, sp.finish())
 		require.Equal(t, memMax < 1<<30, sp.f != nil, "spilled")
 		for pass := 0; pass < 2; pass++ {
-			r := sp.reader()
+			r := sp.Reader()
 			var got []trace.Event
 			var ev trace.Event
 			for {
-				err := r.next(&ev)
+				err := r.Next(&ev)
 				if err == io.EOF {
 					break
 				}

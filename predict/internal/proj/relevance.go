@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import "github.com/conc-dev/conc/profiles"
 
@@ -8,9 +8,9 @@ import "github.com/conc-dev/conc/profiles"
 // variable no other thread writes (a read) or touches at all (a write) can be
 // dropped exactly; its transaction keeps its program order.
 
-// users is, per variable, the thread that writes (or accesses) it, or
+// Users is, per variable, the thread that writes (or accesses) it, or
 // multiUser when two threads do, or noUser.
-type users struct {
+type Users struct {
 	writer, accessor []int32
 }
 
@@ -19,8 +19,8 @@ const (
 	multiUser = -2
 )
 
-func (s *summary) users() *users {
-	u := &users{writer: make([]int32, len(s.vars)), accessor: make([]int32, len(s.vars))}
+func (s *Summary) Users() *Users {
+	u := &Users{writer: make([]int32, len(s.Vars)), accessor: make([]int32, len(s.Vars))}
 	for x := range u.writer {
 		u.writer[x], u.accessor[x] = noUser, noUser
 	}
@@ -33,9 +33,9 @@ func (s *summary) users() *users {
 			tab[x] = multiUser
 		}
 	}
-	for t, th := range s.threads {
-		for l, sp := range th.span {
-			if sp.first == 0 {
+	for t, th := range s.Threads {
+		for l, sp := range th.Span {
+			if sp.First == 0 {
 				continue
 			}
 			x := l / 2
@@ -48,9 +48,9 @@ func (s *summary) users() *users {
 	return u
 }
 
-// relevant reports whether thread t's letter l conflicts with an access of
+// Relevant reports whether thread t's letter l conflicts with an access of
 // another thread.
-func (u *users) relevant(t int32, l profiles.Letter) bool {
+func (u *Users) Relevant(t int32, l profiles.Letter) bool {
 	tab := u.accessor
 	if !l.Write() {
 		tab = u.writer
@@ -60,7 +60,7 @@ func (u *users) relevant(t int32, l profiles.Letter) bool {
 }
 
 // varRelevant: a variable written by one thread and accessed by another.
-func (u *users) varRelevant(x int) bool {
+func (u *Users) varRelevant(x int) bool {
 	w, a := u.writer[x], u.accessor[x]
 	return w != noUser && (a == multiUser || w == multiUser || a != w)
 }

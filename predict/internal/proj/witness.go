@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import (
 	"fmt"
@@ -18,44 +18,44 @@ import (
 // order, and all threads' paths share one array), so what is kept per event
 // is its model.Step: about 49 bytes an event.
 
-// ref is an event of the projection: thread t's edge pos.
-type ref struct {
-	t   int
-	pos int64
+// Ref is an event of the projection: thread t's edge pos.
+type Ref struct {
+	Thread int
+	Edge   int64
 }
 
-// segment runs thread t on to its edge upto (inclusive).
-type segment struct {
-	t    int
-	upto int64
+// Segment runs thread t on to its edge upto (inclusive).
+type Segment struct {
+	Thread int
+	Upto   int64
 }
 
-// plan is a witness as segments of threads and a cycle of conflicting events.
-type plan struct {
-	segs  []segment
-	cycle [][2]ref
-	// observed, when set, stands for segs: the observed order itself.
-	observed *observedCut
+// Plan is a witness as segments of threads and a cycle of conflicting events.
+type Plan struct {
+	Segs  []Segment
+	Cycle [][2]Ref
+	// Observed, when set, stands for segs: the observed order itself.
+	Observed *ObservedCut
 }
 
-// observedCut is the observed order as a plan: the trace's events in trace
+// ObservedCut is the observed order as a plan: the trace's events in trace
 // order, thread t's cut to its first cut[t] edges. Laid out as segments it
 // would take one per change of thread, 16 bytes for most of the events of a
 // long witness.
-type observedCut struct {
-	cut []int64
-	// tail, when set, is an edge of its thread (its cut) run after all
-	// the others: the two-thread reordering's e2 (pair_hb.go).
-	tail *ref
+type ObservedCut struct {
+	Cut []int64
+	// Tail, when set, is an edge of its thread (its cut) run after all
+	// the others: the two-thread reordering's e2 (predict/pair_hb.go).
+	Tail *Ref
 }
 
-// materialised is a plan made concrete: the witness over the projection
+// Materialised is a plan made concrete: the witness over the projection
 // program, the program's names (its threads' automata are left empty: the
 // run is a prefix of the projection by construction), and what package
 // verify needs to check the run without them.
-type materialised struct {
-	w     *model.Witness
-	names *model.Program
+type Materialised struct {
+	Witness *model.Witness
+	Names   *model.Program
 	// forkedBy[u] is the thread whose fork of u lies in the prefix program
 	// (its prefix and the edge after it), -1 if none; finished[u] reports
 	// that u's path runs to the end of its projection.
@@ -66,45 +66,45 @@ type materialised struct {
 	dropSync bool
 }
 
-// materialised is materialise's end, and a batch's (all_batch.go): the run with its cycle, paths and the
-// prefix program's facts.
-func (s *summary) materialised(pl plan, need []int64, run []model.Step, at map[ref]int, dropSync, lockEdges bool) (*materialised, error) {
+// Materialised is Materialise's end, and a batch's (predict/all_batch.go):
+// the run with its cycle, paths and the prefix program's facts.
+func (s *Summary) Materialised(pl Plan, need []int64, run []model.Step, at map[Ref]int, dropSync, lockEdges bool) (*Materialised, error) {
 	w := &model.Witness{Run: run, Paths: straightPaths(need), LockEdges: lockEdges}
-	for _, c := range pl.cycle {
+	for _, c := range pl.Cycle {
 		from, to := at[c[0]], at[c[1]]
 		if from < 0 || to < 0 {
 			return nil, fmt.Errorf("predict: internal error: cycle event %v or %v not in the witness run", c[0], c[1])
 		}
 		w.Cycle = append(w.Cycle, model.Conflict{From: from, To: to})
 	}
-	m := &materialised{w: model.WrapUnarySync(w), names: s.program(make([]*autoBuilder, len(need)), s.vars, s.locks)}
+	m := &Materialised{Witness: model.WrapUnarySync(w), Names: s.Program(make([]*AutoBuilder, len(need)), s.Vars, s.Locks)}
 	m.forkedBy, m.finished = s.prefixEnds(need, dropSync)
 	m.dropSync = dropSync
 	return m, nil
 }
 
-// materialise reads the edges the plan needs from the spool and builds the
+// Materialise reads the edges the plan needs from the spool and builds the
 // run, the paths and the cycle (as run indices). With lock edges, a lock,
 // fork or join event outside a transaction is then written as its unary
 // transaction, begin, event, end (model.WrapUnarySync): two more steps for
 // each such event, which costs one copy of the run when there are any.
-func (s *summary) materialise(sp *spool, pl plan, dropSync, lockEdges bool) (*materialised, error) {
-	need := pl.need(len(s.threads))
-	at := map[ref]int{} // run index of each cycle event
-	for _, c := range pl.cycle {
+func (s *Summary) Materialise(sp *Spool, pl Plan, dropSync, lockEdges bool) (*Materialised, error) {
+	need := pl.Need(len(s.Threads))
+	at := map[Ref]int{} // run index of each cycle event
+	for _, c := range pl.Cycle {
 		at[c[0]], at[c[1]] = -1, -1
 	}
 	var run []model.Step
 	var err error
-	if pl.observed != nil {
-		run, err = s.observedRun(sp, pl.observed, need, at, dropSync)
+	if pl.Observed != nil {
+		run, err = s.observedRun(sp, pl.Observed, need, at, dropSync)
 	} else {
-		run, err = s.plannedRun(sp, pl.segs, need, at, dropSync)
+		run, err = s.plannedRun(sp, pl.Segs, need, at, dropSync)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return s.materialised(pl, need, run, at, dropSync, lockEdges)
+	return s.Materialised(pl, need, run, at, dropSync, lockEdges)
 }
 
 // straightPaths are the paths of straight-line threads that take their
@@ -123,18 +123,18 @@ func straightPaths(need []int64) [][]model.Move {
 	return paths
 }
 
-// need is how many edges of each thread's projection the plan runs.
-func (pl plan) need(threads int) []int64 {
+// Need is how many edges of each thread's projection the plan runs.
+func (pl Plan) Need(threads int) []int64 {
 	need := make([]int64, threads)
-	if pl.observed != nil {
-		copy(need, pl.observed.cut)
-		if tl := pl.observed.tail; tl != nil {
-			need[tl.t] = max(need[tl.t], tl.pos+1)
+	if pl.Observed != nil {
+		copy(need, pl.Observed.Cut)
+		if tl := pl.Observed.Tail; tl != nil {
+			need[tl.Thread] = max(need[tl.Thread], tl.Edge+1)
 		}
 		return need
 	}
-	for _, sg := range pl.segs {
-		need[sg.t] = max(need[sg.t], sg.upto+1)
+	for _, sg := range pl.Segs {
+		need[sg.Thread] = max(need[sg.Thread], sg.Upto+1)
 	}
 	return need
 }
@@ -142,22 +142,22 @@ func (pl plan) need(threads int) []int64 {
 // prefixEnds is what the prefix program (each thread's first need[t] edges
 // and the one after, where there is one) says of forks and ends; with
 // synchronisation dropped it forks no thread.
-func (s *summary) prefixEnds(need []int64, dropSync bool) (forkedBy []int, finished []bool) {
+func (s *Summary) prefixEnds(need []int64, dropSync bool) (forkedBy []int, finished []bool) {
 	forkedBy, finished = make([]int, len(need)), make([]bool, len(need))
 	for u := range need {
 		forkedBy[u] = -1
-		f, ok := s.forker[int32(u)]
-		if ok && !dropSync && f.pos < min(need[f.t]+1, s.threads[f.t].edges) {
-			forkedBy[u] = f.t
+		f, ok := s.Forker[int32(u)]
+		if ok && !dropSync && f.Edge < min(need[f.Thread]+1, s.Threads[f.Thread].edges) {
+			forkedBy[u] = f.Thread
 		}
-		finished[u] = need[u] >= s.threads[u].edges
+		finished[u] = need[u] >= s.Threads[u].edges
 	}
 	return forkedBy, finished
 }
 
 // observedRun is the run of an observed plan: the spool's edges in order,
 // each thread's up to its cut.
-func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[ref]int, dropSync bool) ([]model.Step, error) {
+func (s *Summary) observedRun(sp *Spool, oc *ObservedCut, need []int64, at map[Ref]int, dropSync bool) ([]model.Step, error) {
 	total := int64(0)
 	for _, n := range need {
 		total += n
@@ -165,21 +165,21 @@ func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[r
 	run := make([]model.Step, 0, total)
 	var tail []model.Step // edges past a thread's cut, run last
 	var tailAt []int64
-	err := s.eachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
+	err := s.EachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
 		if ev.Op == model.OpSkip {
 			return
 		}
-		if q >= oc.cut[t] {
+		if q >= oc.Cut[t] {
 			tail, tailAt = append(tail, model.Step{Thread: int32(t), Ev: ev}), append(tailAt, q)
 			return
 		}
-		if _, ok := at[ref{t, q}]; ok {
-			at[ref{t, q}] = len(run)
+		if _, ok := at[Ref{t, q}]; ok {
+			at[Ref{t, q}] = len(run)
 		}
 		run = append(run, model.Step{Thread: int32(t), Ev: ev})
 	})
 	for x, st := range tail {
-		if r := (ref{int(st.Thread), tailAt[x]}); hasRef(at, r) {
+		if r := (Ref{int(st.Thread), tailAt[x]}); HasRef(at, r) {
 			at[r] = len(run)
 		}
 		run = append(run, st)
@@ -187,39 +187,39 @@ func (s *summary) observedRun(sp *spool, oc *observedCut, need []int64, at map[r
 	return run, err
 }
 
-// block is a segment's new edges, first to last, and the slot (an index
+// Block is a segment's new edges, first to last, and the slot (an index
 // into the run with epsilon moves still in it) of the first.
-type block struct {
-	first, last, slot int64
+type Block struct {
+	First, Last, Slot int64
 }
 
 // plannedRun lays the segments out as slots, fills each slot from the
 // spool as its edge comes by, then closes up the epsilon moves' slots.
-func (s *summary) plannedRun(sp *spool, segs []segment, need []int64, at map[ref]int, dropSync bool) ([]model.Step, error) {
-	blocks := make([][]block, len(need)) // per thread, in edge order
+func (s *Summary) plannedRun(sp *Spool, segs []Segment, need []int64, at map[Ref]int, dropSync bool) ([]model.Step, error) {
+	blocks := make([][]Block, len(need)) // per thread, in edge order
 	cursor := make([]int64, len(need))
 	total := int64(0)
 	for _, sg := range segs {
-		if sg.upto < cursor[sg.t] {
+		if sg.Upto < cursor[sg.Thread] {
 			continue
 		}
-		blocks[sg.t] = append(blocks[sg.t], block{cursor[sg.t], sg.upto, total})
-		total += sg.upto + 1 - cursor[sg.t]
-		cursor[sg.t] = sg.upto + 1
+		blocks[sg.Thread] = append(blocks[sg.Thread], Block{cursor[sg.Thread], sg.Upto, total})
+		total += sg.Upto + 1 - cursor[sg.Thread]
+		cursor[sg.Thread] = sg.Upto + 1
 	}
 	run := make([]model.Step, total)
-	slotOf := map[int64]ref{} // the cycle events' slots
+	slotOf := map[int64]Ref{} // the cycle events' slots
 	next := make([]int, len(need))
-	err := s.eachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
+	err := s.EachEdge(sp, need, dropSync, func(t int, q int64, ev model.Event) {
 		bs := blocks[t]
-		for bs[next[t]].last < q {
+		for bs[next[t]].Last < q {
 			next[t]++
 		}
 		b := bs[next[t]]
-		slot := b.slot + q - b.first
+		slot := b.Slot + q - b.First
 		run[slot] = model.Step{Thread: int32(t), Ev: ev}
-		if _, ok := at[ref{t, q}]; ok {
-			slotOf[slot] = ref{t, q}
+		if _, ok := at[Ref{t, q}]; ok {
+			slotOf[slot] = Ref{t, q}
 		}
 	})
 	if err != nil {
@@ -239,10 +239,10 @@ func (s *summary) plannedRun(sp *spool, segs []segment, need []int64, at map[ref
 	return run[:n:n], nil
 }
 
-// eachEdge reads the projection's edges from the spool in trace order and
+// EachEdge reads the projection's edges from the spool in trace order and
 // calls f with thread t's edge q for q below need[t]. It stops once every
 // thread has its need, and fails if a thread has fewer edges than it needs.
-func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int, q int64, ev model.Event)) error {
+func (s *Summary) EachEdge(sp *Spool, need []int64, dropSync bool, f func(t int, q int64, ev model.Event)) error {
 	taken := make([]int64, len(need))
 	open := make([]bool, len(need))
 	left := 0 // threads still short of their need
@@ -251,10 +251,10 @@ func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int,
 			left++
 		}
 	}
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for left > 0 {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			break
 		} else if err != nil {
 			return err
@@ -263,7 +263,7 @@ func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int,
 		if taken[t] >= need[t] {
 			continue
 		}
-		evs, n := projected(&ev, open[t], dropSync, model.Pos{File: s.name, Line: ev.Line})
+		evs, n := Projected(&ev, open[t], dropSync, model.Pos{File: s.Name, Line: ev.Line})
 		for k := 0; k < n && taken[t] < need[t]; k++ {
 			f(t, taken[t], evs[k])
 			taken[t]++
@@ -286,7 +286,7 @@ func (s *summary) eachEdge(sp *spool, need []int64, dropSync bool, f func(t int,
 	return nil
 }
 
-func hasRef(at map[ref]int, r ref) bool {
+func HasRef(at map[Ref]int, r Ref) bool {
 	_, ok := at[r]
 	return ok
 }

@@ -1,4 +1,4 @@
-package predict
+package proj
 
 import (
 	"io"
@@ -30,17 +30,17 @@ import (
 // pass over the spool tests the transactions, to the first that fails. It
 // proves serializable; when it does not apply, nothing is concluded.
 
-// lockset is a set of the first 64 locks: a lock beyond counts as never
+// LockSet is a set of the first 64 locks: a lock beyond counts as never
 // held, which only makes the proof apply less.
-type lockset uint64
+type LockSet uint64
 
-func (ls *lockset) add(l int32) {
+func (ls *LockSet) Add(l int32) {
 	if l >= 0 && l < 64 {
 		*ls |= 1 << l
 	}
 }
 
-func (ls *lockset) remove(l int32) {
+func (ls *LockSet) Remove(l int32) {
 	if l >= 0 && l < 64 {
 		*ls &^= 1 << l
 	}
@@ -53,35 +53,35 @@ func (ls *lockset) remove(l int32) {
 // test only (most traces fail the test early, and the guards of every
 // thread and letter cost as much as a pass over a trace of 10^6 events).
 type heldSets struct {
-	s     *summary
-	u     *users
-	guard [][]lockset // per thread and letter, once known (done)
+	s     *Summary
+	u     *Users
+	guard [][]LockSet // per thread and letter, once known (done)
 	done  [][]bool
 }
 
 // has reports whether thread t uses relevant letter l.
 func (hs *heldSets) has(t, l int) bool {
-	return hs.s.threads[t].firstOf(profiles.Letter(l)) != 0 && hs.u.relevant(int32(t), profiles.Letter(l))
+	return hs.s.Threads[t].FirstOf(profiles.Letter(l)) != 0 && hs.u.Relevant(int32(t), profiles.Letter(l))
 }
 
 // held is thread t's lock set of letter l.
-func (hs *heldSets) held(t, l int) lockset { return hs.s.threads[t].heldAt(profiles.Letter(l)) }
+func (hs *heldSets) held(t, l int) LockSet { return hs.s.Threads[t].HeldAt(profiles.Letter(l)) }
 
-// protectedByLocks reports whether every transaction passes the critical
+// ProtectedByLocks reports whether every transaction passes the critical
 // section test above (without lock edges only; the caller checks that).
-func (s *summary) protectedByLocks(sp *spool, u *users) (bool, error) {
-	k := len(s.threads)
-	hs := &heldSets{s: s, u: u, guard: make([][]lockset, k), done: make([][]bool, k)}
+func (s *Summary) ProtectedByLocks(sp *Spool, u *Users) (bool, error) {
+	k := len(s.Threads)
+	hs := &heldSets{s: s, u: u, guard: make([][]LockSet, k), done: make([][]bool, k)}
 	for t := range k {
-		hs.guard[t] = make([]lockset, len(s.threads[t].span))
-		hs.done[t] = make([]bool, len(s.threads[t].span))
+		hs.guard[t] = make([]LockSet, len(s.Threads[t].Span))
+		hs.done[t] = make([]bool, len(s.Threads[t].Span))
 	}
 	return s.sectionsHold(sp, u, hs)
 }
 
 // guardOf is the locks every other thread holds at every access that
 // conflicts with thread t's letter l, computed on first use.
-func (hs *heldSets) guardOf(t int32, l profiles.Letter) lockset {
+func (hs *heldSets) guardOf(t int32, l profiles.Letter) LockSet {
 	if !hs.done[t][l] {
 		hs.guard[t][l], hs.done[t][l] = hs.conflicting(int(t), int(l)), true
 	}
@@ -90,10 +90,10 @@ func (hs *heldSets) guardOf(t int32, l profiles.Letter) lockset {
 
 // conflicting is the intersection of the lock sets of the other threads'
 // letters that conflict with thread t's letter l (all locks if none).
-func (hs *heldSets) conflicting(t, l int) lockset {
-	out := ^lockset(0)
+func (hs *heldSets) conflicting(t, l int) LockSet {
+	out := ^LockSet(0)
 	x, write := l/2, l%2 == 1
-	for u := range hs.s.threads {
+	for u := range hs.s.Threads {
 		if u == t {
 			continue
 		}
@@ -110,15 +110,15 @@ func (hs *heldSets) conflicting(t, l int) lockset {
 // sectionsHold is the pass over the spool: every transaction with two or
 // more relevant accesses keeps them in one critical section of a lock that
 // guards them all.
-func (s *summary) sectionsHold(sp *spool, u *users, hs *heldSets) (bool, error) {
-	k := len(s.threads)
-	now, cand := make([]lockset, k), make([]lockset, k)
+func (s *Summary) sectionsHold(sp *Spool, u *Users, hs *heldSets) (bool, error) {
+	k := len(s.Threads)
+	now, cand := make([]LockSet, k), make([]LockSet, k)
 	count := make([]int, k) // relevant accesses of the open transaction
 	open := make([]bool, k)
-	r := sp.reader()
+	r := sp.Reader()
 	var ev trace.Event
 	for {
-		if err := r.next(&ev); err == io.EOF {
+		if err := r.Next(&ev); err == io.EOF {
 			return true, nil
 		} else if err != nil {
 			return false, err
@@ -128,13 +128,13 @@ func (s *summary) sectionsHold(sp *spool, u *users, hs *heldSets) (bool, error) 
 		case model.OpBegin, model.OpEnd:
 			count[t], open[t] = 0, ev.Op == model.OpBegin
 		case model.OpAcquire:
-			now[t].add(ev.Target)
+			now[t].Add(ev.Target)
 		case model.OpRelease:
-			now[t].remove(ev.Target)
-			cand[t].remove(ev.Target) // a later access is in another section
+			now[t].Remove(ev.Target)
+			cand[t].Remove(ev.Target) // a later access is in another section
 		case model.OpRead, model.OpWrite:
-			l := letterOf(&ev)
-			if !open[t] || !u.relevant(t, l) {
+			l := LetterOf(&ev)
+			if !open[t] || !u.Relevant(t, l) {
 				continue // a unary access is a transaction of one access
 			}
 			c := now[t] & hs.guardOf(t, l)
