@@ -11,6 +11,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -57,7 +58,7 @@ type AllOutcome struct {
 	Incomplete string
 
 	p          *predictor
-	c          *chainer
+	c          *chain.Chainer
 	misses     int // patterns dropped for want of e1's site (collector.misses)
 	groups     []*allGroup
 	first      *Outcome            // the first verified group's witness
@@ -135,9 +136,9 @@ func (a *AllOutcome) find() error {
 		c, err := p.allScan(col)
 		a.c = c
 		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
-		a.Result.Stats.States = c.states
-		if c.stop != "" {
-			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.stop, c.stop
+		a.Result.Stats.States = c.States
+		if c.Stop != "" {
+			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.Stop, c.Stop
 		}
 		if len(col.groups) > 0 {
 			a.Result.Verdict, a.Result.Reason = engines.Violation, p.optimisticNote()
@@ -188,7 +189,7 @@ func (a *AllOutcome) runFinders(col *collector) error {
 			return err
 		}
 		if !done {
-			a.Incomplete = stopNote(p.ctx)
+			a.Incomplete = chain.StopNote(p.ctx)
 			return nil
 		}
 	}
@@ -266,7 +267,7 @@ func (a *AllOutcome) settle() error {
 	}
 	if a.Result.Verdict == engines.Violation && a.p.ctx.Err() != nil {
 		// The deadline came before a witness could be verified: no proof.
-		a.Result.Verdict, a.Result.Reason = engines.Unknown, stopNote(a.p.ctx)
+		a.Result.Verdict, a.Result.Reason = engines.Unknown, chain.StopNote(a.p.ctx)
 		a.Incomplete = a.Result.Reason
 		return nil
 	}
@@ -390,36 +391,36 @@ func (a *AllOutcome) planOf(k, src int) (pl proj.Plan, ok bool, engine, why stri
 // scanPlan is Lemma 2's normal run for a pair the scan found (as
 // lockFree plans it); false when its chain is not found again (the
 // budget ran out).
-func (p *predictor) scanPlan(c *chainer, pr pair) (proj.Plan, bool, error) {
+func (p *predictor) scanPlan(c *chain.Chainer, pr chain.Pair) (proj.Plan, bool, error) {
 	ls, ok, err := p.scanChain(c, pr)
 	if err != nil || !ok {
 		return proj.Plan{}, false, err
 	}
-	pl, err := c.chainPlan(p.sp, pr, ls)
+	pl, err := c.Plan(p.sp, pr, ls)
 	return pl, err == nil, err
 }
 
 // scanChain finds a pair's chain again, with its links' letters.
-func (p *predictor) scanChain(c *chainer, pr pair) ([]linkLetters, bool, error) {
+func (p *predictor) scanChain(c *chain.Chainer, pr chain.Pair) ([]chain.Link, bool, error) {
 	// The scan may have spent the budget: each witness gets its own
 	// allowance for finding its chain again.
-	if c.stop = ""; c.limit > 0 {
-		c.limit = c.states + witnessChainStates
+	if c.Stop = ""; c.Limit > 0 {
+		c.Limit = c.States + witnessChainStates
 	}
-	if c.ctx.Err() != nil {
+	if c.Ctx.Err() != nil {
 		// The deadline (or the memory budget) stopped the scan after it
 		// found this pair: finding its chain again is bounded work (the
 		// allowance), so it is done whatever the deadline, or the scan's
 		// violation would be lost.
-		ctx, limit := c.ctx, c.limit
-		c.ctx, c.limit = context.WithoutCancel(ctx), c.states+witnessChainStates
-		defer func() { c.ctx, c.limit = ctx, limit }()
+		ctx, limit := c.Ctx, c.Limit
+		c.Ctx, c.Limit = context.WithoutCancel(ctx), c.States+witnessChainStates
+		defer func() { c.Ctx, c.Limit = ctx, limit }()
 	}
-	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
+	hops, ok := c.ChainTo(pr.Thread, pr.A, pr.B)
 	if !ok {
 		return nil, false, nil
 	}
-	ls, err := c.links(pr, hops)
+	ls, err := c.Links(pr, hops)
 	return ls, err == nil, err
 }
 

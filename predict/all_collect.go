@@ -1,12 +1,13 @@
 package predict
 
 import (
+	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
 // The finders of conc predict --all, each going on after a hit: the
-// lock-free scan (scan.go), the lock-aware two-thread pattern
+// lock-free scan (internal/chain/scan.go), the lock-aware two-thread pattern
 // (pair_lock.go) and the happens-before one (pair_hb.go). A hit is only
 // counted in its group; the first hit of each finder in a group is kept,
 // so that its witness can be built later (a few words a group, never one a
@@ -28,7 +29,7 @@ var sourceNames = [nSources]string{"predict's answer", "normal run", "two thread
 
 // allPattern is a finder's first pattern in a group.
 type allPattern struct {
-	scan   pair
+	scan   chain.Pair
 	lock   pairLockFind
 	hb     pairFind
 	nested nestFind
@@ -92,22 +93,22 @@ func (c *collector) addAt(tr *siteTracker, src, t int, e1 int64, ev *trace.Event
 	return c.add(src, t, a.s, siteOf(ev), a.line)
 }
 
-// allScan is the lock-free scan (deepen.go's passes) going on after each
+// allScan is the lock-free scan (internal/chain/deepen.go's passes) going on after each
 // interrupted transaction; it stops deepening once a pass found a group
 // (a longer chain among many threads is what the budget is for). It
 // returns the chainer, at the depth of its last pass, for the witnesses.
-func (p *predictor) allScan(col *collector) (*chainer, error) {
+func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 	c := p.newChainer()
 	var tr *siteTracker // each pass's: a pass rereads the trace from its start
-	hit := func(pr pair, ev *trace.Event) bool {
-		if g, first := col.addAt(tr, srcScan, pr.i, pr.p, ev); first {
+	hit := func(pr chain.Pair, ev *trace.Event) bool {
+		if g, first := col.addAt(tr, srcScan, pr.Thread, pr.P, ev); first {
 			g.pats[srcScan].scan = pr
 		}
 		return false
 	}
-	err := c.deepen(p.o.deepen, func() (bool, error) {
+	err := c.Deepen(p.o.deepen, func() (bool, error) {
 		tr = newSiteTracker(len(p.s.Threads))
-		_, _, err := c.scanEach(p.sp, p.u, tr.step, hit)
+		_, _, err := c.ScanEach(p.sp, p.u, tr.step, hit)
 		return len(col.groups) > 0, err
 	})
 	p.budgetReason(c)

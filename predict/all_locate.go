@@ -1,14 +1,17 @@
 package predict
 
-import "github.com/conc-dev/conc/predict/internal/proj"
+import (
+	"github.com/conc-dev/conc/predict/internal/chain"
+	"github.com/conc-dev/conc/predict/internal/proj"
+)
 
 // The normal runs' plans of conc predict --all in batches: a normal run's
 // plan locates its chain's events with a pass over the spool
-// (chain_witness.go's locate), which made the lock-free synthetic trace's
+// (internal/chain/chain_witness.go's Locate), which made the lock-free synthetic trace's
 // 4,539 groups take three minutes. prePlanScans finds the chains of the
 // next groups whose witness is a normal run (in memory, each with its own
 // allowance, as scanPlan), answers all their queries in one pass
-// (locate) and keeps the plans until planOf asks for them: at most
+// (chain.Locate) and keeps the plans until planOf asks for them: at most
 // planAhead batches' plans (of batchGroups), a few segments each.
 
 // planAhead is how many batches' normal runs one pass plans: a batch
@@ -29,12 +32,12 @@ type scanPlanned struct {
 func (a *AllOutcome) prePlanScans(k int) error {
 	type pending struct {
 		g  int
-		pr pair
-		ls []linkLetters
+		pr chain.Pair
+		ls []chain.Link
 		at int // its first query
 	}
 	var ps []pending
-	var qs []query
+	var qs []chain.Query
 	if len(a.scanPlans) >= a.batchSize() {
 		return nil // enough made ahead for this batch
 	}
@@ -56,17 +59,17 @@ func (a *AllOutcome) prePlanScans(k int) error {
 			continue
 		}
 		ps = append(ps, pending{g, pr, ls, len(qs)})
-		qs = append(qs, chainQueries(ls)...)
+		qs = append(qs, chain.Queries(ls)...)
 	}
 	if len(ps) == 0 {
 		return nil
 	}
-	pos, err := locate(a.p.sp, a.c.k, qs, nil)
+	pos, err := chain.Locate(a.p.sp, a.c.Threads(), qs, nil)
 	if err != nil {
 		return err
 	}
 	for _, x := range ps {
-		a.scanPlans[x.g] = scanPlanned{chainPlanAt(x.pr, x.ls, pos[x.at:x.at+2*len(x.ls)]), true}
+		a.scanPlans[x.g] = scanPlanned{chain.PlanAt(x.pr, x.ls, pos[x.at:x.at+2*len(x.ls)]), true}
 	}
 	return nil
 }

@@ -170,7 +170,7 @@ func TestAllFindsEveryPair(t *testing.T) {
 	require.Equal(t, []string{"r@A.java:x1 r@A.java:x2", "r@A.java:y1 r@A.java:y2", "r@A.java:z1 r@A.java:z2"}, sigs)
 }
 
-// TestAllDeepens: --all's scan deepens as predict's does (deepen.go,
+// TestAllDeepens: --all's scan deepens as predict's does (internal/chain/deepen.go,
 // forced on whatever the thread count): on random lock-free traces of 4
 // to 10 threads (80 quick, 600 with CONC_LONG=1) it gives the exhaustive
 // verdict, tracks every pattern's e1, and every group's witness replays;
@@ -186,7 +186,7 @@ func TestAllDeepens(t *testing.T) {
 		a := allString(t, src, Options{deepen: true})
 		require.Equal(t, want, a.Result.Verdict, "seed %d\n%s", seed, src)
 		require.Zero(t, a.misses, "seed %d", seed)
-		if a.c.depth != a.c.firstDepth(true) {
+		if a.c.Depth != a.c.FirstDepth(true) {
 			deeper++
 		}
 		for k := range a.Groups {

@@ -12,7 +12,7 @@ import (
 )
 
 // TestLockDoomOnlyRefused: whenever the lock check stops planning the
-// normal run (c.doomed), the run planned without it is refused by verify
+// normal run (c.Doomed), the run planned without it is refused by verify
 // with the locks kept, so step 2 answers as before; and the check applies
 // often on random locked traces. 300 traces in the quick suite, 3,000
 // with CONC_LONG=1, both semantics.
@@ -39,7 +39,7 @@ func TestLockDoomOnlyRefused(t *testing.T) {
 			continue
 		}
 		found++
-		if c.doomed {
+		if c.Doomed {
 			doomed++
 			_, accepted, err := p.checked(pl, normalRunNote)
 			require.NoError(t, err)
@@ -63,7 +63,7 @@ func TestLockDoomAfterLastEvent(t *testing.T) {
 	_, ok, c, err := p.lockFreeFor(true)
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.False(t, c.doomed)
+	require.False(t, c.Doomed)
 	got := predictString(t, src, Options{})
 	require.Equal(t, engines.Violation, got.Result.Verdict)
 	require.Equal(t, normalRunNote, got.Result.Reason)

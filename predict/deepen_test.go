@@ -12,7 +12,7 @@ import (
 	"github.com/conc-dev/conc/verify"
 )
 
-// TestDeepeningAgreesWithBrute: the short-chains-first scan (deepen.go),
+// TestDeepeningAgreesWithBrute: the short-chains-first scan (internal/chain/deepen.go),
 // forced on whatever the thread count, gives the exhaustive scan's verdict
 // (the default up to exhaustiveThreads threads) on random lock-free traces
 // of 2 to 8 threads, which is brute's up to 4 threads, and its witnesses
@@ -57,15 +57,15 @@ func TestStopNoteNamesTheMemoryBudget(t *testing.T) {
 	cancel(&budget.Exceeded{Limit: 1 << 20})
 	p.ctx = ctx
 	c := p.newChainer()
-	for c.count() {
+	for c.Count() {
 	}
-	require.Equal(t, "memory budget of 1 MiB reached (--max-memory raises it)", c.stop)
+	require.Equal(t, "memory budget of 1 MiB reached (--max-memory raises it)", c.Stop)
 	ctx, cancel2 := context.WithTimeout(context.Background(), 0)
 	defer cancel2()
 	<-ctx.Done()
 	p.ctx = ctx
 	c = p.newChainer()
-	for c.count() {
+	for c.Count() {
 	}
-	require.Equal(t, "deadline reached (--timeout)", c.stop)
+	require.Equal(t, "deadline reached (--timeout)", c.Stop)
 }

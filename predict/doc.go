@@ -16,8 +16,8 @@
 // transaction. Memory is O(threads × variables), never O(events). Only
 // letters that conflict with another thread's are looked at. The chain
 // search behind that pass is exponential in the threads (Theorem 2), so it
-// looks at short chains first (deepen.go): chains of one or two threads in
-// time linear in the letters involved (chain_short.go), then longer ones
+// looks at short chains first (internal/chain/deepen.go): chains of one or two threads in
+// time linear in the letters involved (internal/chain/chain_short.go), then longer ones
 // under a state budget.
 //
 // With locks, fork or join the projection program goes to the lock-aware

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
@@ -68,7 +69,7 @@ type forkScan struct {
 	s        *proj.Summary
 	p        *predictor
 	clk      [][]int64
-	chainers map[[2]uint64]*chainer
+	chainers map[[2]uint64]*chain.Chainer
 	from     [][]*proj.ThreadSum // per forked thread i: the others' summaries after i's fork
 	lx       *lockLetters        // with lock edges: the synchronisation's letters
 	base     []*proj.ThreadSum   // with lock edges: the summaries with them
@@ -89,7 +90,7 @@ func (fs *forkScan) excluded(i int, q int64) uint64 {
 // threads outside e, each with only its events that need not precede i's
 // start: those that happen before i's fork (the forker's events before it,
 // transitively) precede every event of i, so no chain through i uses them.
-func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
+func (fs *forkScan) chainer(i int, e uint64) (*chain.Chainer, error) {
 	key := [2]uint64{uint64(i), e}
 	if c, ok := fs.chainers[key]; ok {
 		return c, nil
@@ -114,9 +115,9 @@ func (fs *forkScan) chainer(i int, e uint64) (*chainer, error) {
 			th[u] = &proj.ThreadSum{}
 		}
 	}
-	c := newChainer(fs.p.ctx, &proj.Summary{Threads: th}, fs.p.o.Check.MaxStates)
+	c := chain.New(fs.p.ctx, &proj.Summary{Threads: th}, fs.p.o.Check.MaxStates)
 	if fs.p.defaultBudget() {
-		c.limit = fs.p.chainBudget()
+		c.Limit = fs.p.chainBudget()
 	}
 	fs.chainers[key] = c
 	return c, nil
@@ -230,7 +231,7 @@ func (p *predictor) forkPrefilter() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	fs := &forkScan{s: p.s, p: p, clk: clk, chainers: map[[2]uint64]*chainer{}, from: make([][]*proj.ThreadSum, k)}
+	fs := &forkScan{s: p.s, p: p, clk: clk, chainers: map[[2]uint64]*chain.Chainer{}, from: make([][]*proj.ThreadSum, k)}
 	if p.o.Check.LockEdges {
 		fs.lx = newLockLetters(p.s)
 		if fs.base, err = summaryFrom(p.s, p.sp, make([]int64, k), fs.lx); err != nil {
@@ -300,7 +301,7 @@ func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter, fold bool) (v
 	if e != st.e || st.cur == nil {
 		st.e, st.cur = e, make([]int32, len(fs.s.Threads))
 		for j := range st.cur {
-			st.cur[j] = inf
+			st.cur[j] = chain.Inf
 		}
 		for a := range st.letters {
 			if !fs.fold(c, st, i, a) {
@@ -309,7 +310,7 @@ func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter, fold bool) (v
 		}
 	}
 	for j, t := range st.cur {
-		if !fold && t != inf && t <= c.close(j, l) {
+		if !fold && t != chain.Inf && t <= c.Close(j, l) {
 			return true, true, nil
 		}
 	}
@@ -323,9 +324,9 @@ func (fs *forkScan) access(st *forkOpen, i int, l profiles.Letter, fold bool) (v
 }
 
 // fold lowers the transaction's minima by F_a; false when the search gave up.
-func (fs *forkScan) fold(c *chainer, st *forkOpen, i int, a profiles.Letter) bool {
-	f := c.reach(i, a)
-	if c.stop != "" {
+func (fs *forkScan) fold(c *chain.Chainer, st *forkOpen, i int, a profiles.Letter) bool {
+	f := c.Reach(i, a)
+	if c.Stop != "" {
 		return false
 	}
 	for j, t := range f {

@@ -34,13 +34,13 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 	pairsToo := false
 	if name == "global" {
 		pl, found, c, err := p.lockFreeFor(shortcuts && !p.o.Check.IgnoreSync)
-		states = c.states
+		states = c.States
 		switch {
 		case err != nil:
 			return nil, err
-		case prefiltered && !found && c.stop == "":
-			return proved(c.states, prefilterNote), nil
-		case shortcuts && found && !c.doomed:
+		case prefiltered && !found && c.Stop == "":
+			return proved(c.States, prefilterNote), nil
+		case shortcuts && found && !c.Doomed:
 			if out, ok, err := p.checked(pl, normalRunNote); err != nil || ok {
 				return out, err
 			}
@@ -49,9 +49,9 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 		// lock-free check has a violation (their runs are runs of the
 		// program without synchronisation, with the same cycle of access
 		// conflicts, so otherwise they have none).
-		pairsToo = found || c.stop != ""
+		pairsToo = found || c.Stop != ""
 		if shortcuts && prefiltered {
-			if out, ok, err := p.locksProtect(c.states); err != nil || ok {
+			if out, ok, err := p.locksProtect(c.States); err != nil || ok {
 				return out, err
 			}
 		}

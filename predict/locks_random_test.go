@@ -112,7 +112,7 @@ func TestLockDoomOnlyRefusedVaried(t *testing.T) {
 		_, accepted, err := p.checked(pl, normalRunNote)
 		require.NoError(t, err)
 		switch {
-		case dc.doomed:
+		case dc.Doomed:
 			doomed++
 			require.False(t, accepted, "case %d: a doomed normal run replays\n%s", c, src)
 		case !accepted:

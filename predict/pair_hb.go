@@ -2,6 +2,7 @@ package predict
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
@@ -157,7 +158,7 @@ func (ps *pairScan) enter(t int, l profiles.Letter, at int64) {
 		if t1 == t {
 			continue
 		}
-		for _, a := range conflicting(l) {
+		for _, a := range chain.Conflicting(l) {
 			if a < 0 || int(a) >= len(ps.last[t1]) {
 				continue
 			}
@@ -178,7 +179,7 @@ func (ps *pairScan) close(t int, l profiles.Letter, at int64) (pairFind, bool) {
 		if t1 == t || en.txn == 0 {
 			continue
 		}
-		for _, b := range conflicting(l) {
+		for _, b := range chain.Conflicting(l) {
 			if b < 0 || int(b) >= len(ps.last[t1]) {
 				continue
 			}

@@ -352,7 +352,7 @@ func TestPairsNeedALockFreeViolation(t *testing.T) {
 			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
 			_, found, c, err := p.lockFree()
 			require.NoError(t, err)
-			if found || c.stop != "" {
+			if found || c.Stop != "" {
 				continue
 			}
 			none++

@@ -9,6 +9,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -41,7 +42,7 @@ type Options struct {
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.
 	budget int64
 	// deepen makes the lock-free scan search short chains first whatever
-	// the thread count (deepen.go), so that small random traces test it.
+	// the thread count (internal/chain/deepen.go), so that small random traces test it.
 	deepen bool
 	// chainBudget replaces DefaultChainStates (0: it applies).
 	chainBudget int64
@@ -129,6 +130,21 @@ func engineName(e string) string {
 	return e
 }
 
+// DefaultChainStates is the lock-free chain search's budget without
+// --max-states or --timeout. Beyond 16 threads a state is a map entry and
+// costs about 1.5-2 µs with the successors it tries (BenchmarkChainStates),
+// so the budget ends the search in about 4 s and 130 MB (30 threads that
+// chain every way and never close).
+const DefaultChainStates = 2_000_000
+
+// chainBudget is the lock-free search's default state budget.
+func (p *predictor) chainBudget() int64 {
+	if p.o.chainBudget > 0 {
+		return p.o.chainBudget
+	}
+	return DefaultChainStates
+}
+
 // predictor is one prediction after the first pass.
 type predictor struct {
 	ctx context.Context
@@ -180,12 +196,12 @@ func (p *predictor) pickEngine() (name string, shortcuts bool, err error) {
 func (p *predictor) streaming() (*Outcome, error) {
 	pl, found, c, err := p.lockFree()
 	res := engines.Result{Engine: "profile", Verdict: engines.Serializable}
-	res.Stats.States = c.states
+	res.Stats.States = c.States
 	switch {
 	case err != nil:
 		return nil, err
-	case c.stop != "":
-		res.Verdict, res.Reason = engines.Unknown, c.stop
+	case c.Stop != "":
+		res.Verdict, res.Reason = engines.Unknown, c.Stop
 		return &Outcome{Result: res}, nil
 	case !found:
 		return &Outcome{Result: res}, nil
@@ -195,61 +211,51 @@ func (p *predictor) streaming() (*Outcome, error) {
 
 // lockFree runs the scan and, when it finds an interrupted transaction,
 // plans Lemma 2's normal run for it (over the projection without sync).
-func (p *predictor) lockFree() (proj.Plan, bool, *chainer, error) {
+func (p *predictor) lockFree() (proj.Plan, bool, *chain.Chainer, error) {
 	return p.lockFreeFor(false)
 }
 
 // lockFreeFor is lockFree; lockedRun: the plan is for the trace with its
-// locks (step 2), and none is made when it cannot respect them (c.doomed,
-// chain_doom.go; found stays true).
-func (p *predictor) lockFreeFor(lockedRun bool) (proj.Plan, bool, *chainer, error) {
+// locks (step 2), and none is made when it cannot respect them (c.Doomed,
+// internal/chain/chain_doom.go; found stays true).
+func (p *predictor) lockFreeFor(lockedRun bool) (proj.Plan, bool, *chain.Chainer, error) {
 	c := p.newChainer()
-	c.lockedRun = lockedRun
-	pr, found, err := c.deepScan(p.sp, p.u, p.o.deepen)
+	c.LockedRun = lockedRun
+	pr, found, err := c.DeepScan(p.sp, p.u, p.o.deepen)
 	p.budgetReason(c)
-	if err != nil || !found || c.stop != "" {
+	if err != nil || !found || c.Stop != "" {
 		return proj.Plan{}, false, c, err
 	}
-	hops, ok := c.chainTo(pr.i, pr.a, pr.b)
-	if !ok && c.stop != "" {
+	hops, ok := c.ChainTo(pr.Thread, pr.A, pr.B)
+	if !ok && c.Stop != "" {
 		return proj.Plan{}, false, c, nil
 	}
 	if !ok {
-		return proj.Plan{}, false, c, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.a, pr.b, pr.i)
+		return proj.Plan{}, false, c, fmt.Errorf("predict: internal error: no chain from %d to %d in thread %d", pr.A, pr.B, pr.Thread)
 	}
-	ls, err := c.links(pr, hops)
+	ls, err := c.Links(pr, hops)
 	if err != nil {
 		return proj.Plan{}, false, c, err
 	}
-	pl, err := c.chainPlan(p.sp, pr, ls)
+	pl, err := c.Plan(p.sp, pr, ls)
 	return pl, err == nil, c, err
 }
 
 // newChainer is the lock-free chain search under predict's budgets.
-func (p *predictor) newChainer() *chainer {
-	c := newChainer(p.ctx, p.s, p.o.Check.MaxStates)
-	c.mem = budget.New(p.o.Check.MaxMemory)
+func (p *predictor) newChainer() *chain.Chainer {
+	c := chain.New(p.ctx, p.s, p.o.Check.MaxStates)
+	c.Mem = budget.New(p.o.Check.MaxMemory)
 	if p.defaultBudget() {
-		c.limit = p.chainBudget()
+		c.Limit = p.chainBudget()
 	}
 	return c
 }
 
-// stopNote names what ended ctx: the memory budget, whose watch (cmd/conc)
-// cancels it with budget.Exceeded, or the deadline.
-func stopNote(ctx context.Context) string {
-	var ex *budget.Exceeded
-	if errors.As(context.Cause(ctx), &ex) {
-		return ex.Error()
-	}
-	return "deadline reached (--timeout)"
-}
-
 // budgetReason words a stop at the default chain budget.
-func (p *predictor) budgetReason(c *chainer) {
-	if c.stop == stateLimitReached && p.defaultBudget() {
-		c.stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
-			"(docs/predict.md): --max-states or --timeout to search further", c.limit)
+func (p *predictor) budgetReason(c *chain.Chainer) {
+	if c.Stop == chain.StateLimitReached && p.defaultBudget() {
+		c.Stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
+			"(docs/predict.md): --max-states or --timeout to search further", c.Limit)
 	}
 }
 

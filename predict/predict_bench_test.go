@@ -54,13 +54,13 @@ func BenchmarkPredictLockFreeScanAll(b *testing.B) {
 }
 
 // BenchmarkPredictManyThreads: 30 threads of `begin r(x) w(x) end`; the
-// short-chain pass finds the violation (deepen.go).
+// short-chain pass finds the violation (internal/chain/deepen.go).
 func BenchmarkPredictManyThreads(b *testing.B) {
 	benchPredict(b, []byte(pairsTrace(30)))
 }
 
 // BenchmarkPredictManyWriters: one two-access transaction and 15,999
-// threads of one write (scan.go's pooled minima).
+// threads of one write (internal/chain/scan.go's pooled minima).
 func BenchmarkPredictManyWriters(b *testing.B) {
 	benchPredict(b, []byte(writersTrace(16_000)))
 }

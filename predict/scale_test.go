@@ -145,7 +145,7 @@ func TestManyWritersLinear(t *testing.T) {
 }
 
 // TestManyThreadsThreeThreads: 4,001 threads, a three-thread violation,
-// found by the linear two-thread pass (chain_short.go) in a few thousand
+// found by the linear two-thread pass (internal/chain/chain_short.go) in a few thousand
 // steps; a search over (set, thread) states needed 4,000² of them.
 func TestManyThreadsThreeThreads(t *testing.T) {
 	out := predictWithin(t, threeTrace(2000), Options{Check: engines.Options{MaxStates: 100_000}})
@@ -167,7 +167,7 @@ func manyTxnsTrace(n int) string {
 	return b.String()
 }
 
-// TestShortPassBudget: the first pass (chain_short.go) stops at
+// TestShortPassBudget: the first pass (internal/chain/chain_short.go) stops at
 // --max-states like the search it stands for. It used to count its states
 // without looking at the limit: 500 such transactions ran to 499,001
 // states under --max-states 1000, and 8,000 ran past two minutes.

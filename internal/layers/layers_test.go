@@ -160,6 +160,10 @@ func (g graph) violations() []string {
 				add("monitor %s imports monitor %s: the monitors are independent", pkg, q)
 			case pkg == "predict/internal/proj" && !isBase(q) && !contains(projImports, q):
 				add("predict/internal/proj imports %s: the projection layer builds on %s only", q, strings.Join(projImports, ", "))
+			case pkg == "predict/internal/chain" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// predict drives the chain search; the search knows only
+				// the projection it runs over.
+				add("predict/internal/chain imports %s: the chain search builds on the projection layer, not on predict", q)
 			}
 		}
 	}
@@ -199,7 +203,8 @@ var projImports = []string{"model", "profiles", "trace", "verify"}
 
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
-	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj"}
+	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
+	"predict/internal/chain"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -228,13 +233,15 @@ func TestLayersCatch(t *testing.T) {
 		{"report", "testkit/expect", "report imports the test kit testkit/expect"},
 		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 		{"predict/internal/proj", "predict", "predict/internal/proj imports predict: the projection layer builds on"},
+		{"predict/internal/chain", "predict", "predict/internal/chain imports predict: the chain search builds on"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
 			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
-			"predict/internal/proj": {"model", "profiles", "trace", "verify"}}
+			"predict/internal/proj":  {"model", "profiles", "trace", "verify"},
+			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

@@ -1,4 +1,4 @@
-package predict
+package chain
 
 import (
 	"context"
@@ -39,7 +39,7 @@ func TestStepFnMatchesDefinition(t *testing.T) {
 	for n := range testflag.N(200, 2000) {
 		k, v, txns := 2+rng.IntN(4), 1+rng.IntN(30), int32(1+rng.IntN(40))
 		s := randomSummary(rng, k, v, txns)
-		c := newChainer(context.Background(), s, 0)
+		c := New(context.Background(), s, 0)
 		for j := range k {
 			span := s.Threads[j].Span
 			ls := c.byLast(j)
@@ -58,7 +58,7 @@ func TestStepFnMatchesDefinition(t *testing.T) {
 				}
 				g := c.step(j, kk)
 				for tt := int32(1); tt <= txns+1; tt++ {
-					want := int32(inf)
+					want := int32(Inf)
 					for l, sp := range span {
 						if sp.Last != 0 && sp.Last >= tt {
 							want = min(want, c.enter(kk, profiles.Letter(l)))

@@ -1,4 +1,4 @@
-package predict
+package chain
 
 import (
 	"io"
@@ -9,13 +9,13 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// pair is an interrupted transaction found by the scan: thread i's letters a
+// Pair is an interrupted transaction found by the scan: thread i's letters a
 // (edge p of its projection) and b (edge q > p) in one transaction, with a
 // chain from a back to b.
-type pair struct {
-	i    int
-	a, b profiles.Letter
-	p, q int64
+type Pair struct {
+	Thread int
+	A, B   profiles.Letter
+	P, Q   int64
 }
 
 // scanThread is the scan's state for one thread: the open transaction's
@@ -45,15 +45,15 @@ type scanThread struct {
 // at their end: memory is O(threads × transactions open at once with two
 // relevant accesses), not O(threads²) (16,000 one-write threads and one
 // two-access transaction took 4 GB).
-func (c *chainer) scan(sp *proj.Spool, u *proj.Users) (pair, bool, error) {
-	return c.scanEach(sp, u, nil, nil)
+func (c *Chainer) scan(sp *proj.Spool, u *proj.Users) (Pair, bool, error) {
+	return c.ScanEach(sp, u, nil, nil)
 }
 
-// scanEach is scan that, with hit, goes on after a violation: hit gets
+// ScanEach is scan that, with hit, goes on after a violation: hit gets
 // each interrupted transaction's pair at its access b (ev) and says
-// whether to stop (conc predict --all, all.go); each, if set, sees every
+// whether to stop (conc predict --all, predict/all.go); each, if set, sees every
 // event first.
-func (c *chainer) scanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event), hit func(pair, *trace.Event) bool) (pair, bool, error) {
+func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event), hit func(Pair, *trace.Event) bool) (Pair, bool, error) {
 	ts := make([]scanThread, c.k)
 	for i := range ts {
 		ts[i].fIdx = make([]int32, len(c.th[i].Span))
@@ -65,9 +65,9 @@ func (c *chainer) scanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 	var ev trace.Event
 	for n := 0; ; n++ {
 		if err := r.Next(&ev); err == io.EOF {
-			return pair{}, false, nil
+			return Pair{}, false, nil
 		} else if err != nil {
-			return pair{}, false, err
+			return Pair{}, false, err
 		}
 		if each != nil {
 			each(&ev)
@@ -88,13 +88,13 @@ func (c *chainer) scanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 			if l := proj.LetterOf(&ev); u.Relevant(ev.Thread, l) {
 				if st.pending {
 					f := c.cachedReach(st, i, st.pendL, &ftab)
-					if c.stop != "" {
-						return pair{}, false, nil
+					if c.Stop != "" {
+						return Pair{}, false, nil
 					}
 					st.lower(f, st.pendL, st.pendPos, &pool)
 				}
 				if j := c.closes(st, l); j >= 0 {
-					pr := pair{i: i, a: st.curL[j], b: l, p: st.curP[j], q: st.pos}
+					pr := Pair{Thread: i, A: st.curL[j], B: l, P: st.curP[j], Q: st.pos}
 					if hit == nil || hit(pr, &ev) {
 						return pr, true, nil
 					}
@@ -103,21 +103,21 @@ func (c *chainer) scanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 			}
 		}
 		st.pos++
-		if n&4095 == 0 && c.ctx.Err() != nil {
-			c.stop = stopNote(c.ctx)
-			return pair{}, false, nil
+		if n&4095 == 0 && c.Ctx.Err() != nil {
+			c.Stop = StopNote(c.Ctx)
+			return Pair{}, false, nil
 		}
 	}
 }
 
 // closes returns a thread j whose chain from an earlier letter of the open
 // transaction closes on b, or -1.
-func (c *chainer) closes(st *scanThread, b profiles.Letter) int {
+func (c *Chainer) closes(st *scanThread, b profiles.Letter) int {
 	if !st.any {
 		return -1
 	}
 	for j, t := range st.cur {
-		if t != inf && t <= c.close(j, b) {
+		if t != Inf && t <= c.Close(j, b) {
 			return j
 		}
 	}
@@ -135,7 +135,7 @@ func (st *scanThread) lower(f []int32, l profiles.Letter, pos int64, pool *minim
 			pool.get(st, len(f))
 		}
 		for j := range st.cur {
-			st.cur[j] = inf
+			st.cur[j] = Inf
 		}
 		st.any = true
 	}
@@ -147,15 +147,15 @@ func (st *scanThread) lower(f []int32, l profiles.Letter, pos int64, pool *minim
 }
 
 // cachedReach is reach(i, l), remembered per thread and letter.
-func (c *chainer) cachedReach(st *scanThread, i int, l profiles.Letter, ftab *[][]int32) []int32 {
+func (c *Chainer) cachedReach(st *scanThread, i int, l profiles.Letter, ftab *[][]int32) []int32 {
 	switch x := st.fIdx[l]; {
 	case x > 0:
 		return (*ftab)[x-1]
 	case x < 0:
 		return nil
 	}
-	f := c.reach(i, l)
-	if c.stop != "" {
+	f := c.Reach(i, l)
+	if c.Stop != "" {
 		return nil
 	}
 	if f == nil {

@@ -1,7 +1,8 @@
-package predict
+package chain
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sort"
@@ -31,40 +32,53 @@ import (
 // is over (set of threads used, current thread), keeping the least t per
 // state; F_a[j] is the least t over every chain from a that ends in j.
 
-const inf = math.MaxInt32
+const Inf = math.MaxInt32
 
-// chainer holds the summaries and the lazily built step functions.
-type chainer struct {
-	ctx    context.Context
+// Chainer holds the summaries and the lazily built step functions. Its
+// exported fields are the budgets the caller sets and the outcome it reads.
+type Chainer struct {
+	Ctx    context.Context // cancelled: the search stops (Stop says why)
 	th     []*proj.ThreadSum
 	k      int
 	steps  map[[2]int]*stepFn
 	fmemo  map[string][]int32
-	dense  *denseBest // the chain states of every search, up to denseThreads threads
-	sorted [][]int32  // per thread: its letters by last use, built lazily (byLast)
-	states int64
-	limit  int64
-	mem    *budget.Meter // the memory budget (--max-memory); nil: none
-	stop   string        // why the search gave up, "" if it did not
-	// depth bounds the threads of a chain (0: no bound), and cut records
+	dense  *denseBest    // the chain states of every search, up to denseThreads threads
+	sorted [][]int32     // per thread: its letters by last use, built lazily (byLast)
+	States int64         // the chain states counted so far, over every pass
+	Limit  int64         // the state budget (--max-states); 0: none
+	Mem    *budget.Meter // the memory budget (--max-memory); nil: none
+	Stop   string        // why the search gave up, "" if it did not
+	// Depth bounds the threads of a chain (0: no bound), and cut records
 	// that the bound kept a chain from growing (deepen.go).
-	depth       int
+	Depth       int
 	cut         bool
 	letterUsers [][]userOf    // per letter, its users (chain_short.go)
 	short       *shortScratch // reachShort's scratch
-	// lockedRun: the normal run is planned for the trace with its locks,
-	// and doomed says chainPlan found it could not respect them
+	// LockedRun: the normal run is planned for the trace with its locks,
+	// and Doomed says Plan found it could not respect them
 	// (chain_doom.go), so there is no plan.
-	lockedRun, doomed bool
+	LockedRun, Doomed bool
 }
 
-func newChainer(ctx context.Context, s *proj.Summary, limit int) *chainer {
-	return &chainer{ctx: ctx, th: s.Threads, k: len(s.Threads), steps: map[[2]int]*stepFn{},
-		fmemo: map[string][]int32{}, limit: int64(limit), sorted: make([][]int32, len(s.Threads))}
+// New is the chain search over the threads of s, with a budget of limit
+// states (0: none).
+func New(ctx context.Context, s *proj.Summary, limit int) *Chainer {
+	return &Chainer{Ctx: ctx, th: s.Threads, k: len(s.Threads), steps: map[[2]int]*stepFn{},
+		fmemo: map[string][]int32{}, Limit: int64(limit), sorted: make([][]int32, len(s.Threads))}
 }
 
-// conflicting lists the letters that conflict with l (at most two).
-func conflicting(l profiles.Letter) [2]profiles.Letter {
+// StopNote names what ended ctx: the memory budget, whose watch (cmd/conc)
+// cancels it with budget.Exceeded, or the deadline.
+func StopNote(ctx context.Context) string {
+	var ex *budget.Exceeded
+	if errors.As(context.Cause(ctx), &ex) {
+		return ex.Error()
+	}
+	return "deadline reached (--timeout)"
+}
+
+// Conflicting lists the letters that conflict with l (at most two).
+func Conflicting(l profiles.Letter) [2]profiles.Letter {
 	if l.Write() {
 		return [2]profiles.Letter{l - 1, l}
 	}
@@ -73,9 +87,9 @@ func conflicting(l profiles.Letter) [2]profiles.Letter {
 
 // enter is m_j(l): the first transaction of thread j with a letter that
 // conflicts with l, inf if none.
-func (c *chainer) enter(j int, l profiles.Letter) int32 {
-	best := int32(inf)
-	for _, e := range conflicting(l) {
+func (c *Chainer) enter(j int, l profiles.Letter) int32 {
+	best := int32(Inf)
+	for _, e := range Conflicting(l) {
 		if e < 0 {
 			continue
 		}
@@ -86,11 +100,11 @@ func (c *chainer) enter(j int, l profiles.Letter) int32 {
 	return best
 }
 
-// close is M_j(b): the last transaction of thread j with a letter that
+// Close is M_j(b): the last transaction of thread j with a letter that
 // conflicts with b, 0 if none.
-func (c *chainer) close(j int, b profiles.Letter) int32 {
+func (c *Chainer) Close(j int, b profiles.Letter) int32 {
 	best := int32(0)
-	for _, e := range conflicting(b) {
+	for _, e := range Conflicting(b) {
 		if e >= 0 {
 			best = max(best, c.th[j].LastOf(e))
 		}
@@ -107,7 +121,7 @@ type stepFn struct {
 func (g *stepFn) at(t int32) int32 {
 	n := sort.Search(len(g.last), func(i int) bool { return g.last[i] < t })
 	if n == 0 {
-		return inf
+		return Inf
 	}
 	return g.min[n-1]
 }
@@ -118,7 +132,7 @@ func (g *stepFn) at(t int32) int32 {
 // (transactions are numbered from 1), so the walk stops there: on 8
 // threads over 10^4 variables it then reads a few hundred of j's letters
 // instead of all of them.
-func (c *chainer) step(j, k int) *stepFn {
+func (c *Chainer) step(j, k int) *stepFn {
 	if g, ok := c.steps[[2]int{j, k}]; ok {
 		return g
 	}
@@ -126,7 +140,7 @@ func (c *chainer) step(j, k int) *stepFn {
 	span := c.th[j].Span
 	for _, l := range c.byLast(j) { // keep the entries that lower the prefix minimum
 		m := c.enter(k, profiles.Letter(l))
-		if n := len(g.min); m != inf && (n == 0 || m < g.min[n-1]) {
+		if n := len(g.min); m != Inf && (n == 0 || m < g.min[n-1]) {
 			g.last, g.min = append(g.last, span[l].Last), append(g.min, m)
 			if m <= 1 {
 				break
@@ -143,7 +157,7 @@ func (c *chainer) step(j, k int) *stepFn {
 // counting sort on last when the thread has at most a few transactions per
 // letter (its table, one counter per transaction, at most four per letter
 // and 1,024 more), else a sort of packed keys.
-func (c *chainer) byLast(j int) []int32 {
+func (c *Chainer) byLast(j int) []int32 {
 	if c.sorted[j] != nil {
 		return c.sorted[j]
 	}
@@ -201,3 +215,6 @@ func packedByLast(span []proj.LetterSpan) []int32 {
 	}
 	return ls
 }
+
+// Threads is the number of threads the chains run over.
+func (c *Chainer) Threads() int { return c.k }

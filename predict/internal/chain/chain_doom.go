@@ -1,12 +1,12 @@
-package predict
+package chain
 
 import (
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
-// The normal run of the lock-free check (chainPlan) is tried as a witness
-// of the trace with its locks (lockaware.go, step 2), and on a locked trace
+// The normal run of the lock-free check (Plan) is tried as a witness
+// of the trace with its locks (predict/lockaware.go, step 2), and on a locked trace
 // it rarely respects them: thread i stops at a inside a critical section,
 // and a link thread, run from its start to its events, acquires that lock
 // on the way. Its events can lie far into the trace (a chain's link at
@@ -35,7 +35,7 @@ type lockDoom struct {
 }
 
 // newLockDoom watches the normal run i up to p, then each link of qs.
-func newLockDoom(k, i int, p int64, qs []query) *lockDoom {
+func newLockDoom(k, i int, p int64, qs []Query) *lockDoom {
 	d := &lockDoom{i: i, p: p, acq: make([]proj.LockSet, k), link: make([]bool, k)}
 	for _, q := range qs {
 		d.link[q.t] = true

@@ -1,4 +1,4 @@
-package predict
+package chain
 
 import "github.com/conc-dev/conc/predict/internal/proj"
 
@@ -25,16 +25,9 @@ import "github.com/conc-dev/conc/predict/internal/proj"
 // exhaustive.
 const exhaustiveThreads = 12
 
-// DefaultChainStates is the lock-free chain search's budget without
-// --max-states or --timeout. Beyond 16 threads a state is a map entry and
-// costs about 1.5-2 µs with the successors it tries (BenchmarkChainStates),
-// so the budget ends the search in about 4 s and 130 MB (30 threads that
-// chain every way and never close).
-const DefaultChainStates = 2_000_000
-
-// firstDepth is the first pass's bound (0: none); always, the tests'
+// FirstDepth is the first pass's bound (0: none); always, the tests'
 // knob, deepens whatever the threads.
-func (c *chainer) firstDepth(always bool) int {
+func (c *Chainer) FirstDepth(always bool) int {
 	if !always && c.k <= exhaustiveThreads {
 		return 0
 	}
@@ -43,7 +36,7 @@ func (c *chainer) firstDepth(always bool) int {
 
 // deeper is the bound after d: 2 first (chain_short.go's linear pass),
 // then double it, none once it spans every other thread.
-func (c *chainer) deeper(d int) int {
+func (c *Chainer) deeper(d int) int {
 	d = max(2*d, shortDepth)
 	if d >= c.k-1 {
 		return 0
@@ -51,36 +44,28 @@ func (c *chainer) deeper(d int) int {
 	return d
 }
 
-// deepScan runs the scan with growing bounds until it finds an interrupted
+// DeepScan runs the scan with growing bounds until it finds an interrupted
 // transaction, or a pass ends without one and without a cut chain, or the
 // budget stops it. Invariant: every pass before the current one found no
 // violation among chains of its bound's length.
-func (c *chainer) deepScan(sp *proj.Spool, u *proj.Users, always bool) (pr pair, found bool, err error) {
-	err = c.deepen(always, func() (bool, error) {
+func (c *Chainer) DeepScan(sp *proj.Spool, u *proj.Users, always bool) (pr Pair, found bool, err error) {
+	err = c.Deepen(always, func() (bool, error) {
 		pr, found, err = c.scan(sp, u)
 		return found, err
 	})
 	return pr, found, err
 }
 
-// deepen runs pass (a scan at bound c.depth, reporting whether it found a
-// violation) with growing bounds, as deepScan describes; conc predict
-// --all's scan (all_collect.go) deepens the same way.
-func (c *chainer) deepen(always bool, pass func() (bool, error)) error {
-	for c.depth = c.firstDepth(always); ; c.depth = c.deeper(c.depth) {
+// Deepen runs pass (a scan at bound c.Depth, reporting whether it found a
+// violation) with growing bounds, as DeepScan describes; conc predict
+// --all's scan (predict/all_collect.go) deepens the same way.
+func (c *Chainer) Deepen(always bool, pass func() (bool, error)) error {
+	for c.Depth = c.FirstDepth(always); ; c.Depth = c.deeper(c.Depth) {
 		c.cut = false
 		clear(c.fmemo) // F depends on the bound
 		found, err := pass()
-		if err != nil || found || c.stop != "" || !c.cut || c.depth == 0 {
+		if err != nil || found || c.Stop != "" || !c.cut || c.Depth == 0 {
 			return err
 		}
 	}
-}
-
-// chainBudget is the lock-free search's default state budget.
-func (p *predictor) chainBudget() int64 {
-	if p.o.chainBudget > 0 {
-		return p.o.chainBudget
-	}
-	return DefaultChainStates
 }

@@ -1,4 +1,4 @@
-package predict
+package chain
 
 import (
 	"encoding/binary"
@@ -21,7 +21,7 @@ type hop struct {
 // state (set, j); a state is expanded again only when it is reached with a
 // smaller one.
 type chainSearch struct {
-	c     *chainer
+	c     *Chainer
 	i     int
 	set   *bitset.BitSet     // sized for every thread once: Set never grows it
 	best  map[string]int32   // beyond 64 threads
@@ -32,10 +32,10 @@ type chainSearch struct {
 	path  []hop
 }
 
-func (c *chainer) newSearch(i int) *chainSearch {
+func (c *Chainer) newSearch(i int) *chainSearch {
 	f := make([]int32, c.k)
 	for j := range f {
-		f[j] = inf
+		f[j] = Inf
 	}
 	s := &chainSearch{c: c, i: i, set: bitset.New(uint(c.k)), f: f}
 	if c.k <= denseThreads {
@@ -61,10 +61,10 @@ func (s *chainSearch) run(a profiles.Letter) bool {
 		if j == s.i {
 			continue
 		}
-		if t := s.c.enter(j, a); t != inf && s.enterThread(j, t) {
+		if t := s.c.enter(j, a); t != Inf && s.enterThread(j, t) {
 			return true
 		}
-		if s.c.stop != "" {
+		if s.c.Stop != "" {
 			return false
 		}
 	}
@@ -94,7 +94,7 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 	if s.goal != nil && s.goal(j, t) {
 		return true
 	}
-	if s.c.depth > 0 && len(s.path) >= s.c.depth {
+	if s.c.Depth > 0 && len(s.path) >= s.c.Depth {
 		s.c.cut = true // a longer chain may exist: the next pass looks (deepen.go)
 		return false
 	}
@@ -102,19 +102,19 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 		if k == s.i || s.set.Test(uint(k)) {
 			continue
 		}
-		if t2 := s.c.step(j, k).at(t); t2 != inf && s.enterThread(k, t2) {
+		if t2 := s.c.step(j, k).at(t); t2 != Inf && s.enterThread(k, t2) {
 			return true
 		}
-		if s.c.stop != "" {
+		if s.c.Stop != "" {
 			return false
 		}
 	}
 	return false
 }
 
-// stateLimitReached is the chain search's reason for stopping at
-// --max-states (predict.go names the default budget instead when it applied).
-const stateLimitReached = "state limit reached (--max-states)"
+// StateLimitReached is the chain search's reason for stopping at
+// --max-states (predict/predict.go names the default budget instead when it applied).
+const StateLimitReached = "state limit reached (--max-states)"
 
 // visit records state (set, j) at t and reports whether it is worth
 // expanding; it also enforces --max-states, the deadline and the memory
@@ -123,24 +123,24 @@ func (s *chainSearch) visit(j int, t int32) bool {
 	if !s.better(j, t) {
 		return false
 	}
-	return s.c.count()
+	return s.c.Count()
 }
 
-// count counts one chain state, of the search or of reachShort, and
+// Count counts one chain state, of the search or of reachShort, and
 // reports whether the search may go on: it enforces --max-states, the
 // deadline and the memory budget.
-func (c *chainer) count() bool {
-	c.states++
-	if c.limit > 0 && c.states > c.limit {
-		c.stop = stateLimitReached
+func (c *Chainer) Count() bool {
+	c.States++
+	if c.Limit > 0 && c.States > c.Limit {
+		c.Stop = StateLimitReached
 		return false
 	}
-	if c.states&1023 == 0 && c.ctx.Err() != nil {
-		c.stop = stopNote(c.ctx)
+	if c.States&1023 == 0 && c.Ctx.Err() != nil {
+		c.Stop = StopNote(c.Ctx)
 		return false
 	}
-	if c.states&1023 == 0 && c.mem != nil && c.mem.Over() {
-		c.stop = c.mem.Reached(c.states)
+	if c.States&1023 == 0 && c.Mem != nil && c.Mem.Over() {
+		c.Stop = c.Mem.Reached(c.States)
 		return false
 	}
 	return true
@@ -197,19 +197,19 @@ type denseBest struct {
 	cur  uint32
 }
 
-// reach is F_a for letter a of thread i: per thread j, the least transaction
+// Reach is F_a for letter a of thread i: per thread j, the least transaction
 // at which a chain of distinct threads other than i, started by a conflict
 // with a, can enter j (inf if none). Letters with the same entry vector share
 // the answer.
-func (c *chainer) reach(i int, a profiles.Letter) []int32 {
+func (c *Chainer) Reach(i int, a profiles.Letter) []int32 {
 	key := binary.AppendUvarint(nil, uint64(i))
 	none := true
 	for j := 0; j < c.k; j++ {
-		t := int32(inf)
+		t := int32(Inf)
 		if j != i {
 			t = c.enter(j, a)
 		}
-		none = none && t == inf
+		none = none && t == Inf
 		key = binary.AppendUvarint(key, uint64(t))
 	}
 	if f, ok := c.fmemo[string(key)]; ok {
@@ -218,26 +218,26 @@ func (c *chainer) reach(i int, a profiles.Letter) []int32 {
 	var f []int32
 	switch {
 	case none:
-	case c.depth == shortDepth:
+	case c.Depth == shortDepth:
 		f, _ = c.reachShort(i, a)
 	default:
 		s := c.newSearch(i)
 		s.run(a)
 		f = s.f
 	}
-	if c.stop == "" {
+	if c.Stop == "" {
 		c.fmemo[string(key)] = f
 	}
 	return f
 }
 
-// chainTo finds the chain from a of thread i that closes on b.
-func (c *chainer) chainTo(i int, a, b profiles.Letter) ([]hop, bool) {
-	if c.depth == shortDepth {
+// ChainTo finds the chain from a of thread i that closes on b.
+func (c *Chainer) ChainTo(i int, a, b profiles.Letter) ([]hop, bool) {
+	if c.Depth == shortDepth {
 		return c.shortChain(i, a, b)
 	}
 	s := c.newSearch(i)
-	s.goal = func(j int, t int32) bool { return t <= c.close(j, b) }
+	s.goal = func(j int, t int32) bool { return t <= c.Close(j, b) }
 	if !s.run(a) {
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package predict
+package chain
 
 import (
 	"fmt"
@@ -12,18 +12,18 @@ import (
 
 // link is one thread of a chain with its letters: entered by in (in
 // transaction first(in)), left by out (in a transaction at or after it).
-type linkLetters struct {
+type Link struct {
 	j       int
 	t       int32 // entry transaction
 	in, out profiles.Letter
 }
 
-// links picks the letters of a chain found by chainTo: each entry letter
+// Links picks the letters of a chain found by ChainTo: each entry letter
 // achieves the hop's transaction, and each exit letter the next hop's (or
 // conflicts with b, for the last).
-func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
-	ls := make([]linkLetters, len(hops))
-	prev := pr.a
+func (c *Chainer) Links(pr Pair, hops []hop) ([]Link, error) {
+	ls := make([]Link, len(hops))
+	prev := pr.A
 	for x, h := range hops {
 		in := c.entryLetter(h.j, prev, h.t)
 		var out profiles.Letter = -1
@@ -34,7 +34,7 @@ func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
 			}
 			e := profiles.Letter(l)
 			if x+1 < len(hops) && c.enter(hops[x+1].j, e) == hops[x+1].t ||
-				x+1 == len(hops) && e.Conflicts(pr.b) {
+				x+1 == len(hops) && e.Conflicts(pr.B) {
 				out = e
 				break
 			}
@@ -42,7 +42,7 @@ func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
 		if in < 0 || out < 0 {
 			return nil, fmt.Errorf("predict: internal error: chain hop %d (thread %d at %d) has no letters", x, h.j, h.t)
 		}
-		ls[x] = linkLetters{j: h.j, t: h.t, in: in, out: out}
+		ls[x] = Link{j: h.j, t: h.t, in: in, out: out}
 		prev = out
 	}
 	return ls, nil
@@ -50,8 +50,8 @@ func (c *chainer) links(pr pair, hops []hop) ([]linkLetters, error) {
 
 // entryLetter is a letter of thread j conflicting with prev whose first
 // transaction is t.
-func (c *chainer) entryLetter(j int, prev profiles.Letter, t int32) profiles.Letter {
-	for _, e := range conflicting(prev) {
+func (c *Chainer) entryLetter(j int, prev profiles.Letter, t int32) profiles.Letter {
+	for _, e := range Conflicting(prev) {
 		if e >= 0 && c.th[j].FirstOf(e) == t {
 			return e
 		}
@@ -59,28 +59,28 @@ func (c *chainer) entryLetter(j int, prev profiles.Letter, t int32) profiles.Let
 	return -1
 }
 
-// query asks for the first edge of thread t with letter l in a transaction
+// Query asks for the first edge of thread t with letter l in a transaction
 // numbered at least txn.
-type query struct {
+type Query struct {
 	t   int
 	l   profiles.Letter
 	txn int32
 }
 
-// occurrence is where a query was answered: the edge and its transaction.
-type occurrence struct {
+// Occurrence is where a query was answered: the edge and its transaction.
+type Occurrence struct {
 	pos int64
 	txn int32
 }
 
-// locate answers queries in one pass over the spool, which ends at the
+// Locate answers queries in one pass over the spool, which ends at the
 // last answer, or as soon as doom (nil: none) sees that the normal run
 // cannot respect the locks (chain_doom.go): then it returns nil. The
 // pending queries are indexed by thread and letter, so that an access
 // costs a lookup, not a look at every query (conc predict --all asks many
-// at once, all_locate.go).
-func locate(sp *proj.Spool, k int, qs []query, doom *lockDoom) ([]occurrence, error) {
-	found := make([]occurrence, len(qs))
+// at once, predict/all_locate.go).
+func Locate(sp *proj.Spool, k int, qs []Query, doom *lockDoom) ([]Occurrence, error) {
+	found := make([]Occurrence, len(qs))
 	pending := make([]map[profiles.Letter][]int, k)
 	left := make([]int, k) // per thread: its queries unanswered
 	for x, q := range qs {
@@ -109,7 +109,7 @@ func locate(sp *proj.Spool, k int, qs []query, doom *lockDoom) ([]occurrence, er
 						rest = append(rest, x)
 						continue
 					}
-					found[x] = occurrence{at, pp.txn[t]}
+					found[x] = Occurrence{at, pp.txn[t]}
 					all, left[t] = all-1, left[t]-1
 				}
 				pending[t][proj.LetterOf(&ev)] = rest
@@ -123,7 +123,7 @@ func locate(sp *proj.Spool, k int, qs []query, doom *lockDoom) ([]occurrence, er
 }
 
 // unanswered is the internal error of a query the pass did not answer.
-func unanswered(qs []query, found []occurrence) error {
+func unanswered(qs []Query, found []Occurrence) error {
 	for x, f := range found {
 		if f.pos < 0 {
 			return fmt.Errorf("predict: internal error: no occurrence for %+v", qs[x])
@@ -168,42 +168,42 @@ func (pp *projPos) step(ev *trace.Event) int64 {
 	return at
 }
 
-// chainPlan is Lemma 2's normal run for a pair and its chain: thread i up to
+// Plan is Lemma 2's normal run for a pair and its chain: thread i up to
 // a, each link thread up to the later of its two events, then i on to b; the
 // cycle is T → j1 → … → jm → T, with the program-order step inside a link
 // thread whose two events lie in different transactions.
 //
-// With c.lockedRun the run is for the trace with its locks, and a run
-// that cannot respect them is not planned: chainPlan stops its pass there
-// and sets c.doomed (chain_doom.go).
-func (c *chainer) chainPlan(sp *proj.Spool, pr pair, ls []linkLetters) (proj.Plan, error) {
-	qs := chainQueries(ls)
+// With c.LockedRun the run is for the trace with its locks, and a run
+// that cannot respect them is not planned: Plan stops its pass there
+// and sets c.Doomed (chain_doom.go).
+func (c *Chainer) Plan(sp *proj.Spool, pr Pair, ls []Link) (proj.Plan, error) {
+	qs := Queries(ls)
 	var doom *lockDoom
-	if c.lockedRun {
-		doom = newLockDoom(c.k, pr.i, pr.p, qs)
+	if c.LockedRun {
+		doom = newLockDoom(c.k, pr.Thread, pr.P, qs)
 	}
-	pos, err := locate(sp, c.k, qs, doom)
+	pos, err := Locate(sp, c.k, qs, doom)
 	if err != nil || pos == nil {
-		c.doomed = err == nil
+		c.Doomed = err == nil
 		return proj.Plan{}, err
 	}
-	return chainPlanAt(pr, ls, pos), nil
+	return PlanAt(pr, ls, pos), nil
 }
 
-// chainQueries are the queries that locate a chain's events: each link's
+// Queries are the queries that locate a chain's events: each link's
 // entry and exit.
-func chainQueries(ls []linkLetters) []query {
-	var qs []query
+func Queries(ls []Link) []Query {
+	var qs []Query
 	for _, l := range ls {
-		qs = append(qs, query{l.j, l.in, l.t}, query{l.j, l.out, l.t})
+		qs = append(qs, Query{l.j, l.in, l.t}, Query{l.j, l.out, l.t})
 	}
 	return qs
 }
 
-// chainPlanAt is chainPlan once its queries are answered (pos).
-func chainPlanAt(pr pair, ls []linkLetters, pos []occurrence) proj.Plan {
-	pl := proj.Plan{Segs: []proj.Segment{{Thread: pr.i, Upto: pr.p}}}
-	from := proj.Ref{Thread: pr.i, Edge: pr.p}
+// PlanAt is Plan once its queries are answered (pos).
+func PlanAt(pr Pair, ls []Link, pos []Occurrence) proj.Plan {
+	pl := proj.Plan{Segs: []proj.Segment{{Thread: pr.Thread, Upto: pr.P}}}
+	from := proj.Ref{Thread: pr.Thread, Edge: pr.P}
 	for x, l := range ls {
 		oi, oo := pos[2*x], pos[2*x+1]
 		in, out := proj.Ref{Thread: l.j, Edge: oi.pos}, proj.Ref{Thread: l.j, Edge: oo.pos}
@@ -214,7 +214,7 @@ func chainPlanAt(pr pair, ls []linkLetters, pos []occurrence) proj.Plan {
 		}
 		from = out
 	}
-	pl.Segs = append(pl.Segs, proj.Segment{Thread: pr.i, Upto: pr.q})
-	pl.Cycle = append(pl.Cycle, [2]proj.Ref{from, proj.Ref{Thread: pr.i, Edge: pr.q}})
+	pl.Segs = append(pl.Segs, proj.Segment{Thread: pr.Thread, Upto: pr.Q})
+	pl.Cycle = append(pl.Cycle, [2]proj.Ref{from, proj.Ref{Thread: pr.Thread, Edge: pr.Q}})
 	return pl
 }

@@ -1,4 +1,4 @@
-package predict
+package chain
 
 import "github.com/conc-dev/conc/profiles"
 
@@ -42,7 +42,7 @@ type shortVia struct {
 }
 
 // usersOf is the index of each letter's users, built on first use.
-func (c *chainer) usersOf(l profiles.Letter) []userOf {
+func (c *Chainer) usersOf(l profiles.Letter) []userOf {
 	if c.letterUsers == nil {
 		n := 0
 		for _, th := range c.th {
@@ -65,21 +65,21 @@ func (c *chainer) usersOf(l profiles.Letter) []userOf {
 
 // reachShort is F_a for letter a of thread i over chains of at most two
 // threads (shortDepth), and, per thread, how its entry was reached; nil
-// when the budget stops it (c.stop). A thread entered, or entered earlier,
+// when the budget stops it (c.Stop). A thread entered, or entered earlier,
 // is a chain state.
-func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
+func (c *Chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 	f := make([]int32, c.k)
 	for j := range f {
-		f[j] = inf
+		f[j] = Inf
 	}
 	var from []int32 // the threads F¹ enters
-	for _, e := range conflicting(a) {
+	for _, e := range Conflicting(a) {
 		for _, u := range c.usersOf(e) {
 			if int(u.j) == i {
 				continue
 			}
-			if f[u.j] == inf {
-				if !c.count() {
+			if f[u.j] == Inf {
+				if !c.Count() {
 					return nil, nil
 				}
 				from = append(from, u.j)
@@ -95,14 +95,14 @@ func (c *chainer) reachShort(i int, a profiles.Letter) ([]int32, []shortVia) {
 	c.exits(f, from)
 second:
 	for _, e := range sc.touched {
-		for _, in := range conflicting(e) {
+		for _, in := range Conflicting(e) {
 			for _, u := range c.usersOf(in) {
 				k := u.j
 				if int(k) == i || u.first >= f[k] {
 					continue
 				}
 				if j := sc.other(e, k); j >= 0 {
-					if !c.count() {
+					if !c.Count() {
 						break second
 					}
 					f[k], sc.via[k] = u.first, shortVia{j, e}
@@ -114,7 +114,7 @@ second:
 		sc.exit[e] = [2]int32{-1, -1}
 	}
 	sc.touched = sc.touched[:0]
-	if c.stop != "" {
+	if c.Stop != "" {
 		return nil, nil
 	}
 	return f, sc.via
@@ -122,7 +122,7 @@ second:
 
 // exits records, per letter, up to two threads of from that can be left
 // by it once entered at F¹ (last_j(e) >= F¹[j]; byLast lists them first).
-func (c *chainer) exits(f []int32, from []int32) {
+func (c *Chainer) exits(f []int32, from []int32) {
 	sc := c.short
 	for _, j := range from {
 		span := c.th[j].Span
@@ -152,7 +152,7 @@ func (sc *shortScratch) other(e profiles.Letter, k int32) int32 {
 }
 
 // scratch is the chainer's shortScratch, sized on first use.
-func (c *chainer) scratch() *shortScratch {
+func (c *Chainer) scratch() *shortScratch {
 	if c.short == nil {
 		c.usersOf(0)
 		sc := &shortScratch{exit: make([][2]int32, len(c.letterUsers)), via: make([]shortVia, c.k)}
@@ -166,10 +166,10 @@ func (c *chainer) scratch() *shortScratch {
 
 // shortChain is the chain of at most two threads from a of thread i that
 // closes on b, read off reachShort's record.
-func (c *chainer) shortChain(i int, a, b profiles.Letter) ([]hop, bool) {
+func (c *Chainer) shortChain(i int, a, b profiles.Letter) ([]hop, bool) {
 	f, via := c.reachShort(i, a)
 	for k, t := range f {
-		if t == inf || t > c.close(k, b) {
+		if t == Inf || t > c.Close(k, b) {
 			continue
 		}
 		if v := via[k]; v.j >= 0 {
