@@ -93,9 +93,9 @@ func (c *collector) addAt(tr *siteTracker, src, t int, e1 int64, ev *trace.Event
 	return c.add(src, t, a.s, siteOf(ev), a.line)
 }
 
-// allScan is the lock-free scan (internal/chain/deepen.go's passes) going on after each
-// interrupted transaction; it stops deepening once a pass found a group
-// (a longer chain among many threads is what the budget is for). It
+// allScan is the lock-free scan (internal/chain/deepen.go's passes) going on
+// after each interrupted transaction; it stops deepening once a pass found a
+// group (a longer chain among many threads is what the budget is for). It
 // returns the chainer, at the depth of its last pass, for the witnesses.
 func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 	c := p.newChainer()

@@ -7,10 +7,10 @@ import (
 
 // The normal runs' plans of conc predict --all in batches: a normal run's
 // plan locates its chain's events with a pass over the spool
-// (internal/chain/chain_witness.go's Locate), which made the lock-free synthetic trace's
-// 4,539 groups take three minutes. prePlanScans finds the chains of the
-// next groups whose witness is a normal run (in memory, each with its own
-// allowance, as scanPlan), answers all their queries in one pass
+// (internal/chain/chain_witness.go's Locate), which made the lock-free
+// synthetic trace's 4,539 groups take three minutes. prePlanScans finds the
+// chains of the next groups whose witness is a normal run (in memory, each
+// with its own allowance, as scanPlan), answers all their queries in one pass
 // (chain.Locate) and keeps the plans until planOf asks for them: at most
 // planAhead batches' plans (of batchGroups), a few segments each.
 

@@ -170,11 +170,11 @@ func TestAllFindsEveryPair(t *testing.T) {
 	require.Equal(t, []string{"r@A.java:x1 r@A.java:x2", "r@A.java:y1 r@A.java:y2", "r@A.java:z1 r@A.java:z2"}, sigs)
 }
 
-// TestAllDeepens: --all's scan deepens as predict's does (internal/chain/deepen.go,
-// forced on whatever the thread count): on random lock-free traces of 4
-// to 10 threads (80 quick, 600 with CONC_LONG=1) it gives the exhaustive
-// verdict, tracks every pattern's e1, and every group's witness replays;
-// some traces need a pass beyond the first.
+// TestAllDeepens: --all's scan deepens as predict's does
+// (internal/chain/deepen.go, forced on whatever the thread count): on random
+// lock-free traces of 4 to 10 threads (80 quick, 600 with CONC_LONG=1) it
+// gives the exhaustive verdict, tracks every pattern's e1, and every group's
+// witness replays; some traces need a pass beyond the first.
 func TestAllDeepens(t *testing.T) {
 	n := testflag.N(80, 600)
 	deeper := 0

@@ -12,11 +12,11 @@ import (
 	"github.com/conc-dev/conc/verify"
 )
 
-// TestDeepeningAgreesWithBrute: the short-chains-first scan (internal/chain/deepen.go),
-// forced on whatever the thread count, gives the exhaustive scan's verdict
-// (the default up to exhaustiveThreads threads) on random lock-free traces
-// of 2 to 8 threads, which is brute's up to 4 threads, and its witnesses
-// replay.
+// TestDeepeningAgreesWithBrute: the short-chains-first scan
+// (internal/chain/deepen.go), forced on whatever the thread count, gives the
+// exhaustive scan's verdict (the default up to exhaustiveThreads threads) on
+// random lock-free traces of 2 to 8 threads, which is brute's up to 4
+// threads, and its witnesses replay.
 func TestDeepeningAgreesWithBrute(t *testing.T) {
 	n := 250
 	if testing.Short() {

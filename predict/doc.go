@@ -9,16 +9,16 @@
 // chain of other, distinct threads leads from a back to b. For a
 // straight-line thread the profiles a chain needs collapse to two numbers per
 // letter, the first and last transactions that use it (first(e1) <= last(e2)
-// is exactly "▷ e1 ◁, ▷ e1 e2 ◁, ▷ e2 e1 ◁ or ▷ e1 ◁ ▷ e2 ◁"), so the
-// check streams: a first pass over the trace keeps those numbers per thread
-// and letter and spools the events compactly (to memory, then to a
-// temporary file); a second pass over the spool looks for the interrupted
-// transaction. Memory is O(threads × variables), never O(events). Only
-// letters that conflict with another thread's are looked at. The chain
-// search behind that pass is exponential in the threads (Theorem 2), so it
-// looks at short chains first (internal/chain/deepen.go): chains of one or two threads in
-// time linear in the letters involved (internal/chain/chain_short.go), then longer ones
-// under a state budget.
+// is exactly "▷ e1 ◁, ▷ e1 e2 ◁, ▷ e2 e1 ◁ or ▷ e1 ◁ ▷ e2 ◁"), so the check
+// streams: a first pass over the trace keeps those numbers per thread and
+// letter and spools the events compactly (to memory, then to a temporary
+// file); a second pass over the spool looks for the interrupted transaction.
+// Memory is O(threads × variables), never O(events). Only letters that
+// conflict with another thread's are looked at. The chain search behind that
+// pass is exponential in the threads (Theorem 2), so it looks at short chains
+// first (internal/chain/deepen.go): chains of one or two threads in time
+// linear in the letters involved (internal/chain/chain_short.go), then longer
+// ones under a state budget.
 //
 // With locks, fork or join the projection program goes to the lock-aware
 // engine (Theorem 4, package engines' "global"), after an exact reduction

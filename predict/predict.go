@@ -41,8 +41,9 @@ type Options struct {
 	// budget is the state limit the lock-aware search gets by default
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.
 	budget int64
-	// deepen makes the lock-free scan search short chains first whatever
-	// the thread count (internal/chain/deepen.go), so that small random traces test it.
+	// deepen makes the lock-free scan search short chains first whatever the
+	// thread count (internal/chain/deepen.go), so that small random traces
+	// test it.
 	deepen bool
 	// chainBudget replaces DefaultChainStates (0: it applies).
 	chainBudget int64

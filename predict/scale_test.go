@@ -144,9 +144,9 @@ func TestManyWritersLinear(t *testing.T) {
 	require.Less(t, alloc, uint64(32<<20))
 }
 
-// TestManyThreadsThreeThreads: 4,001 threads, a three-thread violation,
-// found by the linear two-thread pass (internal/chain/chain_short.go) in a few thousand
-// steps; a search over (set, thread) states needed 4,000² of them.
+// TestManyThreadsThreeThreads: 4,001 threads, a three-thread violation, found
+// by the linear two-thread pass (internal/chain/chain_short.go) in a few
+// thousand steps; a search over (set, thread) states needed 4,000² of them.
 func TestManyThreadsThreeThreads(t *testing.T) {
 	out := predictWithin(t, threeTrace(2000), Options{Check: engines.Options{MaxStates: 100_000}})
 	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)

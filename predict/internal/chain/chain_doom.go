@@ -5,21 +5,21 @@ import (
 	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
-// The normal run of the lock-free check (Plan) is tried as a witness
-// of the trace with its locks (predict/lockaware.go, step 2), and on a locked trace
-// it rarely respects them: thread i stops at a inside a critical section,
-// and a link thread, run from its start to its events, acquires that lock
-// on the way. Its events can lie far into the trace (a chain's link at
-// line 858,409 of 10^6), so locating them and materialising the run cost
-// two passes over most of the spool, for a run that verify then refuses.
-// lockDoom sees that while locating and stops: i holds lock L once it has
-// taken its edges through a (edge p), and it stays there until every link
-// has run; a link thread j runs from its start through the later of its
-// two located events, so an acquire of L by j before both are located is
-// in its segment, and the run acquires a lock held by another thread,
-// which verify.Prefix refuses (lock validity). Only locks below 64 are
-// tracked (lockset), which only makes the test apply less. A doomed run is
-// one that would have been refused, so the answer is the same.
+// The normal run of the lock-free check (Plan) is tried as a witness of the
+// trace with its locks (predict/lockaware.go, step 2), and on a locked trace
+// it rarely respects them: thread i stops at a inside a critical section, and
+// a link thread, run from its start to its events, acquires that lock on the
+// way. Its events can lie far into the trace (a chain's link at line 858,409
+// of 10^6), so locating them and materialising the run cost two passes over
+// most of the spool, for a run that verify then refuses. lockDoom sees that
+// while locating and stops: i holds lock L once it has taken its edges
+// through a (edge p), and it stays there until every link has run; a link
+// thread j runs from its start through the later of its two located events,
+// so an acquire of L by j before both are located is in its segment, and the
+// run acquires a lock held by another thread, which verify.Prefix refuses
+// (lock validity). Only locks below 64 are tracked (lockset), which only
+// makes the test apply less. A doomed run is one that would have been
+// refused, so the answer is the same.
 
 // lockDoom follows thread i's locks up to edge p and the links' acquires
 // before their located events, during locate's pass.

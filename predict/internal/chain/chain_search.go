@@ -112,8 +112,8 @@ func (s *chainSearch) dfs(j int, t int32) bool {
 	return false
 }
 
-// StateLimitReached is the chain search's reason for stopping at
-// --max-states (predict/predict.go names the default budget instead when it applied).
+// StateLimitReached is the chain search's reason for stopping at --max-states
+// (predict/predict.go names the default budget instead when it applied).
 const StateLimitReached = "state limit reached (--max-states)"
 
 // visit records state (set, j) at t and reports whether it is worth
