@@ -113,31 +113,9 @@ func forkSchedule(r *rand.Rand, scripts [][]step) string {
 			}
 		}
 	}
-	next, owner := make([]int, len(scripts)), map[string]int{}
-	var b strings.Builder
-	for {
-		var ready []int
-		for t := range scripts {
-			if started[t] && next[t] < len(scripts[t]) && forkEnabled(scripts, next, owner, started, t) {
-				ready = append(ready, t)
-			}
-		}
-		if len(ready) == 0 {
-			return b.String()
-		}
-		t := ready[r.IntN(len(ready))]
-		st := scripts[t][next[t]]
-		next[t]++
-		switch st.op {
-		case "acq":
-			owner[st.target] = t + 1
-		case "rel":
-			delete(owner, st.target)
-		case "fork":
-			started[threadOf(st.target)] = true
-		}
-		b.WriteString(stepLine(t, st))
-	}
+	return interleave(r, scripts, started, func(next []int, owner map[string]int, t int) bool {
+		return forkEnabled(scripts, next, owner, started, t)
+	})
 }
 
 // forkEnabled is enabled (helpers_test.go) for a join that also waits

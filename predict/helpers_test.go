@@ -93,21 +93,25 @@ func randomTrace(r *rand.Rand, s traceShape) string {
 // fork (when fork is set, only thread 0 starts) and join, until no thread
 // can move.
 func schedule(r *rand.Rand, scripts [][]step, fork bool) string {
-	s := struct {
-		threads int
-		fork    bool
-	}{len(scripts), fork}
-	next := make([]int, s.threads)
-	owner := map[string]int{}
-	started := make([]bool, s.threads)
+	started := make([]bool, len(scripts))
 	for t := range started {
-		started[t] = !s.fork || t == 0
+		started[t] = !fork || t == 0
 	}
+	return interleave(r, scripts, started, func(next []int, owner map[string]int, t int) bool {
+		return enabled(scripts, next, owner, t)
+	})
+}
+
+// interleave runs the started threads' scripts in a random order, one
+// step a time among those can allows, until none can move: a fork starts
+// its thread. It returns the run as STD lines.
+func interleave(r *rand.Rand, scripts [][]step, started []bool, can func(next []int, owner map[string]int, t int) bool) string {
+	next, owner := make([]int, len(scripts)), map[string]int{}
 	var b strings.Builder
 	for {
 		var ready []int
 		for t := range scripts {
-			if started[t] && next[t] < len(scripts[t]) && enabled(scripts, next, owner, t) {
+			if started[t] && next[t] < len(scripts[t]) && can(next, owner, t) {
 				ready = append(ready, t)
 			}
 		}
@@ -123,15 +127,9 @@ func schedule(r *rand.Rand, scripts [][]step, fork bool) string {
 		case "rel":
 			delete(owner, st.target)
 		case "fork":
-			var u int
-			fmt.Sscanf(st.target, "T%d", &u)
-			started[u] = true
+			started[threadOf(st.target)] = true
 		}
-		if st.target == "" {
-			fmt.Fprintf(&b, "T%d|%s\n", t, st.op)
-		} else {
-			fmt.Fprintf(&b, "T%d|%s(%s)\n", t, st.op, st.target)
-		}
+		b.WriteString(stepLine(t, st))
 	}
 }
 
@@ -141,8 +139,7 @@ func enabled(scripts [][]step, next []int, owner map[string]int, t int) bool {
 	case "acq":
 		return owner[st.target] == 0
 	case "join":
-		var u int
-		fmt.Sscanf(st.target, "T%d", &u)
+		u := threadOf(st.target)
 		return next[u] == len(scripts[u])
 	}
 	return true
