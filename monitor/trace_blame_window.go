@@ -3,6 +3,7 @@ package monitor
 import (
 	"sort"
 
+	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -37,9 +38,6 @@ func (w *window) trim(at int64, free func([]trace.Event)) {
 	}
 }
 
-// stepper is what replay feeds: atomicity.Tracker.
-type stepper interface{ StepAll([]trace.Event) }
-
 // replay steps the window's events into k and empties it. A transaction
 // open at its start (which ended before the conflict graph's cycle, or it
 // would be open still) comes without its begin: the tracker ignores its
@@ -47,7 +45,7 @@ type stepper interface{ StepAll([]trace.Event) }
 // transaction, which cannot be broken (it would make the one around it
 // broken before the cycle). Slots are independent, so this changes
 // nothing for the transactions it tracks.
-func (w *window) replay(k stepper, free func([]trace.Event)) {
+func (w *window) replay(k *atomicity.Tracker, free func([]trace.Event)) {
 	for i, batch := range w.batches {
 		k.StepAll(batch[w.skip:])
 		free(batch)

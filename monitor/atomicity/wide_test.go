@@ -124,18 +124,7 @@ func manyReaders(rng *rand.Rand, threads int) []trace.Event {
 // answer is given as the answer.
 func TestTrackerStopsPastItsBudget(t *testing.T) {
 	const n = 12000
-	var evs []trace.Event
-	add := func(th int, op model.Op, target int32) {
-		evs = append(evs, trace.Event{Thread: int32(th), Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
-	}
-	for i := range n {
-		add(i, model.OpBegin, -1)
-		add(i, model.OpRead, 0)
-	}
-	for i := range n {
-		add(i, model.OpWrite, 0)
-		add(i, model.OpEnd, -1)
-	}
+	evs := readThenWrite(n)
 	k := New(Options{})
 	for i := 0; i < len(evs); i += 4096 {
 		k.StepAll(evs[i:min(i+4096, len(evs))])
@@ -153,18 +142,7 @@ func TestTrackerStopsPastItsBudget(t *testing.T) {
 // receives every read, or an end that clears its slot in every thread).
 func TestTrackerStopsWithinABatch(t *testing.T) {
 	const n = 8000
-	var evs []trace.Event
-	add := func(th int, op model.Op, target int32) {
-		evs = append(evs, trace.Event{Thread: int32(th), Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
-	}
-	for i := range n {
-		add(i, model.OpBegin, -1)
-		add(i, model.OpRead, 0)
-	}
-	for i := range n {
-		add(i, model.OpWrite, 0)
-		add(i, model.OpEnd, -1)
-	}
+	evs := readThenWrite(n)
 	k := New(Options{})
 	k.StepAll(evs)
 	res := k.Finish()
@@ -195,4 +173,22 @@ func TestTrackerCountsWideMasks(t *testing.T) {
 	k.StepAll(evs)
 	require.Contains(t, k.Finish().Stopped, "too many transactions open at once")
 	require.LessOrEqual(t, k.work, workBase+workPerEvent*int64(len(evs))+int64(64*(n/64+2)))
+}
+
+// readThenWrite is the trace of the budget tests: n threads that each
+// open a transaction and read x, then each write x and end.
+func readThenWrite(n int) []trace.Event {
+	var evs []trace.Event
+	add := func(th int, op model.Op, target int32) {
+		evs = append(evs, trace.Event{Thread: int32(th), Op: op, Target: target, Loc: -1, Line: int64(len(evs) + 1)})
+	}
+	for i := range n {
+		add(i, model.OpBegin, -1)
+		add(i, model.OpRead, 0)
+	}
+	for i := range n {
+		add(i, model.OpWrite, 0)
+		add(i, model.OpEnd, -1)
+	}
+	return evs
 }
