@@ -29,6 +29,13 @@ type TraceOptions struct {
 	// the result then keeps none (Violations stays empty, Count counts
 	// them), so that a caller that only aggregates holds no violation.
 	OnViolation func(*TraceViolation)
+	// CountBlocks counts, in TraceResult.Count, only the atomic blocks
+	// (begin/end transactions) on a cycle, not the unary transactions
+	// (events outside any block, which no event can interrupt). Every
+	// cycle passes through a block. With MaxViolations 1 the monitor then
+	// merges a thread's runs of unary events (trace_absorb.go), so that a
+	// trace of many events outside blocks keeps few nodes.
+	CountBlocks bool
 	// Blame also decides, for every transaction, whether it is broken by
 	// itself (package atomicity), into TraceResult.Broken.
 	Blame bool
@@ -94,7 +101,10 @@ type TraceStats struct {
 	// Contracted counts the completed members of components contracted
 	// into their representative (trace_contract.go).
 	Contracted int64
-	Millis     int64
+	// Absorbed counts the unary events that joined their thread's run
+	// instead of getting a node (trace_absorb.go).
+	Absorbed int64
+	Millis   int64
 }
 
 // TraceResult is the monitor's answer on an observed trace.
@@ -199,7 +209,7 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 	v := *x.viol
 	x.viol = nil
 	v.End = x.end
-	m.res.Count += 1 + int64(x.weight) // and those merged into it
+	m.res.Count += int64(m.blocks(x)) + int64(x.weight) // and those merged into it
 	if v.undescribed {
 		return // counted; kept are described ones only
 	}

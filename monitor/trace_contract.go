@@ -140,7 +140,7 @@ func (m *TraceMonitor) mergeChains(dead []*traceTxn, strict bool) []*traceTxn {
 		if q == nil {
 			continue
 		}
-		q.weight += c.weight + 1
+		q.weight += c.weight + m.blocks(c)
 		if strict {
 			q.in = poSources(q, c)
 		} else {

@@ -71,8 +71,10 @@ type traceTxn struct {
 	cyclic  bool
 	dead    bool // collected: can lie on no future cycle, takes no new edge
 	merged  bool // dead, contracted into scc (trace_contract.go)
+	unary   bool // a unary transaction, or a run of them (trace_absorb.go)
 	thread  int32
-	// weight: the transactions merged into it (trace_contract.go), on a
+	// weight: the transactions merged into it (trace_contract.go; with
+	// CountBlocks, the atomic blocks among them), on a
 	// cycle exactly when it is
 	weight int32
 	in     []traceEdge     // the same edges seen from their target: to is the source
@@ -259,11 +261,16 @@ func (m *TraceMonitor) attach(cur *traceTxn, srcs []traceSrc, t int32, line int6
 
 // settle ends an event of th outside the fast paths, once the records
 // name x (from attach): x is th's latest, and an event outside any
-// transaction (cur nil) that got a node is a unary transaction, complete.
+// transaction (cur nil) that got a node is a unary transaction, complete,
+// or the latest of a run that absorbed it.
 func (m *TraceMonitor) settle(th *traceThread, cur, x *traceTxn, line int64) {
 	th.last, th.sawEvent = traceSrc{x, line}, true
-	if cur == nil && x != nil {
+	switch {
+	case cur != nil || x == nil:
+	case x.open:
 		m.complete(x, line)
+	default:
+		x.end = line // absorbed into a run (trace_absorb.go)
 	}
 }
 
@@ -286,7 +293,11 @@ func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) *
 		if len(srcs) == 0 && m.unslotted == 0 {
 			return nil
 		}
+		if p := m.absorb(t, srcs); p != nil {
+			return p
+		}
 		x = m.newTxn(nil, t, line, false)
+		x.unary = true
 	}
 	if len(srcs) > 0 {
 		m.addEdges(x, srcs, line)

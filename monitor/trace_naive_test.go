@@ -32,6 +32,18 @@ type naiveResult struct {
 	events map[int64]trace.Event
 }
 
+// cyclicBlocks counts the cyclic transactions that are atomic blocks
+// (a unary one's begin is its end).
+func (r naiveResult) cyclicBlocks() int {
+	n := 0
+	for _, tx := range r.cyclic {
+		if tx.begin != tx.end {
+			n++
+		}
+	}
+	return n
+}
+
 func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
 	res := naiveResult{cyclic: map[int64]naiveTxn{}, txnOf: map[int64]int{}, events: map[int64]trace.Event{}}
 	var in []trace.Event // events that belong to a transaction
@@ -292,6 +304,13 @@ func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) 
 			require.EqualValues(t, len(want.cyclic), one.Count, ctx)
 			contracted += one.Stats.Contracted
 			for _, v := range one.Violations {
+				checkReportedCycle(t, want, v, lockEdges, ctx)
+			}
+			// The same counting atomic blocks only, unary runs absorbed.
+			blocks := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000, MaxViolations: 1, CountBlocks: true}, cfg.gcMin, cfg.free)
+			require.Equal(t, want.first, blocks.First, ctx)
+			require.EqualValues(t, want.cyclicBlocks(), blocks.Count, ctx)
+			for _, v := range blocks.Violations {
 				checkReportedCycle(t, want, v, lockEdges, ctx)
 			}
 		}

@@ -125,10 +125,21 @@ func simplify(walk []walkHop) []walkHop {
 func listHops(hops []walkHop) []CycleEvent {
 	var evs []CycleEvent
 	for i := 1; i < len(hops); i++ {
-		t, b := hops[i].from.thread, hops[i].from.begin
-		evs = append(evs, CycleEvent{Thread: t, Line: hops[i-1].atLine, Begin: b})
-		if out := hops[i].fromLine; out != hops[i-1].atLine {
-			evs = append(evs, CycleEvent{Thread: t, Line: out, Begin: b})
+		n, in, out := hops[i].from, hops[i-1].atLine, hops[i].fromLine
+		if n.unary && out != in {
+			// A run's events are transactions of their own: along
+			// program order into or out of the run, the one at its
+			// other end is enough (trace_absorb.go).
+			switch {
+			case hops[i-1].from.thread == n.thread:
+				in = out
+			case hops[i].to.thread == n.thread:
+				out = in
+			}
+		}
+		evs = append(evs, CycleEvent{Thread: n.thread, Line: in, Begin: runBegin(n, in)})
+		if out != in {
+			evs = append(evs, CycleEvent{Thread: n.thread, Line: out, Begin: runBegin(n, out)})
 		}
 	}
 	return evs

@@ -225,7 +225,7 @@ func brokenWords(g *Group) string { return plural(g.Count, "broken transaction")
 // writeBlame prints conc monitor's default answer: the first violating
 // line, the note on a transaction spanning most of the trace, the broken
 // transactions' groups (Report.ShowGroups of them), the joint violation,
-// and the count of transactions on a cycle.
+// and the count of atomic blocks on a cycle.
 func writeBlame(b *bufio.Writer, r *Report, o TextOptions) {
 	if r.First > 0 {
 		fmt.Fprintf(b, "first not serializable at trace line %d\n", r.First)
@@ -258,7 +258,7 @@ func writeBlame(b *bufio.Writer, r *Report, o TextOptions) {
 		writeGroupAs(b, r.naming, 0, g, "", "cycle")
 	}
 	if r.OnCycle != nil && *r.OnCycle > 0 {
-		fmt.Fprintf(b, "%s on a cycle of conflicts (Velodrome's count; --cycles groups them)\n", plural64(*r.OnCycle, "transaction"))
+		fmt.Fprintf(b, "%s on a cycle of conflicts (--cycles groups every transaction on one)\n", plural64(*r.OnCycle, "atomic block"))
 	}
 	if o.All && len(r.NonAtomicTxns) > 0 {
 		b.WriteString("broken transactions:\n")

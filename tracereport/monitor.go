@@ -99,7 +99,7 @@ func newCollector(r *trace.Reader, o Options) *collector {
 		// The broken transactions; of the cycles, the first only (the
 		// joint violation), the others counted.
 		c.blame = &blameSpool{keepAll: o.ListAll}
-		c.opts.Blame, c.opts.OnBroken, c.opts.MaxViolations = true, c.blame.add, 1
+		c.opts.Blame, c.opts.OnBroken, c.opts.MaxViolations, c.opts.CountBlocks = true, c.blame.add, 1, true
 	case !o.ListAll:
 		// The text and DOT show groups only: the violations stream into a
 		// compact spool instead of the result (memory: docs/traces.md).

@@ -183,7 +183,8 @@ type fuzzReport struct {
 // anything: non_atomic is the sum of its groups' counts and the number of
 // transactions listed, each listed in a group of that count with a path;
 // a joint violation (one cycle) only when none is broken and the trace is
-// not serializable; no more broken than on a cycle once the trace is
+// not serializable; no more broken than atomic blocks on a cycle, and at
+// least one of those (every cycle passes through one), once the trace is
 // decided.
 func (r *fuzzReport) blameMismatch() string {
 	n, sum := *r.NonAtomic, int64(0)
@@ -213,7 +214,7 @@ func (r *fuzzReport) blameMismatch() string {
 		return "a violation with neither broken transactions nor a joint violation"
 	case r.Verdict == "serializable" && (n > 0 || onCycle > 0):
 		return "serializable, with broken transactions or transactions on a cycle"
-	case r.Verdict == "violation" && (n > onCycle || onCycle < 2):
+	case r.Verdict == "violation" && (n > onCycle || onCycle < 1):
 		return fmt.Sprintf("non_atomic %d, on_cycle %d", n, onCycle)
 	}
 	return ""

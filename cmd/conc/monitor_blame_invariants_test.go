@@ -48,8 +48,8 @@ func TestMonitorBlameInvariants(t *testing.T) {
 }
 
 // checkBlame runs the default answer and --cycles' on path: the same
-// verdict and first line; on_cycle is --cycles' violating, non_atomic no
-// more; every broken transaction is on a cycle (one of --cycles'
+// verdict and first line; on_cycle is the number of --cycles' violating
+// transactions that are atomic blocks, non_atomic no more; every broken transaction is on a cycle (one of --cycles'
 // violations), lies in the group of its signature, which counts it, and
 // has a path the trace has, and they are those the definition finds
 // (naiveBroken, on short traces); a joint violation only when none is
@@ -65,7 +65,7 @@ func checkBlame(t *testing.T, path string, events map[int]namedTraceEvent, lockE
 	require.Equal(t, oc.code, o.code, ctx)
 	require.Equal(t, cyc.Verdict, got.Verdict, ctx)
 	require.Equal(t, cyc.First, got.First, ctx)
-	require.Equal(t, cyc.Violating, *got.OnCycle, ctx)
+	require.Equal(t, cyc.blocks(), *got.OnCycle, ctx)
 	require.LessOrEqual(t, *got.NonAtomic, *got.OnCycle, ctx)
 	require.Len(t, got.NonAtomicTxns, *got.NonAtomic, ctx)
 	onCycle := map[string]bool{}

@@ -95,14 +95,14 @@ func TestMonitorBrokenTransaction(t *testing.T) {
 		"  path T1 lines 1-5 → T2 line 3 → back to T1:\n"+
 		"    T1's read of x at line 2 comes before T2's write of x at line 3\n"+
 		"    T2's write of x at line 3 comes before T1's read of x at line 4\n"+
-		"2 transactions on a cycle of conflicts (Velodrome's count; --cycles groups them)\n", out.stdout)
+		"1 atomic block on a cycle of conflicts (--cycles groups every transaction on one)\n", out.stdout)
 
 	got, o := monitorBlame(t, path)
 	require.Equal(t, exitViolation, o.code, o.stderr)
 	require.Equal(t, "violation", got.Verdict)
 	require.Equal(t, 4, got.First)
 	require.Equal(t, 1, *got.NonAtomic)
-	require.Equal(t, 2, *got.OnCycle)
+	require.Equal(t, 1, *got.OnCycle, "T1's block; T2's write is unary")
 	require.Empty(t, got.Joint)
 	require.Empty(t, got.Violations, "the cycles are --cycles' answer")
 	require.Len(t, got.NonAtomicGroups, 1)
@@ -134,7 +134,7 @@ func TestMonitorBrokenMaxGroupsAll(t *testing.T) {
 	require.Contains(t, out.stdout, "group 1: 1 broken transaction, first at line 1, on x\n")
 	require.NotContains(t, out.stdout, "group 2: ")
 	require.True(t, strings.HasSuffix(out.stdout, "... and 1 more group (--max-groups 0 shows all)\n"+
-		"4 transactions on a cycle of conflicts (Velodrome's count; --cycles groups them)\n"+
+		"2 atomic blocks on a cycle of conflicts (--cycles groups every transaction on one)\n"+
 		"broken transactions:\n  T1 lines 1-5: group 1\n  T3 lines 6-10: group 2\n"), out.stdout)
 
 	all := conc("monitor", path, "--quiet", "--max-groups", "0")
@@ -155,7 +155,7 @@ func TestMonitorJointViolation(t *testing.T) {
 		"no transaction is broken by itself, but these 2 cannot all be atomic (a joint violation):\n"), out.stdout)
 	require.Contains(t, out.stdout, "    T2's read of y at line 4 comes before T1's write of y at line 5\n")
 	require.Contains(t, out.stdout, "    T1's read of x at line 3 comes before T2's write of x at line 6\n")
-	require.True(t, strings.HasSuffix(out.stdout, "\n2 transactions on a cycle of conflicts (Velodrome's count; --cycles groups them)\n"), out.stdout)
+	require.True(t, strings.HasSuffix(out.stdout, "\n2 atomic blocks on a cycle of conflicts (--cycles groups every transaction on one)\n"), out.stdout)
 	require.NotContains(t, out.stdout, "group 1")
 	require.NotContains(t, out.stdout, "broken by itself, in")
 	// Both transactions end in the trace: neither reads as open.
@@ -195,7 +195,7 @@ func TestMonitorBrokenRepeats(t *testing.T) {
 	require.Contains(t, out.stdout, "1000 transactions broken by themselves, in 1 group")
 	require.Contains(t, out.stdout, "group 1: 1000 broken transactions, first at line 1, on x0\n")
 	require.Contains(t, out.stdout, "    T0's read of x0 at line 2 comes before T1's write of x0 at line 3\n")
-	require.Contains(t, out.stdout, "2000 transactions on a cycle of conflicts")
+	require.Contains(t, out.stdout, "1000 atomic blocks on a cycle of conflicts") // T1's writes are unary
 	require.Less(t, strings.Count(out.stdout, "\n"), 12)
 
 	in := concStdin(brokenTrace, "monitor", "-", "--quiet")
@@ -361,7 +361,7 @@ func TestMonitorBlameNotDecided(t *testing.T) {
 	require.Equal(t, exitViolation, out.code, out.stderr)
 	require.Contains(t, out.stdout, "first not serializable at trace line 24003\n")
 	require.Contains(t, out.stdout, "broken transactions not decided: too many transactions open at once")
-	require.Contains(t, out.stdout, "12000 transactions on a cycle of conflicts")
+	require.Contains(t, out.stdout, "12000 atomic blocks on a cycle of conflicts")
 	got, o := monitorBlame(t, path)
 	require.Equal(t, exitViolation, o.code)
 	require.Equal(t, 24003, got.First)

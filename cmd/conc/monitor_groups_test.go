@@ -28,6 +28,18 @@ type groupsJSON struct {
 	Groups []groupJSON `json:"groups"`
 }
 
+// blocks counts the violating transactions that are atomic blocks: not
+// unary, whose begin is their end.
+func (g groupsJSON) blocks() int {
+	n := 0
+	for _, v := range g.Violations {
+		if v.End == nil || *v.End != v.Begin {
+			n++
+		}
+	}
+	return n
+}
+
 // groupJSON is one of monitor's JSON groups.
 type groupJSON struct {
 	Signature string `json:"signature"`

@@ -143,7 +143,7 @@ func writeGroups(b *bufio.Writer, r *report.Report) {
 // writeBlame lists conc monitor's default answer as the text does: the
 // broken transactions' groups, each with its example path drawn (the
 // broken transaction in red), the joint violation's cycle, and how many
-// transactions lie on a cycle.
+// atomic blocks lie on a cycle.
 func writeBlame(b *bufio.Writer, r *report.Report) {
 	b.WriteString("<section class=\"groups\">\n<h2>Broken transactions</h2>\n")
 	if r.First > 0 {
@@ -184,7 +184,7 @@ func writeBlame(b *bufio.Writer, r *report.Report) {
 		fmt.Fprintf(b, "<p class=\"left-out\">… and %s more (--max-groups 0 shows all)</p>\n", plural(more, "group"))
 	}
 	if r.OnCycle != nil && *r.OnCycle > 0 {
-		fmt.Fprintf(b, "<p>%s on a cycle of conflicts (Velodrome's count; --cycles groups them)</p>\n", esc(plural(int(*r.OnCycle), "transaction")))
+		fmt.Fprintf(b, "<p>%s on a cycle of conflicts (--cycles groups every transaction on one)</p>\n", esc(plural(int(*r.OnCycle), "atomic block")))
 	}
 	b.WriteString("</section>\n")
 }
