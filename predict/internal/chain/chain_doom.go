@@ -6,7 +6,7 @@ import (
 )
 
 // The normal run of the lock-free check (Plan) is tried as a witness of the
-// trace with its locks (predict/lockaware.go, step 2), and on a locked trace
+// trace with its locks (predict/cascade.go, step 2), and on a locked trace
 // it rarely respects them: thread i stops at a inside a critical section, and
 // a link thread, run from its start to its events, acquires that lock on the
 // way. Its events can lie far into the trace (a chain's link at line 858,409
