@@ -30,9 +30,8 @@ func (p *predictor) nestedPairs() (*Outcome, nestedResult, error) {
 		return nil, nestedResult{}, nil // undecided
 	}
 	var out *Outcome
-	r, err := nested.Decide(p.s, p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil }, func(f nested.Find) (bool, error) {
-		o, ok, err := p.answerNested(f)
-		out = o
+	r, err := nested.Decide(p.s, p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil }, func(f nested.Find) (ok bool, err error) {
+		out, ok, err = p.answerNested(f)
 		return ok, err
 	})
 	if out != nil || err != nil {

@@ -1,8 +1,8 @@
 package nested
 
-// The three barriers of case B (pair_nested.go) between T1's e1 and its
+// The three barriers of case B (index.go) between T1's e1 and its
 // current position, just before e2, and T2's class c, with histories held
-// as a depth per lock (pair_nested_locks.go). Each barrier is looked up
+// as a depth per lock (locks.go). Each barrier is looked up
 // from T2's side, its held locks and histories, each lock of which is
 // found in T1's stack by a map: the time is their length, where a walk
 // over T1's sections and lock pairs took the square of the nesting depth.

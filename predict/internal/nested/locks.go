@@ -8,7 +8,7 @@ import (
 )
 
 // A thread's locks under nested locking, as the linear two-thread decision
-// (pair_nested.go) needs them: the stack of critical sections it is in, and
+// (index.go) needs them: the stack of critical sections it is in, and
 // the acquisition histories of Kahlon, Ivančić and Gupta: backward at an
 // access (the locks acquired inside a held section before it) and forward
 // after it (those acquired inside a held section after it, known once the
