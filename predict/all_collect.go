@@ -2,6 +2,7 @@ package predict
 
 import (
 	"github.com/conc-dev/conc/predict/internal/chain"
+	"github.com/conc-dev/conc/predict/internal/nested"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -32,7 +33,7 @@ type allPattern struct {
 	scan   chain.Pair
 	lock   pairLockFind
 	hb     pairFind
-	nested nestFind
+	nested nested.Find
 	answer *Outcome
 }
 
@@ -173,22 +174,22 @@ func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
 // (maxNestSize, the meeting's work) leaves the groups it found, and says
 // so (col.cut: the listing's incomplete).
 func (p *predictor) allNested(col *collector) (bool, error) {
-	nx, whole, err := nestIndex(p.s, p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil })
+	nx, whole, err := nested.Index(p.s, p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil })
 	switch {
 	case err != nil || p.ctx.Err() != nil:
 		return false, err
 	case !whole:
 		col.cut = nestCut
 		return true, nil
-	case nx.bad != "":
+	case nx.NotNested() != "":
 		return true, nil
 	}
 	tr := newSiteTracker(len(p.s.Threads))
-	m := newNestMeeter(p.s, nx, func() bool { return p.ctx.Err() != nil })
-	whole, err = proj.SpoolEach(p.sp, m.over, func(ev *trace.Event) bool {
+	m := nested.NewMeeter(p.s, nx, func() bool { return p.ctx.Err() != nil })
+	whole, err = proj.SpoolEach(p.sp, m.Over, func(ev *trace.Event) bool {
 		tr.step(ev)
-		return m.step(ev, func(f nestFind) bool {
-			if g, first := col.addAt(tr, srcNested, f.t1, f.e1, ev); first {
+		return m.Step(ev, func(f nested.Find) bool {
+			if g, first := col.addAt(tr, srcNested, f.T1, f.E1, ev); first {
 				g.pats[srcNested].nested = f
 			}
 			return true

@@ -35,7 +35,7 @@ func BenchmarkPredictPairLocked(b *testing.B) {
 }
 
 // BenchmarkNestedDecision is the linear two-thread decision (step 5c,
-// pair_nested.go) alone, on the synthetic shape at 10⁶ events with every
+// internal/nested) alone, on the synthetic shape at 10⁶ events with every
 // access under its variable's lock, so that no pattern passes and both
 // passes read everything: the proof, in events/s (spool built once).
 func BenchmarkNestedDecision(b *testing.B) {

@@ -16,7 +16,7 @@ import (
 
 // FuzzPairFinders feeds any input, read leniently, to the two-thread
 // finders (and the pairs' products, pair_product.go, and the linear
-// decision, pair_nested.go) under both semantics: they must not fail or crash, and a
+// decision, internal/nested) under both semantics: they must not fail or crash, and a
 // violation they answer must replay on the projection program (verify)
 // and, on a small program, be brute's verdict. The seeds are random
 // traces of TestPairFindersAreSound's shapes.

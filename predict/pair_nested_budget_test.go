@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
-	"github.com/conc-dev/conc/predict/internal/proj"
-	"github.com/conc-dev/conc/trace"
 )
 
 // longSection is thread T0 holding o over n stretches, each taking inner
@@ -23,37 +21,6 @@ func longSection(n, locks int) string {
 	}
 	b.WriteString("T0|rel(o)\nT1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n")
 	return b.String()
-}
-
-// TestNestedHistoriesBounded: acquisition histories are sets of locks. In
-// a long section taking one of three inner locks in a loop, every context
-// has at most the three pairs (o, l) in each history (a list of acquires
-// had 1,000 at the end: quadratic time and memory, 16 s and 3 GB at 10,000
-// stretches). With a new inner lock every stretch the histories do grow
-// with the section, and the first pass charges them to its budget
-// (maxNestSize), which a class count alone left quadratic and unbounded.
-func TestNestedHistoriesBounded(t *testing.T) {
-	index := func(src string) *nestIndexer {
-		p := testPredictor(t, src, Options{Unbounded: true})
-		nx, ok, err := nestIndex(p.s, p.sp, maxNestSize, func() bool { return false })
-		require.NoError(t, err)
-		require.True(t, ok)
-		return nx
-	}
-	nx := index(longSection(1000, 3))
-	classes := 0
-	for _, list := range nx.idx {
-		for _, c := range list {
-			require.LessOrEqual(t, len(c.ctx.back), 3)
-			require.LessOrEqual(t, len(c.ctx.fwd), 3)
-			classes++
-		}
-	}
-	require.Positive(t, classes)
-
-	const n = 500
-	nx = index(longSection(n, n))
-	require.Greater(t, nx.size, int64(n*n/25)) // n²/2 pairs of two words each
 }
 
 // TestNestedLimitIsNoProof: step 5c stopped by its first pass's limit
@@ -79,30 +46,11 @@ func TestNestedLimitIsNoProof(t *testing.T) {
 	require.Equal(t, nestCut, a.Incomplete)
 }
 
-// TestNestedMeetingStopsInEvent: T0 writes x under o and a new inner lock
-// each time (3,000 classes of x, T1's lock o bars each), and T1 reads x
-// 3,000 times holding o. The meeting's work limit (64 per event and 10⁶)
-// is crossed inside T1's reads; the pass ends within 1,024 classes of it.
-// Before, the limit was looked at every 4,096 events only: a variable
-// with millions of classes ran billions of steps past it, and past the
-// deadline.
-func TestNestedMeetingStopsInEvent(t *testing.T) {
-	const n = 3000
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, "T0|acq(o)\nT0|acq(l%d)\nT0|w(x)\nT0|rel(l%d)\nT0|rel(o)\n", i, i)
-	}
-	b.WriteString("T1|begin\nT1|acq(o)\n" + strings.Repeat("T1|r(x)\n", n) + "T1|rel(o)\nT1|end\n")
-	p := testPredictor(t, b.String(), Options{Unbounded: true})
-	nx, ok, err := nestIndex(p.s, p.sp, maxNestSize, func() bool { return false })
-	require.NoError(t, err)
-	require.True(t, ok)
-	m := newNestMeeter(p.s, nx, func() bool { return false })
-	whole, err := proj.SpoolEach(p.sp, m.over, func(ev *trace.Event) bool {
-		return m.step(ev, func(nestFind) bool { t.Fatal("a pattern"); return false })
-	})
-	require.NoError(t, err)
-	require.False(t, whole)
-	require.Greater(t, m.work, m.limit)
-	require.Less(t, m.work, m.limit+4*1024) // 1,024 classes and their lookups
+// TestAllDeepNestingOneGroup: at depth 10,000 (internal/nested's
+// TestDeepNestingLinear) --all lists the one group, completely.
+func TestAllDeepNestingOneGroup(t *testing.T) {
+	a := allString(t, deepNesting(10_000), Options{})
+	require.Equal(t, engines.Violation, a.Result.Verdict)
+	require.Empty(t, a.Incomplete)
+	require.Len(t, a.Groups, 1)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/predict/internal/nested"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -182,7 +183,7 @@ func TestNestedDecisionAnswers(t *testing.T) {
 	for _, lockEdges := range []bool{false, true} {
 		out := predictString(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict)
-		require.True(t, strings.HasPrefix(out.Result.Reason, nestedNote), out.Result.Reason)
+		require.True(t, strings.HasPrefix(out.Result.Reason, nested.Note), out.Result.Reason)
 		requireSTDRoundTrip(t, src, out, lockEdges)
 	}
 }

@@ -36,7 +36,7 @@ type Options struct {
 	// per-state tables; a larger reduced projection is unknown (exit 3)
 	// rather than a search that cannot fit. 0 means DefaultMaxTable.
 	maxTable int64
-	// maxNest bounds step 5c's first pass; 0 means maxNestSize.
+	// maxNest bounds step 5c's first pass; 0 means nested.MaxSize.
 	maxNest int64
 	// budget is the state limit the lock-aware search gets by default
 	// (without --max-states or --timeout); 0 means DefaultMaxStates.

@@ -164,6 +164,10 @@ func (g graph) violations() []string {
 				// predict drives the chain search; the search knows only
 				// the projection it runs over.
 				add("predict/internal/chain imports %s: the chain search builds on the projection layer, not on predict", q)
+			case pkg == "predict/internal/nested" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// predict drives the linear two-thread decision and
+				// verifies its runs; the decision knows only the projection.
+				add("predict/internal/nested imports %s: the linear two-thread decision builds on the projection layer, not on predict", q)
 			}
 		}
 	}
@@ -204,7 +208,7 @@ var projImports = []string{"model", "profiles", "trace", "verify"}
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain"}
+	"predict/internal/chain", "predict/internal/nested"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -234,14 +238,17 @@ func TestLayersCatch(t *testing.T) {
 		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 		{"predict/internal/proj", "predict", "predict/internal/proj imports predict: the projection layer builds on"},
 		{"predict/internal/chain", "predict", "predict/internal/chain imports predict: the chain search builds on"},
+		{"predict/internal/nested", "predict", "predict/internal/nested imports predict: the linear two-thread decision builds on"},
+		{"predict/internal/nested", "predict/internal/chain", "predict/internal/nested imports predict/internal/chain: the linear"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
 			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
-			"predict/internal/proj":  {"model", "profiles", "trace", "verify"},
-			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"}}
+			"predict/internal/proj":   {"model", "profiles", "trace", "verify"},
+			"predict/internal/chain":  {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/nested": {"predict/internal/proj", "model", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

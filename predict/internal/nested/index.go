@@ -1,18 +1,8 @@
-package predict
-
-import (
-	"fmt"
-	"slices"
-
-	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/predict/internal/proj"
-	"github.com/conc-dev/conc/trace"
-)
-
-// The linear two-thread decision under nested locking (docs/predict.md,
-// "Two threads and one variable, in linear time"). It decides whether some
-// run has a cycle of conflicts on one variable through the transactions of
-// two threads: exactly the patterns e1 <po e2 of one transaction A of T1
+// Package nested is conc predict's linear two-thread decision under
+// nested locking (docs/predict.md, "Two threads and one variable, in
+// linear time"; step 5c of the cascade). It decides whether some run has
+// a cycle of conflicts on one variable through the transactions of two
+// threads: exactly the patterns e1 <po e2 of one transaction A of T1
 // and one access f of T2, all three of one variable, e1 D f D e2, run as
 // e1 < f < e2 (the argument that one access f suffices is in the doc).
 //
@@ -46,124 +36,134 @@ import (
 // so finding no pattern proves that no run has such a cycle. So that a
 // pattern can meet those bounds, the classes are also told apart by the
 // thread's forks and joins so far (its epoch). A pattern found is made a
-// run (pair_nested_witness.go) and verified like every other witness; one
+// run (plan.go), which predict verifies like every other witness; one
 // that is refused proves nothing either way.
+package nested
 
-// nestClass is an indexed access f of a thread: the last of its class.
-type nestClass struct {
+import (
+	"fmt"
+	"slices"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/trace"
+)
+
+// class is an indexed access f of a thread: the last of its class.
+type class struct {
 	t     int32
 	epoch int32 // the thread's forks and joins before f
 	write bool
-	ctx   *nestCtx // the locks at f
+	ctx   *lockContext // the locks at f
 	// The first and the last access of the class: a pattern takes the
 	// first that forks and joins allow (a shorter witness), else the last.
-	first, last nestMember
+	first, last member
 }
 
-// nestMember is an access f of a class: its edge and line, its thread's
+// member is an access f of a class: its edge and line, its thread's
 // last lock-free position before it and first after it (its end when none).
-type nestMember struct {
+type member struct {
 	f, y0, z, line int64
 }
 
-// nestCtx is what the conditions ask of an access's locks: those held
+// lockContext is what the conditions ask of an access's locks: those held
 // (outermost first) and its backward and forward acquisition histories.
 // Contexts are interned (one pointer per content), so that classes compare
 // and hash by pointer.
-type nestCtx struct {
+type lockContext struct {
 	held      []int32
 	back, fwd []lockDepth
 }
 
-// pendCtx is the context of a thread's accesses between two of its
+// pendingContext is the context of a thread's accesses between two of its
 // acquisitions in one section (its top section and acquisition count),
 // whose forward history is known once the thread holds no lock.
-type pendCtx struct {
-	top  *nestSection
+type pendingContext struct {
+	top  *section
 	acqs int64
-	ctx  nestCtx
-	secs []*nestSection
+	ctx  lockContext
+	secs []*section
 }
 
-// nestPending is an access waiting for its context's forward history.
-type nestPending struct {
+// pending is an access waiting for its context's forward history.
+type pending struct {
 	v  int32
-	c  nestClass
-	pc *pendCtx
+	c  class
+	pc *pendingContext
 }
 
-// nestKey is a class: variable, thread, epoch, write and context.
-type nestKey struct {
+// classKey is a class: variable, thread, epoch, write and context.
+type classKey struct {
 	v, t, epoch int32
 	write       bool
-	ctx         *nestCtx
+	ctx         *lockContext
 }
 
-// pendKey tells pending accesses apart: two with one key are of one class.
-type pendKey struct {
+// pendingKey tells pending accesses apart: two with one key are of one class.
+type pendingKey struct {
 	v     int32
 	write bool
-	top   *nestSection
+	top   *section
 	acqs  int64
 	epoch int32
 }
 
-// nestIndexer is the first pass.
-type nestIndexer struct {
-	w       *pairWalk
-	th      []nestThread
-	pend    [][]nestPending
-	pendIdx []map[pendKey]int
-	idx     [][]nestClass
-	keys    map[nestKey]int32
-	ctxs    map[uint64][]*nestCtx // interned contexts by hash
-	pc      []*pendCtx            // per thread: the context of its last pending access
-	bad     string                // why the locking is not nested ("": it is)
-	size    int64                 // classes, pending accesses and histories (at most maxNestSize)
-	words   int                   // words of histories not yet counted in size (charge)
-	limit   int64                 // the pass's bound on size
-	work    int64                 // acquires, and entries of histories and acquire logs made
+// Indexer is the first pass: per variable, one access of each class.
+type Indexer struct {
+	w       *walk
+	th      []thread
+	pend    [][]pending
+	pendIdx []map[pendingKey]int
+	idx     [][]class
+	keys    map[classKey]int32
+	ctxs    map[uint64][]*lockContext // interned contexts by hash
+	pc      []*pendingContext         // per thread: the context of its last pending access
+	bad     string                    // why the locking is not nested ("": it is)
+	size    int64                     // classes, pending accesses and histories (at most MaxSize)
+	words   int                       // words of histories not yet counted in size (charge)
+	limit   int64                     // the pass's bound on size
+	work    int64                     // acquires, and entries of histories and acquire logs made
 	// acqLog is per thread the acquires inside its outermost section that
 	// are some pending access's first acquire of their lock after it (the
 	// forward histories' raw material, read at flush).
-	acqLog [][]nestAcq
+	acqLog [][]acq
 	names  *proj.Summary
 	epoch  []int32 // per thread: its forks and joins so far
 	fj     *fjClocks
 	// joined: per thread, its joins with the joined thread's observed
 	// clock, which a witness's context must run to their end.
-	joined [][]nestJoin
-	sync   map[nestSync]int64 // the edge of each fork and join of a thread by another
+	joined [][]joinAt
+	sync   map[syncKey]int64 // the edge of each fork and join of a thread by another
 }
 
-// nestJoin is a join: the joining thread's epoch before it, the joined
+// joinAt is a join: the joining thread's epoch before it, the joined
 // thread and its observed clock at its end.
-type nestJoin struct {
+type joinAt struct {
 	epoch int32
 	u     int32
 	vc    []int64
 }
 
-// nestSync is thread t's fork (or join) of thread u.
-type nestSync struct {
+// syncKey is thread t's fork (or join) of thread u.
+type syncKey struct {
 	join bool
 	t, u int32
 }
 
-func newNestIndexer(s *proj.Summary) *nestIndexer {
+func newIndexer(s *proj.Summary) *Indexer {
 	k := len(s.Threads)
-	nx := &nestIndexer{w: newPairWalk(k, len(s.Locks)), th: make([]nestThread, k), pend: make([][]nestPending, k),
-		pendIdx: make([]map[pendKey]int, k), acqLog: make([][]nestAcq, k), idx: make([][]nestClass, len(s.Vars)), keys: map[nestKey]int32{}, ctxs: map[uint64][]*nestCtx{}, pc: make([]*pendCtx, k), names: s,
-		epoch: make([]int32, k), sync: map[nestSync]int64{}, fj: newFJClocks(k),
-		joined: make([][]nestJoin, k)}
+	nx := &Indexer{w: newWalk(k, len(s.Locks)), th: make([]thread, k), pend: make([][]pending, k),
+		pendIdx: make([]map[pendingKey]int, k), acqLog: make([][]acq, k), idx: make([][]class, len(s.Vars)), keys: map[classKey]int32{}, ctxs: map[uint64][]*lockContext{}, pc: make([]*pendingContext, k), names: s,
+		epoch: make([]int32, k), sync: map[syncKey]int64{}, fj: newFJClocks(k),
+		joined: make([][]joinAt, k)}
 	for t := range nx.pendIdx {
-		nx.pendIdx[t] = map[pendKey]int{}
+		nx.pendIdx[t] = map[pendingKey]int{}
 	}
 	return nx
 }
 
 // step takes one event of the first pass.
-func (nx *nestIndexer) step(ev *trace.Event) {
+func (nx *Indexer) step(ev *trace.Event) {
 	t := ev.Thread
 	before := nx.w.vc[t][t]
 	at := nx.w.step(ev)
@@ -173,7 +173,7 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 		prev := nt.acquire(ev.Target, at)
 		nx.work++
 		if pc := nx.pc[t]; pc != nil && prev < pc.acqs { // some pending access's first after it
-			nx.acqLog[t] = append(nx.acqLog[t], nestAcq{ev.Target, nt.acqs - 1})
+			nx.acqLog[t] = append(nx.acqLog[t], acq{ev.Target, nt.acqs - 1})
 			nx.work++
 			nx.charge(3)
 		}
@@ -188,7 +188,7 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 			nx.flush(int(t), at+1)
 		}
 	case ev.Op == model.OpFork || ev.Op == model.OpJoin:
-		key := nestSync{ev.Op == model.OpJoin, t, ev.Target}
+		key := syncKey{ev.Op == model.OpJoin, t, ev.Target}
 		if _, ok := nx.sync[key]; !ok {
 			nx.sync[key] = at
 		}
@@ -196,7 +196,7 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 			nx.fj.fork(t, ev.Target, at)
 		} else {
 			nx.fj.join(t, ev.Target, nx.w.vc[ev.Target][ev.Target])
-			nx.joined[t] = append(nx.joined[t], nestJoin{nx.epoch[t], ev.Target, append([]int64(nil), nx.w.vc[ev.Target]...)})
+			nx.joined[t] = append(nx.joined[t], joinAt{nx.epoch[t], ev.Target, append([]int64(nil), nx.w.vc[ev.Target]...)})
 		}
 		nx.epoch[t]++
 	case ev.Op.IsAccess():
@@ -206,19 +206,19 @@ func (nx *nestIndexer) step(ev *trace.Event) {
 
 // note indexes access ev of thread t at edge at (its event starting at
 // position before).
-func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
+func (nx *Indexer) note(ev *trace.Event, at, before int64) {
 	t := ev.Thread
 	nt := &nx.th[t]
-	c := nestClass{t: t, write: ev.Op == model.OpWrite, epoch: nx.epoch[t]}
-	c.first = nestMember{f: at, y0: nt.freeAt(before), line: ev.Line}
+	c := class{t: t, write: ev.Op == model.OpWrite, epoch: nx.epoch[t]}
+	c.first = member{f: at, y0: nt.freeAt(before), line: ev.Line}
 	if len(nt.stack) == 0 {
-		c.first.z, c.ctx = nx.w.vc[t][t], nx.intern(nestCtx{})
+		c.first.z, c.ctx = nx.w.vc[t][t], nx.intern(lockContext{})
 		c.last = c.first
 		nx.insert(ev.Target, c)
 		return
 	}
 	top := nt.stack[len(nt.stack)-1]
-	key := pendKey{ev.Target, c.write, top, nt.acqs, c.epoch}
+	key := pendingKey{ev.Target, c.write, top, nt.acqs, c.epoch}
 	if i, ok := nx.pendIdx[t][key]; ok {
 		nx.pend[t][i].c.last = c.first // the last of the class so far
 		return
@@ -226,26 +226,26 @@ func (nx *nestIndexer) note(ev *trace.Event, at, before int64) {
 	pc := nx.pc[t]
 	if pc == nil || pc.top != top || pc.acqs != nt.acqs {
 		if nx.charge(2 * len(nt.inner)); nx.size > nx.limit {
-			return // the pass stops here (nestIndex), undecided
+			return // the pass stops here (Index), undecided
 		}
-		pc = &pendCtx{top: top, acqs: nt.acqs, ctx: nestCtx{held: nt.held(), back: nt.backward()},
-			secs: append([]*nestSection(nil), nt.stack...)}
+		pc = &pendingContext{top: top, acqs: nt.acqs, ctx: lockContext{held: nt.held(), back: nt.backward()},
+			secs: append([]*section(nil), nt.stack...)}
 		nx.pc[t] = pc
 		nx.work += int64(len(pc.ctx.back) + len(pc.secs))
 		nx.charge(len(pc.ctx.held) + 2*len(pc.secs))
 	}
 	c.last = c.first
 	nx.pendIdx[t][key] = len(nx.pend[t])
-	nx.pend[t] = append(nx.pend[t], nestPending{v: ev.Target, c: c, pc: pc})
+	nx.pend[t] = append(nx.pend[t], pending{v: ev.Target, c: c, pc: pc})
 	nx.size++
 }
 
 // flush indexes thread t's pending accesses, whose sections are all
 // released by position z.
-func (nx *nestIndexer) flush(t int, z int64) {
+func (nx *Indexer) flush(t int, z int64) {
 	nx.forwards(t)
-	var last *pendCtx
-	var ctx *nestCtx
+	var last *pendingContext
+	var ctx *lockContext
 	for _, p := range nx.pend[t] {
 		if p.pc != last {
 			last = p.pc
@@ -262,7 +262,7 @@ func (nx *nestIndexer) flush(t int, z int64) {
 // forwards sets the forward history of each of thread t's pending
 // contexts: going back from the last, the log's acquires after a context
 // are its first acquire of each lock after it.
-func (nx *nestIndexer) forwards(t int) {
+func (nx *Indexer) forwards(t int) {
 	log := nx.acqLog[t]
 	nx.acqLog[t] = log[:0]
 	if len(log) == 0 {
@@ -270,7 +270,7 @@ func (nx *nestIndexer) forwards(t int) {
 	}
 	first := make(map[int32]int64)
 	j := len(log) - 1
-	var last *pendCtx
+	var last *pendingContext
 	for i := len(nx.pend[t]) - 1; i >= 0; i-- {
 		pc := nx.pend[t][i].pc
 		if pc == last {
@@ -287,7 +287,7 @@ func (nx *nestIndexer) forwards(t int) {
 }
 
 // intern is the one context with c's content.
-func (nx *nestIndexer) intern(c nestCtx) *nestCtx {
+func (nx *Indexer) intern(c lockContext) *lockContext {
 	h := uint64(len(c.held))
 	mix := func(x int32) { h = (h^uint64(uint32(x)))*0x100000001b3 + 0x9E3779B97F4A7C15 }
 	for _, l := range c.held {
@@ -313,14 +313,18 @@ func (nx *nestIndexer) intern(c nestCtx) *nestCtx {
 // finish indexes what waits at the end of the pass: a section never
 // released counts as released at the thread's end (this only adds runs:
 // see docs/predict.md).
-func (nx *nestIndexer) finish() {
+func (nx *Indexer) finish() {
 	for t := range nx.pend {
 		nx.flush(t, nx.w.vc[t][t])
 	}
 }
 
+// NotNested says why the locking is not nested ("": it is); the decision
+// does not apply then.
+func (nx *Indexer) NotNested() string { return nx.bad }
+
 // ends is each thread's edges, once the pass is over.
-func (nx *nestIndexer) ends() []int64 {
+func (nx *Indexer) ends() []int64 {
 	out := make([]int64, len(nx.w.vc))
 	for t := range out {
 		out[t] = nx.w.vc[t][t]
@@ -331,7 +335,7 @@ func (nx *nestIndexer) ends() []int64 {
 // insert adds c to variable v's classes, or makes it its class's access.
 // A variable has a few classes (16 at most on the issue's synthetic
 // trace), so they are scanned; a map takes over for a variable with many.
-func (nx *nestIndexer) insert(v int32, c nestClass) {
+func (nx *Indexer) insert(v int32, c class) {
 	list := nx.idx[v]
 	i := -1
 	if len(list) <= 32 {
@@ -341,7 +345,7 @@ func (nx *nestIndexer) insert(v int32, c nestClass) {
 				break
 			}
 		}
-	} else if j, ok := nx.keys[nestKey{v, c.t, c.epoch, c.write, c.ctx}]; ok {
+	} else if j, ok := nx.keys[classKey{v, c.t, c.epoch, c.write, c.ctx}]; ok {
 		i = int(j)
 	}
 	if i >= 0 {
@@ -353,34 +357,26 @@ func (nx *nestIndexer) insert(v int32, c nestClass) {
 	if n := len(nx.idx[v]); n > 32 {
 		if n == 33 { // the variable's map starts now
 			for j, d := range nx.idx[v][:32] {
-				nx.keys[nestKey{v, d.t, d.epoch, d.write, d.ctx}] = int32(j)
+				nx.keys[classKey{v, d.t, d.epoch, d.write, d.ctx}] = int32(j)
 			}
 		}
-		nx.keys[nestKey{v, c.t, c.epoch, c.write, c.ctx}] = int32(n - 1)
+		nx.keys[classKey{v, c.t, c.epoch, c.write, c.ctx}] = int32(n - 1)
 	}
 }
 
-// maxNestSize bounds the classes and pending accesses of the first pass
+// MaxSize bounds the classes and pending accesses of the first pass
 // (about 100 bytes each), and the lock sets and histories of their
-// contexts (histUnits): beyond it the decision stops, undecided. The six
+// contexts (charge): beyond it the decision stops, undecided. The six
 // real traces have 4,600 to 322,000.
-const maxNestSize = 4_000_000
-
-// nestLimit is the first pass's limit (Options.maxNest).
-func (p *predictor) nestLimit() int64 {
-	if p.o.maxNest > 0 {
-		return p.o.maxNest
-	}
-	return maxNestSize
-}
+const MaxSize = 4_000_000
 
 // charge counts n words (int32) of contexts' lock sets and histories, or
-// of the acquire log, in size: 25 words a unit of maxNestSize. A history
+// of the acquire log, in size: 25 words a unit of MaxSize. A history
 // is bounded by the locks, not by the trace: in a long section with many
 // inner locks (one for each object of a loop, say) each stretch between
 // acquires has its own, and together they grow with the square of the
 // section.
-func (nx *nestIndexer) charge(n int) {
+func (nx *Indexer) charge(n int) {
 	nx.words += n
 	nx.size += int64(nx.words / 25)
 	nx.words %= 25
@@ -388,14 +384,14 @@ func (nx *nestIndexer) charge(n int) {
 
 // workCheck is how much work (histories made in the first pass, lookups
 // in the second) between two looks at the deadline and the limits,
-// besides spoolEach's every 4,096 events: one access deep in nested
+// besides proj.SpoolEach's every 4,096 events: one access deep in nested
 // sections makes a history as long as the depth.
 const workCheck = 1 << 16
 
-// nestIndex runs the first pass over the spool; false when stopped (the
-// deadline, or limit: maxNestSize but in tests).
-func nestIndex(s *proj.Summary, sp *proj.Spool, limit int64, stop func() bool) (*nestIndexer, bool, error) {
-	nx := newNestIndexer(s)
+// Index runs the first pass over the spool; false when stopped (the
+// deadline, or limit: MaxSize unless predict's options set another).
+func Index(s *proj.Summary, sp *proj.Spool, limit int64, stop func() bool) (*Indexer, bool, error) {
+	nx := newIndexer(s)
 	nx.limit = limit
 	over := func() bool { return stop() || nx.size > limit }
 	next := int64(workCheck)

@@ -1,4 +1,4 @@
-package predict
+package nested
 
 import (
 	"cmp"
@@ -8,7 +8,7 @@ import (
 )
 
 // A thread's locks under nested locking, as the linear two-thread decision
-// (pair_nested.go) needs them: the stack of critical sections it is in, and
+// (index.go) needs them: the stack of critical sections it is in, and
 // the acquisition histories of Kahlon, Ivančić and Gupta: backward at an
 // access (the locks acquired inside a held section before it) and forward
 // after it (those acquired inside a held section after it, known once the
@@ -23,8 +23,8 @@ import (
 // a history is one entry per lock instead of one per lock pair, where
 // 10,000 nested locks made 5·10⁷ pairs.
 
-// nestSection is one critical section on a thread's stack.
-type nestSection struct {
+// section is one critical section on a thread's stack.
+type section struct {
 	lock int32
 	acq  int64 // the edge of its acquire
 	n    int64 // the thread's acquisitions before its own
@@ -37,9 +37,9 @@ type lockDepth struct {
 	lock, depth int32
 }
 
-// nestThread is one thread's locks in a pass.
-type nestThread struct {
-	stack    []*nestSection
+// thread is one thread's locks in a pass.
+type thread struct {
+	stack    []*section
 	lastFree int64 // the last position (edges taken) at which it held no lock
 	acqs     int64 // acquisitions so far
 	// last is the index of the last acquire of each lock acquired inside
@@ -60,7 +60,7 @@ const posMap = 8
 
 // acquire takes lock l at edge at. It reports the index of l's previous
 // acquire inside the outermost section held (-1: none).
-func (nt *nestThread) acquire(l int32, at int64) (prev int64) {
+func (nt *thread) acquire(l int32, at int64) (prev int64) {
 	prev = -1
 	if len(nt.stack) == 0 {
 		nt.lastFree = at
@@ -79,7 +79,7 @@ func (nt *nestThread) acquire(l int32, at int64) (prev int64) {
 			nt.remember(l)
 		}
 	}
-	nt.stack = append(nt.stack, &nestSection{lock: l, acq: at, n: nt.acqs, rel: math.MaxInt64})
+	nt.stack = append(nt.stack, &section{lock: l, acq: at, n: nt.acqs, rel: math.MaxInt64})
 	nt.acqs++
 	switch n := len(nt.stack); {
 	case n == posMap+1:
@@ -94,7 +94,7 @@ func (nt *nestThread) acquire(l int32, at int64) (prev int64) {
 }
 
 // remember notes the acquire just made of l in hist.
-func (nt *nestThread) remember(l int32) {
+func (nt *thread) remember(l int32) {
 	h := nt.hist[l]
 	if n := len(h); n > 0 && h[n-1] >= nt.snapA {
 		h[n-1] = nt.acqs // no snapshot since: the previous one is asked for by none
@@ -106,7 +106,7 @@ func (nt *nestThread) remember(l int32) {
 
 // lastBefore is the index of l's last acquire inside the outermost
 // section before a (a snapshot's acquisitions), -1 if none.
-func (nt *nestThread) lastBefore(l int32, a int64) int64 {
+func (nt *thread) lastBefore(l int32, a int64) int64 {
 	h := nt.hist[l]
 	i := sort.Search(len(h), func(i int) bool { return h[i] >= a })
 	if i == 0 {
@@ -117,7 +117,7 @@ func (nt *nestThread) lastBefore(l int32, a int64) int64 {
 
 // release lets go of lock l at edge at; it reports false when l is not
 // the innermost lock held (the locking is not nested).
-func (nt *nestThread) release(l int32, at int64) bool {
+func (nt *thread) release(l int32, at int64) bool {
 	n := len(nt.stack)
 	if n == 0 || nt.stack[n-1].lock != l {
 		return false
@@ -144,7 +144,7 @@ func (nt *nestThread) release(l int32, at int64) bool {
 }
 
 // posOf is l's index in the stack, -1 when l is not held.
-func (nt *nestThread) posOf(l int32) int {
+func (nt *thread) posOf(l int32) int {
 	if nt.pos != nil {
 		if i, ok := nt.pos[l]; ok {
 			return int(i)
@@ -161,7 +161,7 @@ func (nt *nestThread) posOf(l int32) int {
 
 // freeAt is the thread's last lock-free position at position pos (its
 // current one).
-func (nt *nestThread) freeAt(pos int64) int64 {
+func (nt *thread) freeAt(pos int64) int64 {
 	if len(nt.stack) == 0 {
 		return pos
 	}
@@ -169,7 +169,7 @@ func (nt *nestThread) freeAt(pos int64) int64 {
 }
 
 // held is the locks held, outermost first.
-func (nt *nestThread) held() []int32 {
+func (nt *thread) held() []int32 {
 	out := make([]int32, len(nt.stack))
 	for i, sec := range nt.stack {
 		out[i] = sec.lock
@@ -179,14 +179,14 @@ func (nt *nestThread) held() []int32 {
 
 // depthBefore is how many sections of secs (outermost first) were
 // acquired before the acquire of index n.
-func depthBefore(secs []*nestSection, n int64) int {
+func depthBefore(secs []*section, n int64) int {
 	return sort.Search(len(secs), func(i int) bool { return secs[i].n >= n })
 }
 
 // backward is the backward acquisition history at the current position:
 // each lock acquired inside a held section, with how many of the held
 // sections it was acquired inside (those acquired before its last acquire).
-func (nt *nestThread) backward() []lockDepth {
+func (nt *thread) backward() []lockDepth {
 	out := make([]lockDepth, 0, len(nt.inner))
 	for _, k := range nt.inner {
 		if d := depthBefore(nt.stack, nt.last[k]); d > 0 {
@@ -200,7 +200,7 @@ func (nt *nestThread) backward() []lockDepth {
 // sections secs, once they are all released: first holds each lock's first
 // acquire after the access, and a lock pairs with the sections released
 // after that acquire (rel is non-increasing along secs).
-func forward(first map[int32]int64, secs []*nestSection) []lockDepth {
+func forward(first map[int32]int64, secs []*section) []lockDepth {
 	out := make([]lockDepth, 0, len(first))
 	for k, c := range first {
 		d := sort.Search(len(secs), func(i int) bool { return secs[i].rel <= c })
@@ -217,8 +217,8 @@ func sortDepths(h []lockDepth) []lockDepth {
 	return h
 }
 
-// nestAcq is an acquire of a lock and its index among the thread's.
-type nestAcq struct {
+// acq is an acquire of a lock and its index among the thread's.
+type acq struct {
 	lock int32
 	n    int64
 }

@@ -1,8 +1,8 @@
-package predict
+package nested
 
-// The three barriers of case B (pair_nested.go) between T1's e1 and its
+// The three barriers of case B (index.go) between T1's e1 and its
 // current position, just before e2, and T2's class c, with histories held
-// as a depth per lock (pair_nested_locks.go). Each barrier is looked up
+// as a depth per lock (locks.go). Each barrier is looked up
 // from T2's side, its held locks and histories, each lock of which is
 // found in T1's stack by a map: the time is their length, where a walk
 // over T1's sections and lock pairs took the square of the nesting depth.
@@ -10,7 +10,7 @@ package predict
 // barred reports one of the barriers and how many locks it looked up (the
 // meeting's budget counts them). W, the sections held throughout, are
 // those of e1 still held: T1's stack up to w.
-func (m *nestMeeter) barred(e1 *nestFirst, t1 *nestThread, c *nestClass) (bool, int64) {
+func (m *Meeter) barred(e1 *firstAccess, t1 *thread, c *class) (bool, int64) {
 	held := c.ctx.held
 	if len(held) == 0 {
 		return false, 1 // every barrier needs a lock T2 holds at f
@@ -46,7 +46,7 @@ func (m *nestMeeter) barred(e1 *nestFirst, t1 *nestThread, c *nestClass) (bool, 
 // at f, at index p, and acquired k2 inside its section before f (p below
 // k2's depth in T2's backward history). For each p, the least i of a k2
 // whose depth exceeds p is a suffix minimum over the depths.
-func crossedBefore(e1 *nestFirst, t1 *nestThread, c *nestClass, w int) bool {
+func crossedBefore(e1 *firstAccess, t1 *thread, c *class, w int) bool {
 	held := c.ctx.held
 	least := make([]int32, len(held)) // by depth-1: the least i of a k2 in W
 	for p := range least {
@@ -75,7 +75,7 @@ func crossedBefore(e1 *nestFirst, t1 *nestThread, c *nestClass, w int) bool {
 // while T2 holds k2 at f, at index q, and acquires k1 inside its section
 // after f (q below k1's depth in T2's forward history). For each depth,
 // the greatest j among T2's first depth locks is a prefix maximum.
-func crossedAfter(t1 *nestThread, c *nestClass, pos []int32, w int) bool {
+func crossedAfter(t1 *thread, c *class, pos []int32, w int) bool {
 	if len(c.ctx.fwd) == 0 {
 		return false
 	}

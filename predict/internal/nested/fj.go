@@ -1,4 +1,4 @@
-package predict
+package nested
 
 import "maps"
 
@@ -9,7 +9,7 @@ import "maps"
 // thread's first events follow its forker's fork and everything before
 // it, and a thread's events after a join follow the joined thread's end
 // and everything before that. The linear two-thread decision uses it to
-// leave out patterns no run can have (pair_nested.go).
+// leave out patterns no run can have (index.go).
 type fjClocks struct {
 	cur    []map[int32]int64   // per thread: its clock now (never changed once stored)
 	epochs [][]map[int32]int64 // per thread: its clock in each epoch
