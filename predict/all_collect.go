@@ -167,11 +167,11 @@ func (p *predictor) eachEvent(f func(*trace.Event)) (bool, error) {
 	})
 }
 
-// allNested is step 5c's passes (pair_nested.go) going on after each hit:
+// allNested is step 5c's passes (internal/nested) going on after each hit:
 // every pattern of a one-variable two-thread cycle, so that under nested
 // locking the groups of such cycles are all listed. Nothing when the
 // locking is not nested; a pass stopped by the decision's own limits
-// (maxNestSize, the meeting's work) leaves the groups it found, and says
+// (nested.MaxSize, the meeting's work) leaves the groups it found, and says
 // so (col.cut: the listing's incomplete).
 func (p *predictor) allNested(col *collector) (bool, error) {
 	nx, whole, err := nested.Index(p.s, p.sp, p.nestLimit(), func() bool { return p.ctx.Err() != nil })

@@ -26,7 +26,7 @@ const twoThreadsNote = "no violation involving two threads (every pair of thread
 	"cycles through three or more threads were not decided: "
 
 // oneVariableNote is what the linear two-thread decision proves when it
-// finds no pattern (pair_nested.go).
+// finds no pattern (internal/nested).
 const oneVariableNote = "no cycle through two threads is on one variable (the linear decision under nested locking)"
 
 // undecided is the product search's unknown answer, its reason its own;
