@@ -164,6 +164,10 @@ func (g graph) violations() []string {
 				// predict drives the chain search; the search knows only
 				// the projection it runs over.
 				add("predict/internal/chain imports %s: the chain search builds on the projection layer, not on predict", q)
+			case pkg == "predict/internal/pair" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// predict drives the two-thread patterns; they know only
+				// the projection they run over, and no other finder.
+				add("predict/internal/pair imports %s: the two-thread patterns build on the projection layer, not on predict or another finder", q)
 			}
 		}
 	}
@@ -204,7 +208,7 @@ var projImports = []string{"model", "profiles", "trace", "verify"}
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain"}
+	"predict/internal/chain", "predict/internal/pair"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -234,6 +238,8 @@ func TestLayersCatch(t *testing.T) {
 		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 		{"predict/internal/proj", "predict", "predict/internal/proj imports predict: the projection layer builds on"},
 		{"predict/internal/chain", "predict", "predict/internal/chain imports predict: the chain search builds on"},
+		{"predict/internal/pair", "predict", "predict/internal/pair imports predict: the two-thread patterns build on"},
+		{"predict/internal/pair", "predict/internal/chain", "predict/internal/pair imports predict/internal/chain: the two-thread patterns build on"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
@@ -241,7 +247,8 @@ func TestLayersCatch(t *testing.T) {
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
 			"predict/internal/proj":  {"model", "profiles", "trace", "verify"},
-			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"}}
+			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/pair":  {"predict/internal/proj", "model", "profiles", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

@@ -2,7 +2,6 @@ package pair
 
 import (
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
@@ -127,7 +126,7 @@ func (ps *HBScan) enter(t int, l profiles.Letter, at int64) {
 		if t1 == t {
 			continue
 		}
-		for _, a := range chain.Conflicting(l) {
+		for _, a := range conflicting(l) {
 			if a < 0 || int(a) >= len(ps.last[t1]) {
 				continue
 			}
@@ -148,7 +147,7 @@ func (ps *HBScan) close(t int, l profiles.Letter, at int64) (HBFind, bool) {
 		if t1 == t || en.txn == 0 {
 			continue
 		}
-		for _, b := range chain.Conflicting(l) {
+		for _, b := range conflicting(l) {
 			if b < 0 || int(b) >= len(ps.last[t1]) {
 				continue
 			}
@@ -175,4 +174,14 @@ func (ps *HBScan) see(t int, l profiles.Letter, at, line int64, loc int32) {
 		return
 	}
 	rec.last, rec.lastLine, rec.lastLoc = at, line, loc
+}
+
+// conflicting lists the letters that conflict with l (at most two; -1:
+// none): a write's read and itself, a read's write. The chain search has
+// its own copy; the two finders share no code but the projection layer.
+func conflicting(l profiles.Letter) [2]profiles.Letter {
+	if l.Write() {
+		return [2]profiles.Letter{l - 1, l}
+	}
+	return [2]profiles.Letter{l + 1, -1}
 }
