@@ -12,6 +12,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/chain"
+	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -385,7 +386,7 @@ func (a *AllOutcome) planOf(k, src int) (pl proj.Plan, ok bool, engine, why stri
 		return pl, ok, "global", nestedWhy(p, pat.nested), false, err
 	}
 	pl, ok, err = p.pairPlan(pat.hb)
-	return pl, ok, "global", pairNote, false, err
+	return pl, ok, "global", pair.HBNote, false, err
 }
 
 // scanPlan is Lemma 2's normal run for a pair the scan found (as

@@ -3,13 +3,14 @@ package predict
 import (
 	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/nested"
+	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
 // The finders of conc predict --all, each going on after a hit: the
 // lock-free scan (internal/chain/scan.go), the lock-aware two-thread pattern
-// (pair_lock.go) and the happens-before one (pair_hb.go). A hit is only
+// (internal/pair/lock.go) and the happens-before one (internal/pair/hb.go). A hit is only
 // counted in its group; the first hit of each finder in a group is kept,
 // so that its witness can be built later (a few words a group, never one a
 // pattern).
@@ -31,8 +32,8 @@ var sourceNames = [nSources]string{"predict's answer", "normal run", "two thread
 // allPattern is a finder's first pattern in a group.
 type allPattern struct {
 	scan   chain.Pair
-	lock   pairLockFind
-	hb     pairFind
+	lock   pair.LockFind
+	hb     pair.HBFind
 	nested nested.Find
 	answer *Outcome
 }
@@ -116,43 +117,40 @@ func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 	return c, err
 }
 
-// allPairsLocked is pair_lock.go's search over the whole index (a first
-// pass that indexes, a second that meets every e2 with it), going on
-// after each hit. It reports false when the deadline cut it short.
+// allPairsLocked is internal/pair/lock.go's search over the whole index
+// (a first pass that indexes, a second that meets every e2 with it),
+// going on after each hit. It reports false when the deadline cut it
+// short.
 func (p *predictor) allPairsLocked(col *collector) (bool, error) {
-	k := len(p.s.Threads)
-	px := newPairIndexer(p.s)
-	done, err := p.eachEvent(func(ev *trace.Event) { px.index(ev, px.w.step(ev)) })
+	px := pair.NewIndexer(p.s)
+	done, err := p.eachEvent(px.Add)
 	if err != nil || !done {
 		return false, err
 	}
-	w := newPairWalk(k, len(p.s.Locks))
-	w.forkVC = px.w.forkVC
-	m := newTxnVars(k)
-	tr := newSiteTracker(k)
+	mt := pair.NewMeeter(p.s, px.Index())
+	tr := newSiteTracker(len(p.s.Threads))
 	return p.eachEvent(func(ev *trace.Event) {
 		tr.step(ev)
-		at := w.step(ev)
-		f, ok := m.meet(w, px.idx, ev, at)
+		f, ok := mt.Step(ev)
 		if !ok {
 			return
 		}
-		if g, first := col.addAt(tr, srcLock, f.t1, f.e1, ev); first {
+		if g, first := col.addAt(tr, srcLock, f.T1, f.E1, ev); first {
 			g.pats[srcLock].lock = f
 		}
 	})
 }
 
-// allPairsHB is pair_hb.go's pass going on after each hit.
+// allPairsHB is internal/pair/hb.go's pass going on after each hit.
 func (p *predictor) allPairsHB(col *collector) (bool, error) {
-	ps := newPairScan(p.s)
+	ps := pair.NewHBScan(p.s)
 	return p.eachEvent(func(ev *trace.Event) {
-		f, ok := ps.step(ev)
+		f, ok := ps.Step(ev)
 		if !ok {
 			return
 		}
-		e1, e2 := letterSite(f.e1L, f.locE1), letterSite(f.e2L, f.locE2)
-		if g, first := col.add(srcHB, f.t1, e1, e2, f.lineE1); first {
+		e1, e2 := letterSite(f.E1L, f.LocE1), letterSite(f.E2L, f.LocE2)
+		if g, first := col.add(srcHB, f.T1, e1, e2, f.LineE1); first {
 			g.pats[srcHB].hb = f
 		}
 	})

@@ -234,7 +234,7 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 		// The dropped group's pattern is the one predict's first pass
 		// answers with (e2 at line 38); the shown one's, e2 at line 14,
 		// only the meeting pass finds, which predict then does not run.
-		require.Equal(t, []int64{14, 38}, []int64{a.groups[0].pats[srcLock].lock.lineE2, a.groups[1].pats[srcLock].lock.lineE2})
+		require.Equal(t, []int64{14, 38}, []int64{a.groups[0].pats[srcLock].lock.LineE2, a.groups[1].pats[srcLock].lock.LineE2})
 		require.True(t, strings.HasPrefix(a.Result.Reason, "two threads through their locks"), a.Result.Reason)
 		require.NoError(t, verify.Witness(projectionOf(t, src), w.Result.Witness))
 		requireSTDRoundTrip(t, src, w, false)

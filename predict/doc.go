@@ -35,9 +35,9 @@
 // after its b, and no event that must precede the interrupted thread's
 // start; a proof of serializable, with lock edges too), and two
 // linear-time searches for a two-thread violation, one through the locks
-// (pair_lock.go: another thread's access scheduled between two accesses of
+// (internal/pair/lock.go: another thread's access scheduled between two accesses of
 // a transaction from lock-free points) and one over the observed order
-// closed under happens-before (pair_hb.go). Every witness, the
+// closed under happens-before (internal/pair/hb.go). Every witness, the
 // shortcuts' and the engines', is checked by package verify before it is
 // answered (internal/proj/gate.go; verify.Prefix: the run is read off the projection, so
 // what is checked is lock validity, fork and join order and the cycle).

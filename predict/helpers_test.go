@@ -210,3 +210,11 @@ func predictString(t testing.TB, src string, o Options) *Outcome {
 	require.NoError(t, err, "trace:\n%s", src)
 	return out
 }
+
+// b2i counts a true as one.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -28,7 +28,7 @@ import (
 // violation proves that no run has a two-thread cycle through T1 and T2.
 // Conversely a violation of the pair program is made a run of the trace by
 // running first what must happen before T1 and T2 start (the context C of
-// pair_lock.go, in its observed order), then the pair's run; that run is
+// internal/pair/lock.go, in its observed order), then the pair's run; that run is
 // verified like every other witness (internal/proj/gate.go), and one that fails leaves
 // the pair undecided.
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
@@ -131,7 +132,7 @@ func TestPairFindersAreSound(t *testing.T) {
 				if way == "hb" {
 					out, ok, err = p.pairs()
 				} else {
-					var f pairLockFind
+					var f pair.LockFind
 					var hit bool
 					f, hit, err = findPairLock(p)
 					require.NoError(t, err)
@@ -169,8 +170,8 @@ func TestPairFindersAreSound(t *testing.T) {
 // cleanContext reports that the pattern's context is empty (no fork before
 // either thread starts): the case the lock-aware finder's conditions cover
 // without relying on the verification.
-func cleanContext(f pairLockFind) bool {
-	for _, c := range f.ctx {
+func cleanContext(f pair.LockFind) bool {
+	for _, c := range f.Ctx {
 		if c != 0 {
 			return false
 		}
@@ -191,7 +192,7 @@ func TestPairLockedBeyondTheEngine(t *testing.T) {
 	for _, lockEdges := range []bool{false, true} {
 		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict, "lock edges %v: %s", lockEdges, out.Result.Reason)
-		require.True(t, strings.HasPrefix(out.Result.Reason, pairLockNote), out.Result.Reason)
+		require.True(t, strings.HasPrefix(out.Result.Reason, pair.LockedNote), out.Result.Reason)
 		require.NoError(t, verify.Witness(full, out.Result.Witness))
 		requireSTDRoundTrip(t, src, out, true)
 	}
@@ -270,7 +271,7 @@ func TestPairLockedTwoSections(t *testing.T) {
 	for _, lockEdges := range []bool{false, true} {
 		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
-		require.True(t, strings.HasPrefix(out.Result.Reason, pairLockNote), out.Result.Reason)
+		require.True(t, strings.HasPrefix(out.Result.Reason, pair.LockedNote), out.Result.Reason)
 		require.NoError(t, verify.Witness(full, out.Result.Witness))
 		requireSTDRoundTrip(t, src, out, true)
 	}
@@ -319,13 +320,13 @@ func TestUnknownSaysThePairsRan(t *testing.T) {
 }
 
 // findPairLock runs both passes of the lock-aware pattern's search.
-func findPairLock(p *predictor) (pairLockFind, bool, error) {
+func findPairLock(p *predictor) (pair.LockFind, bool, error) {
 	stop := func() bool { return false }
-	pi, f, ok, err := firstPairLock(p.s, p.sp, stop)
+	pi, f, ok, err := pair.IndexLocked(p.s, p.sp, stop)
 	if err != nil || ok || pi == nil {
 		return f, ok, err
 	}
-	return secondPairLock(p.s, p.sp, pi, stop)
+	return pair.FindLocked(p.s, p.sp, pi, stop)
 }
 
 // pairsLockedBoth is the lock-aware step with both its passes.

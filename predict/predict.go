@@ -10,6 +10,7 @@ import (
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/chain"
+	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -158,7 +159,7 @@ type predictor struct {
 	// nested: what the linear two-thread decision concluded (step 5c).
 	nested nestedResult
 	// pairIdx: the lock-aware pattern's index, between its passes.
-	pairIdx *pairIndexed
+	pairIdx *pair.Index
 }
 
 // decide runs the engine pickEngine picks: the streaming profile check for

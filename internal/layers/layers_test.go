@@ -168,6 +168,10 @@ func (g graph) violations() []string {
 				// predict drives the linear two-thread decision and
 				// verifies its runs; the decision knows only the projection.
 				add("predict/internal/nested imports %s: the linear two-thread decision builds on the projection layer, not on predict", q)
+			case pkg == "predict/internal/pair" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// predict drives the two-thread patterns; they know only
+				// the projection they run over, and no other finder.
+				add("predict/internal/pair imports %s: the two-thread patterns build on the projection layer, not on predict or another finder", q)
 			}
 		}
 	}
@@ -208,7 +212,7 @@ var projImports = []string{"model", "profiles", "trace", "verify"}
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain", "predict/internal/nested"}
+	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -240,6 +244,8 @@ func TestLayersCatch(t *testing.T) {
 		{"predict/internal/chain", "predict", "predict/internal/chain imports predict: the chain search builds on"},
 		{"predict/internal/nested", "predict", "predict/internal/nested imports predict: the linear two-thread decision builds on"},
 		{"predict/internal/nested", "predict/internal/chain", "predict/internal/nested imports predict/internal/chain: the linear"},
+		{"predict/internal/pair", "predict", "predict/internal/pair imports predict: the two-thread patterns build on"},
+		{"predict/internal/pair", "predict/internal/chain", "predict/internal/pair imports predict/internal/chain: the two-thread patterns build on"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
@@ -248,7 +254,8 @@ func TestLayersCatch(t *testing.T) {
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
 			"predict/internal/proj":   {"model", "profiles", "trace", "verify"},
 			"predict/internal/chain":  {"predict/internal/proj", "model", "profiles", "trace"},
-			"predict/internal/nested": {"predict/internal/proj", "model", "trace"}}
+			"predict/internal/nested": {"predict/internal/proj", "model", "trace"},
+			"predict/internal/pair":   {"predict/internal/proj", "model", "profiles", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

@@ -45,7 +45,7 @@ type Plan struct {
 type ObservedCut struct {
 	Cut []int64
 	// Tail, when set, is an edge of its thread (its cut) run after all
-	// the others: the two-thread reordering's e2 (predict/pair_hb.go).
+	// the others: the two-thread reordering's e2 (predict/internal/pair/hb.go).
 	Tail *Ref
 }
 

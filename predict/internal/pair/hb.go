@@ -1,8 +1,7 @@
-package predict
+package pair
 
 import (
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
@@ -15,10 +14,10 @@ import (
 // run as e1 < f1 <= f2 < e2. This pass looks for the pattern in one order
 // that is always a run: the observed order restricted to the events that
 // happen before f2 or before e2 (program order, release -> next acquire,
-// fork -> child, child -> join: the order observed_trim.go keeps), with e2
-// moved last. That set is down-closed, so the observed order restricted to
-// it is a run (the argument of observed_trim.go); e2 is an access, which
-// never blocks. The run has the pattern when, as observed, e1 precedes f1
+// fork -> child, child -> join: the order predict's trim of the observed
+// witness keeps), with e2 moved last. That set is down-closed, so the
+// observed order restricted to it is a run (the trim's argument); e2 is an
+// access, which never blocks. The run has the pattern when, as observed, e1 precedes f1
 // and e2 precedes f2 (else the observed trace already violates), f2 does
 // not happen after e2 (T2 does not know T1's edge e2: vc_f2[T1] <= e2), and
 // then it has the cycle A -> txn(f1) ->po txn(f2) -> A.
@@ -52,77 +51,46 @@ type pairEntry struct {
 	e1L       profiles.Letter
 }
 
-// pairFind is a two-thread pattern found: e1, e2 of t1's transaction, f1,
-// f2 of t2, as edges, and whether f1 and f2 lie in one transaction.
-type pairFind struct {
-	t1, t2         int
-	e1, e2, f1, f2 int64
-	sameF          bool
-	lineE2, lineF2 int64
-	// e1 and e2's letters, e1's line and both code locations (--all)
-	e1L, e2L     profiles.Letter
-	lineE1       int64
-	locE1, locE2 int32
+// HBFind is a happens-before pattern found: E1, E2 of T1's transaction,
+// F1, F2 of T2, as edges, and whether F1 and F2 lie in one transaction.
+type HBFind struct {
+	T1, T2         int
+	E1, E2, F1, F2 int64
+	SameF          bool
+	LineE2, LineF2 int64
+	// E1 and E2's letters, E1's line and both code locations (--all's
+	// signatures)
+	E1L, E2L     profiles.Letter
+	LineE1       int64
+	LocE1, LocE2 int32
 }
 
-// hbWalk follows the projections' edges, open transactions and vector
-// clocks (in edges) through a pass: this file's and pair_lock.go's.
-type hbWalk struct {
-	vc, lockVC [][]int64
-	open       []bool
-}
-
-func newHBWalk(k, locks int) hbWalk {
-	w := hbWalk{vc: make([][]int64, k), lockVC: make([][]int64, locks), open: make([]bool, k)}
-	for t := range w.vc {
-		w.vc[t] = make([]int64, k)
-	}
-	return w
-}
-
-// step moves thread ev.Thread on by ev and returns the edge of an access
-// (the middle edge of a unary one: begin; access; end) or of the event.
-func (w *hbWalk) step(ev *trace.Event) int64 {
-	t := ev.Thread
-	at := w.vc[t][t]
-	syncBefore(w.vc, w.lockVC, ev)
-	switch {
-	case ev.Op == model.OpBegin:
-		w.open[t] = true
-	case ev.Op == model.OpEnd:
-		w.open[t] = false
-	case ev.Op.IsAccess() && !w.open[t]:
-		at++
-	}
-	w.vc[t][t] += proj.EdgesOf(ev, w.open[t])
-	syncAfter(w.vc, w.lockVC, ev)
-	return at
-}
-
-// pairScan is the state of the pass.
-type pairScan struct {
+// HBScan is the state of the pass; predict --all steps it on after each
+// hit.
+type HBScan struct {
 	hbWalk
 	txn   []int64
 	last  [][]letterTxn
 	entry [][]pairEntry // entry[t2][t1]; txn 0: none
 }
 
-// findPair runs the pass over the spool and returns the first pattern.
-func findPair(s *proj.Summary, sp *proj.Spool, stop func() bool) (pairFind, bool, error) {
-	ps := newPairScan(s)
-	var f pairFind
+// FindHB runs the pass over the spool and returns the first pattern; stop
+// ends it early (a deadline).
+func FindHB(s *proj.Summary, sp *proj.Spool, stop func() bool) (HBFind, bool, error) {
+	ps := NewHBScan(s)
+	var f HBFind
 	var hit bool
 	_, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
-		f, hit = ps.step(ev)
+		f, hit = ps.Step(ev)
 		return !hit
 	})
 	return f, hit && err == nil, err
 }
 
-// newPairScan is the pass's state before its first event.
-func newPairScan(s *proj.Summary) *pairScan {
+// NewHBScan is the pass's state before its first event.
+func NewHBScan(s *proj.Summary) *HBScan {
 	k := len(s.Threads)
-	ps := &pairScan{hbWalk: newHBWalk(k, len(s.Locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
+	ps := &HBScan{hbWalk: newHBWalk(k, len(s.Locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
 		entry: make([][]pairEntry, k)}
 	for t := range ps.entry {
 		ps.entry[t] = make([]pairEntry, k)
@@ -130,22 +98,22 @@ func newPairScan(s *proj.Summary) *pairScan {
 	return ps
 }
 
-// step folds one event in, and reports a pattern it closes.
-func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
+// Step folds one event in, and reports a pattern it closes.
+func (ps *HBScan) Step(ev *trace.Event) (HBFind, bool) {
 	t := ev.Thread
 	at := ps.hbWalk.step(ev)
 	if ev.Op == model.OpBegin || ev.Op.IsAccess() && !ps.open[t] {
 		ps.txn[t]++ // a transaction, or a unary access's own
 	}
 	if !ev.Op.IsAccess() {
-		return pairFind{}, false
+		return HBFind{}, false
 	}
 	l := proj.LetterOf(ev)
 	ps.enter(int(t), l, at)
 	f, ok := ps.close(int(t), l, at)
 	ps.see(int(t), l, at, ev.Line, ev.Loc)
 	if ok {
-		f.lineF2 = ev.Line
+		f.LineF2 = ev.Line
 	}
 	return f, ok
 }
@@ -153,12 +121,12 @@ func (ps *pairScan) step(ev *trace.Event) (pairFind, bool) {
 // enter records, for every other thread t1, the latest transaction of t1
 // that t's access (edge at, letter l) enters: one with an earlier access
 // conflicting with l (the earliest such access is the best e1).
-func (ps *pairScan) enter(t int, l profiles.Letter, at int64) {
+func (ps *HBScan) enter(t int, l profiles.Letter, at int64) {
 	for t1 := range ps.last {
 		if t1 == t {
 			continue
 		}
-		for _, a := range chain.Conflicting(l) {
+		for _, a := range conflicting(l) {
 			if a < 0 || int(a) >= len(ps.last[t1]) {
 				continue
 			}
@@ -173,29 +141,29 @@ func (ps *pairScan) enter(t int, l profiles.Letter, at int64) {
 
 // close looks for a t1 whose entered transaction has an access e2 after e1
 // conflicting with t's access (edge at, letter l) that t does not know of.
-func (ps *pairScan) close(t int, l profiles.Letter, at int64) (pairFind, bool) {
+func (ps *HBScan) close(t int, l profiles.Letter, at int64) (HBFind, bool) {
 	for t1 := range ps.last {
 		en := ps.entry[t][t1]
 		if t1 == t || en.txn == 0 {
 			continue
 		}
-		for _, b := range chain.Conflicting(l) {
+		for _, b := range conflicting(l) {
 			if b < 0 || int(b) >= len(ps.last[t1]) {
 				continue
 			}
 			rec := ps.last[t1][b]
 			if rec.txn == en.txn && rec.last > en.e1 && rec.last >= ps.vc[t][t1] {
-				return pairFind{t1: t1, t2: t, e1: en.e1, e2: rec.last, f1: en.f1, f2: at,
-					sameF: en.f1Txn == ps.txn[t], lineE2: rec.lastLine,
-					e1L: en.e1L, e2L: b, lineE1: en.e1Line, locE1: en.e1Loc, locE2: rec.lastLoc}, true
+				return HBFind{T1: t1, T2: t, E1: en.e1, E2: rec.last, F1: en.f1, F2: at,
+					SameF: en.f1Txn == ps.txn[t], LineE2: rec.lastLine,
+					E1L: en.e1L, E2L: b, LineE1: en.e1Line, LocE1: en.e1Loc, LocE2: rec.lastLoc}, true
 			}
 		}
 	}
-	return pairFind{}, false
+	return HBFind{}, false
 }
 
 // see records t's access (edge at) to letter l in its current transaction.
-func (ps *pairScan) see(t int, l profiles.Letter, at, line int64, loc int32) {
+func (ps *HBScan) see(t int, l profiles.Letter, at, line int64, loc int32) {
 	if int(l) >= len(ps.last[t]) {
 		n := max(2*len(ps.last[t]), int(l)+1, 16)
 		ps.last[t] = append(ps.last[t], make([]letterTxn, n-len(ps.last[t]))...)
@@ -206,4 +174,14 @@ func (ps *pairScan) see(t int, l profiles.Letter, at, line int64, loc int32) {
 		return
 	}
 	rec.last, rec.lastLine, rec.lastLoc = at, line, loc
+}
+
+// conflicting lists the letters that conflict with l (at most two; -1:
+// none): a write's read and itself, a read's write. The chain search has
+// its own copy; the two finders share no code but the projection layer.
+func conflicting(l profiles.Letter) [2]profiles.Letter {
+	if l.Write() {
+		return [2]profiles.Letter{l - 1, l}
+	}
+	return [2]profiles.Letter{l + 1, -1}
 }

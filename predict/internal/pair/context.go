@@ -1,4 +1,4 @@
-package predict
+package pair
 
 import (
 	"slices"
@@ -21,10 +21,10 @@ import (
 // leave another thread inside a section, so it repeats until nothing
 // changes (at most once per thread).
 
-// freeContext extends ctx (edges per thread) as above, in place.
-func (p *predictor) freeContext(ctx []int64, t1, t2 int) error {
+// FreeContext extends ctx (edges per thread) as above, in place.
+func FreeContext(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) error {
 	for range len(ctx) {
-		ext, err := p.contextReleases(ctx, t1, t2)
+		ext, err := contextReleases(s, sp, ctx, t1, t2)
 		if err != nil || len(ext) == 0 {
 			return err
 		}
@@ -49,9 +49,9 @@ func (p *predictor) freeContext(ctx []int64, t1, t2 int) error {
 // contextReleases is one pass: for each thread other than t1 and t2 that
 // holds a shared lock where ctx leaves it, the vector clock (in edges) of
 // its next position holding no lock, if it reaches one.
-func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) {
+func contextReleases(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) ([][]int64, error) {
 	k := len(ctx)
-	w := newHBWalk(k, len(p.s.Locks))
+	w := newHBWalk(k, len(s.Locks))
 	held := make([][]int32, k)
 	stuck := make([]bool, k) // holds a shared lock at ctx[t]
 	var out [][]int64
@@ -66,7 +66,7 @@ func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) 
 	if todo == 0 {
 		return nil, nil
 	}
-	_, err := proj.SpoolEach(p.sp, func() bool { return false }, func(ev *trace.Event) bool {
+	_, err := proj.SpoolEach(sp, func() bool { return false }, func(ev *trace.Event) bool {
 		t := int(ev.Thread)
 		w.step(ev)
 		switch ev.Op {
@@ -80,7 +80,7 @@ func (p *predictor) contextReleases(ctx []int64, t1, t2 int) ([][]int64, error) 
 		switch pos := w.vc[t][t]; {
 		case t == t1 || t == t2:
 		case pos == ctx[t]:
-			stuck[t] = slices.ContainsFunc(held[t], p.s.SharedLock)
+			stuck[t] = slices.ContainsFunc(held[t], s.SharedLock)
 			todo--
 			stuckN += b2i(stuck[t])
 		case pos > ctx[t] && stuck[t] && len(held[t]) == 0:
@@ -98,4 +98,18 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// ContextSegments is a context C (each thread's first ctx[t] edges) as
+// segments in its observed order.
+func ContextSegments(s *proj.Summary, sp *proj.Spool, ctx []int64) ([]proj.Segment, error) {
+	var segs []proj.Segment
+	err := s.EachEdge(sp, ctx, false, func(t int, q int64, _ model.Event) {
+		if n := len(segs); n > 0 && segs[n-1].Thread == t {
+			segs[n-1].Upto = q
+			return
+		}
+		segs = append(segs, proj.Segment{Thread: t, Upto: q})
+	})
+	return segs, err
 }
