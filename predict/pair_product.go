@@ -7,6 +7,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -160,12 +161,12 @@ func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, 
 // withContext puts before a pair's run the context C of t1 and t2 (what
 // happens before their forks, in its observed order).
 func (p *predictor) withContext(pl proj.Plan, t1, t2 int) (proj.Plan, error) {
-	w := newPairWalk(len(p.s.Threads), len(p.s.Locks))
+	w := pair.NewWalk(len(p.s.Threads), len(p.s.Locks))
 	never := func() bool { return false }
-	if _, err := proj.SpoolEach(p.sp, never, func(ev *trace.Event) bool { w.step(ev); return true }); err != nil {
+	if _, err := proj.SpoolEach(p.sp, never, func(ev *trace.Event) bool { w.Step(ev); return true }); err != nil {
 		return proj.Plan{}, err
 	}
-	segs, err := p.contextSegments(w.context(t1, t2))
+	segs, err := p.contextSegments(w.Context(t1, t2))
 	if err != nil {
 		return proj.Plan{}, err
 	}
