@@ -164,6 +164,12 @@ func (g graph) violations() []string {
 				// predict drives the chain search; the search knows only
 				// the projection it runs over.
 				add("predict/internal/chain imports %s: the chain search builds on the projection layer, not on predict", q)
+			case pkg == "predict/internal/hb" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// the happens-before clocks several finders share know only
+				// the projection's edges.
+				add("predict/internal/hb imports %s: the happens-before clocks build on the projection layer, not on predict", q)
+			case pkg == "predict/internal/observed" && isUnder(q, "predict") && !contains(observedImports, q):
+				add("predict/internal/observed imports %s: the observed-order finder builds on %s only", q, strings.Join(observedImports, ", "))
 			}
 		}
 	}
@@ -201,10 +207,14 @@ func contains(xs []string, x string) bool {
 // finder of predict uses it, so it imports none of them.
 var projImports = []string{"model", "profiles", "trace", "verify"}
 
+// observedImports are the parts of predict the observed-order finder
+// builds on: it knows no other finder.
+var observedImports = []string{"predict/internal/proj", "predict/internal/hb"}
+
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain"}
+	"predict/internal/chain", "predict/internal/hb", "predict/internal/observed"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -234,14 +244,19 @@ func TestLayersCatch(t *testing.T) {
 		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 		{"predict/internal/proj", "predict", "predict/internal/proj imports predict: the projection layer builds on"},
 		{"predict/internal/chain", "predict", "predict/internal/chain imports predict: the chain search builds on"},
+		{"predict/internal/hb", "predict", "predict/internal/hb imports predict: the happens-before clocks build on"},
+		{"predict/internal/observed", "predict", "predict/internal/observed imports predict: the observed-order finder builds on"},
+		{"predict/internal/observed", "predict/internal/chain", "predict/internal/observed imports predict/internal/chain"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
 			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
-			"predict/internal/proj":  {"model", "profiles", "trace", "verify"},
-			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"}}
+			"predict/internal/proj":     {"model", "profiles", "trace", "verify"},
+			"predict/internal/chain":    {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/hb":       {"predict/internal/proj", "model", "trace"},
+			"predict/internal/observed": {"predict/internal/proj", "predict/internal/hb", "monitor", "model", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()
