@@ -1,5 +1,11 @@
 package predict
 
+import (
+	"github.com/conc-dev/conc/predict/internal/hb"
+	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/trace"
+)
+
 // The two-thread finders (steps 4a, 5b and 5c) and the trim of the
 // observed witness keep a vector clock per thread, dense: threads² words,
 // and a fork costs a copy of one. A fork chain of 10,000 threads made that
@@ -14,3 +20,16 @@ const manyThreadsNote = "the two-thread searches were not run: more than 2048 th
 
 // denseClocks reports whether the trace has few enough threads for them.
 func (p *predictor) denseClocks() bool { return len(p.s.Threads) <= denseClockThreads }
+
+// hbCut is, per thread, how many edges of its projection happen before some
+// event of the cycle in the observed prefix up to line first; false if some
+// cycle event is not in the prefix (package predict/internal/hb).
+func (p *predictor) hbCut(cycle [][2]proj.Ref, first int64) ([]int64, bool, error) {
+	return hb.Cut(p.s, p.sp, cycle, first)
+}
+
+// joinVC, syncBefore and syncAfter are package hb's clock operations under
+// the names the two-thread patterns use.
+func joinVC(dst, src []int64)                          { hb.Join(dst, src) }
+func syncBefore(vc, lockVC [][]int64, ev *trace.Event) { hb.SyncBefore(vc, lockVC, ev) }
+func syncAfter(vc, lockVC [][]int64, ev *trace.Event)  { hb.SyncAfter(vc, lockVC, ev) }

@@ -29,9 +29,9 @@
 // respect it; transactions that keep their shared accesses in one critical
 // section of a lock every conflicting access takes cannot be interrupted
 // (internal/proj/locksets.go: a proof of serializable); and the observed order, a
-// reordering like any other, may itself not be serializable (its witness
-// trimmed to what happens before the cycle). Three more: the lock-free
-// check with fork order kept (forkscan.go: a chain uses no thread forked
+// reordering like any other, may itself not be serializable
+// (internal/observed: its witness trimmed to what happens before the cycle). Three more: the lock-free
+// check with fork order kept (internal/forkorder: a chain uses no thread forked
 // after its b, and no event that must precede the interrupted thread's
 // start; a proof of serializable, with lock edges too), and two
 // linear-time searches for a two-thread violation, one through the locks

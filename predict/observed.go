@@ -2,25 +2,21 @@ package predict
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/predict/internal/observed"
+	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
 
-// The observed order is itself one reordering of the projections: it
-// respects locks, fork and join by construction. So when the trace as
-// observed stops being serializable (the monitor of Lemma 1 says where), its
-// prefix up to that line is a witness, found in one pass and without the
-// product search. The monitor reports the transaction X that closed the
-// cycle and, for every other transaction on it, the events where the cycle
-// enters and leaves it; the events of X that leave and re-enter are found
-// here, and the witness is checked by package verify before it is used.
+// Step 4, the observed order (package predict/internal/observed): when the
+// trace as observed is not serializable, its prefix up to the monitor's
+// first violation, trimmed to what happens before the cycle, is a witness.
 
-// observedMaxCycle bounds the cycles the monitor spells out: describing a
-// cycle through hundreds of thousands of transactions (lock edges on a long
-// trace) costs gigabytes, and a longer cycle is left to the engine.
-const observedMaxCycle = 4096
+// observedInput is what the observed-order finder reads.
+func (p *predictor) observedInput() observed.Input {
+	return observed.Input{Summary: p.s, Spool: p.sp, LockEdges: p.o.Check.LockEdges}
+}
 
 // observedViolation runs the monitor over the spool to its first violation.
 func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, error) {
@@ -31,30 +27,7 @@ func (p *predictor) observedViolation() (monitor.TraceViolation, int64, bool, er
 // to also, before the monitor, and stops when also says so (the lock-aware
 // two-thread pattern's first pass shares the pass, pair_plan.go).
 func (p *predictor) observedViolationAlso(also func(*trace.Event) bool) (monitor.TraceViolation, int64, bool, error) {
-	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: p.o.Check.LockEdges, MaxCycle: observedMaxCycle, MaxViolations: 64})
-	r := p.sp.Reader()
-	var ev trace.Event
-	for n := 1; m.First() == 0; n++ {
-		if err := r.Next(&ev); err == io.EOF {
-			return monitor.TraceViolation{}, 0, false, nil
-		} else if err != nil {
-			return monitor.TraceViolation{}, 0, false, err
-		}
-		if also != nil && also(&ev) {
-			return monitor.TraceViolation{}, 0, false, nil
-		}
-		m.Step(ev)
-		if n&4095 == 0 && p.ctx.Err() != nil {
-			return monitor.TraceViolation{}, 0, false, nil
-		}
-	}
-	first := m.First()
-	for _, v := range m.Finish().Violations {
-		if v.Elided == 0 && len(v.Cycle) > 0 {
-			return v, first, true, nil
-		}
-	}
-	return monitor.TraceViolation{}, 0, false, nil
+	return observed.Find(p.ctx, p.observedInput(), also)
 }
 
 // observed answers violation from the observed prefix, or reports false.
@@ -77,4 +50,19 @@ func (p *predictor) observedAnswer(v monitor.TraceViolation, first int64) (*Outc
 		return nil, false, err
 	}
 	return p.checked(pl, fmt.Sprintf("the trace as observed is not serializable from line %d on", first))
+}
+
+// observedPlan is the observed prefix up to line first with v's cycle.
+func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (proj.Plan, bool, error) {
+	return observed.Plan(p.observedInput(), v, first)
+}
+
+// trimPlan cuts pl (the observed prefix up to line first) to the events
+// that happen before an event of its cycle, when the trace has few enough
+// threads for dense vector clocks.
+func (p *predictor) trimPlan(pl proj.Plan, first int64) (proj.Plan, error) {
+	if !p.denseClocks() {
+		return pl, nil // the whole prefix is a run too
+	}
+	return observed.Trim(p.observedInput(), pl, first)
 }

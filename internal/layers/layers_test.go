@@ -172,6 +172,14 @@ func (g graph) violations() []string {
 				// predict drives the two-thread patterns; they know only
 				// the projection they run over, and no other finder.
 				add("predict/internal/pair imports %s: the two-thread patterns build on the projection layer, not on predict or another finder", q)
+			case pkg == "predict/internal/hb" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// the happens-before clocks several finders share know only
+				// the projection's edges.
+				add("predict/internal/hb imports %s: the happens-before clocks build on the projection layer, not on predict", q)
+			case pkg == "predict/internal/observed" && isUnder(q, "predict") && !contains(observedImports, q):
+				add("predict/internal/observed imports %s: the observed-order finder builds on %s only", q, strings.Join(observedImports, ", "))
+			case pkg == "predict/internal/forkorder" && isUnder(q, "predict") && !contains(forkOrderImports, q):
+				add("predict/internal/forkorder imports %s: the prefilter with fork order builds on %s only", q, strings.Join(forkOrderImports, ", "))
 			}
 		}
 	}
@@ -209,10 +217,18 @@ func contains(xs []string, x string) bool {
 // finder of predict uses it, so it imports none of them.
 var projImports = []string{"model", "profiles", "trace", "verify"}
 
+// observedImports are the parts of predict the observed-order finder
+// builds on: it knows no other finder.
+var observedImports = []string{"predict/internal/proj", "predict/internal/hb"}
+
+// forkOrderImports are the parts of predict the prefilter with fork order
+// builds on: the lock-free chain search, over summaries it computes.
+var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", "predict/internal/chain"}
+
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair"}
+	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -246,16 +262,24 @@ func TestLayersCatch(t *testing.T) {
 		{"predict/internal/nested", "predict/internal/chain", "predict/internal/nested imports predict/internal/chain: the linear"},
 		{"predict/internal/pair", "predict", "predict/internal/pair imports predict: the two-thread patterns build on"},
 		{"predict/internal/pair", "predict/internal/chain", "predict/internal/pair imports predict/internal/chain: the two-thread patterns build on"},
+		{"predict/internal/hb", "predict", "predict/internal/hb imports predict: the happens-before clocks build on"},
+		{"predict/internal/observed", "predict", "predict/internal/observed imports predict: the observed-order finder builds on"},
+		{"predict/internal/observed", "predict/internal/chain", "predict/internal/observed imports predict/internal/chain"},
+		{"predict/internal/forkorder", "predict", "predict/internal/forkorder imports predict: the prefilter with fork order builds on"},
+		{"predict/internal/forkorder", "predict/internal/observed", "predict/internal/forkorder imports predict/internal/observed"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
 			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
-			"predict/internal/proj":   {"model", "profiles", "trace", "verify"},
-			"predict/internal/chain":  {"predict/internal/proj", "model", "profiles", "trace"},
-			"predict/internal/nested": {"predict/internal/proj", "model", "trace"},
-			"predict/internal/pair":   {"predict/internal/proj", "model", "profiles", "trace"}}
+			"predict/internal/proj":      {"model", "profiles", "trace", "verify"},
+			"predict/internal/chain":     {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/nested":    {"predict/internal/proj", "model", "trace"},
+			"predict/internal/pair":      {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/hb":        {"predict/internal/proj", "model", "trace"},
+			"predict/internal/observed":  {"predict/internal/proj", "predict/internal/hb", "monitor", "model", "trace"},
+			"predict/internal/forkorder": {"predict/internal/proj", "predict/internal/hb", "predict/internal/chain", "model", "profiles", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

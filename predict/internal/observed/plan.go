@@ -1,4 +1,4 @@
-package predict
+package observed
 
 import (
 	"io"
@@ -9,23 +9,23 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// observedWalk is the second pass over the observed prefix: it numbers
+// walk is the second pass over the observed prefix: it numbers
 // transactions as docs/spec.md §1 does, counts each thread's edges, and keeps the
 // events the cycle names and those of X.
-type observedWalk struct {
+type walk struct {
 	lockEdges bool
 	pos, txn  []int64
 	open      []bool
-	named     map[int64]observedEvent // by line
-	x         []observedEvent
+	named     map[int64]event // by line
+	x         []event
 	xThread   int32
 	xBegin    int64
 	xTxn      int64
 }
 
-// observedEvent is one event of the observed prefix (X's can be a million:
+// event is one event of the observed prefix (X's can be a million:
 // 40 bytes each).
-type observedEvent struct {
+type event struct {
 	at     proj.Ref
 	txn    int64 // thread-local transaction number, -1 outside any
 	line   int64
@@ -33,14 +33,17 @@ type observedEvent struct {
 	target int32
 }
 
-func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (proj.Plan, bool, error) {
-	k := len(p.s.Threads)
-	w := &observedWalk{lockEdges: p.o.Check.LockEdges, pos: make([]int64, k), txn: make([]int64, k),
-		open: make([]bool, k), named: map[int64]observedEvent{}, xThread: v.Thread, xBegin: v.Begin, xTxn: -1}
+// Plan is the witness of the monitor's violation v (found at line first):
+// the observed prefix up to that line with v's cycle closed through X. It
+// reports false when the cycle does not fit the prefix.
+func Plan(in Input, v monitor.TraceViolation, first int64) (proj.Plan, bool, error) {
+	k := len(in.Summary.Threads)
+	w := &walk{lockEdges: in.LockEdges, pos: make([]int64, k), txn: make([]int64, k),
+		open: make([]bool, k), named: map[int64]event{}, xThread: v.Thread, xBegin: v.Begin, xTxn: -1}
 	for _, c := range v.Cycle {
-		w.named[c.Line] = observedEvent{}
+		w.named[c.Line] = event{}
 	}
-	r := p.sp.Reader()
+	r := in.Spool.Reader()
 	var ev trace.Event
 	for {
 		if err := r.Next(&ev); err == io.EOF || err == nil && ev.Line > first {
@@ -58,7 +61,7 @@ func (p *predictor) observedPlan(v monitor.TraceViolation, first int64) (proj.Pl
 }
 
 // step places one event.
-func (w *observedWalk) step(ev *trace.Event) {
+func (w *walk) step(ev *trace.Event) {
 	t := ev.Thread
 	at, txn := w.pos[t], int64(-1)
 	switch {
@@ -77,7 +80,7 @@ func (w *observedWalk) step(ev *trace.Event) {
 	if ev.Op.IsAccess() && !w.open[t] {
 		at++ // the access is the middle edge of begin; access; end
 	}
-	oe := observedEvent{at: proj.Ref{Thread: int(t), Edge: at}, txn: txn, line: ev.Line, op: ev.Op, target: ev.Target}
+	oe := event{at: proj.Ref{Thread: int(t), Edge: at}, txn: txn, line: ev.Line, op: ev.Op, target: ev.Target}
 	if _, ok := w.named[ev.Line]; ok {
 		w.named[ev.Line] = oe
 	}
@@ -92,8 +95,8 @@ func (w *observedWalk) step(ev *trace.Event) {
 // plan closes the cycle through X: X leaves by an event that conflicts with
 // (and precedes) the first named event, and is re-entered by one that
 // follows and conflicts with the last.
-func (w *observedWalk) plan(v monitor.TraceViolation) (proj.Plan, bool, error) {
-	var groups [][]observedEvent // the other transactions, in cycle order
+func (w *walk) plan(v monitor.TraceViolation) (proj.Plan, bool, error) {
+	var groups [][]event // the other transactions, in cycle order
 	for _, c := range v.Cycle {
 		e := w.named[c.Line]
 		if e.txn < 0 || e.at.Thread != int(c.Thread) {
@@ -102,7 +105,7 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (proj.Plan, bool, error) {
 		if n := len(groups); n > 0 && sameTxn(groups[n-1][0], e) {
 			groups[n-1] = append(groups[n-1], e)
 		} else {
-			groups = append(groups, []observedEvent{e})
+			groups = append(groups, []event{e})
 		}
 	}
 	if len(groups) == 0 {
@@ -111,8 +114,8 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (proj.Plan, bool, error) {
 	in := groups[0][0]
 	last := groups[len(groups)-1]
 	out := last[len(last)-1]
-	xOut, ok1 := w.xEvent(func(e observedEvent) bool { return e.line < in.line && conflicts(e, in, w.lockEdges) })
-	xIn, ok2 := w.xEvent(func(e observedEvent) bool { return e.line > out.line && conflicts(out, e, w.lockEdges) })
+	xOut, ok1 := w.xEvent(func(e event) bool { return e.line < in.line && conflicts(e, in, w.lockEdges) })
+	xIn, ok2 := w.xEvent(func(e event) bool { return e.line > out.line && conflicts(out, e, w.lockEdges) })
 	if !ok1 || !ok2 {
 		return proj.Plan{}, false, nil
 	}
@@ -137,19 +140,19 @@ func (w *observedWalk) plan(v monitor.TraceViolation) (proj.Plan, bool, error) {
 	return pl, true, nil
 }
 
-func (w *observedWalk) xEvent(ok func(observedEvent) bool) (observedEvent, bool) {
+func (w *walk) xEvent(ok func(event) bool) (event, bool) {
 	for _, e := range w.x {
 		if ok(e) {
 			return e, true
 		}
 	}
-	return observedEvent{}, false
+	return event{}, false
 }
 
-func sameTxn(a, b observedEvent) bool { return a.at.Thread == b.at.Thread && a.txn == b.txn }
+func sameTxn(a, b event) bool { return a.at.Thread == b.at.Thread && a.txn == b.txn }
 
 // conflicts is docs/spec.md §1's D for an event a before an event b.
-func conflicts(a, b observedEvent, lockEdges bool) bool {
+func conflicts(a, b event, lockEdges bool) bool {
 	switch {
 	case a.at.Thread == b.at.Thread:
 		return true

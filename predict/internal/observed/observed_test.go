@@ -1,4 +1,4 @@
-package predict
+package observed
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
@@ -32,21 +32,43 @@ func TestObservedWitness(t *testing.T) {
 			require.NoError(t, err)
 			mres, err := monitor.CheckTrace(context.Background(), tr, monitor.TraceOptions{LockEdges: lockEdges})
 			require.NoError(t, err)
-			p := newTestPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
-			out, ok, err := p.observed()
+			in := firstPass(t, src, lockEdges)
+			w, ok, err := answer(in)
 			require.NoError(t, err)
 			require.Equal(t, mres.Violation, ok, "seed %d lock edges %v\n%s", seed, lockEdges, src)
 			if ok {
 				hits++
-				require.NoError(t, verify.Witness(full, out.Result.Witness), "seed %d\n%s", seed, src)
+				require.NoError(t, verify.Witness(full, w), "seed %d\n%s", seed, src)
 			}
 		}
 	}
 	require.Greater(t, hits, n/4)
 }
 
-// newTestPredictor runs the first pass on src.
-func newTestPredictor(t *testing.T, src string, o Options) *predictor {
+// answer is predict's use of the finder: the monitor's first violation,
+// planned, trimmed, materialised over the projection, and kept only if it
+// replays.
+func answer(in Input) (*model.Witness, bool, error) {
+	v, first, ok, err := Find(context.Background(), in, nil)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	pl, ok, err := Plan(in, v, first)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if pl, err = Trim(in, pl, first); err != nil {
+		return nil, false, err
+	}
+	m, err := in.Summary.Materialise(in.Spool, pl, false, in.LockEdges)
+	if err != nil || in.Summary.Replays(m) != nil {
+		return nil, false, err
+	}
+	return m.Witness, true, nil
+}
+
+// firstPass runs predict's first pass on src.
+func firstPass(t *testing.T, src string, lockEdges bool) Input {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
 	sp, err := proj.NewSpool(t.TempDir())
@@ -54,5 +76,5 @@ func newTestPredictor(t *testing.T, src string, o Options) *predictor {
 	t.Cleanup(func() { sp.Close() })
 	s, err := proj.Collect(context.Background(), r, sp)
 	require.NoError(t, err)
-	return &predictor{ctx: context.Background(), s: s, u: s.Users(), sp: sp, o: o}
+	return Input{Summary: s, Spool: sp, LockEdges: lockEdges}
 }

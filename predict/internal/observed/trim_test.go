@@ -1,6 +1,7 @@
-package predict
+package observed
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -17,14 +18,14 @@ func TestObservedTrim(t *testing.T) {
 	src := "T1|begin\nT1|r(x)\n" + strings.Repeat("T3|w(z)\n", 40) +
 		"T4|acq(m)\nT4|w(q)\nT4|rel(m)\nT4|w(q)\n" +
 		"T2|acq(m)\nT2|w(x)\nT2|rel(m)\nT1|w(x)\nT1|end\n"
-	p := newTestPredictor(t, src, Options{})
-	v, first, ok, err := p.observedViolation()
+	in := firstPass(t, src, false)
+	v, first, ok, err := Find(context.Background(), in, nil)
 	require.NoError(t, err)
 	require.True(t, ok)
-	pl, ok, err := p.observedPlan(v, first)
+	pl, ok, err := Plan(in, v, first)
 	require.NoError(t, err)
 	require.True(t, ok)
-	trimmed, err := p.trimPlan(pl, first)
+	trimmed, err := Trim(in, pl, first)
 	require.NoError(t, err)
 	ran := map[int]int64{}
 	for t, n := range trimmed.Observed.Cut {
@@ -36,7 +37,7 @@ func TestObservedTrim(t *testing.T) {
 	// w(x); T4 to its release (acq; begin w end; rel); T2 through its
 	// unary w(x) and the end that comes with it.
 	require.Equal(t, map[int]int64{0: 3, 2: 5, 3: 4}, ran)
-	m, err := p.s.Materialise(p.sp, trimmed, false, false)
+	m, err := in.Summary.Materialise(in.Spool, trimmed, false, false)
 	require.NoError(t, err)
 	require.NoError(t, verify.Witness(projectionOf(t, src), m.Witness))
 	for _, st := range m.Witness.Run {
