@@ -140,7 +140,7 @@ func (c *cascade) lockFree() (*Outcome, error) {
 	case c.prefiltered && !found && ch.Stop == "":
 		return proved(ch.States, prefilterNote), nil
 	}
-	// The two-thread patterns (pair_lock.go, pair_hb.go) only when the
+	// The two-thread patterns (internal/pair) only when the
 	// lock-free check has a violation (their runs are runs of the program
 	// without synchronisation, with the same cycle of access conflicts,
 	// so otherwise they have none).

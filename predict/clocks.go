@@ -3,7 +3,6 @@ package predict
 import (
 	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
-	"github.com/conc-dev/conc/trace"
 )
 
 // The two-thread finders (steps 4a, 5b and 5c) and the trim of the
@@ -27,9 +26,3 @@ func (p *predictor) denseClocks() bool { return len(p.s.Threads) <= denseClockTh
 func (p *predictor) hbCut(cycle [][2]proj.Ref, first int64) ([]int64, bool, error) {
 	return hb.Cut(p.s, p.sp, cycle, first)
 }
-
-// joinVC, syncBefore and syncAfter are package hb's clock operations under
-// the names the two-thread patterns use.
-func joinVC(dst, src []int64)                          { hb.Join(dst, src) }
-func syncBefore(vc, lockVC [][]int64, ev *trace.Event) { hb.SyncBefore(vc, lockVC, ev) }
-func syncAfter(vc, lockVC [][]int64, ev *trace.Event)  { hb.SyncAfter(vc, lockVC, ev) }

@@ -30,7 +30,7 @@ func (p *predictor) pairs() (*Outcome, bool, error) {
 }
 
 // pairPlan is a happens-before pattern's run, cut as the observed
-// witness's trim cuts (observed_trim.go's hbCut).
+// witness's trim cuts (internal/hb's Cut).
 func (p *predictor) pairPlan(f pair.HBFind) (proj.Plan, bool, error) {
 	return pair.PlanHB(f, p.hbCut)
 }

@@ -164,14 +164,14 @@ func (g graph) violations() []string {
 				// predict drives the chain search; the search knows only
 				// the projection it runs over.
 				add("predict/internal/chain imports %s: the chain search builds on the projection layer, not on predict", q)
-			case pkg == "predict/internal/nested" && isUnder(q, "predict") && q != "predict/internal/proj":
+			case pkg == "predict/internal/nested" && isUnder(q, "predict") && q != "predict/internal/proj" && q != "predict/internal/hb":
 				// predict drives the linear two-thread decision and
 				// verifies its runs; the decision knows only the projection.
-				add("predict/internal/nested imports %s: the linear two-thread decision builds on the projection layer, not on predict", q)
-			case pkg == "predict/internal/pair" && isUnder(q, "predict") && q != "predict/internal/proj":
+				add("predict/internal/nested imports %s: the linear two-thread decision builds on the projection layer and its clocks, not on predict", q)
+			case pkg == "predict/internal/pair" && isUnder(q, "predict") && q != "predict/internal/proj" && q != "predict/internal/hb":
 				// predict drives the two-thread patterns; they know only
 				// the projection they run over, and no other finder.
-				add("predict/internal/pair imports %s: the two-thread patterns build on the projection layer, not on predict or another finder", q)
+				add("predict/internal/pair imports %s: the two-thread patterns build on the projection layer and its clocks, not on predict or another finder", q)
 			case pkg == "predict/internal/hb" && isUnder(q, "predict") && q != "predict/internal/proj":
 				// the happens-before clocks several finders share know only
 				// the projection's edges.
@@ -275,8 +275,8 @@ func TestLayersCatch(t *testing.T) {
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
 			"predict/internal/proj":      {"model", "profiles", "trace", "verify"},
 			"predict/internal/chain":     {"predict/internal/proj", "model", "profiles", "trace"},
-			"predict/internal/nested":    {"predict/internal/proj", "model", "trace"},
-			"predict/internal/pair":      {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/nested":    {"predict/internal/proj", "predict/internal/hb", "model", "trace"},
+			"predict/internal/pair":      {"predict/internal/proj", "predict/internal/hb", "model", "profiles", "trace"},
 			"predict/internal/hb":        {"predict/internal/proj", "model", "trace"},
 			"predict/internal/observed":  {"predict/internal/proj", "predict/internal/hb", "monitor", "model", "trace"},
 			"predict/internal/forkorder": {"predict/internal/proj", "predict/internal/hb", "predict/internal/chain", "model", "profiles", "trace"}}

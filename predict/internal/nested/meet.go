@@ -2,6 +2,7 @@ package nested
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -213,15 +214,15 @@ func (m *Meeter) contextEpochs(t1 int, c *class, e2 int64) (int32, int32) {
 func (f *Find) context() []int64 {
 	nx := f.nx
 	c := make([]int64, len(nx.w.vc))
-	joinVC(c, nx.w.forkVC[f.T1])
-	joinVC(c, nx.w.forkVC[f.T2])
+	hb.Join(c, nx.w.forkVC[f.T1])
+	hb.Join(c, nx.w.forkVC[f.T2])
 	for _, side := range [2]struct {
 		t, other int
 		epoch    int32
 	}{{f.T1, f.T2, f.ep1}, {f.T2, f.T1, f.ep2}} {
 		for _, j := range nx.joined[side.t] {
 			if j.epoch < side.epoch && int(j.u) != side.other {
-				joinVC(c, j.vc)
+				hb.Join(c, j.vc)
 			}
 		}
 	}

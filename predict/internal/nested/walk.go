@@ -2,6 +2,7 @@ package nested
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -30,12 +31,7 @@ func newWalk(k, locks int) *walk {
 func (w *walk) step(ev *trace.Event) int64 {
 	t := ev.Thread
 	at := w.vc[t][t]
-	switch ev.Op {
-	case model.OpAcquire:
-		joinVC(w.vc[t], w.lockVC[ev.Target]) // nothing before the lock's first release
-	case model.OpJoin:
-		joinVC(w.vc[t], w.vc[ev.Target])
-	}
+	hb.SyncBefore(w.vc, w.lockVC, ev)
 	switch {
 	case ev.Op == model.OpBegin:
 		w.open[t] = true
@@ -45,19 +41,9 @@ func (w *walk) step(ev *trace.Event) int64 {
 		at++
 	}
 	w.vc[t][t] += proj.EdgesOf(ev, w.open[t])
-	switch ev.Op {
-	case model.OpRelease:
-		w.lockVC[ev.Target] = append(w.lockVC[ev.Target][:0], w.vc[t]...)
-	case model.OpFork:
-		joinVC(w.vc[ev.Target], w.vc[t])
+	hb.SyncAfter(w.vc, w.lockVC, ev)
+	if ev.Op == model.OpFork {
 		w.forkVC[ev.Target] = append([]int64(nil), w.vc[ev.Target]...)
 	}
 	return at
-}
-
-// joinVC takes src into dst, entry by entry.
-func joinVC(dst, src []int64) {
-	for i, x := range src {
-		dst[i] = max(dst[i], x)
-	}
 }

@@ -2,6 +2,7 @@ package pair
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 )
@@ -27,7 +28,7 @@ func newHBWalk(k, locks int) hbWalk {
 func (w *hbWalk) step(ev *trace.Event) int64 {
 	t := ev.Thread
 	at := w.vc[t][t]
-	syncBefore(w.vc, w.lockVC, ev)
+	hb.SyncBefore(w.vc, w.lockVC, ev)
 	switch {
 	case ev.Op == model.OpBegin:
 		w.open[t] = true
@@ -37,7 +38,7 @@ func (w *hbWalk) step(ev *trace.Event) int64 {
 		at++
 	}
 	w.vc[t][t] += proj.EdgesOf(ev, w.open[t])
-	syncAfter(w.vc, w.lockVC, ev)
+	hb.SyncAfter(w.vc, w.lockVC, ev)
 	return at
 }
 
@@ -127,8 +128,8 @@ func (w *Walk) Open() []bool { return w.open }
 // Context is C for threads t1 and t2: the join of their forks' clocks.
 func (w *Walk) Context(t1, t2 int) []int64 {
 	c := make([]int64, len(w.vc))
-	joinVC(c, w.ForkVC[t1])
-	joinVC(c, w.ForkVC[t2])
+	hb.Join(c, w.ForkVC[t1])
+	hb.Join(c, w.ForkVC[t2])
 	return c
 }
 
@@ -141,32 +142,4 @@ func (w *Walk) contextOf(t1, t2, u int) int64 {
 		}
 	}
 	return c
-}
-
-// syncBefore takes into ev's thread's clock what must precede ev: the last
-// release of the lock it acquires, the whole of the thread it joins.
-func syncBefore(vc, lockVC [][]int64, ev *trace.Event) {
-	switch ev.Op {
-	case model.OpAcquire:
-		joinVC(vc[ev.Thread], lockVC[ev.Target]) // nothing before the lock's first release
-	case model.OpJoin:
-		joinVC(vc[ev.Thread], vc[ev.Target])
-	}
-}
-
-// syncAfter passes ev on: a release to the lock's next acquirer, a fork to
-// the child's first event.
-func syncAfter(vc, lockVC [][]int64, ev *trace.Event) {
-	switch ev.Op {
-	case model.OpRelease:
-		lockVC[ev.Target] = append(lockVC[ev.Target][:0], vc[ev.Thread]...)
-	case model.OpFork:
-		joinVC(vc[ev.Target], vc[ev.Thread])
-	}
-}
-
-func joinVC(dst, src []int64) {
-	for i, x := range src {
-		dst[i] = max(dst[i], x)
-	}
 }
