@@ -164,6 +164,13 @@ func (g graph) violations() []string {
 				// predict drives the chain search; the search knows only
 				// the projection it runs over.
 				add("predict/internal/chain imports %s: the chain search builds on the projection layer, not on predict", q)
+			case pkg == "predict/internal/sites" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// The finders find the patterns; the sites only name them.
+				add("predict/internal/sites imports %s: the signatures build on the projection layer, not on predict", q)
+			case pkg == "predict/internal/batch" && isUnder(q, "predict") && q != "predict/internal/proj":
+				// predict plans the witnesses; a batch only fills and
+				// verifies the plans' runs.
+				add("predict/internal/batch imports %s: the batches build on the projection layer, not on predict", q)
 			}
 		}
 	}
@@ -204,7 +211,7 @@ var projImports = []string{"model", "profiles", "trace", "verify"}
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain"}
+	"predict/internal/chain", "predict/internal/sites", "predict/internal/batch"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -234,6 +241,8 @@ func TestLayersCatch(t *testing.T) {
 		{"report", "report/predicted", "report checks .conc programs but depends on the trace reader"},
 		{"predict/internal/proj", "predict", "predict/internal/proj imports predict: the projection layer builds on"},
 		{"predict/internal/chain", "predict", "predict/internal/chain imports predict: the chain search builds on"},
+		{"predict/internal/sites", "predict", "predict/internal/sites imports predict: the signatures build on"},
+		{"predict/internal/batch", "predict/internal/chain", "predict/internal/batch imports predict/internal/chain: the batches build on"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
@@ -241,7 +250,9 @@ func TestLayersCatch(t *testing.T) {
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
 			"predict/internal/proj":  {"model", "profiles", "trace", "verify"},
-			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"}}
+			"predict/internal/chain": {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/sites": {"predict/internal/proj", "model", "profiles", "trace"},
+			"predict/internal/batch": {"predict/internal/proj", "model", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()
