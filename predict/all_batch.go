@@ -41,7 +41,7 @@ type allWitnesses struct {
 	schedules map[int]Schedule    // and their schedules, until schedule does
 	scanPlans map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
 	spare     *batchRun           // a plan the last batch had no room for
-	runs      *batch.Builder      // fills and verifies the batches' runs
+	batches   *batch.Builder      // fills and verifies the batches' runs
 	// For the tests: a smaller bound on a batch's edges (0: batchEdges),
 	// and the runs filled in batches: planned, observed, failed; built
 	// alone.
@@ -62,7 +62,7 @@ type batchRun struct {
 func newAllWitnesses(p *predictor) *allWitnesses {
 	w := &allWitnesses{p: p, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
 	if p != nil {
-		w.runs = batch.NewBuilder(p.s, p.sp, p.o.Check.LockEdges, unaryWrappers)
+		w.batches = batch.NewBuilder(p.s, p.sp, p.o.Check.LockEdges, unaryWrappers)
 	}
 	return w
 }
@@ -164,7 +164,7 @@ func (w *allWitnesses) fillBatch(fills []*batchRun) error {
 	for x, f := range fills {
 		runs[x] = f.Run
 	}
-	if err := w.runs.Build(runs); err != nil {
+	if err := w.batches.Build(runs); err != nil {
 		return err
 	}
 	for _, f := range fills {

@@ -37,7 +37,7 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 				batched.w.maxEdges = 24 // batches cut by their edges, and runs built alone
 			}
 			if seed%4 == 2 {
-				batched.w.runs.DropCache() // a pass per batch (internal/batch/edges.go's cache off)
+				batched.w.batches.DropCache() // a pass per batch (internal/batch/edges.go's cache off)
 			}
 			for k := range batched.Groups {
 				got, err := batched.Witness(k)
