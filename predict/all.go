@@ -290,6 +290,10 @@ func (a *AllOutcome) Dropped() int {
 	return n
 }
 
+// The rest is allWitnesses' side that needs the predictor: a group's
+// witness planned from its finders' patterns, and verified one at a time
+// (the batches are all_batch.go's).
+
 // build tries group k's patterns finder by finder and returns the first
 // witness that replays, or nil (the group is then dropped).
 func (w *allWitnesses) build(k int) (*Outcome, error) { return w.buildFrom(k, 0) }
