@@ -14,6 +14,7 @@ import (
 	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/sites"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -22,9 +23,12 @@ import (
 // the patterns whose interrupted transaction's two accesses have the same
 // code locations. The finders go on after each hit (all_collect.go) and
 // keep per group its count and one pattern per finder; a group's witness
-// is built only when asked for (AllOutcome.Witness), one at a time, and
-// verified like predict's single answer (internal/proj/gate.go): one that fails drops
-// the group, counted, and is never shown.
+// is built only when asked for (AllOutcome.Witness), with the next groups'
+// in a batch (all_batch.go), and verified like predict's single answer
+// (internal/proj/gate.go): one that fails drops the group, counted, and is
+// never shown. AllOutcome is the answer; allWitnesses (all_batch.go)
+// builds its witnesses, planning each from its finders' patterns (planOf,
+// the part that needs the predictor).
 
 // AllGroup is one group of predicted violations.
 type AllGroup struct {
@@ -49,8 +53,9 @@ type AllGroup struct {
 }
 
 // AllOutcome is conc predict --all's answer: the verdict (Result, without
-// a witness), the groups in order of their first line, and what building
-// their witnesses needs (the spool: Close it).
+// a witness), the groups in order of their first line, and their
+// witnesses, built as they are asked for (Witness: the spool stays until
+// Close).
 type AllOutcome struct {
 	Outcome
 	Groups []AllGroup
@@ -58,26 +63,12 @@ type AllOutcome struct {
 	// deadline cut a finder short), "" if they are.
 	Incomplete string
 
-	p          *predictor
-	c          *chain.Chainer
-	misses     int // patterns dropped for want of e1's site (collector.misses)
-	groups     []*allGroup
-	first      *Outcome            // the first verified group's witness
-	at         int                 // its group
-	ready      map[int]*Outcome    // a batch's verified witnesses, until Witness hands them out
-	schedules  map[int]Schedule    // and their schedules, until Schedule does
-	filled     [4]int              // the runs filled in batches: planned, observed, failed; built alone (for the tests)
-	batchEdges int64               // the tests' bound on a batch's edges (0: batchEdges)
-	cache      *edgeCache          // the threads' first edges, across batches (all_edges.go)
-	cacheOff   bool                // given up: it would outgrow cacheEdges
-	scanPlans  map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
-	spare      *fill               // a plan the last batch had no room for
-	scanGroup  int                 // the group planOf plans for, -1 outside planFirst
-	close      func() error
-
 	// Ahead, when positive, is how many groups' witnesses the caller will
 	// ask for at most (the text's --max-groups): a batch builds no more.
 	Ahead int
+
+	w     *allWitnesses // builds the groups' witnesses (all_batch.go)
+	close func() error
 }
 
 // All predicts every group of violations of the trace (docs/predict.md,
@@ -100,12 +91,12 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		sp.Close()
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) { // as Predict answers
-			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}, nil
+			return &AllOutcome{Outcome: *deadlineWhileReading(r, o), close: func() error { return nil }, w: newAllWitnesses(nil)}, nil
 		}
 		return nil, err
 	}
 	p := &predictor{ctx: ctx, s: s, u: s.Users(), sp: sp, o: o}
-	a := &AllOutcome{p: p, close: sp.Close, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
+	a := &AllOutcome{close: sp.Close, w: newAllWitnesses(p)}
 	locs := r.Locs().Names()
 	if err := a.find(); err != nil {
 		sp.Close()
@@ -127,15 +118,15 @@ func (a *AllOutcome) Close() error { return a.close() }
 // does for predict when the engine is profile, Predict's own decision
 // first).
 func (a *AllOutcome) find() error {
-	p, col := a.p, newCollector()
-	defer func() { a.groups, a.misses = col.groups, col.misses }()
+	p, col := a.w.p, newCollector()
+	defer func() { a.w.groups, a.w.misses = col.groups, col.misses }()
 	name, _, err := p.pickEngine()
 	if err != nil {
 		return err
 	}
 	if name == "profile" {
 		c, err := p.allScan(col)
-		a.c = c
+		a.w.c = c
 		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
 		a.Result.Stats.States = c.States
 		if c.Stop != "" {
@@ -179,7 +170,7 @@ func stoppedAt(stop string) string {
 // scan's normal runs ignore the synchronisation: most would fail the
 // verification).
 func (a *AllOutcome) runFinders(col *collector) error {
-	p := a.p
+	p := a.w.p
 	if !p.denseClocks() {
 		a.Incomplete = manyThreadsNote
 		return nil
@@ -209,17 +200,17 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 	}
 	e1, e2 := w.Run[w.Cycle[0].From], w.Run[w.Cycle[len(w.Cycle)-1].To]
 	l1, l2 := int64(e1.Ev.Pos.Line), int64(e2.Ev.Pos.Line)
-	sites, err := sitesAt(a.p.sp, l1, l2)
+	at, err := sites.At(a.w.p.sp, l1, l2)
 	if err != nil {
 		return err
 	}
 	// An event without a line (none is expected) is named by its op and
 	// target, so that the answer is always a group.
-	siteAt := func(l int64, ev model.Event) site {
-		if x, ok := sites[l]; ok {
+	siteAt := func(l int64, ev model.Event) sites.Site {
+		if x, ok := at[l]; ok {
 			return x
 		}
-		return site{op: ev.Op, loc: -1, target: ev.Target}
+		return sites.Site{Op: ev.Op, Loc: -1, Target: ev.Target}
 	}
 	g, _ := col.add(srcAnswer, int(e1.Thread), siteAt(l1, e1.Ev), siteAt(l2, e2.Ev), l1)
 	g.pats[srcAnswer].answer = out
@@ -228,52 +219,49 @@ func (a *AllOutcome) addAnswer(col *collector, out *Outcome) error {
 
 // sortGroups orders the groups by first line and names them.
 func (a *AllOutcome) sortGroups(locs []string) {
-	slices.SortStableFunc(a.groups, func(x, y *allGroup) int { return cmp.Compare(x.first, y.first) })
-	s := a.p.s
-	a.Groups = make([]AllGroup, len(a.groups))
-	for k, g := range a.groups {
-		ag := AllGroup{Signature: siteText(s, g.sites[0], locs) + " " + siteText(s, g.sites[1], locs),
+	groups := a.w.groups
+	slices.SortStableFunc(groups, func(x, y *allGroup) int { return cmp.Compare(x.first, y.first) })
+	s := a.w.p.s
+	a.Groups = make([]AllGroup, len(groups))
+	for k, g := range groups {
+		ag := AllGroup{Signature: sites.Text(s, g.sites[0], locs) + " " + sites.Text(s, g.sites[1], locs),
 			Thread: s.ThreadNames[g.thread], First: g.first, Count: slices.Max(g.counts[:])}
 		for _, x := range g.sites {
-			if !x.op.IsAccess() || x.target < 0 || int(x.target) >= len(s.Vars) {
+			if !x.Op.IsAccess() || x.Target < 0 || int(x.Target) >= len(s.Vars) {
 				continue
 			}
-			if v := s.Vars[x.target]; !slices.Contains(ag.Vars, v) {
+			if v := s.Vars[x.Target]; !slices.Contains(ag.Vars, v) {
 				ag.Vars = append(ag.Vars, v)
 			}
 		}
 		a.Groups[k] = ag
 	}
+	a.w.shown = a.Groups
 }
 
 // settle builds witnesses in order until one replays: the verdict is a
 // violation only with one (a lock-free scan whose every witness fails is
 // an engine's bug, a WitnessError, as in predict).
 func (a *AllOutcome) settle() error {
-	for k := range a.groups {
-		if k > 0 && a.p.ctx.Err() != nil {
-			break // each try is a pass over the spool: not past the deadline
-		}
-		out, err := a.build(k)
-		if err != nil {
-			return err
-		}
-		if out != nil {
-			a.first, a.at = out, k
-			if a.Result.Verdict != engines.Violation { // an unknown answer, now proved
-				a.Result.Verdict, a.Result.Reason = engines.Violation, out.Result.Reason
-			}
-			return nil
-		}
+	out, err := a.w.buildFirst()
+	if err != nil {
+		return err
 	}
-	if a.Result.Verdict == engines.Violation && a.p.ctx.Err() != nil {
+	if out != nil {
+		if a.Result.Verdict != engines.Violation { // an unknown answer, now proved
+			a.Result.Verdict, a.Result.Reason = engines.Violation, out.Result.Reason
+		}
+		return nil
+	}
+	ctx := a.w.p.ctx
+	if a.Result.Verdict == engines.Violation && ctx.Err() != nil {
 		// The deadline came before a witness could be verified: no proof.
-		a.Result.Verdict, a.Result.Reason = engines.Unknown, chain.StopNote(a.p.ctx)
+		a.Result.Verdict, a.Result.Reason = engines.Unknown, chain.StopNote(ctx)
 		a.Incomplete = a.Result.Reason
 		return nil
 	}
 	if a.Result.Verdict == engines.Violation {
-		return &proj.WitnessError{Engine: a.Result.Engine, Err: fmt.Errorf("none of the %d groups' witnesses replays", len(a.groups))}
+		return &proj.WitnessError{Engine: a.Result.Engine, Err: fmt.Errorf("none of the %d groups' witnesses replays", len(a.Groups))}
 	}
 	return nil
 }
@@ -282,39 +270,15 @@ func (a *AllOutcome) settle() error {
 // built by All) with the next groups' in the same batch (all_batch.go);
 // nil when the group is dropped (no finder's witness replays). A witness
 // is handed out once: the batch lets it go.
-func (a *AllOutcome) Witness(k int) (*Outcome, error) {
-	switch {
-	case k == a.at:
-		return a.first, nil
-	case a.Groups[k].Dropped:
-		return nil, nil
-	}
-	if _, ok := a.ready[k]; !ok {
-		if err := a.buildBatch(k); err != nil {
-			return nil, err
-		}
-	}
-	out := a.ready[k]
-	delete(a.ready, k)
-	return out, nil
-}
+func (a *AllOutcome) Witness(k int) (*Outcome, error) { return a.w.witness(k, a.Ahead) }
 
 // Schedule is group k's witness's schedule (out being that witness):
 // computed with the witness by its batch, or now.
-func (a *AllOutcome) Schedule(k int, out *Outcome) Schedule {
-	if sch, ok := a.schedules[k]; ok {
-		delete(a.schedules, k)
-		return sch
-	}
-	return ScheduleOf(out.Program, out.Result.Witness)
-}
+func (a *AllOutcome) Schedule(k int, out *Outcome) Schedule { return a.w.schedule(k, out) }
 
 // Built reports that group k's witness costs nothing more: it is the
 // first one All built, a batch built it, or the group is dropped.
-func (a *AllOutcome) Built(k int) bool {
-	_, ok := a.ready[k]
-	return ok || k == a.at || a.Groups[k].Dropped
-}
+func (a *AllOutcome) Built(k int) bool { return a.w.built(k) }
 
 // Dropped counts the groups whose witnesses were tried and all failed.
 func (a *AllOutcome) Dropped() int {
@@ -327,56 +291,60 @@ func (a *AllOutcome) Dropped() int {
 	return n
 }
 
+// The rest is allWitnesses' side that needs the predictor: a group's
+// witness planned from its finders' patterns, and verified one at a time
+// (the batches are all_batch.go's).
+
 // build tries group k's patterns finder by finder and returns the first
 // witness that replays, or nil (the group is then dropped).
-func (a *AllOutcome) build(k int) (*Outcome, error) { return a.buildFrom(k, 0) }
+func (w *allWitnesses) build(k int) (*Outcome, error) { return w.buildFrom(k, 0) }
 
 // buildFrom is build from finder src on.
-func (a *AllOutcome) buildFrom(k, src int) (*Outcome, error) {
-	g := a.groups[k]
+func (w *allWitnesses) buildFrom(k, src int) (*Outcome, error) {
+	g := w.groups[k]
 	for ; src < nSources; src++ {
 		if !g.has[src] {
 			continue
 		}
-		out, ok, err := a.witnessOf(k, src)
+		out, ok, err := w.witnessOf(k, src)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			a.Groups[k].Source = sourceNames[src]
+			w.shown[k].Source = sourceNames[src]
 			return out, nil
 		}
 	}
-	a.Groups[k].Dropped = true
+	w.shown[k].Dropped = true
 	return nil, nil
 }
 
 // witnessOf plans and verifies the witness of group k's pattern of
 // finder src.
-func (a *AllOutcome) witnessOf(k, src int) (*Outcome, bool, error) {
+func (w *allWitnesses) witnessOf(k, src int) (*Outcome, bool, error) {
 	if src == srcAnswer {
-		return a.groups[k].pats[src].answer, true, nil
+		return w.groups[k].pats[src].answer, true, nil
 	}
-	pl, ok, engine, why, dropSync, err := a.planOf(k, src)
+	pl, ok, engine, why, dropSync, err := w.planOf(k, src)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	return a.p.verified(pl, dropSync, engine, why)
+	return w.p.verified(pl, dropSync, engine, why)
 }
 
 // planOf is the plan of group k's pattern of finder src (not predict's answer, which
 // is a witness already), with what its answer says: the engine, the
 // reason, and whether the run drops the synchronisation; false when the
 // plan cannot be made.
-func (a *AllOutcome) planOf(k, src int) (pl proj.Plan, ok bool, engine, why string, dropSync bool, err error) {
-	p, pat := a.p, &a.groups[k].pats[src]
+func (w *allWitnesses) planOf(k, src int) (pl proj.Plan, ok bool, engine, why string, dropSync bool, err error) {
+	p, pat := w.p, &w.groups[k].pats[src]
 	switch src {
 	case srcScan:
-		if sp, planned := a.scanPlans[k]; planned { // made ahead (all_locate.go)
-			delete(a.scanPlans, k)
+		if sp, planned := w.scanPlans[k]; planned { // made ahead (all_locate.go)
+			delete(w.scanPlans, k)
 			return sp.pl, sp.ok, "profile", p.optimisticNote(), p.o.Check.IgnoreSync, nil
 		}
-		pl, ok, err = p.scanPlan(a.c, pat.scan)
+		pl, ok, err = p.scanPlan(w.c, pat.scan)
 		return pl, ok, "profile", p.optimisticNote(), p.o.Check.IgnoreSync, err
 	case srcLock:
 		pl, err = p.pairLockPlan(pat.lock)

@@ -1,29 +1,22 @@
 package predict
 
 import (
-	"cmp"
-	"runtime"
-	"slices"
-	"sync"
-	"sync/atomic"
-
 	"github.com/conc-dev/conc/engines"
-	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/batch"
+	"github.com/conc-dev/conc/predict/internal/chain"
 )
 
-// The witnesses of conc predict --all in batches (docs/predict.md, "Every
-// group (--all)"): materialising a witness is a pass over the spool (most
-// of a 10⁶-event trace for the long runs of a large one: 20-40 ms), so the
-// JSON's thousand groups took a minute one pass each. A batch plans the
-// next groups' witnesses, fills all their runs in one pass, and verifies
-// each as materialise's would be (internal/proj/gate.go): a run is a prefix of each
-// thread's projection, so every plan takes thread t's edges 0, 1, … as
-// they come by, and one decoding of an event serves them all. A witness
-// that fails the verification has its group's other finders tried one at
-// a time, as before. The verifications of a batch run on as many cores as
-// Go has. Memory: the batch's runs, at most batchEdges edges in all (or
-// one witness larger than that), never every group's.
+// The witnesses of conc predict --all's groups (docs/predict.md, "Every
+// group (--all)"): the first by All, in order until one replays (the
+// verdict's proof), the others in batches as the caller asks for them.
+// A batch takes the next groups not built yet, plans each witness from
+// its first finder with a plan (planOf: the part that needs the
+// predictor), and hands the plans to internal/batch, which fills their
+// runs in one pass over the spool and verifies them. A run that fails the
+// verification has its group's other finders tried one at a time (build),
+// as one larger than a batch is built alone. Memory: the batch's runs, at
+// most batchEdges edges in all (or one witness larger than that), never
+// every group's.
 
 // batchGroups and batchEdges bound a batch: groups, and the planned edges
 // of their runs together (about 40 bytes each as steps).
@@ -32,69 +25,157 @@ const (
 	batchEdges  = 1 << 19
 )
 
-// fill is one plan's run being filled during a batch's pass.
-type fill struct {
-	g, src   int // the group and the finder whose plan it is
-	pl       proj.Plan
-	need     []int64
-	engine   string
-	why      string
-	cyc      [][]int64 // per thread: the edges on the cycle
-	at       map[proj.Ref]int
-	run      []model.Step
-	blocks   [][]proj.Block // planned: per thread, as plannedRun lays them out
-	slots    int64          // and the run's slots
-	next     []int
-	slotOf   map[int64]proj.Ref
-	tail     []model.Step // observed: edges past the cut, run last
-	tailAt   []int64
-	dropSync bool
-	m        *proj.Materialised // the run made a witness (verifyBatch)
-	ok       bool               // it replays
-	sch      Schedule           // then its schedule
+// allWitnesses builds the groups' witnesses.
+type allWitnesses struct {
+	p      *predictor
+	c      *chain.Chainer // the lock-free scan's (nil without): its normal runs' chains
+	groups []*allGroup    // the collector's, in the order of shown
+	misses int            // patterns the collector dropped for want of e1's site (the tests check there are none)
+	// shown is the answer's groups (AllOutcome.Groups): a group's Source
+	// and Dropped are set as its witness is built.
+	shown     []AllGroup
+	first     *Outcome            // the first verified group's witness
+	at        int                 // its group
+	ahead     int                 // AllOutcome.Ahead
+	ready     map[int]*Outcome    // a batch's verified witnesses, until witness hands them out
+	schedules map[int]Schedule    // and their schedules, until schedule does
+	scanPlans map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
+	spare     *batchRun           // a plan the last batch had no room for
+	batches   *batch.Builder      // fills and verifies the batches' runs
+	// For the tests: a smaller bound on a batch's edges (0: batchEdges),
+	// and the runs filled in batches: planned, observed, failed; built
+	// alone.
+	maxEdges int64
+	filled   [4]int
+}
+
+// batchRun is a group's run in a batch: the finder whose plan it is and
+// what that finder's answer says.
+type batchRun struct {
+	*batch.Run
+	g, src      int
+	engine, why string
+}
+
+// newAllWitnesses is the builder of p's groups' witnesses (p nil: a trace
+// cut short by the deadline, no group).
+func newAllWitnesses(p *predictor) *allWitnesses {
+	w := &allWitnesses{p: p, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
+	if p != nil {
+		w.batches = batch.NewBuilder(p.s, p.sp, p.o.Check.LockEdges, unaryWrappers)
+	}
+	return w
+}
+
+// buildFirst builds witnesses in order until one replays, and keeps it;
+// nil when none does (or the deadline came first).
+func (w *allWitnesses) buildFirst() (*Outcome, error) {
+	for k := range w.groups {
+		if k > 0 && w.p.ctx.Err() != nil {
+			break // each try is a pass over the spool: not past the deadline
+		}
+		out, err := w.build(k)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil {
+			w.first, w.at = out, k
+			return out, nil
+		}
+	}
+	return nil, nil
+}
+
+// witness is group k's witness (AllOutcome.Witness), a batch of at most
+// ahead groups (0: batchGroups) built for it if need be.
+func (w *allWitnesses) witness(k, ahead int) (*Outcome, error) {
+	w.ahead = ahead
+	switch {
+	case k == w.at:
+		return w.first, nil
+	case w.shown[k].Dropped:
+		return nil, nil
+	}
+	if _, ok := w.ready[k]; !ok {
+		if err := w.buildBatch(k); err != nil {
+			return nil, err
+		}
+	}
+	out := w.ready[k]
+	delete(w.ready, k)
+	return out, nil
+}
+
+// schedule is group k's witness's schedule (AllOutcome.Schedule).
+func (w *allWitnesses) schedule(k int, out *Outcome) Schedule {
+	if sch, ok := w.schedules[k]; ok {
+		delete(w.schedules, k)
+		return sch
+	}
+	return ScheduleOf(out.Program, out.Result.Witness)
+}
+
+// built reports that group k's witness costs nothing more (AllOutcome.Built).
+func (w *allWitnesses) built(k int) bool {
+	_, ok := w.ready[k]
+	return ok || k == w.at || w.shown[k].Dropped
 }
 
 // buildBatch builds the witnesses of group k and the groups after it not
 // built yet, as many as a batch holds, and keeps those that replay for
-// Witness; the groups none of whose witnesses replays are dropped.
-func (a *AllOutcome) buildBatch(k int) error {
-	if a.c != nil {
-		if err := a.prePlanScans(k); err != nil {
+// witness; the groups none of whose witnesses replays are dropped.
+func (w *allWitnesses) buildBatch(k int) error {
+	if w.c != nil {
+		if err := w.prePlanScans(k); err != nil {
 			return err
 		}
 	}
-	var fills []*fill
+	var fills []*batchRun
 	edges := int64(0)
-	for g := k; g < len(a.groups) && len(fills) < a.batchSize(); g++ {
-		if a.Built(g) {
+	for g := k; g < len(w.groups) && len(fills) < w.batchSize(); g++ {
+		if w.built(g) {
 			continue
 		}
-		f, err := a.spareOr(g)
+		f, err := w.spareOr(g)
 		if err != nil {
 			return err
 		}
 		if f == nil {
 			continue // answered (predict's own witness), or planned in none: built one by one
 		}
-		n := sum(f.need)
-		if n > a.maxBatchEdges() && len(fills) == 0 {
-			return a.buildAlone(f) // no copy of its threads' edges: as large as itself
+		n := f.Edges()
+		if n > w.maxBatchEdges() && len(fills) == 0 {
+			return w.buildAlone(f) // no copy of its threads' edges: as large as itself
 		}
-		if len(fills) > 0 && (edges+n > a.maxBatchEdges() || f.dropSync != fills[0].dropSync) {
-			a.spare = f // the next batch's first
+		if len(fills) > 0 && (edges+n > w.maxBatchEdges() || f.DropSync != fills[0].DropSync) {
+			w.spare = f // the next batch's first
 			break
 		}
 		edges += n
 		fills = append(fills, f)
 	}
-	if err := a.fillBatch(fills); err != nil {
-		return err
+	return w.fillBatch(fills)
+}
+
+// fillBatch fills and verifies the batch's runs (internal/batch), and
+// keeps or retries each.
+func (w *allWitnesses) fillBatch(fills []*batchRun) error {
+	runs := make([]*batch.Run, len(fills))
+	for x, f := range fills {
+		runs[x] = f.Run
 	}
-	if err := a.verifyBatch(fills); err != nil {
+	if err := w.batches.Build(runs); err != nil {
 		return err
 	}
 	for _, f := range fills {
-		if err := a.keepOrRetry(f); err != nil {
+		if f.Observed() {
+			w.filled[1]++
+		} else {
+			w.filled[0]++
+		}
+	}
+	for _, f := range fills {
+		if err := w.keepOrRetry(f); err != nil {
 			return err
 		}
 	}
@@ -103,78 +184,47 @@ func (a *AllOutcome) buildBatch(k int) error {
 
 // spareOr is the plan the last batch had no room for, if it is group
 // g's, or else group g's plan (planFirst).
-func (a *AllOutcome) spareOr(g int) (*fill, error) {
-	if f := a.spare; f != nil && f.g == g {
-		a.spare = nil
+func (w *allWitnesses) spareOr(g int) (*batchRun, error) {
+	if f := w.spare; f != nil && f.g == g {
+		w.spare = nil
 		return f, nil
 	}
-	return a.planFirst(g)
-}
-
-// verifyBatch materialises the filled runs and verifies them (internal/proj/gate.go),
-// on as many cores as Go runs on; a run that replays gets its schedule
-// (ScheduleOf) there too, the other pass over it that the JSON needs.
-func (a *AllOutcome) verifyBatch(fills []*fill) error {
-	s := a.p.s
-	for _, f := range fills {
-		f.close()
-		m, err := s.Materialised(f.pl, f.need, f.run, f.at, f.dropSync, a.p.o.Check.LockEdges)
-		if err != nil {
-			return err
-		}
-		f.m, f.run = m, nil
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(fills)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := next.Add(1) - 1; i < int64(len(fills)); i = next.Add(1) - 1 {
-				f := fills[i]
-				if f.ok = s.Replays(f.m) == nil; f.ok {
-					f.sch = ScheduleOf(f.m.Names, f.m.Witness)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return nil
+	return w.planFirst(g)
 }
 
 // buildAlone builds a witness larger than a batch as materialise does,
 // without keeping its threads' edges besides its run.
-func (a *AllOutcome) buildAlone(f *fill) error {
-	a.filled[3]++
-	out, ok, err := a.p.verified(f.pl, f.dropSync, f.engine, f.why)
+func (w *allWitnesses) buildAlone(f *batchRun) error {
+	w.filled[3]++
+	out, ok, err := w.p.verified(f.Plan, f.DropSync, f.engine, f.why)
 	switch {
 	case err != nil:
 		return err
 	case ok:
-		a.ready[f.g] = out
-		a.Groups[f.g].Source = sourceNames[f.src]
+		w.ready[f.g] = out
+		w.shown[f.g].Source = sourceNames[f.src]
 		return nil
 	}
-	out, err = a.buildFrom(f.g, f.src+1)
+	out, err = w.buildFrom(f.g, f.src+1)
 	if out != nil {
-		a.ready[f.g] = out
+		w.ready[f.g] = out
 	}
 	return err
 }
 
 // maxBatchEdges is batchEdges, or the tests' smaller bound.
-func (a *AllOutcome) maxBatchEdges() int64 {
-	if a.batchEdges > 0 {
-		return a.batchEdges
+func (w *allWitnesses) maxBatchEdges() int64 {
+	if w.maxEdges > 0 {
+		return w.maxEdges
 	}
 	return batchEdges
 }
 
 // batchSize is how many groups a batch plans: batchGroups, or fewer when
 // the caller said it shows fewer (Ahead).
-func (a *AllOutcome) batchSize() int {
-	if a.Ahead > 0 {
-		return min(a.Ahead, batchGroups)
+func (w *allWitnesses) batchSize() int {
+	if w.ahead > 0 {
+		return min(w.ahead, batchGroups)
 	}
 	return batchGroups
 }
@@ -184,246 +234,45 @@ func (a *AllOutcome) batchSize() int {
 // plan cannot be made (a normal run's chain not found again) is passed
 // over; with none left the group is built one finder at a time (and
 // dropped).
-func (a *AllOutcome) planFirst(g int) (*fill, error) {
-	grp := a.groups[g]
+func (w *allWitnesses) planFirst(g int) (*batchRun, error) {
+	grp := w.groups[g]
 	for src := range nSources {
 		if !grp.has[src] {
 			continue
 		}
 		if src == srcAnswer {
-			a.ready[g] = grp.pats[src].answer
-			a.Groups[g].Source = sourceNames[src]
+			w.ready[g] = grp.pats[src].answer
+			w.shown[g].Source = sourceNames[src]
 			return nil, nil
 		}
-		pl, ok, engine, why, dropSync, err := a.planOf(g, src)
+		pl, ok, engine, why, dropSync, err := w.planOf(g, src)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			return a.newFill(g, src, pl, engine, why, dropSync), nil
+			run := batch.NewRun(pl, len(w.p.s.Threads), dropSync)
+			return &batchRun{Run: run, g: g, src: src, engine: engine, why: why}, nil
 		}
 	}
-	a.Groups[g].Dropped = true
+	w.shown[g].Dropped = true
 	return nil, nil
 }
 
-func (a *AllOutcome) newFill(g, src int, pl proj.Plan, engine, why string, dropSync bool) *fill {
-	k := len(a.p.s.Threads)
-	f := &fill{g: g, src: src, pl: pl, need: pl.Need(k), engine: engine, why: why, dropSync: dropSync,
-		cyc: make([][]int64, k), at: map[proj.Ref]int{}}
-	for _, c := range pl.Cycle {
-		for _, r := range c {
-			if _, ok := f.at[r]; !ok {
-				f.at[r] = -1
-				f.cyc[r.Thread] = append(f.cyc[r.Thread], r.Edge)
-			}
-		}
-	}
-	for _, c := range f.cyc {
-		slices.Sort(c)
-	}
-	if pl.Observed != nil {
-		return f
-	}
-	f.blocks, f.next, f.slotOf = make([][]proj.Block, k), make([]int, k), map[int64]proj.Ref{}
-	cursor, total := make([]int64, k), int64(0)
-	for _, sg := range pl.Segs { // as plannedRun lays them out
-		if sg.Upto < cursor[sg.Thread] {
-			continue
-		}
-		f.blocks[sg.Thread] = append(f.blocks[sg.Thread], proj.Block{First: cursor[sg.Thread], Last: sg.Upto, Slot: total})
-		total += sg.Upto + 1 - cursor[sg.Thread]
-		cursor[sg.Thread] = sg.Upto + 1
-	}
-	f.slots = total
-	return f
-}
-
-// alloc makes room for the run, once the fill is in a batch.
-func (f *fill) alloc() {
-	if f.pl.Observed != nil {
-		f.run = make([]model.Step, 0, sum(f.need))
-	} else {
-		f.run = make([]model.Step, f.slots)
-	}
-}
-
-// edge takes thread t's edge q (below f.need[t]) into an observed run;
-// the edges of a thread come in order, so its next cycle edge is a cursor.
-func (f *fill) edge(t int, q int64, ev model.Event) {
-	if ev.Op == model.OpSkip {
-		return
-	}
-	st := model.Step{Thread: int32(t), Ev: ev}
-	if q >= f.pl.Observed.Cut[t] {
-		f.tail, f.tailAt = append(f.tail, st), append(f.tailAt, q)
-		return
-	}
-	if c := f.cyc[t]; len(c) > 0 && c[0] == q {
-		f.cyc[t] = c[1:]
-		f.at[proj.Ref{Thread: t, Edge: q}] = len(f.run)
-	}
-	f.run = append(f.run, st)
-}
-
-// copyBlocks lays a planned run out from the threads' edges (proj[t]
-// holds thread t's first edges), a block at a time, as plannedRun does one
-// edge at a time.
-func (f *fill) copyBlocks(proj [][]model.Step) {
-	for t, bs := range f.blocks {
-		for _, b := range bs {
-			copy(f.run[b.Slot:b.Slot+b.Last+1-b.First], proj[t][b.First:b.Last+1])
-		}
-		f.cycleSlots(t)
-	}
-}
-
-// cycleSlots notes the slots of thread t's cycle edges in a planned run.
-func (f *fill) cycleSlots(t int) {
-	for _, q := range f.cyc[t] {
-		for _, b := range f.blocks[t] {
-			if b.First <= q && q <= b.Last {
-				f.slotOf[b.Slot+q-b.First] = proj.Ref{Thread: t, Edge: q}
-			}
-		}
-	}
-}
-
-// close finishes the run as plannedRun and observedRun do: a planned
-// run's epsilon moves' slots closed up, an observed run's tail appended.
-func (f *fill) close() {
-	if f.pl.Observed != nil {
-		for x, st := range f.tail {
-			if r := (proj.Ref{Thread: int(st.Thread), Edge: f.tailAt[x]}); proj.HasRef(f.at, r) {
-				f.at[r] = len(f.run)
-			}
-			f.run = append(f.run, st)
-		}
-		f.tail, f.tailAt = nil, nil
-		return
-	}
-	if !f.dropSync { // no epsilon move: every slot is the run's
-		for slot, r := range f.slotOf {
-			f.at[r] = int(slot)
-		}
-		f.blocks, f.slotOf = nil, nil
-		return
-	}
-	n := 0
-	for slot, st := range f.run {
-		if st.Ev.Op == model.OpSkip {
-			continue
-		}
-		if r, ok := f.slotOf[int64(slot)]; ok {
-			f.at[r] = n
-		}
-		f.run[n] = st
-		n++
-	}
-	f.run = f.run[:n:n]
-	f.blocks, f.slotOf = nil, nil
-}
-
-// fillBatch is the batch's one pass over the spool (eachEdge for every
-// plan at once): it stops once every plan has its edges. A planned run's
-// blocks are then copied from the threads' first edges, kept once for the
-// batch (at most as many as its runs have); an observed run takes its
-// edges as they come by.
-func (a *AllOutcome) fillBatch(fills []*fill) error {
-	if len(fills) == 0 {
+// keepOrRetry keeps a verified run's witness for witness (and its
+// schedule for schedule); one that does not replay has its group's later
+// finders tried one at a time.
+func (w *allWitnesses) keepOrRetry(f *batchRun) error {
+	if f.Replays {
+		res := engines.Result{Engine: f.engine, Verdict: engines.Violation, Witness: f.Materialised.Witness, Reason: f.why}
+		w.ready[f.g] = &Outcome{Result: res, Program: f.Materialised.Names}
+		w.schedules[f.g] = f.Schedule
+		w.shown[f.g].Source = sourceNames[f.src]
 		return nil
 	}
-	s := a.p.s
-	k := len(s.Threads)
-	most := make([]int64, k)        // per thread: the most edges a plan needs
-	proj := make([][]model.Step, k) // per thread: its first edges, for the planned runs
-	byNeed := make([][]*fill, k)    // per thread: the observed runs that need its edges, most first
-	planned := make([]int64, k)
-	for _, f := range fills {
-		for t, n := range f.need {
-			most[t] = max(most[t], n)
-			switch {
-			case f.pl.Observed == nil:
-				planned[t] = max(planned[t], n)
-			case n > 0:
-				byNeed[t] = append(byNeed[t], f)
-			}
-		}
-	}
-	for _, f := range fills {
-		f.alloc()
-	}
-	if observed := slices.ContainsFunc(fills, func(f *fill) bool { return f.pl.Observed != nil }); !observed {
-		cached, ok, err := a.cachedEdges(planned, fills[0].dropSync)
-		if err != nil {
-			return err
-		}
-		if ok {
-			for _, f := range fills {
-				f.copyCached(cached, s.Name)
-				a.filled[0]++
-			}
-			return nil
-		}
-	}
-	for t := range byNeed {
-		proj[t] = make([]model.Step, 0, planned[t])
-		slices.SortStableFunc(byNeed[t], func(x, y *fill) int { return cmp.Compare(y.need[t], x.need[t]) })
-	}
-	err := s.EachEdge(a.p.sp, most, fills[0].dropSync, func(t int, q int64, ev model.Event) {
-		if len(proj[t]) < cap(proj[t]) {
-			proj[t] = append(proj[t], model.Step{Thread: int32(t), Ev: ev})
-		}
-		for _, f := range byNeed[t] {
-			if q >= f.need[t] {
-				break
-			}
-			f.edge(t, q, ev)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	a.copyAll(fills, proj)
-	return nil
-}
-
-// copyAll lays the planned runs out from the threads' first edges (the
-// observed ones are filled already).
-func (a *AllOutcome) copyAll(fills []*fill, proj [][]model.Step) {
-	for _, f := range fills {
-		if f.pl.Observed == nil {
-			f.copyBlocks(proj)
-			a.filled[0]++
-		} else {
-			a.filled[1]++
-		}
-	}
-}
-
-// keepOrRetry keeps a verified run's witness for Witness (and its
-// schedule for Schedule); one that does not replay has its group's later finders tried
-// one at a time.
-func (a *AllOutcome) keepOrRetry(f *fill) error {
-	if f.ok {
-		res := engines.Result{Engine: f.engine, Verdict: engines.Violation, Witness: f.m.Witness, Reason: f.why}
-		a.ready[f.g] = &Outcome{Result: res, Program: f.m.Names}
-		a.schedules[f.g] = f.sch
-		a.Groups[f.g].Source = sourceNames[f.src]
-		return nil
-	}
-	a.filled[2]++
-	out, err := a.buildFrom(f.g, f.src+1)
+	w.filled[2]++
+	out, err := w.buildFrom(f.g, f.src+1)
 	if out != nil {
-		a.ready[f.g] = out
+		w.ready[f.g] = out
 	}
 	return err
-}
-
-func sum(xs []int64) int64 {
-	n := int64(0)
-	for _, x := range xs {
-		n += x
-	}
-	return n
 }

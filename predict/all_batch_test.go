@@ -10,14 +10,14 @@ import (
 )
 
 // TestAllBatchSameAsOneByOne: the witnesses built in batches (one pass
-// for many plans, all_batch.go) are those built one at a time (build: a
-// pass per witness), run, cycle and finder, and a group dropped by one is
-// dropped by the other; on the random traces of TestAllGroupsReplay (80
-// quick, 800 with CONC_LONG=1), asked as predict is (auto, lock edges,
-// --ignore-sync), with batches of 1 to 5 groups and of batchGroups, and a
-// third of them with batches of at most 24 edges (a larger run is built
-// alone), and a quarter without the cache of the threads' edges
-// (all_edges.go: a pass per batch). Some
+// for many plans, all_batch.go and internal/batch) are those built one at
+// a time (build: a pass per witness), run, cycle and finder, and a group
+// dropped by one is dropped by the other; on the random traces of
+// TestAllGroupsReplay (80 quick, 800 with CONC_LONG=1), asked as predict
+// is (auto, lock edges, --ignore-sync), with batches of 1 to 5 groups and
+// of batchGroups, and a third of them with batches of at most 24 edges (a
+// larger run is built alone), and a quarter without the cache of the
+// threads' edges (internal/batch/edges.go: a pass per batch). Some
 // batches hold planned runs, some observed ones, and some run fails the
 // verification (its group is then built one finder at a time, and here
 // dropped).
@@ -34,13 +34,15 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 			batched, one := allString(t, src, c.o), allString(t, src, c.o)
 			batched.Ahead = []int{0, 1, 2, 3, 5}[seed%5]
 			if seed%3 == 1 {
-				batched.batchEdges = 24 // batches cut by their edges, and runs built alone
+				batched.w.maxEdges = 24 // batches cut by their edges, and runs built alone
 			}
-			batched.cacheOff = seed%4 == 2 // a pass per batch (all_edges.go's cache off)
+			if seed%4 == 2 {
+				batched.w.batches.DropCache() // a pass per batch (internal/batch/edges.go's cache off)
+			}
 			for k := range batched.Groups {
 				got, err := batched.Witness(k)
 				require.NoError(t, err)
-				want, err := one.build(k)
+				want, err := one.w.build(k)
 				require.NoError(t, err)
 				require.Equal(t, one.Groups[k], batched.Groups[k], "seed %d, %s, group %d", seed, c.name, k)
 				if want == nil {
@@ -56,10 +58,10 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 				require.Equal(t, ScheduleOf(want.Program, want.Result.Witness), batched.Schedule(k, got))
 				compared++
 			}
-			planned += batched.filled[0]
-			observed += batched.filled[1]
-			failed += batched.filled[2]
-			alone += batched.filled[3]
+			planned += batched.w.filled[0]
+			observed += batched.w.filled[1]
+			failed += batched.w.filled[2]
+			alone += batched.w.filled[3]
 		}
 	}
 	t.Logf("%d witnesses compared (%d planned and %d observed runs filled in batches, %d failed, %d built alone), %d groups dropped",

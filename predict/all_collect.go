@@ -5,6 +5,7 @@ import (
 	"github.com/conc-dev/conc/predict/internal/nested"
 	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/sites"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -40,9 +41,9 @@ type allPattern struct {
 
 // allGroup is one group while the finders run.
 type allGroup struct {
-	sites  [2]site // e1 and e2 of its first pattern
-	thread int     // the interrupted transaction's thread (first pattern)
-	first  int64   // the least line of an e1
+	sites  [2]sites.Site // e1 and e2 of its first pattern
+	thread int           // the interrupted transaction's thread (first pattern)
+	first  int64         // the least line of an e1
 	counts [nSources]int64
 	has    [nSources]bool
 	pats   [nSources]allPattern
@@ -50,7 +51,7 @@ type allGroup struct {
 
 // collector deduplicates the patterns by signature.
 type collector struct {
-	index  map[groupKey]int
+	index  map[sites.Key]int
 	groups []*allGroup
 	// misses counts patterns whose e1 the site tracker did not hold (none
 	// ever should: the tests check it).
@@ -60,18 +61,18 @@ type collector struct {
 	cut string
 }
 
-func newCollector() *collector { return &collector{index: map[groupKey]int{}} }
+func newCollector() *collector { return &collector{index: map[sites.Key]int{}} }
 
 // add counts a pattern of finder src (thread t's e1 at line1, and e2) and
 // returns its group and whether it is the finder's first there (then the
 // caller keeps the pattern).
-func (c *collector) add(src, t int, e1, e2 site, line1 int64) (*allGroup, bool) {
-	k := groupKey{e1.key(), e2.key()}
+func (c *collector) add(src, t int, e1, e2 sites.Site, line1 int64) (*allGroup, bool) {
+	k := sites.KeyOf(e1, e2)
 	n, ok := c.index[k]
 	if !ok {
 		n = len(c.groups)
 		c.index[k] = n
-		c.groups = append(c.groups, &allGroup{sites: [2]site{e1, e2}, thread: t, first: line1})
+		c.groups = append(c.groups, &allGroup{sites: [2]sites.Site{e1, e2}, thread: t, first: line1})
 	}
 	g := c.groups[n]
 	g.counts[src]++
@@ -86,13 +87,13 @@ func (c *collector) add(src, t int, e1, e2 site, line1 int64) (*allGroup, bool) 
 // addAt is add for a pattern whose e1 is thread t's edge e1, which the
 // site tracker holds, and whose e2 is ev; a pattern whose e1 it does not
 // hold is counted in misses and added nowhere.
-func (c *collector) addAt(tr *siteTracker, src, t int, e1 int64, ev *trace.Event) (*allGroup, bool) {
-	a, ok := tr.lookup(t, e1)
+func (c *collector) addAt(tr *sites.Tracker, src, t int, e1 int64, ev *trace.Event) (*allGroup, bool) {
+	a, ok := tr.Lookup(t, e1)
 	if !ok {
 		c.misses++
 		return nil, false
 	}
-	return c.add(src, t, a.s, siteOf(ev), a.line)
+	return c.add(src, t, a.Site, sites.Of(ev), a.Line)
 }
 
 // allScan is the lock-free scan (internal/chain/deepen.go's passes) going on
@@ -101,7 +102,7 @@ func (c *collector) addAt(tr *siteTracker, src, t int, e1 int64, ev *trace.Event
 // returns the chainer, at the depth of its last pass, for the witnesses.
 func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 	c := p.newChainer()
-	var tr *siteTracker // each pass's: a pass rereads the trace from its start
+	var tr *sites.Tracker // each pass's: a pass rereads the trace from its start
 	hit := func(pr chain.Pair, ev *trace.Event) bool {
 		if g, first := col.addAt(tr, srcScan, pr.Thread, pr.P, ev); first {
 			g.pats[srcScan].scan = pr
@@ -109,8 +110,8 @@ func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 		return false
 	}
 	err := c.Deepen(p.o.deepen, func() (bool, error) {
-		tr = newSiteTracker(len(p.s.Threads))
-		_, _, err := c.ScanEach(p.sp, p.u, tr.step, hit)
+		tr = sites.NewTracker(len(p.s.Threads))
+		_, _, err := c.ScanEach(p.sp, p.u, tr.Step, hit)
 		return len(col.groups) > 0, err
 	})
 	p.budgetReason(c)
@@ -128,9 +129,9 @@ func (p *predictor) allPairsLocked(col *collector) (bool, error) {
 		return false, err
 	}
 	mt := pair.NewMeeter(p.s, px.Index())
-	tr := newSiteTracker(len(p.s.Threads))
+	tr := sites.NewTracker(len(p.s.Threads))
 	return p.eachEvent(func(ev *trace.Event) {
-		tr.step(ev)
+		tr.Step(ev)
 		f, ok := mt.Step(ev)
 		if !ok {
 			return
@@ -149,7 +150,7 @@ func (p *predictor) allPairsHB(col *collector) (bool, error) {
 		if !ok {
 			return
 		}
-		e1, e2 := letterSite(f.E1L, f.LocE1), letterSite(f.E2L, f.LocE2)
+		e1, e2 := sites.OfLetter(f.E1L, f.LocE1), sites.OfLetter(f.E2L, f.LocE2)
 		if g, first := col.add(srcHB, f.T1, e1, e2, f.LineE1); first {
 			g.pats[srcHB].hb = f
 		}
@@ -182,10 +183,10 @@ func (p *predictor) allNested(col *collector) (bool, error) {
 	case nx.NotNested() != "":
 		return true, nil
 	}
-	tr := newSiteTracker(len(p.s.Threads))
+	tr := sites.NewTracker(len(p.s.Threads))
 	m := nested.NewMeeter(p.s, nx, func() bool { return p.ctx.Err() != nil })
 	whole, err = proj.SpoolEach(p.sp, m.Over, func(ev *trace.Event) bool {
-		tr.step(ev)
+		tr.Step(ev)
 		return m.Step(ev, func(f nested.Find) bool {
 			if g, first := col.addAt(tr, srcNested, f.T1, f.E1, ev); first {
 				g.pats[srcNested].nested = f

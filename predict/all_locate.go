@@ -29,7 +29,7 @@ type scanPlanned struct {
 // prePlanScans plans the normal runs of group k and the groups after it
 // not built yet whose first finder is the scan, planAhead batches' worth,
 // unless a batch's worth is planned already.
-func (a *AllOutcome) prePlanScans(k int) error {
+func (w *allWitnesses) prePlanScans(k int) error {
 	type pending struct {
 		g  int
 		pr chain.Pair
@@ -38,24 +38,24 @@ func (a *AllOutcome) prePlanScans(k int) error {
 	}
 	var ps []pending
 	var qs []chain.Query
-	if len(a.scanPlans) >= a.batchSize() {
+	if len(w.scanPlans) >= w.batchSize() {
 		return nil // enough made ahead for this batch
 	}
-	for g, ahead := k, 0; g < len(a.groups) && ahead < planAhead*a.batchSize(); g++ {
-		grp := a.groups[g]
-		if a.Built(g) || grp.has[srcAnswer] || !grp.has[srcScan] {
+	for g, ahead := k, 0; g < len(w.groups) && ahead < planAhead*w.batchSize(); g++ {
+		grp := w.groups[g]
+		if w.built(g) || grp.has[srcAnswer] || !grp.has[srcScan] {
 			continue
 		}
-		if ahead++; hasPlan(a.scanPlans, g) {
+		if ahead++; hasPlan(w.scanPlans, g) {
 			continue // made by an earlier batch, which had no room for it
 		}
 		pr := grp.pats[srcScan].scan
-		ls, ok, err := a.p.scanChain(a.c, pr)
+		ls, ok, err := w.p.scanChain(w.c, pr)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			a.scanPlans[g] = scanPlanned{}
+			w.scanPlans[g] = scanPlanned{}
 			continue
 		}
 		ps = append(ps, pending{g, pr, ls, len(qs)})
@@ -64,12 +64,12 @@ func (a *AllOutcome) prePlanScans(k int) error {
 	if len(ps) == 0 {
 		return nil
 	}
-	pos, err := chain.Locate(a.p.sp, a.c.Threads(), qs, nil)
+	pos, err := chain.Locate(w.p.sp, w.c.Threads(), qs, nil)
 	if err != nil {
 		return err
 	}
 	for _, x := range ps {
-		a.scanPlans[x.g] = scanPlanned{chain.PlanAt(x.pr, x.ls, pos[x.at:x.at+2*len(x.ls)]), true}
+		w.scanPlans[x.g] = scanPlanned{chain.PlanAt(x.pr, x.ls, pos[x.at:x.at+2*len(x.ls)]), true}
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func TestScheduleOfShapes(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, out)
 	sch := ScheduleOf(out.Program, out.Result.Witness)
-	require.Equal(t, []ScheduleCut{{"T0", 4}, {"T1", 3}}, sch.Cut)
+	require.Equal(t, []ScheduleCut{{Thread: "T0", Through: 4}, {Thread: "T1", Through: 3}}, sch.Cut)
 	require.Empty(t, sch.Segments)
 	requireScheduleExact(t, src, out, false)
 
@@ -52,7 +52,7 @@ func TestScheduleOfShapes(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, out)
 	sch = ScheduleOf(out.Program, out.Result.Witness)
-	require.Equal(t, []ScheduleCut{{"T0", 2}, {"T1", 5}}, sch.Cut) // lines 1, 2, 5 increase
-	require.Equal(t, []ScheduleSegment{{"T0", 3, 3}}, sch.Segments)
+	require.Equal(t, []ScheduleCut{{Thread: "T0", Through: 2}, {Thread: "T1", Through: 5}}, sch.Cut) // lines 1, 2, 5 increase
+	require.Equal(t, []ScheduleSegment{{Thread: "T0", From: 3, To: 3}}, sch.Segments)
 	requireScheduleExact(t, src, out, false)
 }

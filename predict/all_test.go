@@ -77,7 +77,7 @@ func TestAllGroupsReplay(t *testing.T) {
 		for _, c := range predictConfigs[:3] {
 			want := predictString(t, src, c.o).Result.Verdict
 			a := allString(t, src, c.o)
-			require.Zero(t, a.misses, "seed %d, %s: a pattern's e1 not tracked", seed, c.name)
+			require.Zero(t, a.w.misses, "seed %d, %s: a pattern's e1 not tracked", seed, c.name)
 			require.Equal(t, want, a.Result.Verdict, "seed %d, %s\n%s", seed, c.name, src)
 			if want != engines.Violation {
 				require.Empty(t, a.Groups, "seed %d, %s", seed, c.name)
@@ -185,8 +185,8 @@ func TestAllDeepens(t *testing.T) {
 		want := predictString(t, src, Options{}).Result.Verdict
 		a := allString(t, src, Options{deepen: true})
 		require.Equal(t, want, a.Result.Verdict, "seed %d\n%s", seed, src)
-		require.Zero(t, a.misses, "seed %d", seed)
-		if a.c.Depth != a.c.FirstDepth(true) {
+		require.Zero(t, a.w.misses, "seed %d", seed)
+		if a.w.c.Depth != a.w.c.FirstDepth(true) {
 			deeper++
 		}
 		for k := range a.Groups {
@@ -234,7 +234,7 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 		// The dropped group's pattern is the one predict's first pass
 		// answers with (e2 at line 38); the shown one's, e2 at line 14,
 		// only the meeting pass finds, which predict then does not run.
-		require.Equal(t, []int64{14, 38}, []int64{a.groups[0].pats[srcLock].lock.LineE2, a.groups[1].pats[srcLock].lock.LineE2})
+		require.Equal(t, []int64{14, 38}, []int64{a.w.groups[0].pats[srcLock].lock.LineE2, a.w.groups[1].pats[srcLock].lock.LineE2})
 		require.True(t, strings.HasPrefix(a.Result.Reason, "two threads through their locks"), a.Result.Reason)
 		require.NoError(t, verify.Witness(projectionOf(t, src), w.Result.Witness))
 		requireSTDRoundTrip(t, src, w, false)

@@ -1,4 +1,4 @@
-package predict
+package batch
 
 import (
 	"fmt"
@@ -9,17 +9,16 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// The threads' first edges for conc predict --all's batches
-// (all_batch.go), kept across batches: the projection of a prefix of the
-// trace, read on from one pass over the spool as the batches need more.
-// A batch of planned runs then copies its blocks from it without reading
-// the spool again: on the 10⁶-event synthetic trace the batches' passes
-// were a third of the JSON's time, and all its runs together need the
-// projection of the whole trace once (1.4·10⁶ edges). An edge is kept as
-// its op, target and line, 16 bytes (a model.Step is 48 and holds a
-// pointer the collector scans), and made a step again as it is copied. A
-// cache that would outgrow cacheEdges is let go, and the batches read the
-// spool each (fillBatch), as they do for observed runs.
+// The threads' first edges, kept across batches: the projection of a
+// prefix of the trace, read on from one pass over the spool as the batches
+// need more. A batch of planned runs then copies its blocks from it
+// without reading the spool again: on the 10⁶-event synthetic trace the
+// batches' passes were a third of the JSON's time, and all its runs
+// together need the projection of the whole trace once (1.4·10⁶ edges).
+// An edge is kept as its op, target and line, 16 bytes (a model.Step is 48
+// and holds a pointer the collector scans), and made a step again as it is
+// copied. A cache that would outgrow cacheEdges is let go, and the batches
+// read the spool each (Builder.pass), as they do for observed runs.
 
 // cacheEdges bounds the cache (16 bytes an edge).
 const cacheEdges = 1 << 22
@@ -44,16 +43,15 @@ type edgeCache struct {
 // cachedEdges returns the threads' first edges, at least need[t] of
 // thread t, read on as far as that takes; false when the cache is off
 // (given up, or kept for the other dropSync).
-func (a *AllOutcome) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, bool, error) {
-	if a.cacheOff {
+func (b *Builder) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, bool, error) {
+	if b.cacheOff {
 		return nil, false, nil
 	}
-	s := a.p.s
-	c := a.cache
+	c := b.cache
 	if c == nil {
-		k := len(s.Threads)
-		c = &edgeCache{r: a.p.sp.Reader(), proj: make([][]cachedEdge, k), open: make([]bool, k), dropSync: dropSync}
-		a.cache = c
+		k := len(b.s.Threads)
+		c = &edgeCache{r: b.sp.Reader(), proj: make([][]cachedEdge, k), open: make([]bool, k), dropSync: dropSync}
+		b.cache = c
 	}
 	if c.dropSync != dropSync {
 		return nil, false, nil
@@ -73,19 +71,19 @@ func (a *AllOutcome) cachedEdges(need []int64, dropSync bool) ([][]cachedEdge, b
 		}
 		t := int(ev.Thread)
 		before := int64(len(c.proj[t]))
-		c.step(s, &ev)
+		c.step(b.s, &ev)
 		if before < need[t] && int64(len(c.proj[t])) >= need[t] {
 			short--
 		}
 		if c.total > cacheEdges {
-			a.cache, a.cacheOff = nil, true
+			b.DropCache()
 			return nil, false, nil
 		}
 	}
 	return c.proj, true, nil
 }
 
-// step appends one event's edges to its thread's, as eachEdge reads them.
+// step appends one event's edges to its thread's, as EachEdge reads them.
 func (c *edgeCache) step(s *proj.Summary, ev *trace.Event) {
 	t := int(ev.Thread)
 	evs, n := proj.Projected(ev, c.open[t], c.dropSync, model.Pos{File: s.Name, Line: ev.Line})
@@ -103,11 +101,11 @@ func (c *edgeCache) step(s *proj.Summary, ev *trace.Event) {
 
 // copyCached lays a planned run out from the cache's edges, as copyBlocks
 // does from steps.
-func (f *fill) copyCached(proj [][]cachedEdge, file string) {
+func (f *Run) copyCached(cached [][]cachedEdge, file string) {
 	for t, bs := range f.blocks {
 		for _, b := range bs {
 			run := f.run[b.Slot : b.Slot+b.Last+1-b.First]
-			for x, e := range proj[t][b.First : b.Last+1] {
+			for x, e := range cached[t][b.First : b.Last+1] {
 				run[x] = model.Step{Thread: int32(t), Ev: model.Event{Op: e.op, Target: e.target, Pos: model.Pos{File: file, Line: e.line}}}
 			}
 		}
