@@ -360,7 +360,7 @@ func (w *allWitnesses) planOf(k, src int) (pl proj.Plan, ok bool, engine, why st
 // scanPlan is Lemma 2's normal run for a pair the scan found (as
 // lockFree plans it); false when its chain is not found again (the
 // budget ran out).
-func (p *predictor) scanPlan(c *chain.Chainer, pr chain.Pair) (proj.Plan, bool, error) {
+func (p *predictor) scanPlan(c *chain.Chainer, pr chain.Interrupted) (proj.Plan, bool, error) {
 	ls, ok, err := p.scanChain(c, pr)
 	if err != nil || !ok {
 		return proj.Plan{}, false, err
@@ -370,7 +370,7 @@ func (p *predictor) scanPlan(c *chain.Chainer, pr chain.Pair) (proj.Plan, bool, 
 }
 
 // scanChain finds a pair's chain again, with its links' letters.
-func (p *predictor) scanChain(c *chain.Chainer, pr chain.Pair) ([]chain.Link, bool, error) {
+func (p *predictor) scanChain(c *chain.Chainer, pr chain.Interrupted) ([]chain.Link, bool, error) {
 	// The scan may have spent the budget: each witness gets its own
 	// allowance for finding its chain again.
 	if c.Stop = ""; c.Limit > 0 {

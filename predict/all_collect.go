@@ -32,7 +32,7 @@ var sourceNames = [nSources]string{"predict's answer", "normal run", "two thread
 
 // allPattern is a finder's first pattern in a group.
 type allPattern struct {
-	scan   chain.Pair
+	scan   chain.Interrupted
 	lock   pair.LockFind
 	hb     pair.HBFind
 	nested nested.Find
@@ -103,7 +103,7 @@ func (c *collector) addAt(tr *sites.Tracker, src, t int, e1 int64, ev *trace.Eve
 func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 	c := p.newChainer()
 	var tr *sites.Tracker // each pass's: a pass rereads the trace from its start
-	hit := func(pr chain.Pair, ev *trace.Event) bool {
+	hit := func(pr chain.Interrupted, ev *trace.Event) bool {
 		if g, first := col.addAt(tr, srcScan, pr.Thread, pr.P, ev); first {
 			g.pats[srcScan].scan = pr
 		}

@@ -32,7 +32,7 @@ type scanPlanned struct {
 func (w *allWitnesses) prePlanScans(k int) error {
 	type pending struct {
 		g  int
-		pr chain.Pair
+		pr chain.Interrupted
 		ls []chain.Link
 		at int // its first query
 	}

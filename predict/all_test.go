@@ -205,7 +205,7 @@ func TestAllDeepens(t *testing.T) {
 // (whose locking is not nested, so step 5c does not apply, and the unknown
 // says so) predict answers unknown under a tiny budget (3 states, or
 // tables of 1 byte): the engine gives up, and the lock-aware two-thread pattern its
-// first pass (pair_lock.go's index pass, which can hit already) finds has
+// first pass (internal/pair's index pass, which can hit already) finds has
 // no witness that replays; a first pass that hit keeps no index, so the
 // meeting pass does not run. --all runs both passes to their ends: the
 // meeting pass finds a pattern of another group, whose witness replays,

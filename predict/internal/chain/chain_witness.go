@@ -21,7 +21,7 @@ type Link struct {
 // Links picks the letters of a chain found by ChainTo: each entry letter
 // achieves the hop's transaction, and each exit letter the next hop's (or
 // conflicts with b, for the last).
-func (c *Chainer) Links(pr Pair, hops []hop) ([]Link, error) {
+func (c *Chainer) Links(pr Interrupted, hops []hop) ([]Link, error) {
 	ls := make([]Link, len(hops))
 	prev := pr.A
 	for x, h := range hops {
@@ -176,7 +176,7 @@ func (pp *projPos) step(ev *trace.Event) int64 {
 // With c.LockedRun the run is for the trace with its locks, and a run
 // that cannot respect them is not planned: Plan stops its pass there
 // and sets c.Doomed (chain_doom.go).
-func (c *Chainer) Plan(sp *proj.Spool, pr Pair, ls []Link) (proj.Plan, error) {
+func (c *Chainer) Plan(sp *proj.Spool, pr Interrupted, ls []Link) (proj.Plan, error) {
 	qs := Queries(ls)
 	var doom *lockDoom
 	if c.LockedRun {
@@ -201,7 +201,7 @@ func Queries(ls []Link) []Query {
 }
 
 // PlanAt is Plan once its queries are answered (pos).
-func PlanAt(pr Pair, ls []Link, pos []Occurrence) proj.Plan {
+func PlanAt(pr Interrupted, ls []Link, pos []Occurrence) proj.Plan {
 	pl := proj.Plan{Segs: []proj.Segment{{Thread: pr.Thread, Upto: pr.P}}}
 	from := proj.Ref{Thread: pr.Thread, Edge: pr.P}
 	for x, l := range ls {

@@ -48,7 +48,7 @@ func (c *Chainer) deeper(d int) int {
 // transaction, or a pass ends without one and without a cut chain, or the
 // budget stops it. Invariant: every pass before the current one found no
 // violation among chains of its bound's length.
-func (c *Chainer) DeepScan(sp *proj.Spool, u *proj.Users, always bool) (pr Pair, found bool, err error) {
+func (c *Chainer) DeepScan(sp *proj.Spool, u *proj.Users, always bool) (pr Interrupted, found bool, err error) {
 	err = c.Deepen(always, func() (bool, error) {
 		pr, found, err = c.scan(sp, u)
 		return found, err

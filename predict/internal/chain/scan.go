@@ -9,10 +9,10 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// Pair is an interrupted transaction found by the scan: thread i's letters a
+// Interrupted is a transaction the scan found interrupted: thread i's letters a
 // (edge p of its projection) and b (edge q > p) in one transaction, with a
 // chain from a back to b.
-type Pair struct {
+type Interrupted struct {
 	Thread int
 	A, B   profiles.Letter
 	P, Q   int64
@@ -45,7 +45,7 @@ type scanThread struct {
 // at their end: memory is O(threads × transactions open at once with two
 // relevant accesses), not O(threads²) (16,000 one-write threads and one
 // two-access transaction took 4 GB).
-func (c *Chainer) scan(sp *proj.Spool, u *proj.Users) (Pair, bool, error) {
+func (c *Chainer) scan(sp *proj.Spool, u *proj.Users) (Interrupted, bool, error) {
 	return c.ScanEach(sp, u, nil, nil)
 }
 
@@ -53,7 +53,7 @@ func (c *Chainer) scan(sp *proj.Spool, u *proj.Users) (Pair, bool, error) {
 // each interrupted transaction's pair at its access b (ev) and says
 // whether to stop (conc predict --all, predict/all.go); each, if set, sees every
 // event first.
-func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event), hit func(Pair, *trace.Event) bool) (Pair, bool, error) {
+func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event), hit func(Interrupted, *trace.Event) bool) (Interrupted, bool, error) {
 	ts := make([]scanThread, c.k)
 	for i := range ts {
 		ts[i].fIdx = make([]int32, len(c.th[i].Span))
@@ -65,9 +65,9 @@ func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 	var ev trace.Event
 	for n := 0; ; n++ {
 		if err := r.Next(&ev); err == io.EOF {
-			return Pair{}, false, nil
+			return Interrupted{}, false, nil
 		} else if err != nil {
-			return Pair{}, false, err
+			return Interrupted{}, false, err
 		}
 		if each != nil {
 			each(&ev)
@@ -89,12 +89,12 @@ func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 				if st.pending {
 					f := c.cachedReach(st, i, st.pendL, &ftab)
 					if c.Stop != "" {
-						return Pair{}, false, nil
+						return Interrupted{}, false, nil
 					}
 					st.lower(f, st.pendL, st.pendPos, &pool)
 				}
 				if j := c.closes(st, l); j >= 0 {
-					pr := Pair{Thread: i, A: st.curL[j], B: l, P: st.curP[j], Q: st.pos}
+					pr := Interrupted{Thread: i, A: st.curL[j], B: l, P: st.curP[j], Q: st.pos}
 					if hit == nil || hit(pr, &ev) {
 						return pr, true, nil
 					}
@@ -105,7 +105,7 @@ func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 		st.pos++
 		if n&4095 == 0 && c.Ctx.Err() != nil {
 			c.Stop = StopNote(c.Ctx)
-			return Pair{}, false, nil
+			return Interrupted{}, false, nil
 		}
 	}
 }

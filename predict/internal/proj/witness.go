@@ -66,7 +66,7 @@ type Materialised struct {
 	dropSync bool
 }
 
-// Materialised is Materialise's end, and a batch's (predict/all_batch.go):
+// Materialised is Materialise's end, and a batch's (predict/internal/batch):
 // the run with its cycle, paths and the prefix program's facts.
 func (s *Summary) Materialised(pl Plan, need []int64, run []model.Step, at map[Ref]int, dropSync, lockEdges bool) (*Materialised, error) {
 	w := &model.Witness{Run: run, Paths: straightPaths(need), LockEdges: lockEdges}
