@@ -1,8 +1,9 @@
 // Package hb is the happens-before order of predict's observed run, which
 // several finders share: vector clocks over program order, release →
 // acquire of a lock, fork → the child's events and the child's last event
-// → join (Join, SyncBefore, SyncAfter), and the cut of the observed prefix
-// that happens before a set of events (Cut). Clocks count edges of each
+// → join (Join, SyncBefore, SyncAfter), a pass's walk over the spool with
+// them (Walk: the two-thread finders' passes), and the cut of the observed
+// prefix that happens before a set of events (Cut). Clocks count edges of each
 // thread's projection (proj.EdgesOf), so a cut is a plan's ObservedCut.
 //
 // It imports nothing of predict but the projection layer.
@@ -26,13 +27,8 @@ func Cut(s *proj.Summary, sp *proj.Spool, cycle [][2]proj.Ref, first int64) ([]i
 	for _, c := range cycle {
 		want[c[0]], want[c[1]] = true, true
 	}
-	vc := make([][]int64, k)
-	for t := range vc {
-		vc[t] = make([]int64, k)
-	}
-	lockVC := make([][]int64, len(s.Locks))
+	w := NewWalk(k, len(s.Locks), false)
 	need := make([]int64, k)
-	open := make([]bool, k)
 	r := sp.Reader()
 	var ev trace.Event
 	for len(want) > 0 {
@@ -42,20 +38,12 @@ func Cut(s *proj.Summary, sp *proj.Spool, cycle [][2]proj.Ref, first int64) ([]i
 			return nil, false, err
 		}
 		t := ev.Thread
-		at := vc[t][t]
-		SyncBefore(vc, lockVC, &ev)
-		switch ev.Op {
-		case model.OpBegin:
-			open[t] = true
-		case model.OpEnd:
-			open[t] = false
-		}
-		vc[t][t] += proj.EdgesOf(&ev, open[t])
-		SyncAfter(vc, lockVC, &ev)
-		for q := at; q < vc[t][t]; q++ {
+		before := w.VC[t][t]
+		w.Step(&ev)
+		for q := before; q < w.VC[t][t]; q++ {
 			if want[proj.Ref{Thread: int(t), Edge: q}] {
 				delete(want, proj.Ref{Thread: int(t), Edge: q})
-				Join(need, vc[t])
+				Join(need, w.VC[t])
 			}
 		}
 	}

@@ -42,6 +42,7 @@ package nested
 
 import (
 	"fmt"
+	"github.com/conc-dev/conc/predict/internal/hb"
 	"slices"
 
 	"github.com/conc-dev/conc/model"
@@ -110,7 +111,7 @@ type pendingKey struct {
 
 // Indexer is the first pass: per variable, one access of each class.
 type Indexer struct {
-	w       *walk
+	w       *hb.Walk
 	th      []thread
 	pend    [][]pending
 	pendIdx []map[pendingKey]int
@@ -152,7 +153,7 @@ type syncKey struct {
 
 func newIndexer(s *proj.Summary) *Indexer {
 	k := len(s.Threads)
-	nx := &Indexer{w: newWalk(k, len(s.Locks)), th: make([]thread, k), pend: make([][]pending, k),
+	nx := &Indexer{w: hb.NewWalk(k, len(s.Locks), true), th: make([]thread, k), pend: make([][]pending, k),
 		pendIdx: make([]map[pendingKey]int, k), acqLog: make([][]acq, k), idx: make([][]class, len(s.Vars)), keys: map[classKey]int32{}, ctxs: map[uint64][]*lockContext{}, pc: make([]*pendingContext, k), names: s,
 		epoch: make([]int32, k), sync: map[syncKey]int64{}, fj: newFJClocks(k),
 		joined: make([][]joinAt, k)}
@@ -165,8 +166,8 @@ func newIndexer(s *proj.Summary) *Indexer {
 // step takes one event of the first pass.
 func (nx *Indexer) step(ev *trace.Event) {
 	t := ev.Thread
-	before := nx.w.vc[t][t]
-	at := nx.w.step(ev)
+	before := nx.w.VC[t][t]
+	at := nx.w.Step(ev)
 	nt := &nx.th[t]
 	switch {
 	case ev.Op == model.OpAcquire:
@@ -195,8 +196,8 @@ func (nx *Indexer) step(ev *trace.Event) {
 		if ev.Op == model.OpFork {
 			nx.fj.fork(t, ev.Target, at)
 		} else {
-			nx.fj.join(t, ev.Target, nx.w.vc[ev.Target][ev.Target])
-			nx.joined[t] = append(nx.joined[t], joinAt{nx.epoch[t], ev.Target, append([]int64(nil), nx.w.vc[ev.Target]...)})
+			nx.fj.join(t, ev.Target, nx.w.VC[ev.Target][ev.Target])
+			nx.joined[t] = append(nx.joined[t], joinAt{nx.epoch[t], ev.Target, append([]int64(nil), nx.w.VC[ev.Target]...)})
 		}
 		nx.epoch[t]++
 	case ev.Op.IsAccess():
@@ -212,7 +213,7 @@ func (nx *Indexer) note(ev *trace.Event, at, before int64) {
 	c := class{t: t, write: ev.Op == model.OpWrite, epoch: nx.epoch[t]}
 	c.first = member{f: at, y0: nt.freeAt(before), line: ev.Line}
 	if len(nt.stack) == 0 {
-		c.first.z, c.ctx = nx.w.vc[t][t], nx.intern(lockContext{})
+		c.first.z, c.ctx = nx.w.VC[t][t], nx.intern(lockContext{})
 		c.last = c.first
 		nx.insert(ev.Target, c)
 		return
@@ -315,7 +316,7 @@ func (nx *Indexer) intern(c lockContext) *lockContext {
 // see docs/predict.md).
 func (nx *Indexer) finish() {
 	for t := range nx.pend {
-		nx.flush(t, nx.w.vc[t][t])
+		nx.flush(t, nx.w.VC[t][t])
 	}
 }
 
@@ -325,9 +326,9 @@ func (nx *Indexer) NotNested() string { return nx.bad }
 
 // ends is each thread's edges, once the pass is over.
 func (nx *Indexer) ends() []int64 {
-	out := make([]int64, len(nx.w.vc))
+	out := make([]int64, len(nx.w.VC))
 	for t := range out {
-		out[t] = nx.w.vc[t][t]
+		out[t] = nx.w.VC[t][t]
 	}
 	return out
 }

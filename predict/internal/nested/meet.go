@@ -56,7 +56,7 @@ type Find struct {
 
 // Meeter is the second pass.
 type Meeter struct {
-	w     *walk
+	w     *hb.Walk
 	nx    *Indexer
 	th    []thread
 	first []map[int32]firsts
@@ -76,9 +76,9 @@ type Meeter struct {
 // NewMeeter is the second pass after nx, ending when stop says so.
 func NewMeeter(s *proj.Summary, nx *Indexer, stop func() bool) *Meeter {
 	k := len(s.Threads)
-	m := &Meeter{limit: 64*s.Events + 1_000_000, stop: stop, w: newWalk(k, len(s.Locks)), nx: nx, th: make([]thread, k), first: make([]map[int32]firsts, k), snap: make([]*snapshot, k), idx: nx.idx,
+	m := &Meeter{limit: 64*s.Events + 1_000_000, stop: stop, w: hb.NewWalk(k, len(s.Locks), true), nx: nx, th: make([]thread, k), first: make([]map[int32]firsts, k), snap: make([]*snapshot, k), idx: nx.idx,
 		sync: nx.sync, fj: nx.fj, epoch: make([]int32, k), ends: nx.ends()}
-	m.w.forkVC = nx.w.forkVC // every fork, for the contexts
+	m.w.ForkVC = nx.w.ForkVC // every fork, for the contexts
 	for t := range m.th {
 		m.th[t].hist = map[int32][]int64{}
 	}
@@ -90,7 +90,7 @@ func NewMeeter(s *proj.Summary, nx *Indexer, stop func() bool) *Meeter {
 // It reports false when found did or the pass is over.
 func (m *Meeter) Step(ev *trace.Event, found func(Find) bool) bool {
 	t := ev.Thread
-	at := m.w.step(ev)
+	at := m.w.Step(ev)
 	nt := &m.th[t]
 	switch {
 	case ev.Op == model.OpAcquire:
@@ -106,7 +106,7 @@ func (m *Meeter) Step(ev *trace.Event, found func(Find) bool) bool {
 		} else {
 			clear(m.first[t])
 		}
-	case ev.Op.IsAccess() && m.w.open[t]:
+	case ev.Op.IsAccess() && m.w.Open[t]:
 		ok := m.meet(ev, at, found)
 		m.noteFirst(ev, at)
 		return ok
@@ -213,9 +213,7 @@ func (m *Meeter) contextEpochs(t1 int, c *class, e2 int64) (int32, int32) {
 // predict --all meets many).
 func (f *Find) context() []int64 {
 	nx := f.nx
-	c := make([]int64, len(nx.w.vc))
-	hb.Join(c, nx.w.forkVC[f.T1])
-	hb.Join(c, nx.w.forkVC[f.T2])
+	c := nx.w.Context(f.T1, f.T2)
 	for _, side := range [2]struct {
 		t, other int
 		epoch    int32

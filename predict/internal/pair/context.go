@@ -1,6 +1,7 @@
 package pair
 
 import (
+	"github.com/conc-dev/conc/predict/internal/hb"
 	"slices"
 
 	"github.com/conc-dev/conc/model"
@@ -51,7 +52,7 @@ func FreeContext(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) error
 // its next position holding no lock, if it reaches one.
 func contextReleases(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) ([][]int64, error) {
 	k := len(ctx)
-	w := newHBWalk(k, len(s.Locks))
+	w := hb.NewWalk(k, len(s.Locks), false)
 	held := make([][]int32, k)
 	stuck := make([]bool, k) // holds a shared lock at ctx[t]
 	var out [][]int64
@@ -68,7 +69,7 @@ func contextReleases(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) (
 	}
 	_, err := proj.SpoolEach(sp, func() bool { return false }, func(ev *trace.Event) bool {
 		t := int(ev.Thread)
-		w.step(ev)
+		w.Step(ev)
 		switch ev.Op {
 		case model.OpAcquire:
 			held[t] = append(held[t], ev.Target)
@@ -77,7 +78,7 @@ func contextReleases(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) (
 				held[t] = slices.Delete(held[t], i, i+1)
 			}
 		}
-		switch pos := w.vc[t][t]; {
+		switch pos := w.VC[t][t]; {
 		case t == t1 || t == t2:
 		case pos == ctx[t]:
 			stuck[t] = slices.ContainsFunc(held[t], s.SharedLock)
@@ -86,7 +87,7 @@ func contextReleases(s *proj.Summary, sp *proj.Spool, ctx []int64, t1, t2 int) (
 		case pos > ctx[t] && stuck[t] && len(held[t]) == 0:
 			stuck[t] = false
 			stuckN--
-			out = append(out, slices.Clone(w.vc[t]))
+			out = append(out, slices.Clone(w.VC[t]))
 		}
 		return todo > 0 || stuckN > 0
 	})

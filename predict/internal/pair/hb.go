@@ -2,6 +2,7 @@ package pair
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/trace"
@@ -68,7 +69,7 @@ type HBFind struct {
 // HBScan is the state of the pass; predict --all steps it on after each
 // hit.
 type HBScan struct {
-	hbWalk
+	*hb.Walk
 	txn   []int64
 	last  [][]letterTxn
 	entry [][]pairEntry // entry[t2][t1]; txn 0: none
@@ -90,7 +91,7 @@ func FindHB(s *proj.Summary, sp *proj.Spool, stop func() bool) (HBFind, bool, er
 // NewHBScan is the pass's state before its first event.
 func NewHBScan(s *proj.Summary) *HBScan {
 	k := len(s.Threads)
-	ps := &HBScan{hbWalk: newHBWalk(k, len(s.Locks)), txn: make([]int64, k), last: make([][]letterTxn, k),
+	ps := &HBScan{Walk: hb.NewWalk(k, len(s.Locks), false), txn: make([]int64, k), last: make([][]letterTxn, k),
 		entry: make([][]pairEntry, k)}
 	for t := range ps.entry {
 		ps.entry[t] = make([]pairEntry, k)
@@ -101,8 +102,8 @@ func NewHBScan(s *proj.Summary) *HBScan {
 // Step folds one event in, and reports a pattern it closes.
 func (ps *HBScan) Step(ev *trace.Event) (HBFind, bool) {
 	t := ev.Thread
-	at := ps.hbWalk.step(ev)
-	if ev.Op == model.OpBegin || ev.Op.IsAccess() && !ps.open[t] {
+	at := ps.Walk.Step(ev)
+	if ev.Op == model.OpBegin || ev.Op.IsAccess() && !ps.Open[t] {
 		ps.txn[t]++ // a transaction, or a unary access's own
 	}
 	if !ev.Op.IsAccess() {
@@ -152,7 +153,7 @@ func (ps *HBScan) close(t int, l profiles.Letter, at int64) (HBFind, bool) {
 				continue
 			}
 			rec := ps.last[t1][b]
-			if rec.txn == en.txn && rec.last > en.e1 && rec.last >= ps.vc[t][t1] {
+			if rec.txn == en.txn && rec.last > en.e1 && rec.last >= ps.VC[t][t1] {
 				return HBFind{T1: t1, T2: t, E1: en.e1, E2: rec.last, F1: en.f1, F2: at,
 					SameF: en.f1Txn == ps.txn[t], LineE2: rec.lastLine,
 					E1L: en.e1L, E2L: b, LineE1: en.e1Line, LocE1: en.e1Loc, LocE2: rec.lastLoc}, true

@@ -100,7 +100,7 @@ func (px *Indexer) index(ev *trace.Event, at int64) {
 	lp := w.locks[t]
 	if lp.depth == 0 { // a lock-free point: z of the accesses waiting for one
 		for _, x := range px.pend[t] {
-			px.idx[x[0]][x[1]].z = w.vc[t][t]
+			px.idx[x[0]][x[1]].z = w.VC[t][t]
 		}
 		px.pend[t] = px.pend[t][:0]
 	}
@@ -247,7 +247,7 @@ func (m txnVars) meet(w *Walk, idx [][]access, ev *trace.Event, at int64) (LockF
 		} else {
 			clear(m[t])
 		}
-	case ev.Op.IsAccess() && w.open[t] && !w.locks[t].joined:
+	case ev.Op.IsAccess() && w.Open[t] && !w.locks[t].joined:
 		// Noted after the meeting (e2 is not its own e1), and on a hit
 		// too: conc predict --all goes on after it.
 		f, ok := meetIndex(w, idx[ev.Target], m[t], ev, at, w.locks[t])

@@ -7,41 +7,6 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// hbWalk follows the projections' edges, open transactions and vector
-// clocks (in edges) through a pass: the happens-before pattern's (hb.go)
-// and, inside Walk, the lock-aware pattern's (lock.go).
-type hbWalk struct {
-	vc, lockVC [][]int64
-	open       []bool
-}
-
-func newHBWalk(k, locks int) hbWalk {
-	w := hbWalk{vc: make([][]int64, k), lockVC: make([][]int64, locks), open: make([]bool, k)}
-	for t := range w.vc {
-		w.vc[t] = make([]int64, k)
-	}
-	return w
-}
-
-// step moves thread ev.Thread on by ev and returns the edge of an access
-// (the middle edge of a unary one: begin; access; end) or of the event.
-func (w *hbWalk) step(ev *trace.Event) int64 {
-	t := ev.Thread
-	at := w.vc[t][t]
-	hb.SyncBefore(w.vc, w.lockVC, ev)
-	switch {
-	case ev.Op == model.OpBegin:
-		w.open[t] = true
-	case ev.Op == model.OpEnd:
-		w.open[t] = false
-	case ev.Op.IsAccess() && !w.open[t]:
-		at++
-	}
-	w.vc[t][t] += proj.EdgesOf(ev, w.open[t])
-	hb.SyncAfter(w.vc, w.lockVC, ev)
-	return at
-}
-
 // lockPos is one thread's lock state in a pass: the locks it holds, the
 // locks acquired since it last held none and that point's edge, its
 // nesting depth and whether it has joined a thread yet. Locks from
@@ -86,51 +51,25 @@ func (lp *lockPos) step(ev *trace.Event, edges int64) {
 	}
 }
 
-// Walk is hbWalk with the threads' lock states and their forks' clocks:
-// the lock-aware pattern's passes, and the passes of predict's other
-// two-thread finders (the nested decision, the pairs' products), which
-// read its clocks and its forks' clocks to build their contexts.
+// Walk is hb.Walk with the threads' lock states: the lock-aware
+// pattern's passes, and the pairs' products, which build their contexts
+// from its forks' clocks.
 type Walk struct {
-	hbWalk
+	*hb.Walk
 	locks []lockPos
-	// ForkVC is, per forked thread, the clock of its fork. A second pass
-	// may be handed the first pass's, which holds every fork from the
-	// start.
-	ForkVC [][]int64
 }
 
 // NewWalk is a walk over k threads and locks locks before their first
 // event.
 func NewWalk(k, locks int) *Walk {
-	return &Walk{hbWalk: newHBWalk(k, locks), locks: make([]lockPos, k), ForkVC: make([][]int64, k)}
+	return &Walk{Walk: hb.NewWalk(k, locks, true), locks: make([]lockPos, k)}
 }
 
-// Step is hbWalk.step, following the forks and the locks too.
+// Step is hb.Walk.Step, following the locks too.
 func (w *Walk) Step(ev *trace.Event) int64 {
-	t := ev.Thread
-	at := w.hbWalk.step(ev)
-	if ev.Op == model.OpFork {
-		w.ForkVC[ev.Target] = append([]int64(nil), w.vc[ev.Target]...)
-	}
-	w.locks[t].step(ev, w.vc[t][t])
+	at := w.Walk.Step(ev)
+	w.locks[ev.Thread].step(ev, w.VC[ev.Thread][ev.Thread])
 	return at
-}
-
-// Clocks are the threads' vector clocks, in edges (clock t's own entry is
-// thread t's position). The slices are the walk's, updated in place by
-// every step and never replaced.
-func (w *Walk) Clocks() [][]int64 { return w.vc }
-
-// Open says, per thread, whether it is inside a transaction; like Clocks,
-// the walk's own slice.
-func (w *Walk) Open() []bool { return w.open }
-
-// Context is C for threads t1 and t2: the join of their forks' clocks.
-func (w *Walk) Context(t1, t2 int) []int64 {
-	c := make([]int64, len(w.vc))
-	hb.Join(c, w.ForkVC[t1])
-	hb.Join(c, w.ForkVC[t2])
-	return c
 }
 
 // contextOf is Context(t1, t2)[u], without building C.
