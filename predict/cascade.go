@@ -189,7 +189,7 @@ func (c *cascade) productSearch() (*Outcome, error) {
 }
 
 // pairProducts runs the global engine on each pair of threads
-// (pair_product.go): it may find a violation, or prove that no cycle
+// (internal/products): it may find a violation, or prove that no cycle
 // goes through two threads only, which with at most two busy threads is
 // a proof. Its sizes are the pairs' when the synchronisation was kept.
 func (c *cascade) pairProducts() (*Outcome, error) {

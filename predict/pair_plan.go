@@ -117,5 +117,5 @@ func (p *predictor) freeContext(ctx []int64, t1, t2 int) error {
 
 // contextSegments is a context C as segments in its observed order.
 func (p *predictor) contextSegments(ctx []int64) ([]proj.Segment, error) {
-	return pair.ContextSegments(p.s, p.sp, ctx)
+	return p.s.PrefixSegments(p.sp, ctx)
 }

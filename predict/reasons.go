@@ -21,7 +21,7 @@ const (
 const pairsProvedNote = "each pair of threads was checked on its own, and no third thread can take part in a cycle (docs/predict.md)"
 
 // twoThreadsNote starts the reason of an unknown after every pair was
-// proved free of two-thread cycles (pair_product.go).
+// proved free of two-thread cycles (internal/products).
 const twoThreadsNote = "no violation involving two threads (every pair of threads decided on its own, docs/predict.md); " +
 	"cycles through three or more threads were not decided: "
 

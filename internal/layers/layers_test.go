@@ -180,6 +180,10 @@ func (g graph) violations() []string {
 				add("predict/internal/observed imports %s: the observed-order finder builds on %s only", q, strings.Join(observedImports, ", "))
 			case pkg == "predict/internal/forkorder" && isUnder(q, "predict") && !contains(forkOrderImports, q):
 				add("predict/internal/forkorder imports %s: the prefilter with fork order builds on %s only", q, strings.Join(forkOrderImports, ", "))
+			case pkg == "predict/internal/products" && isUnder(q, "predict") && q != "predict/internal/proj" && q != "predict/internal/hb":
+				// predict verifies the pairs' runs; the products run the
+				// engine on pair programs of the projection.
+				add("predict/internal/products imports %s: the pairs' products build on the projection layer and its clocks, not on predict or another finder", q)
 			case pkg == "predict/internal/sites" && isUnder(q, "predict") && q != "predict/internal/proj":
 				// The finders find the patterns; the sites only name them.
 				add("predict/internal/sites imports %s: the signatures build on the projection layer, not on predict", q)
@@ -235,7 +239,7 @@ var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", 
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch"}
+	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -274,6 +278,8 @@ func TestLayersCatch(t *testing.T) {
 		{"predict/internal/observed", "predict/internal/chain", "predict/internal/observed imports predict/internal/chain"},
 		{"predict/internal/forkorder", "predict", "predict/internal/forkorder imports predict: the prefilter with fork order builds on"},
 		{"predict/internal/forkorder", "predict/internal/observed", "predict/internal/forkorder imports predict/internal/observed"},
+		{"predict/internal/products", "predict", "predict/internal/products imports predict: the pairs' products build on"},
+		{"predict/internal/products", "predict/internal/pair", "predict/internal/products imports predict/internal/pair"},
 		{"predict/internal/sites", "predict", "predict/internal/sites imports predict: the signatures build on"},
 		{"predict/internal/batch", "predict/internal/chain", "predict/internal/batch imports predict/internal/chain: the batches build on"},
 	} {
@@ -290,7 +296,8 @@ func TestLayersCatch(t *testing.T) {
 			"predict/internal/observed":  {"predict/internal/proj", "predict/internal/hb", "monitor", "model", "trace"},
 			"predict/internal/forkorder": {"predict/internal/proj", "predict/internal/hb", "predict/internal/chain", "model", "profiles", "trace"},
 			"predict/internal/sites":     {"predict/internal/proj", "model", "profiles", "trace"},
-			"predict/internal/batch":     {"predict/internal/proj", "model", "trace"}}
+			"predict/internal/batch":     {"predict/internal/proj", "model", "trace"},
+			"predict/internal/products":  {"predict/internal/proj", "predict/internal/hb", "engines", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

@@ -100,17 +100,3 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// ContextSegments is a context C (each thread's first ctx[t] edges) as
-// segments in its observed order.
-func ContextSegments(s *proj.Summary, sp *proj.Spool, ctx []int64) ([]proj.Segment, error) {
-	var segs []proj.Segment
-	err := s.EachEdge(sp, ctx, false, func(t int, q int64, _ model.Event) {
-		if n := len(segs); n > 0 && segs[n-1].Thread == t {
-			segs[n-1].Upto = q
-			return
-		}
-		segs = append(segs, proj.Segment{Thread: t, Upto: q})
-	})
-	return segs, err
-}

@@ -8,10 +8,10 @@
 // step), whose run is the observed order cut to what happens before the
 // pattern; and the lock-aware one (lock.go: IndexLocked, then FindLocked
 // over its Index, or Indexer and Meeter step by step), whose run is a
-// context C (context.go: FreeContext, ContextSegments) and four segments of
-// the two threads. plan.go turns either into a plan (PlanHB, PlanLocked)
-// and words its reason (HBWhy, LockedWhy). Walk, the lock-aware passes'
-// clocks, is shared with predict's other two-thread finders.
+// context C (context.go: FreeContext; proj's PrefixSegments) and four
+// segments of the two threads. plan.go turns either into a plan (PlanHB,
+// PlanLocked) and words its reason (HBWhy, LockedWhy). Walk, the
+// lock-aware passes' walk, is hb.Walk with the threads' lock states.
 //
 // A pattern is only a candidate: its run may still be refused by the
 // verification, and then it is no answer. The package knows no other

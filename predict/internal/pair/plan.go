@@ -58,7 +58,7 @@ func PlanLocked(s *proj.Summary, sp *proj.Spool, f LockFind) (proj.Plan, error) 
 	if err := FreeContext(s, sp, f.Ctx, f.T1, f.T2); err != nil {
 		return proj.Plan{}, err
 	}
-	segs, err := ContextSegments(s, sp, f.Ctx)
+	segs, err := s.PrefixSegments(sp, f.Ctx)
 	if err != nil {
 		return proj.Plan{}, err
 	}

@@ -239,6 +239,22 @@ func (s *Summary) plannedRun(sp *Spool, segs []Segment, need []int64, at map[Ref
 	return run[:n:n], nil
 }
 
+// PrefixSegments is a prefix of the projection (each thread's first
+// upto[t] edges) as segments in its observed order: what a plan runs
+// first when a pattern needs what happens before its threads start (the
+// two-thread finders' context C).
+func (s *Summary) PrefixSegments(sp *Spool, upto []int64) ([]Segment, error) {
+	var segs []Segment
+	err := s.EachEdge(sp, upto, false, func(t int, q int64, _ model.Event) {
+		if n := len(segs); n > 0 && segs[n-1].Thread == t {
+			segs[n-1].Upto = q
+			return
+		}
+		segs = append(segs, Segment{Thread: t, Upto: q})
+	})
+	return segs, err
+}
+
 // EachEdge reads the projection's edges from the spool in trace order and
 // calls f with thread t's edge q for q below need[t]. It stops once every
 // thread has its need, and fails if a thread has fewer edges than it needs.
