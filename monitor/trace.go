@@ -1,16 +1,9 @@
 package monitor
 
-import (
-	"context"
-	"io"
-	"sort"
-	"time"
+import "sort"
 
-	"github.com/conc-dev/conc/monitor/atomicity"
-	"github.com/conc-dev/conc/trace"
-)
-
-// TraceOptions configure CheckTrace and TraceMonitor.
+// TraceOptions configure TraceMonitor (and the pass over a trace that
+// runs it, package monitor/pass).
 type TraceOptions struct {
 	// LockEdges adds release→acquire and fork/join conflicts (docs/spec.md §1), as
 	// Velodrome and AeroDrome (and so RAPID) do.
@@ -22,8 +15,6 @@ type TraceOptions struct {
 	// MaxViolations bounds the violations kept in the result (all are still
 	// counted). 0 means no bound.
 	MaxViolations int
-	// StopAtFirst ends the check at the first violating event, as RAPID does.
-	StopAtFirst bool
 	// OnViolation, if set, is handed each violation once its transaction's
 	// end is known (or the trace ended), in that order, not by begin line;
 	// the result then keeps none (Violations stays empty, Count counts
@@ -36,18 +27,6 @@ type TraceOptions struct {
 	// merges a thread's runs of unary events (trace_absorb.go), so that a
 	// trace of many events outside blocks keeps few nodes.
 	CountBlocks bool
-	// Blame also decides, for every transaction, whether it is broken by
-	// itself (package atomicity), into TraceResult.Broken.
-	Blame bool
-	// OnBroken and MaxBroken are atomicity.Options' (with Blame).
-	OnBroken  func(*atomicity.Broken)
-	MaxBroken int
-	// NotAtomic, if set, names the begins of blocks that are not
-	// transactions (--not-atomic): their begin and end are dropped, and
-	// their events count as unary ones (or belong to the transactions
-	// nested inside them). CheckTrace calls it where the reader runs, so
-	// it may read the reader's tables.
-	NotAtomic func(begin *trace.Event) bool
 }
 
 // CycleEvent is one event of a reported cycle: its thread and trace line,
@@ -104,7 +83,7 @@ type TraceStats struct {
 	// Absorbed counts the unary events that joined their thread's run
 	// instead of getting a node (trace_absorb.go).
 	Absorbed int64
-	Millis   int64
+	Millis   int64 // the wall time of the whole pass (set by monitor/pass)
 }
 
 // TraceResult is the monitor's answer on an observed trace.
@@ -112,69 +91,8 @@ type TraceResult struct {
 	Violation  bool
 	First      int64 // line of the first event after which the trace is not serializable; 0 if none
 	Violations []TraceViolation
-	Count      int64  // violations found (Violations may be capped)
-	Stopped    string // why the check ended early (context), "" if it read the whole trace
+	Count      int64 // violations found (Violations may be capped)
 	Stats      TraceStats
-	Threads    []string // thread names, indexed by Thread ids
-	// Broken are the transactions broken by themselves (with Blame), by
-	// begin line, and BrokenCount counts them (Broken may be capped).
-	Broken      []atomicity.Broken
-	BrokenCount int64
-	// BrokenStopped, when not "", says why the broken transactions were
-	// not decided (the tracker's work budget); Broken and BrokenCount are
-	// then empty, and what OnBroken was handed is not the answer.
-	BrokenStopped string
-}
-
-// CheckTrace runs the trace monitor over r to its end (or the first
-// violation with StopAtFirst). A bad line is an error; the context's end
-// stops the check with Stopped set, not an error.
-func CheckTrace(ctx context.Context, r *trace.Reader, opts TraceOptions) (TraceResult, error) {
-	start := time.Now()
-	r.Within(ctx) // the reader's own extra reading keeps the deadline too
-	m := NewTraceMonitor(opts)
-	p := newPasses(m, opts)
-	if !opts.StopAtFirst {
-		stopped, err := p.stepAhead(ctx, r)
-		if err != nil {
-			p.finish()
-			return TraceResult{}, err
-		}
-		return p.result(r, stopped, start), nil
-	}
-	// StopAtFirst reads no further than the batch it stops in.
-	evs := make([]trace.Event, 4096)
-	stopped := ""
-	read := p.read(r)
-	for stopped == "" {
-		n, err := read(evs)
-		if p.stepFirst(evs[:n]); m.first > 0 {
-			err = io.EOF
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			p.finish()
-			return TraceResult{}, err
-		}
-		if ctx.Err() != nil {
-			stopped = context.Cause(ctx).Error()
-		}
-	}
-	return p.result(r, stopped, start), nil
-}
-
-// result finishes the check of r begun at start.
-func (p *passes) result(r *trace.Reader, stopped string, start time.Time) TraceResult {
-	res := p.m.Finish()
-	if b := p.finish(); b != nil {
-		res.Broken, res.BrokenCount, res.BrokenStopped = b.Broken, b.Count, b.Stopped
-	}
-	res.Stopped = stopped
-	res.Threads = r.Threads().Names()
-	res.Stats.Millis = time.Since(start).Milliseconds()
-	return res
 }
 
 // Finish reports the open transactions' violations and returns the result.

@@ -275,7 +275,7 @@ func TestTraceMonitorAdversarial(t *testing.T) {
 						adversarialMismatch(small, lockEdges, cfg), adversarialMismatch(rb, lockEdges, cfg), text)
 				}
 				for _, v := range got.Violations {
-					checkReportedCycle(t, want, v, lockEdges, fmt.Sprintf("trace %d cfg %+v\n%s", i, cfg, fmtTrace(evs)))
+					checkReportedCycle(t, want, v, lockEdges, fmt.Sprintf("trace %d cfg %+v\n%s", i, cfg, montest.FmtTrace(evs)))
 				}
 			}
 		}
@@ -320,8 +320,8 @@ func TestTraceMonitorGenFewSlots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 103))
 	configs := []naiveConfig{{1, 1}, {1, 1 << 63}, {2, 0b11 << 40}, {1 << 20, 0b111}, {1, 1<<5 | 1<<33 | 1<<62}}
 	for range n {
-		o := genRange{events: [2]int{20, 200}, threads: [2]int{2, 12}, vars: [2]int{1, 20}, txnLen: [2]int{1, 30},
-			locks: 4, hot: 4, unprotected: 0.5, nested: 0.3}.draw(rng, rng.Uint64())
+		o := montest.GenRange{Events: [2]int{20, 200}, Threads: [2]int{2, 12}, Vars: [2]int{1, 20}, TxnLen: [2]int{1, 30},
+			Locks: 4, Hot: 4, Unprotected: 0.5, Nested: 0.3}.Draw(rng, rng.Uint64())
 		checkAgainstNaive(t, o, configs)
 	}
 }

@@ -1,22 +1,13 @@
 package monitor
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/monitor/atomicity"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
-
-// benchGen is the synthetic workload of the benchmarks: 8 threads, 10^4
-// variables, 16 locks, mostly lock-protected transactions with a few
-// unprotected accesses (so violations keep appearing).
-var benchGen = trace.GenOptions{Seed: 1, Threads: 8, Vars: 10000, Locks: 16, TxnLen: 8,
-	Unprotected: 0.05, Unary: 0.3, Nested: 0.1, Writes: 0.3, Hot: 8}
 
 // replay steps m through copies of evs until n events have gone by: the
 // generator ends every transaction and releases every lock, so copies
@@ -40,9 +31,9 @@ func replay(m *TraceMonitor, evs []trace.Event, n int64) {
 }
 
 func benchEvents(n int64) []trace.Event {
-	o := benchGen
+	o := montest.BenchGen
 	o.Events = n
-	return genEvents(o)
+	return montest.GenEvents(o)
 }
 
 // BenchmarkTraceMonitor: events per second of the monitor alone (the events
@@ -77,38 +68,4 @@ func TestTraceMonitorMemoryFlat(t *testing.T) {
 	// graph holds a few dozen transactions, not the ~2·10^4 that would
 	// pile up between collections.
 	require.Less(t, big, int64(1000), "garbage kept until a collection?")
-}
-
-// BenchmarkCheckTrace: events per second of CheckTrace end to end, as
-// `conc monitor --lock-edges` runs it: the STD text of the benchmark trace
-// is parsed on a second goroutine while the monitor steps the batches.
-// The text (10^6 events) is read ten times over, one 10^7-event trace.
-func BenchmarkCheckTrace(b *testing.B) { benchCheckTrace(b, false) }
-
-// BenchmarkCheckTraceBlame is BenchmarkCheckTrace as `conc monitor
-// --lock-edges` runs by default: with the atomicity tracker beside the
-// conflict graph (which transactions are broken by themselves).
-func BenchmarkCheckTraceBlame(b *testing.B) { benchCheckTrace(b, true) }
-
-func benchCheckTrace(b *testing.B, blame bool) {
-	o := benchGen
-	o.Events = 1_000_000
-	var text bytes.Buffer
-	_, err := trace.NewGen(o).WriteTo(&text)
-	require.NoError(b, err)
-	const copies = 10
-	b.SetBytes(int64(copies * text.Len()))
-	var events int64
-	for b.Loop() {
-		parts := make([]io.Reader, copies)
-		for i := range parts {
-			parts[i] = bytes.NewReader(text.Bytes())
-		}
-		r, err := trace.NewReader(io.MultiReader(parts...), "bench.std", trace.Options{})
-		require.NoError(b, err)
-		res, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true, MaxViolations: 1, Blame: blame, OnBroken: func(*atomicity.Broken) {}})
-		require.NoError(b, err)
-		events = res.Stats.Events
-	}
-	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

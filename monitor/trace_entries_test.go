@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -75,19 +76,19 @@ func TestTraceMonitorListsLongRunsWhole(t *testing.T) {
 func TestTraceMonitorJumpsAgainstNaive(t *testing.T) {
 	const maxCycle = 3
 	rng := rand.New(rand.NewPCG(15, 3))
-	g := genRange{events: [2]int{60, 200}, threads: [2]int{2, 4}, vars: [2]int{3, 20}, txnLen: [2]int{1, 8},
-		locks: 3, hot: 3, unprotected: 0.9, nested: 0.2}
+	g := montest.GenRange{Events: [2]int{60, 200}, Threads: [2]int{2, 4}, Vars: [2]int{3, 20}, TxnLen: [2]int{1, 8},
+		Locks: 3, Hot: 3, Unprotected: 0.9, Nested: 0.2}
 	fits, missed := 0, 0
 	for i := range testflag.N(20, 400) {
-		o := g.draw(rng, uint64(i))
+		o := g.Draw(rng, uint64(i))
 		o.Unary = 0.5 + rng.Float64()*0.5
-		evs := genEvents(o)
+		evs := montest.GenEvents(o)
 		for _, lockEdges := range []bool{false, true} {
 			want := naiveCheck(evs, lockEdges)
 			born := edgeLines(evs, want, lockEdges)
 			for k, cfg := range naiveConfigs {
 				got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: maxCycle}, cfg.gcMin, cfg.free)
-				ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", o.Seed, lockEdges, k, o, fmtTrace(evs))
+				ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", o.Seed, lockEdges, k, o, montest.FmtTrace(evs))
 				require.Empty(t, naiveMismatch(want, got), ctx)
 				for _, v := range got.Violations {
 					if v.Elided == 0 {

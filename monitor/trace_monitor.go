@@ -142,6 +142,10 @@ func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 // First is the line at which the trace stopped being serializable, or 0.
 func (m *TraceMonitor) First() int64 { return m.first }
 
+// Events counts the events stepped so far: after StepAll with stop set,
+// the caller learns from it how many of the batch's events were stepped.
+func (m *TraceMonitor) Events() int64 { return m.stats.Events }
+
 // Step adds one event; events must come in trace order. Ids index the
 // trace's tables and grow on demand; nested begin/end pairs flatten here too.
 func (m *TraceMonitor) Step(ev trace.Event) { m.StepAll([]trace.Event{ev}, false) }

@@ -3,7 +3,6 @@ package monitor
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -146,52 +145,6 @@ func traceNaiveCyclicSet(adj [][]bool) []int {
 	return out
 }
 
-// genRange is how the tests draw a random trace shape: each count is its
-// least value plus rng.IntN of its span, locks and hot (when hot > 0, else
-// 0 and not drawn) rng.IntN of theirs, and the rates scaled uniform draws.
-type genRange struct {
-	events, threads, vars, txnLen [2]int // least, span
-	locks, hot                    int
-	unprotected, nested           float64
-}
-
-// smallGen is the small shape of the main cross-check.
-var smallGen = genRange{events: [2]int{4, 30}, threads: [2]int{1, 4}, vars: [2]int{1, 4}, txnLen: [2]int{1, 4},
-	locks: 3, unprotected: 0.6, nested: 0.4}
-
-func (g genRange) draw(rng *rand.Rand, seed uint64) trace.GenOptions {
-	o := trace.GenOptions{
-		Seed:        seed,
-		Events:      int64(g.events[0] + rng.IntN(g.events[1])),
-		Threads:     g.threads[0] + rng.IntN(g.threads[1]),
-		Vars:        g.vars[0] + rng.IntN(g.vars[1]),
-		Locks:       rng.IntN(g.locks),
-		TxnLen:      g.txnLen[0] + rng.IntN(g.txnLen[1]),
-		Unprotected: rng.Float64() * g.unprotected,
-		Unary:       rng.Float64() * 0.5,
-		Nested:      rng.Float64() * g.nested,
-		Writes:      0.2 + rng.Float64()*0.6,
-	}
-	if g.hot > 0 {
-		o.Hot = rng.IntN(g.hot)
-	}
-	o.Fork = rng.IntN(2) == 0
-	return o
-}
-
-func genEvents(o trace.GenOptions) []trace.Event {
-	g := trace.NewGen(o)
-	var evs []trace.Event
-	buf := make([]trace.Event, 64)
-	for {
-		n, _ := g.Read(buf)
-		if n == 0 {
-			return evs
-		}
-		evs = append(evs, buf[:n]...)
-	}
-}
-
 // runMonitor runs a monitor with the garbage collector's threshold and the
 // free reachability slots set (no slots: every question is a search).
 func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) TraceResult {
@@ -218,7 +171,7 @@ func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) Tr
 // reported cycle is a real cycle of conflicts; so does the count when only
 // the first cycle is spelled out (and components contract).
 func TestTraceMonitorAgainstNaive(t *testing.T) {
-	crossCheckNaive(t, 7, testflag.N(500, 3000), smallGen)
+	crossCheckNaive(t, 7, testflag.N(500, 3000), montest.SmallGen)
 }
 
 // TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces (300,
@@ -226,8 +179,8 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 // transactions long enough that recycled nodes leave many stale records
 // behind (trace_garbage.go).
 func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
-	crossCheckNaive(t, 8, testflag.N(60, 300), genRange{events: [2]int{100, 300}, threads: [2]int{2, 7}, vars: [2]int{5, 36},
-		txnLen: [2]int{1, 24}, locks: 5, hot: 4, unprotected: 0.3, nested: 0.3})
+	crossCheckNaive(t, 8, testflag.N(60, 300), montest.GenRange{Events: [2]int{100, 300}, Threads: [2]int{2, 7}, Vars: [2]int{5, 36},
+		TxnLen: [2]int{1, 24}, Locks: 5, Hot: 4, Unprotected: 0.3, Nested: 0.3})
 }
 
 // TestTraceMonitorAgainstNaiveManyReaders: the same on traces (60, 15 in
@@ -235,16 +188,16 @@ func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
 // that some variables have more than readIndexMin readers between writes
 // and their reads are indexed at the default threshold too.
 func TestTraceMonitorAgainstNaiveManyReaders(t *testing.T) {
-	g := genRange{events: [2]int{300, 300}, threads: [2]int{34, 16}, vars: [2]int{1, 3}, txnLen: [2]int{2, 8},
-		locks: 3, unprotected: 0.3, nested: 0.3}
+	g := montest.GenRange{Events: [2]int{300, 300}, Threads: [2]int{34, 16}, Vars: [2]int{1, 3}, TxnLen: [2]int{2, 8},
+		Locks: 3, Unprotected: 0.3, Nested: 0.3}
 	rng := rand.New(rand.NewPCG(9, 9))
 	indexed := 0
 	for i := range testflag.N(15, 60) {
-		o := g.draw(rng, uint64(i))
+		o := g.Draw(rng, uint64(i))
 		o.Writes = 0.02 + rng.Float64()*0.1
 		checkAgainstNaive(t, o, naiveConfigs)
 		m := NewTraceMonitor(TraceOptions{})
-		for _, e := range genEvents(o) {
+		for _, e := range montest.GenEvents(o) {
 			m.Step(e)
 			if len(m.readIdx) > 0 {
 				indexed++
@@ -258,11 +211,11 @@ func TestTraceMonitorAgainstNaiveManyReaders(t *testing.T) {
 // crossCheckNaive checks n traces drawn from g in every collector
 // configuration; the generator must exercise both answers often, and
 // contraction.
-func crossCheckNaive(t *testing.T, seed uint64, n int, g genRange) {
+func crossCheckNaive(t *testing.T, seed uint64, n int, g montest.GenRange) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	violations, contracted := 0, int64(0)
 	for i := range n {
-		v, c := checkAgainstNaive(t, g.draw(rng, uint64(i)), naiveConfigs)
+		v, c := checkAgainstNaive(t, g.Draw(rng, uint64(i)), naiveConfigs)
 		violations, contracted = violations+v, contracted+c
 	}
 	require.Positive(t, contracted, "no component was contracted")
@@ -287,12 +240,12 @@ var naiveConfigs = []naiveConfig{{1, ^uint64(0)}, {1 << 20, ^uint64(0)}, {1, 0},
 // naive computation; it returns how many of the two settings violate.
 func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) (violations int, contracted int64) {
 	t.Helper()
-	evs := genEvents(o)
+	evs := montest.GenEvents(o)
 	for _, lockEdges := range []bool{false, true} {
 		want := naiveCheck(evs, lockEdges)
 		for k, cfg := range configs {
 			got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
-			ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", o.Seed, lockEdges, k, o, fmtTrace(evs))
+			ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", o.Seed, lockEdges, k, o, montest.FmtTrace(evs))
 			require.Empty(t, naiveMismatch(want, got), ctx)
 			for _, v := range got.Violations {
 				checkReportedCycle(t, want, v, lockEdges, ctx)
@@ -407,14 +360,6 @@ func txnFollows(want naiveResult, tx int, e trace.Event, lockEdges bool) bool {
 	return false
 }
 
-func fmtTrace(evs []trace.Event) string {
-	var b strings.Builder
-	for _, e := range evs {
-		fmt.Fprintf(&b, "%d: %s", e.Line, trace.AppendSTD(nil, e, trace.GenName))
-	}
-	return b.String()
-}
-
 // TestTraceMonitorMaxViolations: with MaxViolations k and no callback, the
 // monitor still counts every cyclic transaction but spells out and keeps
 // only k, each a real cyclic transaction with a real cycle.
@@ -422,15 +367,15 @@ func TestTraceMonitorMaxViolations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	checked := 0
 	for i := 0; checked < 200 && i < 5000; i++ {
-		o := smallGen.draw(rng, uint64(i))
-		evs := genEvents(o)
+		o := montest.SmallGen.Draw(rng, uint64(i))
+		evs := montest.GenEvents(o)
 		want := naiveCheck(evs, true)
 		if len(want.cyclic) < 3 {
 			continue
 		}
 		checked++
 		got := runMonitor(evs, TraceOptions{LockEdges: true, MaxCycle: 1000, MaxViolations: 2}, 1, ^uint64(0))
-		ctx := fmt.Sprintf("seed %d\n%s", i, fmtTrace(evs))
+		ctx := fmt.Sprintf("seed %d\n%s", i, montest.FmtTrace(evs))
 		require.EqualValues(t, len(want.cyclic), got.Count, ctx)
 		require.Len(t, got.Violations, 2, ctx)
 		for _, v := range got.Violations {

@@ -5,8 +5,8 @@ import "math"
 // The threads with an open transaction, in a list by their transaction's
 // begin: begins come in trace order, so a thread that opens one joins at
 // the tail, and one that closes it leaves from wherever it is, both in
-// constant time. The head's begin is where the blamer's window may start
-// (trace_blame.go).
+// constant time. The head's begin is where the lazy atomicity tracker's
+// window may start (OldestOpen).
 
 // opened puts thread t (th), which just began a transaction, at the tail.
 func (m *TraceMonitor) opened(th *traceThread, t int32) {
@@ -33,9 +33,11 @@ func (m *TraceMonitor) closed(th *traceThread) {
 	}
 }
 
-// oldestOpen is the begin line of the oldest open transaction, past
-// every line if none is open.
-func (m *TraceMonitor) oldestOpen() int64 {
+// OldestOpen is the begin line of the oldest open transaction, past
+// every line (math.MaxInt64) if none is open. No event before it knows of
+// a transaction open now, so the pass over a trace (monitor/pass) keeps
+// only the events from it on until its atomicity tracker must start.
+func (m *TraceMonitor) OldestOpen() int64 {
 	if m.openHead == 0 {
 		return math.MaxInt64
 	}

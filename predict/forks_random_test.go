@@ -14,6 +14,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/pass"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -139,7 +140,7 @@ func requireRefused(t *testing.T, src, msg string) {
 	for _, lockEdges := range []bool{false, true} {
 		r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 		require.NoError(t, err)
-		_, err = monitor.CheckTrace(context.Background(), r, monitor.TraceOptions{LockEdges: lockEdges})
+		_, err = pass.Check(context.Background(), r, pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: lockEdges}})
 		require.EqualError(t, err, msg, src)
 		for _, e := range forkEngines {
 			r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
@@ -157,7 +158,7 @@ func checkForkTrace(t *testing.T, seed uint64, src string, lockEdges bool) bool 
 	want := oracleViolates(t, src, lockEdges)
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
-	mon, err := monitor.CheckTrace(context.Background(), r, monitor.TraceOptions{LockEdges: lockEdges})
+	mon, err := pass.Check(context.Background(), r, pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: lockEdges}})
 	require.NoError(t, err)
 	require.False(t, mon.Violation && !want, "seed %d, lock edges %v: the observed order violates\n%s", seed, lockEdges, src)
 	full := projectionOf(t, src)

@@ -13,6 +13,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/pass"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -100,7 +101,7 @@ func requireSTDRoundTrip(t *testing.T, src string, out *Outcome, lockEdges bool)
 	}
 	r, err := trace.NewReader(strings.NewReader(b.String()), "w.std", trace.Options{})
 	require.NoError(t, err)
-	res, err := monitor.CheckTrace(context.Background(), r, monitor.TraceOptions{LockEdges: lockEdges})
+	res, err := pass.Check(context.Background(), r, pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: lockEdges}})
 	require.NoError(t, err)
 	require.True(t, res.Violation, "trace:\n%s\nwitness:\n%s", src, b.String())
 }

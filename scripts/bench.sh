@@ -143,8 +143,8 @@ go test $bflags ./trace/... ./monitor/... ./predict/... >"$tmp/bench" 2>&1 ||
 	echo
 	echo "\`go test $bflags ./trace/... ./monitor/... ./predict/...\`: what each"
 	echo "measures is in its comment (trace/bench_test.go, monitor/trace_bench_test.go,"
-	echo "monitor/atomicity/bench_test.go, predict/*bench_test.go). Median of the"
-	echo "$benchcount runs, range in parentheses."
+	echo "monitor/atomicity/bench_test.go, monitor/pass/bench_test.go,"
+	echo "predict/*bench_test.go). Median of the $benchcount runs, range in parentheses."
 	echo
 	echo "| package | benchmark | time an op | throughput |"
 	echo "| --- | --- | --- | --- |"

@@ -3,13 +3,14 @@ package tracereport
 import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/pass"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
 )
 
 // verdictOf: a violation found is final even if the check stopped early;
 // otherwise an early stop leaves the answer unknown.
-func verdictOf(res monitor.TraceResult) engines.Verdict {
+func verdictOf(res pass.Result) engines.Verdict {
 	switch {
 	case res.Violation:
 		return engines.Violation
@@ -22,7 +23,7 @@ func verdictOf(res monitor.TraceResult) engines.Verdict {
 // answerOf is the monitor's answer in report's terms (report.BuildTrace
 // makes the report). Each monitor violation is let go once yielded, and its
 // cycle's steps go through one reused slice: a trace can have a million.
-func answerOf(r *trace.Reader, res monitor.TraceResult) report.TraceAnswer {
+func answerOf(r *trace.Reader, res pass.Result) report.TraceAnswer {
 	return report.TraceAnswer{
 		Verdict: verdictOf(res),
 		Threads: r.Threads().Len(),

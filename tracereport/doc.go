@@ -1,5 +1,5 @@
 // Package tracereport makes the report of conc monitor's answer for a
-// trace (docs/spec.md §3): it runs the trace monitor (monitor.CheckTrace)
+// trace (docs/spec.md §3): it runs the pass of the trace monitor (pass.Check)
 // over one reading of the trace, collects what it streams (the broken
 // transactions by signature, or the violations in a compact spool, or all
 // of them when the output lists them), converts the answer into report's

@@ -8,6 +8,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/pass"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
 )
@@ -17,7 +18,7 @@ type Options struct {
 	// Path is the trace's file ("-": standard input), read a second time
 	// for the sites of the cycles' events when it is a regular file.
 	Path string
-	// LockEdges, First and MaxCycle are monitor.TraceOptions' LockEdges,
+	// LockEdges, First and MaxCycle are pass.Options' LockEdges,
 	// StopAtFirst and MaxCycle.
 	LockEdges, First bool
 	MaxCycle         int
@@ -48,7 +49,7 @@ type Options struct {
 // is a *SecondReadingError.
 func Monitor(ctx context.Context, r *trace.Reader, o Options) (*report.Report, engines.Verdict, error) {
 	c := newCollector(r, o)
-	res, err := monitor.CheckTrace(ctx, r, c.opts)
+	res, err := pass.Check(ctx, r, c.opts)
 	if err == nil && res.Violation {
 		err = r.VerifyRest(ctx) // --first stopped early: no verdict on a corrupt .gz
 	}
@@ -81,7 +82,7 @@ func Monitor(ctx context.Context, r *trace.Reader, o Options) (*report.Report, e
 // every one is listed, into the monitor's result.
 type collector struct {
 	r     *trace.Reader
-	opts  monitor.TraceOptions
+	opts  pass.Options
 	again secondReading
 	spool *violationSpool
 	blame *blameSpool
@@ -89,7 +90,7 @@ type collector struct {
 
 func newCollector(r *trace.Reader, o Options) *collector {
 	c := &collector{r: r, again: secondReading{path: o.Path, notes: o.Notes}}
-	c.opts = monitor.TraceOptions{LockEdges: o.LockEdges, StopAtFirst: o.First, MaxCycle: o.MaxCycle}
+	c.opts = pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: o.LockEdges, MaxCycle: o.MaxCycle}, StopAtFirst: o.First}
 	if n := o.NotAtomic; n != nil {
 		n.used = map[string]bool{}
 		c.opts.NotAtomic = func(ev *trace.Event) bool { return n.is(r, ev) }

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/internal/testflag"
-	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/pass"
 	"github.com/conc-dev/conc/report/predicted"
 	"github.com/conc-dev/conc/testkit/schedtest"
 	"github.com/conc-dev/conc/trace"
@@ -198,7 +198,7 @@ func requireSchedulesReplay(t *testing.T, path string, flags []string) int {
 		rebuilt := scheduledSTD(t, string(src), g.Schedule, ignoreSync)
 		r, err := trace.NewReader(strings.NewReader(rebuilt), "rebuilt.std", trace.Options{})
 		require.NoError(t, err)
-		res, err := monitor.CheckTrace(context.Background(), r, monitor.TraceOptions{})
+		res, err := pass.Check(context.Background(), r, pass.Options{})
 		require.NoError(t, err)
 		require.True(t, res.Violation, "%s group %d: the rebuilt run is serializable:\n%s", path, g.Group, rebuilt)
 		if k > 0 && k != len(got.Groups)/2 && k != len(got.Groups)-1 {

@@ -90,7 +90,8 @@ func (g graph) deps(pkg string) map[string]bool {
 }
 
 // programSide are the packages that check .conc programs: none may depend
-// on the trace reader (trace) or the trace monitor (monitor).
+// on the trace reader (trace) or the trace monitor (monitor, and so
+// monitor/pass).
 var programSide = []string{"model", "lang", "profiles", "monitor/graph", "monitor/fsm", "engines", "verify", "report", "report/html", "serve"}
 
 // engineImports are the engines one engine may import: global asks
@@ -153,9 +154,9 @@ func (g graph) violations() []string {
 				add("the registry (engines) imports the engine %s: it knows only types", q)
 			case isEngine(pkg) && isEngine(q) && !contains(engineImports[pkg], q):
 				add("engine %s imports engine %s", pkg, q)
-			case pkg == "monitor" && q == "monitor/atomicity":
-				// CheckTrace runs the per-transaction monitor beside the
-				// conflict graph in one pass over the trace.
+			case pkg == "monitor/pass" && (q == "monitor" || q == "monitor/atomicity"):
+				// the pass over a trace runs the conflict graph and the
+				// per-transaction monitor side by side.
 			case isUnder(pkg, "monitor") && isUnder(q, "monitor"):
 				add("monitor %s imports monitor %s: the monitors are independent", pkg, q)
 			case pkg == "predict/internal/proj" && !isBase(q) && !contains(projImports, q):
@@ -237,7 +238,7 @@ var observedImports = []string{"predict/internal/proj", "predict/internal/hb"}
 var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", "predict/internal/chain"}
 
 // named are the packages the rules name besides programSide.
-var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "trace", "predict", "tracereport", "report/predicted",
+var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "monitor/pass", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
 	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products"}
 
@@ -262,6 +263,10 @@ func TestLayersCatch(t *testing.T) {
 		{"monitor/fsm", "monitor/graph", "monitor monitor/fsm imports monitor monitor/graph"},
 		{"monitor/atomicity", "monitor", "monitor monitor/atomicity imports monitor monitor"},
 		{"monitor", "monitor/graph", "monitor monitor imports monitor monitor/graph"},
+		{"monitor", "monitor/atomicity", "monitor monitor imports monitor monitor/atomicity"},
+		{"monitor", "monitor/pass", "monitor monitor imports monitor monitor/pass"},
+		{"monitor/atomicity", "monitor/pass", "monitor monitor/atomicity imports monitor monitor/pass"},
+		{"monitor/pass", "monitor/graph", "monitor monitor/pass imports monitor monitor/graph"},
 		{"profiles", "monitor", "profiles checks .conc programs but depends on the trace reader"},
 		{"verify", "engines", "verify depends on engines"},
 		{"internal/budget", "model", "internal/budget imports model: internal/* is the base floor"},
@@ -284,8 +289,8 @@ func TestLayersCatch(t *testing.T) {
 		{"predict/internal/batch", "predict/internal/chain", "predict/internal/batch imports predict/internal/chain: the batches build on"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
-			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace", "monitor/atomicity"}, "monitor/atomicity": {"trace"},
-			"monitor/fsm": {"model"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
+			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace"}, "monitor/atomicity": {"trace"},
+			"monitor/fsm": {"model"}, "monitor/pass": {"trace", "monitor", "monitor/atomicity"}, "monitor/graph": {"model"}, "trace": {"model"}, "verify": {"model"}, "profiles": {"model"},
 			"internal/budget": nil, "internal/progtree": nil, "gen": {"internal/progtree"}, "report": {"model"},
 			"testkit/expect": {"engines", "verify", "internal/budget"}, "report/predicted": {"report", "monitor/atomicity", "trace"},
 			"predict/internal/proj":      {"model", "profiles", "trace", "verify"},

@@ -1,5 +1,5 @@
 // Package montest holds the test helpers that monitor and its packages
-// (fsm, graph) share, so that each is written once.
+// (fsm, graph, pass) share, so that each is written once.
 package montest
 
 import "github.com/conc-dev/conc/model"

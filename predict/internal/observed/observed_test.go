@@ -11,6 +11,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/pass"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
@@ -30,7 +31,7 @@ func TestObservedWitness(t *testing.T) {
 		for _, lockEdges := range []bool{false, true} {
 			tr, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 			require.NoError(t, err)
-			mres, err := monitor.CheckTrace(context.Background(), tr, monitor.TraceOptions{LockEdges: lockEdges})
+			mres, err := pass.Check(context.Background(), tr, pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: lockEdges}})
 			require.NoError(t, err)
 			in := firstPass(t, src, lockEdges)
 			w, ok, err := answer(in)

@@ -1,4 +1,4 @@
-package monitor
+package pass
 
 import (
 	"github.com/conc-dev/conc/model"
@@ -6,7 +6,7 @@ import (
 )
 
 // notAtomic drops the begin and end of the blocks that
-// TraceOptions.NotAtomic names, so that their events count as unary (or
+// Options.NotAtomic names, so that their events count as unary (or
 // as parts of the transactions nested inside them), as RAPID's
 // ExcludeMethods does for excluded methods. It keeps, per thread, which
 // of the open begins it dropped.

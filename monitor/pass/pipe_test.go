@@ -1,4 +1,4 @@
-package monitor
+package pass
 
 import (
 	"bytes"
@@ -9,30 +9,36 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
+// lockEdges are the read-ahead tests' options: lock edges, the conflict
+// graph alone.
+var lockEdges = Options{TraceOptions: monitor.TraceOptions{LockEdges: true}}
+
 func pipeTrace(t *testing.T, events int64) []byte {
 	var buf bytes.Buffer
-	o := benchGen
+	o := montest.BenchGen
 	o.Events = events
 	_, err := trace.NewGen(o).WriteTo(&buf)
 	require.NoError(t, err)
 	return buf.Bytes()
 }
 
-// CheckTrace with read-ahead gives the answer of stepping the events one
+// Check with read-ahead gives the answer of stepping the events one
 // by one on the caller's goroutine.
-func TestCheckTraceReadAheadSameAnswer(t *testing.T) {
+func TestCheckReadAheadSameAnswer(t *testing.T) {
 	data := pipeTrace(t, 100_000)
 	r, err := trace.NewReader(bytes.NewReader(data), "p.std", trace.Options{})
 	require.NoError(t, err)
-	got, err := CheckTrace(context.Background(), r, TraceOptions{LockEdges: true})
+	got, err := Check(context.Background(), r, lockEdges)
 	require.NoError(t, err)
 
 	r2, err := trace.NewReader(bytes.NewReader(data), "p.std", trace.Options{})
 	require.NoError(t, err)
-	m := NewTraceMonitor(TraceOptions{LockEdges: true})
+	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: true})
 	for {
 		ev, err := r2.Next()
 		if err != nil {
@@ -40,21 +46,20 @@ func TestCheckTraceReadAheadSameAnswer(t *testing.T) {
 		}
 		m.Step(ev)
 	}
-	want := m.Finish()
+	want := Result{TraceResult: m.Finish(), Threads: r2.Threads().Names()}
 	require.True(t, want.Violation)
 	got.Stats.Millis, want.Stats.Millis = 0, 0
-	want.Threads = r2.Threads().Names()
 	require.Equal(t, want, got)
 }
 
 // A bad line is an error, a cancelled context a stop, and either way the
-// reading goroutine is gone when CheckTrace returns (the race detector
+// reading goroutine is gone when Check returns (the race detector
 // would see a later use of the reader otherwise).
-func TestCheckTraceReadAheadStops(t *testing.T) {
+func TestCheckReadAheadStops(t *testing.T) {
 	data := string(pipeTrace(t, 20_000)) + "T0|nonsense\n"
 	r, err := trace.NewReader(strings.NewReader(data), "p.std", trace.Options{})
 	require.NoError(t, err)
-	_, err = CheckTrace(context.Background(), r, TraceOptions{LockEdges: true})
+	_, err = Check(context.Background(), r, lockEdges)
 	var te *trace.Error
 	require.True(t, errors.As(err, &te), "%v", err)
 
@@ -62,7 +67,7 @@ func TestCheckTraceReadAheadStops(t *testing.T) {
 	cancel(errors.New("enough"))
 	r, err = trace.NewReader(strings.NewReader(data), "p.std", trace.Options{})
 	require.NoError(t, err)
-	res, err := CheckTrace(ctx, r, TraceOptions{LockEdges: true})
+	res, err := Check(ctx, r, lockEdges)
 	require.NoError(t, err)
 	require.Equal(t, "enough", res.Stopped)
 	require.Positive(t, res.Stats.Events)

@@ -1,4 +1,4 @@
-package monitor
+package pass
 
 import (
 	"sort"
@@ -17,7 +17,7 @@ import (
 // the graph's first cycle no transaction is broken, and none that ended
 // before it ever will be. Until then the blamer keeps only the events
 // since the begin of the oldest transaction open at a batch's end (the
-// window; the monitor knows that begin: trace_open.go): no event before it
+// window; the monitor knows that begin: TraceMonitor.OldestOpen): no event before it
 // knows of a transaction open then, so a tracker started fresh at the
 // window's start decides every transaction that can still be broken
 // exactly as one that read the whole trace (window.replay says why the
@@ -70,7 +70,7 @@ func newBlamer(opts atomicity.Options) *blamer {
 
 // step hands the tracker's goroutine what it needs of evs: cycle says
 // whether the conflict graph had a cycle by evs' last event, start is the
-// begin of the oldest transaction open then (monitor.oldestOpen).
+// begin of the oldest transaction open then (monitor.TraceMonitor.OldestOpen).
 func (b *blamer) step(evs []trace.Event, cycle bool, start int64) {
 	if len(evs) == 0 {
 		return

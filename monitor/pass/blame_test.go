@@ -1,4 +1,4 @@
-package monitor
+package pass
 
 import (
 	"fmt"
@@ -10,7 +10,9 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/monitor/atomicity"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -30,9 +32,9 @@ func TestLazyBlamerAgainstEager(t *testing.T) {
 	for i := range testflag.N(600, 4000) {
 		var evs []trace.Event
 		if i%2 == 0 {
-			evs = genEvents(smallGen.draw(rng, uint64(i)))
+			evs = montest.GenEvents(montest.SmallGen.Draw(rng, uint64(i)))
 		} else {
-			evs = mainWorkers(rng)
+			evs = montest.MainWorkers(rng)
 		}
 		for _, lockEdges := range []bool{false, true} {
 			opts := atomicity.Options{LockEdges: lockEdges}
@@ -41,7 +43,7 @@ func TestLazyBlamerAgainstEager(t *testing.T) {
 			want := k.Finish()
 			for _, maxWindow := range []int64{1 << 30, 3} {
 				got, b := lazyBlame(rng, evs, opts, maxWindow)
-				ctx := fmt.Sprintf("trace %d lockEdges=%v maxWindow %d\n%s", i, lockEdges, maxWindow, fmtTrace(evs))
+				ctx := fmt.Sprintf("trace %d lockEdges=%v maxWindow %d\n%s", i, lockEdges, maxWindow, montest.FmtTrace(evs))
 				require.Equal(t, want, got, ctx)
 				switch {
 				case b.k == nil:
@@ -57,19 +59,19 @@ func TestLazyBlamerAgainstEager(t *testing.T) {
 }
 
 // lazyBlame runs a conflict-graph monitor and a blamer over evs in batches
-// of random sizes, as CheckTrace does.
+// of random sizes, as Check does.
 func lazyBlame(rng *rand.Rand, evs []trace.Event, opts atomicity.Options, maxWindow int64) (atomicity.Result, *blamer) {
-	m := NewTraceMonitor(TraceOptions{LockEdges: opts.LockEdges})
+	m := monitor.NewTraceMonitor(monitor.TraceOptions{LockEdges: opts.LockEdges})
 	b := newBlamer(opts)
 	b.maxWindow = maxWindow
 	for i := 0; i < len(evs); {
 		n := min(len(evs)-i, 1+rng.IntN(6))
 		batch := append([]trace.Event(nil), evs[i:i+n]...)
 		m.StepAll(batch, false)
-		if want := naiveOldestOpen(evs[:i+n]); m.oldestOpen() != want {
-			panic(fmt.Sprintf("oldestOpen %d, want %d after line %d", m.oldestOpen(), want, evs[i+n-1].Line))
+		if want := naiveOldestOpen(evs[:i+n]); m.OldestOpen() != want {
+			panic(fmt.Sprintf("oldestOpen %d, want %d after line %d", m.OldestOpen(), want, evs[i+n-1].Line))
 		}
-		b.step(batch, m.first > 0, m.oldestOpen())
+		b.step(batch, m.First() > 0, m.OldestOpen())
 		i += n
 	}
 	return b.finish(), b

@@ -1,4 +1,4 @@
-package monitor
+package pass
 
 import (
 	"sort"
@@ -7,7 +7,7 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// window is the lazy blamer's memory (trace_blame.go): the events from
+// window is the lazy blamer's memory (blame.go): the events from
 // the begin of the oldest transaction open at the last batch's end on.
 type window struct {
 	batches [][]trace.Event

@@ -1,23 +1,24 @@
-package monitor
+package pass
 
 import (
 	"context"
 	"io"
 
+	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/monitor/atomicity"
 	"github.com/conc-dev/conc/trace"
 )
 
-// passes are the passes CheckTrace makes over each batch of the trace:
+// passes are the passes Check makes over each batch of the trace:
 // the --not-atomic filter, the conflict-graph monitor and, with Blame,
 // the atomicity tracker on its own goroutine.
 type passes struct {
-	m      *TraceMonitor
+	m      *monitor.TraceMonitor
 	filter *notAtomic
 	blame  *blamer
 }
 
-func newPasses(m *TraceMonitor, opts TraceOptions) *passes {
+func newPasses(m *monitor.TraceMonitor, opts Options) *passes {
 	p := &passes{m: m}
 	if opts.NotAtomic != nil {
 		p.filter = &notAtomic{is: opts.NotAtomic}
@@ -41,17 +42,17 @@ func (p *passes) read(r *trace.Reader) func([]trace.Event) (int, error) {
 func (p *passes) step(evs []trace.Event) {
 	p.m.StepAll(evs, false)
 	if p.blame != nil {
-		p.blame.step(evs, p.m.first > 0, p.m.oldestOpen())
+		p.blame.step(evs, p.m.First() > 0, p.m.OldestOpen())
 	}
 }
 
 // stepFirst is step up to the first violating event: the tracker gets
 // just the events the monitor stepped.
 func (p *passes) stepFirst(evs []trace.Event) {
-	before := p.m.stats.Events
+	before := p.m.Events()
 	p.m.StepAll(evs, true)
 	if p.blame != nil {
-		p.blame.step(evs[:p.m.stats.Events-before], p.m.first > 0, p.m.oldestOpen())
+		p.blame.step(evs[:p.m.Events()-before], p.m.First() > 0, p.m.OldestOpen())
 	}
 }
 
@@ -66,7 +67,7 @@ func (p *passes) finish() *atomicity.Result {
 	return &res
 }
 
-// stepAhead is CheckTrace's loop over batches the reader parses on its own
+// stepAhead is Check's loop over batches the reader parses on its own
 // goroutine (trace.ReadAhead); it returns why the check stopped early (""
 // if it read the whole trace).
 func (p *passes) stepAhead(ctx context.Context, r *trace.Reader) (string, error) {
