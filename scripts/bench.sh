@@ -63,7 +63,7 @@ answer() {
 		out = out ", " $1 " broken in " n(g, "group")
 	}
 	/^no transaction is broken by itself/ { out = out ", joint violation" }
-	/ transactions? on a cycle of conflicts/ { out = out ", " $1 " on a cycle" }
+	/ atomic blocks? on a cycle of conflicts/ { out = out ", " n($1, "block") " on a cycle" }
 	/ violating transactions? in / { out = out ", " $1 " on a cycle in " n($5, "group") }
 	/ groups? of predicted violations/ { out = out ", " n($1, "group") }
 	/^note: .* dropped: / { out = out ", " $2 " dropped" }
