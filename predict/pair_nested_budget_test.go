@@ -1,34 +1,21 @@
 package predict
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 )
-
-// longSection is thread T0 holding o over n stretches, each taking inner
-// lock l(i mod locks) and writing x(i mod 50); T1 reads x1 twice in a
-// transaction.
-func longSection(n, locks int) string {
-	var b strings.Builder
-	b.WriteString("T0|acq(o)\n")
-	for i := range n {
-		fmt.Fprintf(&b, "T0|acq(l%d)\nT0|w(x%d)\nT0|rel(l%d)\n", i%locks, i%50, i%locks)
-	}
-	b.WriteString("T0|rel(o)\nT1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n")
-	return b.String()
-}
 
 // TestNestedLimitIsNoProof: step 5c stopped by its first pass's limit
 // (here 1; it is polled every 4,096 events) proves nothing, and predict
-// --all says its groups may not be all (before, the listing claimed every
-// one-variable group under nested locking with the pass cut short).
+// --all says its groups may not be all (a pass cut short has not seen
+// every one-variable group under nested locking).
 func TestNestedLimitIsNoProof(t *testing.T) {
-	src := strings.Replace(longSection(1500, 3), "T1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n",
+	src := strings.Replace(projtest.LongSection(1500, 3), "T1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n",
 		"T1|begin\nT1|acq(o)\nT1|r(x1)\nT1|r(x1)\nT1|rel(o)\nT1|end\n", 1)
 	for _, limit := range []int64{0, 1} {
 		p := testPredictor(t, src, Options{Unbounded: true, maxNest: limit})

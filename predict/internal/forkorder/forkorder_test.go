@@ -2,13 +2,11 @@ package forkorder
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/predict/internal/proj"
-	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 )
 
 // TestPrefilterCases: crypt's shape in small is proved under both
@@ -34,12 +32,6 @@ func TestPrefilterCases(t *testing.T) {
 
 // firstPass runs predict's first pass on src.
 func firstPass(t *testing.T, src string, lockEdges bool) Input {
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	sp, err := proj.NewSpool(t.TempDir())
-	require.NoError(t, err)
-	t.Cleanup(func() { sp.Close() })
-	s, err := proj.Collect(context.Background(), r, sp)
-	require.NoError(t, err)
+	s, sp := projtest.FirstPass(t, src)
 	return Input{Summary: s, Spool: sp, Users: s.Users(), LockEdges: lockEdges}
 }

@@ -1,14 +1,12 @@
 package hb
 
 import (
-	"context"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/predict/internal/proj"
-	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 )
 
 // TestCut: the cut of T2's write of x takes T1 through the release T2's
@@ -18,7 +16,7 @@ import (
 // access; end, the access the middle one).
 func TestCut(t *testing.T) {
 	src := "T1|acq(m)\nT1|w(x)\nT1|rel(m)\nT3|w(z)\nT2|w(y)\nT2|acq(m)\nT2|w(x)\nT2|rel(m)\n"
-	s, sp := firstPass(t, src)
+	s, sp := projtest.FirstPass(t, src)
 	t2x := proj.Ref{Thread: 2, Edge: 5}
 	need, ok, err := Cut(s, sp, [][2]proj.Ref{{t2x, t2x}}, 8)
 	require.NoError(t, err)
@@ -32,16 +30,4 @@ func TestCut(t *testing.T) {
 	_, ok, err = Cut(s, sp, [][2]proj.Ref{{t1x, t2x}}, 6)
 	require.NoError(t, err)
 	require.False(t, ok)
-}
-
-// firstPass runs predict's first pass on src.
-func firstPass(t *testing.T, src string) (*proj.Summary, *proj.Spool) {
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	sp, err := proj.NewSpool(t.TempDir())
-	require.NoError(t, err)
-	t.Cleanup(func() { sp.Close() })
-	s, err := proj.Collect(context.Background(), r, sp)
-	require.NoError(t, err)
-	return s, sp
 }

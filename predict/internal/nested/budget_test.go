@@ -8,38 +8,26 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/trace"
 )
 
-// longSection is thread T0 holding o over n stretches, each taking inner
-// lock l(i mod locks) and writing x(i mod 50); T1 reads x1 twice in a
-// transaction.
-func longSection(n, locks int) string {
-	var b strings.Builder
-	b.WriteString("T0|acq(o)\n")
-	for i := range n {
-		fmt.Fprintf(&b, "T0|acq(l%d)\nT0|w(x%d)\nT0|rel(l%d)\n", i%locks, i%50, i%locks)
-	}
-	b.WriteString("T0|rel(o)\nT1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n")
-	return b.String()
-}
-
 // TestHistoriesBounded: acquisition histories are sets of locks. In
 // a long section taking one of three inner locks in a loop, every context
-// has at most the three pairs (o, l) in each history (a list of acquires
-// had 1,000 at the end: quadratic time and memory, 16 s and 3 GB at 10,000
-// stretches). With a new inner lock every stretch the histories do grow
-// with the section, and the first pass charges them to its budget
-// (MaxSize), which a class count alone left quadratic and unbounded.
+// has at most the three pairs (o, l) in each history (a list of every
+// acquire would hold 1,000 at the end: quadratic time and memory). With a
+// new inner lock every stretch the histories do grow with the section, and
+// the first pass charges them to its budget (MaxSize), which a class count
+// alone would leave quadratic and unbounded.
 func TestHistoriesBounded(t *testing.T) {
 	index := func(src string) *Indexer {
-		s, sp := summaryOf(t, src)
+		s, sp := projtest.FirstPass(t, src)
 		nx, ok, err := Index(s, sp, MaxSize, func() bool { return false })
 		require.NoError(t, err)
 		require.True(t, ok)
 		return nx
 	}
-	nx := index(longSection(1000, 3))
+	nx := index(projtest.LongSection(1000, 3))
 	classes := 0
 	for _, list := range nx.idx {
 		for _, c := range list {
@@ -51,7 +39,7 @@ func TestHistoriesBounded(t *testing.T) {
 	require.Positive(t, classes)
 
 	const n = 500
-	nx = index(longSection(n, n))
+	nx = index(projtest.LongSection(n, n))
 	require.Greater(t, nx.size, int64(n*n/25)) // n²/2 pairs of two words each
 }
 
@@ -69,7 +57,7 @@ func TestMeetingStopsInEvent(t *testing.T) {
 		fmt.Fprintf(&b, "T0|acq(o)\nT0|acq(l%d)\nT0|w(x)\nT0|rel(l%d)\nT0|rel(o)\n", i, i)
 	}
 	b.WriteString("T1|begin\nT1|acq(o)\n" + strings.Repeat("T1|r(x)\n", n) + "T1|rel(o)\nT1|end\n")
-	s, sp := summaryOf(t, b.String())
+	s, sp := projtest.FirstPass(t, b.String())
 	nx, ok, err := Index(s, sp, MaxSize, func() bool { return false })
 	require.NoError(t, err)
 	require.True(t, ok)

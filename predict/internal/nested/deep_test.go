@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -55,7 +56,7 @@ func deepNesting(n int) string {
 // history entries, the second's classes met and locks looked up), whether
 // both read the whole trace and the patterns found.
 func passWork(t *testing.T, src string) (work int64, whole bool, found int) {
-	s, sp := summaryOf(t, src)
+	s, sp := projtest.FirstPass(t, src)
 	nx, ok, err := Index(s, sp, MaxSize, func() bool { return false })
 	require.NoError(t, err)
 	if !ok {

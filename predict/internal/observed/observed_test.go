@@ -12,7 +12,7 @@ import (
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/monitor/pass"
-	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -70,12 +70,6 @@ func answer(in Input) (*model.Witness, bool, error) {
 
 // firstPass runs predict's first pass on src.
 func firstPass(t *testing.T, src string, lockEdges bool) Input {
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	sp, err := proj.NewSpool(t.TempDir())
-	require.NoError(t, err)
-	t.Cleanup(func() { sp.Close() })
-	s, err := proj.Collect(context.Background(), r, sp)
-	require.NoError(t, err)
+	s, sp := projtest.FirstPass(t, src)
 	return Input{Summary: s, Spool: sp, LockEdges: lockEdges}
 }

@@ -1,28 +1,15 @@
 package pair
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/trace"
 )
-
-// spooled is an STD text read into a spool, as predict's first pass reads
-// a trace.
-func spooled(t *testing.T, src string) (*proj.Summary, *proj.Spool) {
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	sp, err := proj.NewSpool("")
-	require.NoError(t, err)
-	t.Cleanup(func() { sp.Close() })
-	s, err := proj.Collect(context.Background(), r, sp)
-	require.NoError(t, err)
-	return s, sp
-}
 
 func never() bool { return false }
 
@@ -35,7 +22,7 @@ func never() bool { return false }
 func TestLockedTwoSections(t *testing.T) {
 	src := "T1|begin\nT1|acq(l)\nT1|r(x)\nT1|rel(l)\nT1|acq(l)\nT1|w(x)\nT1|rel(l)\nT1|end\n" +
 		"T2|acq(l)\nT2|w(x)\nT2|rel(l)\n"
-	s, sp := spooled(t, src)
+	s, sp := projtest.FirstPass(t, src)
 	ix, _, hit, err := IndexLocked(s, sp, never)
 	require.NoError(t, err)
 	require.False(t, hit)
@@ -62,7 +49,7 @@ func TestLockedTwoSections(t *testing.T) {
 // HBScan stepped by hand find the same pattern.
 func TestHBStepByStep(t *testing.T) {
 	src := "T1|begin\nT1|w(x)\nT2|r(x)\nT1|w(y)\nT1|end\nT2|r(y)\n"
-	s, sp := spooled(t, src)
+	s, sp := projtest.FirstPass(t, src)
 	f, ok, err := FindHB(s, sp, never)
 	require.NoError(t, err)
 	require.True(t, ok)

@@ -2,7 +2,6 @@ package products
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,19 +9,13 @@ import (
 	"github.com/conc-dev/conc/engines"
 	_ "github.com/conc-dev/conc/engines/all"
 	"github.com/conc-dev/conc/predict/internal/proj"
-	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 )
 
 // input runs predict's first pass on src and counts the reduced
 // projection with its synchronisation.
 func input(t *testing.T, src string, lockEdges bool) (Input, *proj.Reduced) {
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
-	require.NoError(t, err)
-	sp, err := proj.NewSpool(t.TempDir())
-	require.NoError(t, err)
-	t.Cleanup(func() { sp.Close() })
-	s, err := proj.Collect(context.Background(), r, sp)
-	require.NoError(t, err)
+	s, sp := projtest.FirstPass(t, src)
 	in := Input{Ctx: context.Background(), Summary: s, Spool: sp, Users: s.Users(), Check: engines.Options{LockEdges: lockEdges},
 		Fits: func(int64) bool { return true }, States: func(int64) int { return 0 }}
 	size, err := s.Reduce(sp, in.Users, lockEdges, false, true)
