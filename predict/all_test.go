@@ -51,7 +51,7 @@ func allTrace(r *rand.Rand, seed uint64) string {
 		return randomPairShape(r).trace(r)
 	}
 	sh := randomShape(r)
-	sh.locks, sh.fork, sh.items = 0, false, 1+r.IntN(4)
+	sh.Locks, sh.Fork, sh.Items = 0, false, 1+r.IntN(4)
 	return randomTrace(r, sh)
 }
 
@@ -125,7 +125,7 @@ func TestAllHasPredictsGroup(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 17))
 		sh := randomShape(r)
-		sh.locks, sh.fork, sh.threads, sh.items = 0, false, 2+r.IntN(5), 1+r.IntN(4)
+		sh.Locks, sh.Fork, sh.Threads, sh.Items = 0, false, 2+r.IntN(5), 1+r.IntN(4)
 		src := randomTrace(r, sh)
 		out := predictString(t, src, Options{})
 		a := allString(t, src, Options{})
@@ -180,7 +180,7 @@ func TestAllDeepens(t *testing.T) {
 	deeper := 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 19))
-		src := randomTrace(r, traceShape{threads: 4 + r.IntN(7), vars: 2 + r.IntN(4), items: 1 + r.IntN(3)})
+		src := randomTrace(r, traceShape{Threads: 4 + r.IntN(7), Vars: 2 + r.IntN(4), Items: 1 + r.IntN(3)})
 		full := projectionOf(t, src)
 		want := predictString(t, src, Options{}).Result.Verdict
 		a := allString(t, src, Options{deepen: true})

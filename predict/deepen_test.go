@@ -27,11 +27,11 @@ func TestDeepeningAgreesWithBrute(t *testing.T) {
 	var tally [2]int
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 19))
-		s := traceShape{threads: 2 + r.IntN(7), vars: 2 + r.IntN(6), items: 1 + r.IntN(3)}
+		s := traceShape{Threads: 2 + r.IntN(7), Vars: 2 + r.IntN(6), Items: 1 + r.IntN(3)}
 		src := randomTrace(r, s)
 		full := projectionOf(t, src)
 		want := predictString(t, src, Options{}).Result // exhaustive up to exhaustiveThreads
-		if s.threads <= 4 {
+		if s.Threads <= 4 {
 			b, err := brute.Check(context.Background(), full, engines.Options{MaxDepth: 1000})
 			require.NoError(t, err)
 			require.Equal(t, b.Verdict, want.Verdict, "seed %d\n%s", seed, src)

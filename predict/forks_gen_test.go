@@ -54,9 +54,9 @@ func forkTrace(r *rand.Rand) string {
 func forkItem(g pairGen) []step {
 	switch g.r.IntN(6) {
 	case 0:
-		return []step{{op: "begin"}}
+		return []step{{Op: "begin"}}
 	case 1:
-		return []step{{op: "begin"}, {op: "end"}}
+		return []step{{Op: "begin"}, {Op: "end"}}
 	}
 	return g.item()
 }
@@ -72,14 +72,14 @@ func forkForest(r *rand.Rand, scripts [][]step) {
 		}
 		p := r.IntN(u)
 		at := r.IntN(len(scripts[p]) + 1)
-		scripts[p] = insertStep(scripts[p], at, step{"fork", fmt.Sprintf("T%d", u)})
+		scripts[p] = insertStep(scripts[p], at, step{Op: "fork", Target: fmt.Sprintf("T%d", u)})
 		switch r.IntN(3) {
 		case 0:
 			at = at + 1 + r.IntN(len(scripts[p])-at)
-			scripts[p] = insertStep(scripts[p], at, step{"join", fmt.Sprintf("T%d", u)})
+			scripts[p] = insertStep(scripts[p], at, step{Op: "join", Target: fmt.Sprintf("T%d", u)})
 		case 1:
 			j := r.IntN(u)
-			scripts[j] = append(scripts[j], step{"join", fmt.Sprintf("T%d", u)})
+			scripts[j] = append(scripts[j], step{Op: "join", Target: fmt.Sprintf("T%d", u)})
 		}
 	}
 }
@@ -91,11 +91,11 @@ func quietThread(r *rand.Rand, scripts [][]step) {
 	j := r.IntN(q)
 	at := r.IntN(len(scripts[j]) + 1)
 	if r.IntN(2) == 0 {
-		scripts[j] = insertStep(scripts[j], at, step{"fork", fmt.Sprintf("T%d", q)})
+		scripts[j] = insertStep(scripts[j], at, step{Op: "fork", Target: fmt.Sprintf("T%d", q)})
 		at++
 	}
 	at += r.IntN(len(scripts[j]) - at + 1)
-	scripts[j] = insertStep(scripts[j], at, step{"join", fmt.Sprintf("T%d", q)})
+	scripts[j] = insertStep(scripts[j], at, step{Op: "join", Target: fmt.Sprintf("T%d", q)})
 }
 
 // forkSchedule interleaves the scripts at random until no thread can
@@ -108,8 +108,8 @@ func forkSchedule(r *rand.Rand, scripts [][]step) string {
 	}
 	for _, s := range scripts {
 		for _, st := range s {
-			if st.op == "fork" {
-				started[threadOf(st.target)] = false
+			if st.Op == "fork" {
+				started[threadOf(st.Target)] = false
 			}
 		}
 	}
@@ -121,23 +121,10 @@ func forkSchedule(r *rand.Rand, scripts [][]step) string {
 // forkEnabled is enabled (helpers_test.go) for a join that also waits
 // for its thread's fork: a thread not yet forked has not finished.
 func forkEnabled(scripts [][]step, next []int, owner map[string]int, started []bool, t int) bool {
-	if st := scripts[t][next[t]]; st.op == "join" && !started[threadOf(st.target)] {
+	if st := scripts[t][next[t]]; st.Op == "join" && !started[threadOf(st.Target)] {
 		return false
 	}
 	return enabled(scripts, next, owner, t)
-}
-
-func threadOf(name string) int {
-	var u int
-	fmt.Sscanf(name, "T%d", &u)
-	return u
-}
-
-func stepLine(t int, st step) string {
-	if st.target == "" {
-		return fmt.Sprintf("T%d|%s\n", t, st.op)
-	}
-	return fmt.Sprintf("T%d|%s(%s)\n", t, st.op, st.target)
 }
 
 // badFork adds a fork line that docs/spec.md §3 refuses, or that a second

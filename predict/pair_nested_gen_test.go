@@ -84,7 +84,7 @@ func (g nestGen) item() []step {
 // txn is a transaction of accesses, lock blocks and (nested: flattened)
 // transactions.
 func (g nestGen) txn(depth int) []step {
-	b := []step{{op: "begin"}}
+	b := []step{{Op: "begin"}}
 	for n := 1 + g.r.IntN(g.width+1); n > 0; n-- {
 		switch g.r.IntN(4) {
 		case 0:
@@ -99,7 +99,7 @@ func (g nestGen) txn(depth int) []step {
 			b = append(b, g.access())
 		}
 	}
-	return append(b, step{op: "end"})
+	return append(b, step{Op: "end"})
 }
 
 // block is acq l; body; rel l with a body of accesses, inner blocks (down
@@ -115,7 +115,7 @@ func (g nestGen) block(depth int, held []int) []step {
 		}
 	}
 	name := fmt.Sprintf("m%d", l)
-	b := []step{{"acq", name}}
+	b := []step{{Op: "acq", Target: name}}
 	held = append(held[:len(held):len(held)], l)
 	for n := g.r.IntN(g.width + 1); n >= 0; n-- {
 		switch {
@@ -125,7 +125,7 @@ func (g nestGen) block(depth int, held []int) []step {
 			b = append(b, g.access())
 		}
 	}
-	return append(b, step{"rel", name})
+	return append(b, step{Op: "rel", Target: name})
 }
 
 func (g nestGen) access() step { return randomAccess(g.r, g.vars) }
@@ -141,18 +141,18 @@ func (g nestGen) forks(scripts [][]step) {
 		p := g.r.IntN(u)
 		forker[u] = p
 		at := g.r.IntN(len(scripts[p]) + 1)
-		scripts[p] = insertStep(scripts[p], at, step{"fork", fmt.Sprintf("T%d", u)})
+		scripts[p] = insertStep(scripts[p], at, step{Op: "fork", Target: fmt.Sprintf("T%d", u)})
 		switch g.r.IntN(3) {
 		case 0:
 			j := p
 			from := at + 1
-			scripts[j] = insertStep(scripts[j], from+g.r.IntN(len(scripts[j])-from+1), step{"join", fmt.Sprintf("T%d", u)})
+			scripts[j] = insertStep(scripts[j], from+g.r.IntN(len(scripts[j])-from+1), step{Op: "join", Target: fmt.Sprintf("T%d", u)})
 		case 1:
 			// Any thread but u may join u at its end; the scheduler
 			// drops a trace that deadlocks by stopping there (a prefix).
 			j := g.r.IntN(len(scripts))
 			if j != u {
-				scripts[j] = append(scripts[j], step{"join", fmt.Sprintf("T%d", u)})
+				scripts[j] = append(scripts[j], step{Op: "join", Target: fmt.Sprintf("T%d", u)})
 			}
 		}
 	}
@@ -173,12 +173,12 @@ func nestSchedule(r *rand.Rand, scripts [][]step, fork bool) string {
 			return false
 		}
 		st := scripts[t][next[t]]
-		switch st.op {
+		switch st.Op {
 		case "acq":
-			return count[st.target] == 0 || owner[st.target] == t
+			return count[st.Target] == 0 || owner[st.Target] == t
 		case "join":
 			var u int
-			fmt.Sscanf(st.target, "T%d", &u)
+			fmt.Sscanf(st.Target, "T%d", &u)
 			return started[u] && next[u] == len(scripts[u])
 		}
 		return true
@@ -197,21 +197,21 @@ func nestSchedule(r *rand.Rand, scripts [][]step, fork bool) string {
 		t := ready[r.IntN(len(ready))]
 		st := scripts[t][next[t]]
 		next[t]++
-		switch st.op {
+		switch st.Op {
 		case "acq":
-			owner[st.target] = t
-			count[st.target]++
+			owner[st.Target] = t
+			count[st.Target]++
 		case "rel":
-			count[st.target]--
+			count[st.Target]--
 		case "fork":
 			var u int
-			fmt.Sscanf(st.target, "T%d", &u)
+			fmt.Sscanf(st.Target, "T%d", &u)
 			started[u] = true
 		}
-		if st.target == "" {
-			fmt.Fprintf(&b, "T%d|%s\n", t, st.op)
+		if st.Target == "" {
+			fmt.Fprintf(&b, "T%d|%s\n", t, st.Op)
 		} else {
-			fmt.Fprintf(&b, "T%d|%s(%s)\n", t, st.op, st.target)
+			fmt.Fprintf(&b, "T%d|%s(%s)\n", t, st.Op, st.Target)
 		}
 	}
 }

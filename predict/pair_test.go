@@ -39,24 +39,24 @@ func (s pairShape) body(r *rand.Rand, depth int) []step {
 		case s.locks > 0 && depth < 2 && r.IntN(3) == 0:
 			l := fmt.Sprintf("m%d", r.IntN(s.locks))
 			inner := s.body(r, depth+1)
-			if !s.nested && len(inner) > 1 && inner[0].op == "acq" && r.IntN(2) == 0 {
+			if !s.nested && len(inner) > 1 && inner[0].Op == "acq" && r.IntN(2) == 0 {
 				// acq l; acq k; … rel k → acq l; acq k; … rel l … rel k
-				b = append(b, step{"acq", l})
+				b = append(b, step{Op: "acq", Target: l})
 				b = append(b, inner[:len(inner)-1]...)
-				b = append(b, step{"rel", l}, inner[len(inner)-1])
+				b = append(b, step{Op: "rel", Target: l}, inner[len(inner)-1])
 				continue
 			}
-			b = append(b, step{"acq", l})
+			b = append(b, step{Op: "acq", Target: l})
 			b = append(b, inner...)
-			b = append(b, step{"rel", l})
+			b = append(b, step{Op: "rel", Target: l})
 		case r.IntN(6) == 0 && depth == 0:
-			b = append(b, step{op: "begin"}, step{"r", fmt.Sprintf("x%d", r.IntN(s.vars))}, step{op: "end"})
+			b = append(b, step{Op: "begin"}, step{Op: "r", Target: fmt.Sprintf("x%d", r.IntN(s.vars))}, step{Op: "end"})
 		default:
 			op := "r"
 			if r.IntN(2) == 0 {
 				op = "w"
 			}
-			b = append(b, step{op, fmt.Sprintf("x%d", r.IntN(s.vars))})
+			b = append(b, step{Op: op, Target: fmt.Sprintf("x%d", r.IntN(s.vars))})
 		}
 	}
 	return b
@@ -70,20 +70,20 @@ func (s pairShape) trace(r *rand.Rand) string {
 				scripts[t] = append(scripts[t], s.body(r, 0)...)
 				continue
 			}
-			scripts[t] = append(scripts[t], step{op: "begin"})
+			scripts[t] = append(scripts[t], step{Op: "begin"})
 			scripts[t] = append(scripts[t], s.body(r, 0)...)
-			scripts[t] = append(scripts[t], step{op: "end"})
+			scripts[t] = append(scripts[t], step{Op: "end"})
 		}
 	}
 	if s.fork {
 		out := scripts[0]
 		for u := s.threads - 1; u >= 1; u-- {
 			at := r.IntN(len(out) + 1)
-			out = append(out[:at], append([]step{{"fork", fmt.Sprintf("T%d", u)}}, out[at:]...)...)
+			out = append(out[:at], append([]step{{Op: "fork", Target: fmt.Sprintf("T%d", u)}}, out[at:]...)...)
 		}
 		for u := 1; u < s.threads; u++ {
 			if r.IntN(2) == 0 {
-				out = append(out, step{"join", fmt.Sprintf("T%d", u)})
+				out = append(out, step{Op: "join", Target: fmt.Sprintf("T%d", u)})
 			}
 		}
 		scripts[0] = out

@@ -79,7 +79,7 @@ func (g pairGen) item() []step {
 }
 
 func (g pairGen) txn() []step {
-	b := []step{{op: "begin"}}
+	b := []step{{Op: "begin"}}
 	for n := 1 + g.r.IntN(3); n > 0; n-- {
 		switch g.r.IntN(5) {
 		case 0:
@@ -88,12 +88,12 @@ func (g pairGen) txn() []step {
 				continue
 			}
 		case 1:
-			b = append(b, step{op: "begin"}, g.access(), step{op: "end"}) // flattened
+			b = append(b, step{Op: "begin"}, g.access(), step{Op: "end"}) // flattened
 			continue
 		}
 		b = append(b, g.access())
 	}
-	return append(b, step{op: "end"})
+	return append(b, step{Op: "end"})
 }
 
 // lockBlock is acq l; body; rel l, the body holding accesses and at depth
@@ -104,7 +104,7 @@ func (g pairGen) lockBlock(depth, outer int) []step {
 	if depth == 2 {
 		l = (outer + 1 + g.r.IntN(g.locks-1)) % g.locks
 	}
-	b := []step{{"acq", fmt.Sprintf("m%d", l)}}
+	b := []step{{Op: "acq", Target: fmt.Sprintf("m%d", l)}}
 	var tail []step
 	for n := g.r.IntN(3); n >= 0; n-- {
 		if depth == 1 && g.locks > 1 && g.r.IntN(3) == 0 {
@@ -121,7 +121,7 @@ func (g pairGen) lockBlock(depth, outer int) []step {
 			b = append(b, g.access())
 		}
 	}
-	b = append(b, step{"rel", fmt.Sprintf("m%d", l)})
+	b = append(b, step{Op: "rel", Target: fmt.Sprintf("m%d", l)})
 	return append(b, tail...)
 }
 
@@ -133,7 +133,7 @@ func randomAccess(r *rand.Rand, vars int) step {
 	if r.IntN(2) == 0 {
 		op = "w"
 	}
-	return step{op, fmt.Sprintf("x%d", r.IntN(vars))}
+	return step{Op: op, Target: fmt.Sprintf("x%d", r.IntN(vars))}
 }
 
 // forkTree has each thread u ≥ 1 forked by a random earlier thread, at a
@@ -143,7 +143,7 @@ func (g pairGen) forkTree(scripts [][]step) {
 	for u := 1; u < len(scripts); u++ {
 		p := g.r.IntN(u)
 		at := g.r.IntN(len(scripts[p]) + 1)
-		scripts[p] = insertStep(scripts[p], at, step{"fork", fmt.Sprintf("T%d", u)})
+		scripts[p] = insertStep(scripts[p], at, step{Op: "fork", Target: fmt.Sprintf("T%d", u)})
 		if g.r.IntN(2) == 0 {
 			j, from := p, at+1
 			if g.r.IntN(3) == 0 {
@@ -160,7 +160,7 @@ func (g pairGen) forkTree(scripts [][]step) {
 // insertJoin puts join(Tu) into thread j's script at or after from.
 func (g pairGen) insertJoin(scripts [][]step, j, u, from int) {
 	at := from + g.r.IntN(len(scripts[j])-from+1)
-	scripts[j] = insertStep(scripts[j], at, step{"join", fmt.Sprintf("T%d", u)})
+	scripts[j] = insertStep(scripts[j], at, step{Op: "join", Target: fmt.Sprintf("T%d", u)})
 }
 
 func insertStep(s []step, at int, st step) []step {

@@ -26,8 +26,8 @@ func TestObservedWitness(t *testing.T) {
 	hits := 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 11))
-		src := randomTrace(r, randomShape(r))
-		full := projectionOf(t, src)
+		src := projtest.RandomTrace(r, projtest.RandomShape(r))
+		full := projtest.Projection(t, src)
 		for _, lockEdges := range []bool{false, true} {
 			tr, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 			require.NoError(t, err)

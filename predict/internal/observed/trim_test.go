@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -39,7 +40,7 @@ func TestObservedTrim(t *testing.T) {
 	require.Equal(t, map[int]int64{0: 3, 2: 5, 3: 4}, ran)
 	m, err := in.Summary.Materialise(in.Spool, trimmed, false, false)
 	require.NoError(t, err)
-	require.NoError(t, verify.Witness(projectionOf(t, src), m.Witness))
+	require.NoError(t, verify.Witness(projtest.Projection(t, src), m.Witness))
 	for _, st := range m.Witness.Run {
 		require.NotEqual(t, int32(1), st.Thread)
 	}

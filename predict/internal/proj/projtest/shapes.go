@@ -1,4 +1,4 @@
-package observed
+package projtest
 
 import (
 	"fmt"
@@ -13,101 +13,106 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// The random traces and the projection builder of package predict's tests,
-// copied: TestObservedWitness runs on the same traces.
+// Random observed executions, the tests' own projection builder and the
+// pieces both are made of (Step, Script, Interleave), shared by the tests
+// of predict and of its finders.
 
-// traceShape draws one random observed execution: each thread runs a script
+// Shape draws one random observed execution: each thread runs a script
 // of transactions, unary accesses and lock blocks; thread 0 may fork the
 // others and join them; a random scheduler interleaves the scripts while
 // respecting locks, fork and join (a deadlock just ends the trace).
-type traceShape struct {
-	threads, vars, locks int
-	items                int // script items per thread
-	fork                 bool
+type Shape struct {
+	Threads, Vars, Locks int
+	Items                int // script items per thread
+	Fork                 bool
 }
 
-func randomShape(r *rand.Rand) traceShape {
-	return traceShape{threads: 2 + r.IntN(3), vars: 1 + r.IntN(3), locks: r.IntN(3), items: 1 + r.IntN(3), fork: r.IntN(3) == 0}
+// RandomShape draws a shape of two to four threads.
+func RandomShape(r *rand.Rand) Shape {
+	return Shape{Threads: 2 + r.IntN(3), Vars: 1 + r.IntN(3), Locks: r.IntN(3), Items: 1 + r.IntN(3), Fork: r.IntN(3) == 0}
 }
 
-type step struct {
-	op     string // r w acq rel fork join begin end
-	target string
+// Step is one line of a thread's script: an op and its target.
+type Step struct {
+	Op     string // r w acq rel fork join begin end
+	Target string
 }
 
-func (s traceShape) script(r *rand.Rand, t int) []step {
-	var out []step
-	access := func() step {
+// Script draws thread t's script (thread 0 forks and joins the others
+// when the shape forks).
+func (s Shape) Script(r *rand.Rand, t int) []Step {
+	var out []Step
+	access := func() Step {
 		op := "r"
 		if r.IntN(2) == 0 {
 			op = "w"
 		}
-		return step{op, fmt.Sprintf("x%d", r.IntN(s.vars))}
+		return Step{op, fmt.Sprintf("x%d", r.IntN(s.Vars))}
 	}
-	body := func() []step {
-		var b []step
+	body := func() []Step {
+		var b []Step
 		for n := 1 + r.IntN(3); n > 0; n-- {
-			if s.locks > 0 && r.IntN(3) == 0 {
-				l := fmt.Sprintf("m%d", r.IntN(s.locks))
-				b = append(b, step{"acq", l}, access(), step{"rel", l})
+			if s.Locks > 0 && r.IntN(3) == 0 {
+				l := fmt.Sprintf("m%d", r.IntN(s.Locks))
+				b = append(b, Step{"acq", l}, access(), Step{"rel", l})
 			} else {
 				b = append(b, access())
 			}
 		}
 		return b
 	}
-	for n := 0; n < s.items; n++ {
+	for n := 0; n < s.Items; n++ {
 		if r.IntN(3) == 0 {
 			out = append(out, body()...)
 			continue
 		}
-		out = append(out, step{op: "begin"})
+		out = append(out, Step{Op: "begin"})
 		out = append(out, body()...)
-		out = append(out, step{op: "end"})
+		out = append(out, Step{Op: "end"})
 	}
-	if t == 0 && s.fork {
-		for u := s.threads - 1; u >= 1; u-- {
+	if t == 0 && s.Fork {
+		for u := s.Threads - 1; u >= 1; u-- {
 			at := r.IntN(len(out) + 1)
-			for at > 0 && at < len(out) && (out[at-1].op == "acq" || out[at].op == "rel") {
+			for at > 0 && at < len(out) && (out[at-1].Op == "acq" || out[at].Op == "rel") {
 				at-- // keep lock blocks around one access
 			}
-			out = append(out[:at], append([]step{{"fork", fmt.Sprintf("T%d", u)}}, out[at:]...)...)
+			out = append(out[:at], append([]Step{{"fork", fmt.Sprintf("T%d", u)}}, out[at:]...)...)
 		}
-		for u := 1; u < s.threads; u++ {
+		for u := 1; u < s.Threads; u++ {
 			if r.IntN(2) == 0 {
-				out = append(out, step{"join", fmt.Sprintf("T%d", u)})
+				out = append(out, Step{"join", fmt.Sprintf("T%d", u)})
 			}
 		}
 	}
 	return out
 }
 
-// randomTrace returns an STD trace of the shape.
-func randomTrace(r *rand.Rand, s traceShape) string {
-	scripts := make([][]step, s.threads)
+// RandomTrace returns an STD trace of the shape.
+func RandomTrace(r *rand.Rand, s Shape) string {
+	scripts := make([][]Step, s.Threads)
 	for t := range scripts {
-		scripts[t] = s.script(r, t)
+		scripts[t] = s.Script(r, t)
 	}
-	return schedule(r, scripts, s.fork)
+	return Schedule(r, scripts, s.Fork)
 }
 
 // schedule interleaves the threads' scripts at random, respecting locks,
 // fork (when fork is set, only thread 0 starts) and join, until no thread
 // can move.
-func schedule(r *rand.Rand, scripts [][]step, fork bool) string {
+func Schedule(r *rand.Rand, scripts [][]Step, fork bool) string {
 	started := make([]bool, len(scripts))
 	for t := range started {
 		started[t] = !fork || t == 0
 	}
-	return interleave(r, scripts, started, func(next []int, owner map[string]int, t int) bool {
-		return enabled(scripts, next, owner, t)
+	return Interleave(r, scripts, started, func(next []int, owner map[string]int, t int) bool {
+		return Enabled(scripts, next, owner, t)
 	})
 }
 
 // interleave runs the started threads' scripts in a random order, one
 // step a time among those can allows, until none can move: a fork starts
 // its thread. It returns the run as STD lines.
-func interleave(r *rand.Rand, scripts [][]step, started []bool, can func(next []int, owner map[string]int, t int) bool) string {
+func Interleave(r *rand.Rand, scripts [][]Step, started []bool, can func(next []int, owner map[string]int, t int) bool) string {
 	next, owner := make([]int, len(scripts)), map[string]int{}
 	var b strings.Builder
 	for {
@@ -123,34 +128,36 @@ func interleave(r *rand.Rand, scripts [][]step, started []bool, can func(next []
 		t := ready[r.IntN(len(ready))]
 		st := scripts[t][next[t]]
 		next[t]++
-		switch st.op {
+		switch st.Op {
 		case "acq":
-			owner[st.target] = t + 1
+			owner[st.Target] = t + 1
 		case "rel":
-			delete(owner, st.target)
+			delete(owner, st.Target)
 		case "fork":
-			started[threadOf(st.target)] = true
+			started[ThreadOf(st.Target)] = true
 		}
-		b.WriteString(stepLine(t, st))
+		b.WriteString(StepLine(t, st))
 	}
 }
 
-func enabled(scripts [][]step, next []int, owner map[string]int, t int) bool {
+// Enabled tells whether thread t's next step can run: its lock is free,
+// or the thread it joins has ended.
+func Enabled(scripts [][]Step, next []int, owner map[string]int, t int) bool {
 	st := scripts[t][next[t]]
-	switch st.op {
+	switch st.Op {
 	case "acq":
-		return owner[st.target] == 0
+		return owner[st.Target] == 0
 	case "join":
-		u := threadOf(st.target)
+		u := ThreadOf(st.Target)
 		return next[u] == len(scripts[u])
 	}
 	return true
 }
 
-// projectionOf is the test's own builder of the projection program (docs/spec.md
+// Projection is the test's own builder of the projection program (docs/spec.md
 // §3), independent of the package's: one straight-line automaton per thread,
 // an access outside a transaction becoming begin; access; end.
-func projectionOf(t testing.TB, src string) *model.Program {
+func Projection(t testing.TB, src string) *model.Program {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
 	var evs []trace.Event
@@ -204,15 +211,17 @@ func projectionOf(t testing.TB, src string) *model.Program {
 	return p
 }
 
-func threadOf(name string) int {
+// ThreadOf is the number of thread name Tn.
+func ThreadOf(name string) int {
 	var u int
 	fmt.Sscanf(name, "T%d", &u)
 	return u
 }
 
-func stepLine(t int, st step) string {
-	if st.target == "" {
-		return fmt.Sprintf("T%d|%s\n", t, st.op)
+// StepLine is st as thread t's STD line.
+func StepLine(t int, st Step) string {
+	if st.Target == "" {
+		return fmt.Sprintf("T%d|%s\n", t, st.Op)
 	}
-	return fmt.Sprintf("T%d|%s(%s)\n", t, st.op, st.target)
+	return fmt.Sprintf("T%d|%s(%s)\n", t, st.Op, st.Target)
 }
