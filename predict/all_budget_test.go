@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -88,23 +89,6 @@ func TestForkChainObservedFast(t *testing.T) {
 	require.Equal(t, manyThreadsNote, a.Incomplete)
 }
 
-// deepNesting is one thread holding n nested locks around its read of x,
-// in a transaction that writes x after releasing them, and another
-// thread's write of x.
-func deepNesting(n int) string {
-	var b strings.Builder
-	b.WriteString("T0|begin\n")
-	for i := range n {
-		fmt.Fprintf(&b, "T0|acq(l%d)\n", i)
-	}
-	b.WriteString("T0|r(x)\n")
-	for i := n - 1; i >= 0; i-- {
-		fmt.Fprintf(&b, "T0|rel(l%d)\n", i)
-	}
-	b.WriteString("T0|w(x)\nT0|end\nT1|w(x)\n")
-	return b.String()
-}
-
 // TestAllDeepNestingBudgets: 10,000 nested locks around one read. The
 // linear decision's histories, a depth per inner lock, grow with the depth
 // (they were lock pairs, 5·10⁷ of them): under a 1 s deadline --all
@@ -113,7 +97,7 @@ func deepNesting(n int) string {
 // decision early, allocating little, the groups said to be incomplete.
 // Either way the violation predict finds stands.
 func TestAllDeepNestingBudgets(t *testing.T) {
-	src := deepNesting(10_000)
+	src := projtest.DeepNesting(10_000)
 	a, took := allWithin(t, src, Options{}, time.Second)
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Empty(t, a.Incomplete)

@@ -36,7 +36,7 @@ func TestNestedLimitIsNoProof(t *testing.T) {
 // TestAllDeepNestingOneGroup: at depth 10,000 (internal/nested's
 // TestDeepNestingLinear) --all lists the one group, completely.
 func TestAllDeepNestingOneGroup(t *testing.T) {
-	a := allString(t, deepNesting(10_000), Options{})
+	a := allString(t, projtest.DeepNesting(10_000), Options{})
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Empty(t, a.Incomplete)
 	require.Len(t, a.Groups, 1)

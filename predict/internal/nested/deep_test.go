@@ -34,23 +34,6 @@ func deepBarred(n int) string {
 	return b.String()
 }
 
-// deepNesting is one thread holding n nested locks around its read of x,
-// in a transaction that writes x after releasing them, and another
-// thread's write of x (predict's tests of --all use it too).
-func deepNesting(n int) string {
-	var b strings.Builder
-	b.WriteString("T0|begin\n")
-	for i := range n {
-		fmt.Fprintf(&b, "T0|acq(l%d)\n", i)
-	}
-	b.WriteString("T0|r(x)\n")
-	for i := n - 1; i >= 0; i-- {
-		fmt.Fprintf(&b, "T0|rel(l%d)\n", i)
-	}
-	b.WriteString("T0|w(x)\nT0|end\nT1|w(x)\n")
-	return b.String()
-}
-
 // passWork runs both passes of the decision on src, with no deadline and the
 // default limits, and reports their work (the first pass's acquires and
 // history entries, the second's classes met and locks looked up), whether
@@ -72,16 +55,16 @@ func passWork(t *testing.T, src string) (work int64, whole bool, found int) {
 
 // TestDeepNestingLinear: step 5c's work grows linearly with the
 // nesting depth. Acquisition histories are a depth per inner lock, so an
-// acquire updates one entry and a history has one per lock; each acquire
-// used to look at every section held and each section to list every lock
-// acquired inside it (5·10⁷ lock pairs at depth 10,000: the first pass
-// stopped at its limit, and --all said its groups may be incomplete).
+// acquire updates one entry and a history has one per lock. An acquire
+// that looked at every section held, each section listing every lock
+// acquired inside it, would be quadratic (5·10⁷ lock pairs at depth
+// 10,000, past the first pass's limit).
 func TestDeepNestingLinear(t *testing.T) {
 	for _, shape := range []struct {
 		name  string
 		src   func(int) string
 		found bool
-	}{{"case A", deepNesting, true}, {"barrier 2", deepBarred, false}} {
+	}{{"case A", projtest.DeepNesting, true}, {"barrier 2", deepBarred, false}} {
 		small, whole, found := passWork(t, shape.src(1_000))
 		require.True(t, whole, shape.name)
 		require.Equal(t, shape.found, found > 0, shape.name)

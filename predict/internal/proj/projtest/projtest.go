@@ -41,3 +41,20 @@ func LongSection(n, locks int) string {
 	b.WriteString("T0|rel(o)\nT1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n")
 	return b.String()
 }
+
+// DeepNesting is one thread holding n nested locks around its read of x,
+// in a transaction that writes x after releasing them, and another
+// thread's write of x.
+func DeepNesting(n int) string {
+	var b strings.Builder
+	b.WriteString("T0|begin\n")
+	for i := range n {
+		fmt.Fprintf(&b, "T0|acq(l%d)\n", i)
+	}
+	b.WriteString("T0|r(x)\n")
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "T0|rel(l%d)\n", i)
+	}
+	b.WriteString("T0|w(x)\nT0|end\nT1|w(x)\n")
+	return b.String()
+}
