@@ -1,8 +1,9 @@
 package pair
 
 import (
-	"github.com/conc-dev/conc/predict/internal/hb"
 	"slices"
+
+	"github.com/conc-dev/conc/predict/internal/hb"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/proj"

@@ -78,14 +78,8 @@ type HBScan struct {
 // FindHB runs the pass over the spool and returns the first pattern; stop
 // ends it early (a deadline).
 func FindHB(s *proj.Summary, sp *proj.Spool, stop func() bool) (HBFind, bool, error) {
-	ps := NewHBScan(s)
-	var f HBFind
-	var hit bool
-	_, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
-		f, hit = ps.Step(ev)
-		return !hit
-	})
-	return f, hit && err == nil, err
+	f, hit, _, err := firstHit(sp, stop, NewHBScan(s).Step)
+	return f, hit, err
 }
 
 // NewHBScan is the pass's state before its first event.

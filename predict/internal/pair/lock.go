@@ -126,12 +126,7 @@ func (px *Indexer) Index() *Index {
 // indexPass is the first pass on its own.
 func indexPass(s *proj.Summary, sp *proj.Spool, stop func() bool) (*Indexer, LockFind, bool, error) {
 	px := NewIndexer(s)
-	var f LockFind
-	var hit bool
-	whole, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
-		f, hit = px.Step(ev)
-		return !hit
-	})
+	f, hit, whole, err := firstHit(sp, stop, px.Step)
 	switch {
 	case err != nil:
 		return nil, LockFind{}, false, err
@@ -199,14 +194,8 @@ func IndexLocked(s *proj.Summary, sp *proj.Spool, stop func() bool) (*Index, Loc
 // FindLocked is the second pass: it meets every access e2 with the whole
 // index and returns the first pattern found.
 func FindLocked(s *proj.Summary, sp *proj.Spool, ix *Index, stop func() bool) (LockFind, bool, error) {
-	mt := NewMeeter(s, ix)
-	var f LockFind
-	var hit bool
-	_, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
-		f, hit = mt.Step(ev)
-		return !hit
-	})
-	return f, hit && err == nil, err
+	f, hit, _, err := firstHit(sp, stop, NewMeeter(s, ix).Step)
+	return f, hit, err
 }
 
 // Meeter is the second pass's state: it meets every access e2 with the

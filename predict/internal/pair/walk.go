@@ -82,3 +82,16 @@ func (w *Walk) contextOf(t1, t2, u int) int64 {
 	}
 	return c
 }
+
+// firstHit steps a pass over the spool until step reports a pattern: the
+// pattern, whether one was found, and whether the pass read the whole
+// spool (stop ends it early: a deadline).
+func firstHit[F any](sp *proj.Spool, stop func() bool, step func(*trace.Event) (F, bool)) (F, bool, bool, error) {
+	var f F
+	var hit bool
+	whole, err := proj.SpoolEach(sp, stop, func(ev *trace.Event) bool {
+		f, hit = step(ev)
+		return !hit
+	})
+	return f, hit && err == nil, whole, err
+}
