@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"fmt"
+
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
@@ -64,7 +66,7 @@ type cascade struct {
 	// The product search's unknown answer and the reduced projection's
 	// size, once it gave up; twoThreads: the pairs' products then proved
 	// that no cycle goes through two threads.
-	unknown    *undecided
+	unknown    *productAnswer
 	size       *proj.Reduced
 	twoThreads bool
 }
@@ -82,10 +84,25 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 			continue
 		}
 		if out, err := s.decide(c); err != nil || out != nil {
-			return out, err
+			return out, s.allows(out, err)
 		}
 	}
 	return c.unknownAnswer(), nil
+}
+
+// allows is err, or an internal error when the step answered what its
+// row says it cannot decide (an unknown is always allowed): the table is
+// what docs/predict.md and the tests read as each step's contract.
+func (s cascadeStep) allows(out *Outcome, err error) error {
+	if err != nil {
+		return err
+	}
+	switch v := out.Result.Verdict; {
+	case v == engines.Violation && s.decides&findsViolation == 0,
+		v == engines.Serializable && s.decides&proves == 0:
+		return fmt.Errorf("predict: internal error: step %q answered %s, which it does not decide", s.name, v)
+	}
+	return nil
 }
 
 // global tells whether the cascade runs the global engine (the lock-free

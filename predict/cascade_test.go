@@ -120,3 +120,16 @@ func TestDefaultLimits(t *testing.T) {
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Greater(t, out.Result.Stats.States, int64(200))
 }
+
+// TestCascadeStepAllows: a step that answers what its row says it does not
+// decide is an internal error, never an answer; an unknown always passes.
+func TestCascadeStepAllows(t *testing.T) {
+	proof := cascadeStep{name: "a proof", decides: proves}
+	witness := cascadeStep{name: "a witness", decides: findsViolation}
+	answer := func(v engines.Verdict) *Outcome { return &Outcome{Result: engines.Result{Verdict: v}} }
+	require.NoError(t, proof.allows(answer(engines.Serializable), nil))
+	require.NoError(t, proof.allows(answer(engines.Unknown), nil))
+	require.ErrorContains(t, proof.allows(answer(engines.Violation), nil), `step "a proof" answered violation`)
+	require.NoError(t, witness.allows(answer(engines.Violation), nil))
+	require.ErrorContains(t, witness.allows(answer(engines.Serializable), nil), `step "a witness" answered serializable`)
+}

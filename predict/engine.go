@@ -13,10 +13,11 @@ import (
 )
 
 // engine runs a program engine on the reduced projection and expands its
-// witness back to the full one; an unknown comes as undecided. It also
+// witness back to the full one; an unknown keeps its reason apart
+// (productAnswer). It also
 // returns the reduced projection's size (its counting pass), which the
 // pairs' products reuse.
-func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*undecided, *proj.Reduced, error) {
+func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswer, *proj.Reduced, error) {
 	size, err := p.s.Reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, true)
 	if err != nil {
 		return nil, nil, err
@@ -27,14 +28,14 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*undecided, *
 	res, rd, err := p.search(eng, prefiltered)
 	switch {
 	case errors.Is(err, errDeadline):
-		return unknown(eng.Name, false, "deadline reached (--timeout)"), size, nil
+		return unknown(eng.Name, false, errDeadline.Error()), size, nil
 	case err != nil:
 		return nil, nil, err
 	case res.Verdict == engines.Unknown:
 		return p.gaveUp(res), size, nil
 	}
 	out, err := p.expanded(res, rd)
-	return &undecided{out: out}, size, err
+	return &productAnswer{out: out}, size, err
 }
 
 // errDeadline is search's deadline: an unknown that says nothing of the
@@ -44,7 +45,7 @@ var errDeadline = errors.New("deadline reached (--timeout)")
 // tooLarge is the unknown of a reduced projection the engine is not
 // started on: its tables would not fit the table limit or the memory
 // budget, or, with the default budget, it has too many states.
-func (p *predictor) tooLarge(eng *engines.Engine, size *proj.Reduced) *undecided {
+func (p *predictor) tooLarge(eng *engines.Engine, size *proj.Reduced) *productAnswer {
 	need := tableBytes(size, len(p.s.Threads))
 	switch mem := budget.New(p.o.Check.MaxMemory); {
 	case need > p.maxTable():
@@ -66,10 +67,10 @@ func (p *predictor) tooLarge(eng *engines.Engine, size *proj.Reduced) *undecided
 	return nil
 }
 
-// unknown is an undecided answer of engine; pairs: the two-thread
-// searches' note follows its reason.
-func unknown(engine string, pairs bool, why string) *undecided {
-	return &undecided{out: &Outcome{Result: engines.Result{Engine: engine, Verdict: engines.Unknown, Reason: why}}, pairs: pairs}
+// unknown is engine's unknown answer; pairs: the two-thread searches'
+// note follows its reason.
+func unknown(engine string, pairs bool, why string) *productAnswer {
+	return &productAnswer{out: &Outcome{Result: engines.Result{Engine: engine, Verdict: engines.Unknown, Reason: why}}, pairs: pairs}
 }
 
 // search runs the engine on the reduced projection (under the default
@@ -105,14 +106,14 @@ func (p *predictor) search(eng *engines.Engine, prefiltered bool) (engines.Resul
 
 // gaveUp is the engine's unknown at its state limit: under the default
 // budget, that budget's reason.
-func (p *predictor) gaveUp(res engines.Result) *undecided {
+func (p *predictor) gaveUp(res engines.Result) *productAnswer {
 	if p.defaultBudget() {
 		res.Reason = fmt.Sprintf("no violation within predict's default budget of %d states "+
 			"(docs/predict.md): --max-states or --timeout to search further, --ignore-sync for the optimistic answer",
 			p.budget())
 	}
 	res.Witness = nil
-	return &undecided{out: &Outcome{Result: res}, pairs: true}
+	return &productAnswer{out: &Outcome{Result: res}, pairs: true}
 }
 
 // expanded is the engine's decided answer: serializable, or its witness

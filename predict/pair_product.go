@@ -13,15 +13,6 @@ import (
 // by the lock-aware product, when the product of all threads gave up.
 // predict passes in its guards and budget, and verifies a pair's run.
 
-// pairVerdict is what pairProduct says of one pair.
-type pairVerdict = products.Verdict
-
-const (
-	pairUndecided = products.Undecided
-	pairNone      = products.None
-	pairViolation = products.Violation
-)
-
 // pairsProved is the outcome of every pair (products.Proved).
 type pairsProved struct {
 	proved bool
@@ -56,7 +47,7 @@ func (p *predictor) pairProducts(size *proj.Reduced) (*Outcome, pairsProved, err
 }
 
 // pairProduct decides one pair (states: its size, for the guards).
-func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (pairVerdict, *Outcome, error) {
+func (p *predictor) pairProduct(t1, t2 int, states, npairs int64) (products.Verdict, *Outcome, error) {
 	var out *Outcome
 	v, err := products.Pair(p.productsInput(), t1, t2, states, npairs, p.acceptPair(&out))
 	return v, out, err

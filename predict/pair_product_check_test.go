@@ -8,6 +8,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/predict/internal/products"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -45,13 +46,13 @@ func TestPairProductAgreesWithOracle(t *testing.T) {
 					v, out, err := p.pairProduct(t1, t2, 0, 1)
 					require.NoError(t, err, "seed %d\n%s", seed, src)
 					switch v {
-					case pairViolation:
+					case products.Violation:
 						count["violation"]++
 						require.True(t, want[pair], "seed %d lock-edges %v: pair %v violates for the product, not for the oracle\n%s",
 							seed, lockEdges, pair, src)
 						require.NoError(t, verify.Witness(full, out.Result.Witness), "seed %d\n%s", seed, src)
 						requireSTDRoundTrip(t, src, out, lockEdges)
-					case pairNone:
+					case products.None:
 						count["none"]++
 						busyNone += b2i(size.Counts[t1] > 0 && size.Counts[t2] > 0)
 						require.False(t, want[pair], "seed %d lock-edges %v: pair %v proved free of two-thread cycles, the oracle has one\n%s",

@@ -29,10 +29,11 @@ const twoThreadsNote = "no violation involving two threads (every pair of thread
 // finds no pattern (internal/nested).
 const oneVariableNote = "no cycle through two threads is on one variable (the linear decision under nested locking)"
 
-// undecided is the product search's unknown answer, its reason its own;
-// pairs says that what the two-thread searches concluded follows it (a
-// deadline or the memory budget says nothing of them).
-type undecided struct {
+// productAnswer is the product search's answer; for an unknown, its
+// reason is its own, and pairs says that what the two-thread searches
+// concluded follows it (a deadline or the memory budget says nothing of
+// them).
+type productAnswer struct {
 	out   *Outcome
 	pairs bool
 }
