@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/engines"
-	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/proj"
 )
 
@@ -54,11 +53,12 @@ type cascade struct {
 	eng         *engines.Engine
 	shortcuts   bool // the engine was chosen (--engine auto), not named
 	prefiltered bool // the global engine without lock edges: the lock-free check is a proof
-	// The lock-free check's: its states, its run (found) and its chainer.
+	// The lock-free check's: its states, its run (found), and whether that
+	// run cannot respect the locks (doomed: internal/chain's doom test).
 	states   int64
 	plan     proj.Plan
 	found    bool
-	chainer  *chain.Chainer
+	doomed   bool
 	pairsToo bool // the two-thread patterns can find something (lock-free violation or stop)
 	// What the two-thread searches concluded, for the unknown's reason.
 	pairsTried bool
@@ -112,7 +112,7 @@ func (c *cascade) global() bool { return c.eng.Name == "global" }
 // cascadeSteps are the steps in the order they are tried.
 var cascadeSteps = []cascadeStep{
 	{name: "lock-free check", decides: proves, runs: (*cascade).global, decide: (*cascade).lockFree},
-	{name: "normal run", decides: findsViolation, runs: func(c *cascade) bool { return c.shortcuts && c.found && !c.chainer.Doomed },
+	{name: "normal run", decides: findsViolation, runs: func(c *cascade) bool { return c.shortcuts && c.found && !c.doomed },
 		decide: func(c *cascade) (*Outcome, error) { return answer(c.p.checked(c.plan, normalRunNote)) }},
 	{name: "critical sections", decides: proves, runs: func(c *cascade) bool { return c.shortcuts && c.prefiltered },
 		decide: func(c *cascade) (*Outcome, error) { return answer(c.p.locksProtect(c.states)) }},
@@ -150,7 +150,7 @@ func answer(out *Outcome, ok bool, err error) (*Outcome, error) {
 func (c *cascade) lockFree() (*Outcome, error) {
 	p := c.p
 	pl, found, ch, err := p.lockFreeFor(c.shortcuts && !p.o.Check.IgnoreSync)
-	c.states, c.plan, c.found, c.chainer = ch.States, pl, found, ch
+	c.states, c.plan, c.found, c.doomed = ch.States, pl, found, ch.Doomed
 	switch {
 	case err != nil:
 		return nil, err
