@@ -1,6 +1,10 @@
 package monitor
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/conc-dev/conc/monitor/internal/txn"
+)
 
 // TraceOptions configure TraceMonitor (and the pass over a trace that
 // runs it, package monitor/pass).
@@ -65,9 +69,6 @@ type TraceViolation struct {
 	Ends     []int64
 	Elided   int
 	ElidedAt int
-	// undescribed: counted only; its cycle was not spelled out (see
-	// TraceMonitor.violation).
-	undescribed bool
 }
 
 // TraceStats are the monitor's counters.
@@ -99,7 +100,7 @@ type TraceResult struct {
 // The monitor must not be stepped afterwards.
 func (m *TraceMonitor) Finish() TraceResult {
 	for _, th := range m.threads {
-		if x := th.cur; x != nil && x.viol != nil {
+		if x := th.cur; x != nil && x.Viol != txn.NoViolation {
 			m.emit(x)
 		}
 	}
@@ -116,21 +117,20 @@ func (m *TraceMonitor) Finish() TraceResult {
 	return m.res
 }
 
-// undescribed marks the violations only counted (violation); all share it.
-var undescribed = TraceViolation{undescribed: true}
-
 // emit hands over x's violation once its end is known (or the trace ended).
-func (m *TraceMonitor) emit(x *traceTxn) {
-	for _, i := range m.watch[[2]int64{int64(x.thread), x.begin}] {
-		m.ends[i] = x.end
+func (m *TraceMonitor) emit(x *txn.Txn) {
+	for _, i := range m.watch[[2]int64{int64(x.Thread), x.Begin}] {
+		m.ends[i] = x.End
 	}
-	v := *x.viol
-	x.viol = nil
-	v.End = x.end
-	m.res.Count += int64(m.blocks(x)) + int64(x.weight) // and those merged into it
-	if v.undescribed {
-		return // counted; kept are described ones only
+	state := x.Viol
+	x.Viol = txn.NoViolation
+	m.res.Count += int64(m.blocks(x)) + int64(x.Weight) // and those merged into it
+	if state == txn.Counted {
+		return // kept are described ones only
 	}
+	v := m.pending[x]
+	delete(m.pending, x)
+	v.End = x.End
 	if m.opts.OnViolation != nil {
 		m.opts.OnViolation(&v)
 		return
@@ -140,21 +140,26 @@ func (m *TraceMonitor) emit(x *traceTxn) {
 	}
 }
 
-// violation is n's violation, its cycle spelled out by describe unless
+// violation marks n violating, its cycle spelled out by describe unless
 // nobody will see it: once MaxViolations described violations exist, later
 // ones are only counted. Describing costs up to MaxCycle hops each, and one
 // event can put a hundred thousand transactions on cycles at once (a main
 // thread's join).
-func (m *TraceMonitor) violation(describe func() TraceViolation) *TraceViolation {
+func (m *TraceMonitor) violation(n *txn.Txn, describe func() TraceViolation) {
 	if m.opts.MaxViolations > 0 && m.described >= m.opts.MaxViolations {
-		return &undescribed // emit only counts it
+		n.Viol = txn.Counted // emit only counts it
+		return
 	}
 	m.described++
 	v := describe()
 	if m.described == 1 {
 		m.watchEnds(&v)
 	}
-	return &v
+	if m.pending == nil {
+		m.pending = map[*txn.Txn]TraceViolation{}
+	}
+	m.pending[n] = v
+	n.Viol = txn.Described
 }
 
 // watchEnds has emit fill v.Ends as v's cycle's transactions end.

@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // Absorption. An event outside any transaction is a unary transaction:
 // one event, never broken (no other event can come between its begin and
 // its end). With TraceOptions.CountBlocks the count of transactions on a
@@ -31,18 +33,18 @@ package monitor
 
 // absorb is the node the unary event of thread t with the live sources
 // srcs joins, or nil if it needs its own.
-func (m *TraceMonitor) absorb(t int32, srcs []traceSrc) *traceTxn {
+func (m *TraceMonitor) absorb(t int32, srcs []txn.Src) *txn.Txn {
 	if !m.opts.CountBlocks || !m.chains() {
 		return nil
 	}
-	p := m.threads[t].last.txn
-	if p == nil || !p.unary || p.open || p.dead || len(p.in) > maxChainScan {
+	p := m.threads[t].last.Txn
+	if p == nil || !p.Unary || p.Open || p.Dead || len(p.In) > maxChainScan {
 		return nil
 	}
 	// p is among srcs unless it is garbage, and then so are its sources,
 	// and u, with none: it joins p all the same.
 	for _, s := range srcs {
-		if s.txn != p && !ownSource(s.txn, p.in) {
+		if s.Txn != p && !ownSource(s.Txn, p.In) {
 			return nil
 		}
 	}
@@ -53,17 +55,17 @@ func (m *TraceMonitor) absorb(t int32, srcs []traceSrc) *traceTxn {
 // runBegin is the begin of the transaction of n's event at line: n's
 // own, or, for a run of unary events, the event's (each is a transaction
 // of its own).
-func runBegin(n *traceTxn, line int64) int64 {
-	if n.unary {
+func runBegin(n *txn.Txn, line int64) int64 {
+	if n.Unary {
 		return line
 	}
-	return n.begin
+	return n.Begin
 }
 
 // blocks is how many atomic blocks n counts for on a cycle besides those
 // merged into it: 1, or none for a unary one when only blocks are counted.
-func (m *TraceMonitor) blocks(n *traceTxn) int32 {
-	if n.unary && m.opts.CountBlocks {
+func (m *TraceMonitor) blocks(n *txn.Txn) int32 {
+	if n.Unary && m.opts.CountBlocks {
 		return 0
 	}
 	return 1

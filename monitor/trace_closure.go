@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // closuresByBits is closures for an x with a reachability bit: the new edge
 // u -> x closes a cycle iff u carries x's bit. The transactions newly on a
 // cycle are those on a path x ~> u not yet in x's strongly connected
@@ -8,11 +10,11 @@ package monitor
 // x's component — every transaction x reaches that reaches a member is a
 // member already. So each transaction is searched through about once in
 // the whole run, however often cycles close through the same component.
-func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) {
+func (m *TraceMonitor) closuresByBits(x *txn.Txn, srcs []txn.Src, line int64) {
 	xb := reachBits(x)
 	hit := false
 	for _, src := range srcs {
-		hit = hit || src.txn.mask&xb != 0
+		hit = hit || src.Txn.Mask&xb != 0
 	}
 	if !hit {
 		return
@@ -24,25 +26,25 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 	s.epoch++
 	s.order, s.next, s.member = s.order[:0], s.next[:0], s.member[:0]
 	s.loose = s.loose[:0] // no transaction is loose here (trace_stop.go)
-	rx := findTxn(x)
+	rx := txn.Find(x)
 	s.visit(x, traceHop{to: -1}, true)
 	s.queue = s.queue[:0]
 	for _, src := range srcs {
-		if u := src.txn; u.mask&xb != 0 && u.stamp != s.epoch {
-			j := s.visit(u, traceHop{to: 0, fromLine: src.line, atLine: line}, findTxn(u) == rx)
+		if u := src.Txn; u.Mask&xb != 0 && u.Stamp != s.epoch {
+			j := s.visit(u, traceHop{to: 0, fromLine: src.Line, atLine: line}, txn.Find(u) == rx)
 			s.enqueue(j)
 		}
 	}
 	for q := 0; q < len(s.queue); q++ {
 		j := s.queue[q]
-		for _, e := range s.order[j].in {
-			p := e.to
+		for _, e := range s.order[j].In {
+			p := e.To
 			switch {
-			case p.dead || p.mask&xb == 0:
+			case p.Dead || p.Mask&xb == 0:
 			case p == x && s.next[0].to < 0:
-				s.next[0] = traceHop{from: 0, to: j, fromLine: e.from, atLine: e.at}
-			case p.stamp != s.epoch:
-				k := s.visit(p, traceHop{to: j, fromLine: e.from, atLine: e.at}, findTxn(p) == rx)
+				s.next[0] = traceHop{from: 0, to: j, fromLine: e.From, atLine: e.At}
+			case p.Stamp != s.epoch:
+				k := s.visit(p, traceHop{to: j, fromLine: e.From, atLine: e.At}, txn.Find(p) == rx)
 				s.enqueue(k)
 			}
 		}
@@ -51,9 +53,9 @@ func (m *TraceMonitor) closuresByBits(x *traceTxn, srcs []traceSrc, line int64) 
 }
 
 // visit indexes n in the backward search; h is its first hop towards x.
-func (s *traceSearch) visit(n *traceTxn, h traceHop, member bool) int32 {
+func (s *traceSearch) visit(n *txn.Txn, h traceHop, member bool) int32 {
 	j := int32(len(s.order))
-	n.stamp, n.idx = s.epoch, j
+	n.Stamp, n.Idx = s.epoch, j
 	h.from = j
 	s.order = append(s.order, n)
 	s.next = append(s.next, h)
@@ -70,19 +72,19 @@ func (s *traceSearch) enqueue(j int32) {
 
 // markFound puts every non-member the search found (and x, the first time)
 // into x's component, cyclic, each with one cycle through it.
-func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
+func (m *TraceMonitor) markFound(x *txn.Txn, xb uint64) {
 	s := &m.search
 	for j, n := range s.order {
-		if s.member[j] && (j != 0 || x.cyclic) {
+		if s.member[j] && (j != 0 || x.Cyclic) {
 			continue
 		}
-		unionTxn(x, n)
-		if n.cyclic {
+		txn.Union(x, n)
+		if n.Cyclic {
 			continue
 		}
-		n.cyclic = true
-		n.viol = m.violation(func() TraceViolation { return m.cycleByBits(x, xb, int32(j)) })
-		if !n.open {
+		n.Cyclic = true
+		m.violation(n, func() TraceViolation { return m.cycleByBits(x, xb, int32(j)) })
+		if !n.Open {
 			m.emit(n)
 		}
 	}
@@ -93,10 +95,10 @@ func (m *TraceMonitor) markFound(x *traceTxn, xb uint64) {
 // such transaction has a path from x, so even a cut-short search lists
 // real conflicts). Where that listing would be elided, cycleByJumps tries
 // program-order jumps first (trace_entries.go).
-func (m *TraceMonitor) cycleByBits(x *traceTxn, xb uint64, j int32) TraceViolation {
+func (m *TraceMonitor) cycleByBits(x *txn.Txn, xb uint64, j int32) TraceViolation {
 	s := &m.search
 	n := s.order[j]
-	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
+	v := TraceViolation{Thread: n.Thread, Begin: n.Begin, End: n.End}
 	fw, closed := s.wayBack(j, m.opts.MaxCycle)
 	var bw []walkHop
 	found := false
@@ -128,7 +130,7 @@ func (m *TraceMonitor) searchBudget() int { return 2*m.opts.MaxCycle + 16 }
 // a breadth-first search backwards from n over at most budget transactions
 // that x reaches, or false if it runs out. It marks transactions with its
 // own epoch (pstamp) so it allocates nothing but the path.
-func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int) ([]walkHop, bool) {
+func (m *TraceMonitor) pathFrom(x *txn.Txn, xb uint64, n *txn.Txn, budget int) ([]walkHop, bool) {
 	if n == x {
 		return nil, true
 	}
@@ -141,13 +143,13 @@ func (m *TraceMonitor) pathFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 		// every search through it would otherwise scan. Cutting the scan
 		// short can only end in the chain fallback (an elided listing),
 		// never in a conflict that is not there.
-		for i := len(c.in) - 1; i >= max(0, len(c.in)-budget); i-- {
-			e := c.in[i]
-			src := e.to
-			if src.pstamp == p.epoch || src.dead || src.mask&xb == 0 {
+		for i := len(c.In) - 1; i >= max(0, len(c.In)-budget); i-- {
+			e := c.In[i]
+			src := e.To
+			if src.PStamp == p.epoch || src.Dead || src.Mask&xb == 0 {
 				continue
 			}
-			p.reach(src, walkHop{from: src, to: c, fromLine: e.from, atLine: e.at}, nil)
+			p.reach(src, walkHop{from: src, to: c, fromLine: e.From, atLine: e.At}, nil)
 			if src == x {
 				return p.path(nil, x, n), true
 			}
@@ -163,24 +165,24 @@ type pathSearch struct {
 	toward []walkHop // per pidx: the edge towards n
 	// via, per pidx: nil, or where a program-order hop goes on from
 	// toward's target (jumpFrom)
-	via   []*traceTxn
-	queue []*traceTxn
+	via   []*txn.Txn
+	queue []*txn.Txn
 	hops  []walkHop // jumpFrom's path
 	walk  []walkHop // cycleByJumps' closed walk
 }
 
 // chainBack follows in-edges from n through transactions x reaches, for as
 // many hops as a cycle listing shows, never twice through one transaction.
-func (m *TraceMonitor) chainBack(xb uint64, n *traceTxn) []walkHop {
+func (m *TraceMonitor) chainBack(xb uint64, n *txn.Txn) []walkHop {
 	var path []walkHop
 	m.paths.epoch++
-	n.pstamp = m.paths.epoch
+	n.PStamp = m.paths.epoch
 	for c := n; len(path) <= m.opts.MaxCycle; {
 		var next *walkHop
-		for i := len(c.in) - 1; i >= max(0, len(c.in)-4*m.opts.MaxCycle-64); i-- {
-			e := c.in[i]
-			if p := e.to; p.pstamp != m.paths.epoch && !p.dead && p.mask&xb != 0 {
-				next = &walkHop{from: p, to: c, fromLine: e.from, atLine: e.at}
+		for i := len(c.In) - 1; i >= max(0, len(c.In)-4*m.opts.MaxCycle-64); i-- {
+			e := c.In[i]
+			if p := e.To; p.PStamp != m.paths.epoch && !p.Dead && p.Mask&xb != 0 {
+				next = &walkHop{from: p, to: c, fromLine: e.From, atLine: e.At}
 				break
 			}
 		}
@@ -188,7 +190,7 @@ func (m *TraceMonitor) chainBack(xb uint64, n *traceTxn) []walkHop {
 			return path
 		}
 		path = append(path, *next)
-		next.from.pstamp = m.paths.epoch
+		next.from.PStamp = m.paths.epoch
 		c = next.from
 	}
 	return path

@@ -1,6 +1,10 @@
 package monitor
 
-import "math"
+import (
+	"math"
+
+	"github.com/conc-dev/conc/monitor/internal/txn"
+)
 
 // Contraction. conc monitor's default answer spells out the first cycle
 // only, and counts the transactions on the others (MaxViolations 1). A
@@ -69,7 +73,7 @@ func (m *TraceMonitor) chains() bool {
 // pointing straight at a kept representative: rehomeComponents), the
 // completed members of components and the chains above, appending them
 // to dead for recycling; the edges it leaves may repeat (prune).
-func (m *TraceMonitor) contract(dead []*traceTxn) []*traceTxn {
+func (m *TraceMonitor) contract(dead []*txn.Txn) []*txn.Txn {
 	k := len(dead)
 	counting := m.countOnly()
 	if counting {
@@ -83,8 +87,8 @@ func (m *TraceMonitor) contract(dead []*traceTxn) []*traceTxn {
 	}
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
-		if !n.merged {
-			n.out, n.in = redirectOut(n, n.out, !counting), redirectIn(n, n.in)
+		if !n.Merged {
+			n.Out, n.In = redirectOut(n, n.Out, !counting), redirectIn(n, n.In)
 			kept = append(kept, n)
 		}
 	}
@@ -103,26 +107,26 @@ func (m *TraceMonitor) contract(dead []*traceTxn) []*traceTxn {
 // their representatives (the first kind above). They are all marked
 // first, so that the edges inside a component, most of a large one's, are
 // dropped rather than moved.
-func (m *TraceMonitor) contractComponents(dead []*traceTxn) []*traceTxn {
+func (m *TraceMonitor) contractComponents(dead []*txn.Txn) []*txn.Txn {
 	k := len(dead)
 	for _, n := range m.nodes {
-		if n.scc != nil && !n.open && n.viol == nil {
-			dead = m.merge(dead, n, n.scc)
+		if n.SCC != nil && !n.Open && n.Viol == txn.NoViolation {
+			dead = m.merge(dead, n, n.SCC)
 		}
 	}
 	for _, n := range dead[k:] {
-		r := n.scc
-		r.out = appendOutside(r.out, n.out, r)
-		r.in = appendOutside(r.in, n.in, r)
-		n.out, n.in = n.out[:0], n.in[:0]
+		r := n.SCC
+		r.Out = appendOutside(r.Out, n.Out, r)
+		r.In = appendOutside(r.In, n.In, r)
+		n.Out, n.In = n.Out[:0], n.In[:0]
 	}
 	return dead
 }
 
 // appendOutside appends to dst the edges of src that leave r's component.
-func appendOutside(dst, src []traceEdge, r *traceTxn) []traceEdge {
+func appendOutside(dst, src []txn.Edge, r *txn.Txn) []txn.Edge {
 	for _, e := range src {
-		if heir(e.to) != r {
+		if heir(e.To) != r {
 			dst = append(dst, e)
 		}
 	}
@@ -131,24 +135,24 @@ func appendOutside(dst, src []traceEdge, r *traceTxn) []traceEdge {
 
 // mergeChains merges the chains' transactions (the second kind above);
 // strict keeps every edge real.
-func (m *TraceMonitor) mergeChains(dead []*traceTxn, strict bool) []*traceTxn {
+func (m *TraceMonitor) mergeChains(dead []*txn.Txn, strict bool) []*txn.Txn {
 	for _, c := range m.nodes {
-		if m.search.named[c.idx] {
+		if m.search.named[c.Idx] {
 			continue
 		}
 		q := chainNext(c, strict)
 		if q == nil {
 			continue
 		}
-		q.weight += c.weight + m.blocks(c)
+		q.Weight += c.Weight + m.blocks(c)
 		if strict {
-			q.in = poSources(q, c)
+			q.In = poSources(q, c)
 		} else {
 			// q's other sources are c's or ancestors of them
 			// (chainNext): c's will do.
-			q.in = append(q.in[:0], c.in...)
+			q.In = append(q.In[:0], c.In...)
 		}
-		c.out, c.in = c.out[:0], c.in[:0]
+		c.Out, c.In = c.Out[:0], c.In[:0]
 		dead = m.merge(dead, c, q)
 	}
 	return dead
@@ -158,51 +162,51 @@ func (m *TraceMonitor) mergeChains(dead []*traceTxn, strict bool) []*traceTxn {
 // c (and those merged into a chain's next transaction, which goes on to
 // q along program order), and c's sources in q's thread, as program-order
 // edges into q's begin.
-func poSources(q, c *traceTxn) []traceEdge {
-	in := q.in
+func poSources(q, c *txn.Txn) []txn.Edge {
+	in := q.In
 	k := 0
 	for _, e := range in {
-		if e.to != c && !chainMerged(e.to) {
+		if e.To != c && !chainMerged(e.To) {
 			in[k] = e
 			k++
 		}
 	}
 	in = in[:k]
-	for _, e := range c.in {
-		p := heir(e.to)
-		if p.dead || p.thread != q.thread || ownSource(p, in) {
+	for _, e := range c.In {
+		p := heir(e.To)
+		if p.Dead || p.Thread != q.Thread || ownSource(p, in) {
 			continue
 		}
-		from := e.from
-		if p != e.to {
+		from := e.From
+		if p != e.To {
 			from = lastLine(p) // e.from is the merged one's
 		}
-		in = append(in, traceEdge{to: p, from: from, at: q.begin})
+		in = append(in, txn.Edge{To: p, From: from, At: q.Begin})
 	}
 	return in
 }
 
 // merge marks n merged into into and hands it to dead; its edges are
 // the caller's to move.
-func (m *TraceMonitor) merge(dead []*traceTxn, n, into *traceTxn) []*traceTxn {
-	n.merged, n.dead, n.scc = true, true, into
-	n.lastOut = nil
+func (m *TraceMonitor) merge(dead []*txn.Txn, n, into *txn.Txn) []*txn.Txn {
+	n.Merged, n.Dead, n.SCC = true, true, into
+	n.LastOut = nil
 	m.stats.Contracted++
 	return append(dead, n)
 }
 
 // heir is the transaction n's place went to: n itself unless merged.
-func heir(n *traceTxn) *traceTxn {
-	for n.merged {
-		n = n.scc
+func heir(n *txn.Txn) *txn.Txn {
+	for n.Merged {
+		n = n.SCC
 	}
 	return n
 }
 
 // plain tells whether n, kept, can merge into another or take one in: it
 // is complete, on no cycle, and in no component.
-func plain(n *traceTxn) bool {
-	return !n.dead && !n.open && !n.cyclic && n.scc == nil && n.size == 0 && n.viol == nil
+func plain(n *txn.Txn) bool {
+	return !n.Dead && !n.Open && !n.Cyclic && n.SCC == nil && n.Size == 0 && n.Viol == txn.NoViolation
 }
 
 // maxChainScan bounds the edge lists chainNext compares, whose cost is
@@ -212,22 +216,22 @@ const maxChainScan = 16
 // chainNext is the transaction c merges into (the second kind of
 // contraction), or nil. Edges to collected transactions do not count:
 // they are gone from the graph.
-func chainNext(c *traceTxn, strict bool) *traceTxn {
-	if !plain(c) || len(c.in) > maxChainScan {
+func chainNext(c *txn.Txn, strict bool) *txn.Txn {
+	if !plain(c) || len(c.In) > maxChainScan {
 		return nil
 	}
 	q := successor(c)
-	if q == nil || q == c || !plain(q) || len(q.in) > maxChainScan || int64(q.weight)+int64(c.weight)+1 > math.MaxInt32 {
+	if q == nil || q == c || !plain(q) || len(q.In) > maxChainScan || int64(q.Weight)+int64(c.Weight)+1 > math.MaxInt32 {
 		return nil
 	}
-	for _, e := range q.in {
-		if p := heir(e.to); p != c && !p.dead && !sourceOf(p, c) && !earlier(p, c) {
+	for _, e := range q.In {
+		if p := heir(e.To); p != c && !p.Dead && !sourceOf(p, c) && !earlier(p, c) {
 			return nil
 		}
 	}
 	if strict {
-		for _, e := range c.in {
-			if p := heir(e.to); !p.dead && p.thread != q.thread && !sourceOf(p, q) {
+		for _, e := range c.In {
+			if p := heir(e.To); !p.Dead && p.Thread != q.Thread && !sourceOf(p, q) {
 				return nil
 			}
 		}
@@ -240,28 +244,28 @@ func chainNext(c *traceTxn, strict bool) *traceTxn {
 // through it, along program order (every transaction between two kept
 // ones of a thread is kept, with its program-order edges: an ancestor of
 // a kept transaction is reached by what reaches it). nil if neither.
-func successor(c *traceTxn) *traceTxn {
-	var q *traceTxn
+func successor(c *txn.Txn) *txn.Txn {
+	var q *txn.Txn
 	own := true // every successor so far is a later one of c's thread
-	for _, e := range c.out {
-		t := heir(e.to)
+	for _, e := range c.Out {
+		t := heir(e.To)
 		switch {
-		case t.dead:
+		case t.Dead:
 			continue
 		case q == nil:
 			q = t
 		case t == q:
-		case own && t.thread == c.thread && q.thread == c.thread:
+		case own && t.Thread == c.Thread && q.Thread == c.Thread:
 			q = minBegin(q, t)
 			continue
 		default:
 			return nil
 		}
-		own = own && t.thread == c.thread
+		own = own && t.Thread == c.Thread
 	}
 	if !own && q != nil {
-		for _, e := range c.out { // more than one: all must be q
-			if t := heir(e.to); !t.dead && t != q {
+		for _, e := range c.Out { // more than one: all must be q
+			if t := heir(e.To); !t.Dead && t != q {
 				return nil
 			}
 		}
@@ -270,8 +274,8 @@ func successor(c *traceTxn) *traceTxn {
 }
 
 // minBegin is the earlier of two transactions.
-func minBegin(a, b *traceTxn) *traceTxn {
-	if b.begin < a.begin {
+func minBegin(a, b *txn.Txn) *txn.Txn {
+	if b.Begin < a.Begin {
 		return b
 	}
 	return a
@@ -279,17 +283,17 @@ func minBegin(a, b *traceTxn) *traceTxn {
 
 // earlier tells whether p is an earlier transaction of c's thread, hence
 // an ancestor of c along program order.
-func earlier(p, c *traceTxn) bool { return p.thread == c.thread && p.begin < c.begin }
+func earlier(p, c *txn.Txn) bool { return p.Thread == c.Thread && p.Begin < c.Begin }
 
 // chainMerged tells whether n merged into a chain's next transaction (a
 // component's members, merged too, are on a cycle).
-func chainMerged(n *traceTxn) bool { return n.merged && !n.cyclic }
+func chainMerged(n *txn.Txn) bool { return n.Merged && !n.Cyclic }
 
 // ownSource tells whether p is a source by an edge of in, an in-list,
 // that names p itself.
-func ownSource(p *traceTxn, in []traceEdge) bool {
+func ownSource(p *txn.Txn, in []txn.Edge) bool {
 	for _, e := range in {
-		if e.to == p {
+		if e.To == p {
 			return true
 		}
 	}
@@ -297,9 +301,9 @@ func ownSource(p *traceTxn, in []traceEdge) bool {
 }
 
 // sourceOf tells whether p is a source of c.
-func sourceOf(p, c *traceTxn) bool {
-	for _, e := range c.in {
-		if heir(e.to) == p {
+func sourceOf(p, c *txn.Txn) bool {
+	for _, e := range c.In {
+		if heir(e.To) == p {
 			return true
 		}
 	}
@@ -312,18 +316,18 @@ func sourceOf(p, c *traceTxn) bool {
 // transaction becomes a program-order edge into its heir's begin if n is
 // of the heir's thread, and goes otherwise (n is a source of the heir
 // already: chainNext).
-func redirectOut(n *traceTxn, edges []traceEdge, strict bool) []traceEdge {
+func redirectOut(n *txn.Txn, edges []txn.Edge, strict bool) []txn.Edge {
 	k := 0
 	for _, e := range edges {
-		if h := heir(e.to); h != e.to {
-			if strict && h.thread != n.thread {
+		if h := heir(e.To); h != e.To {
+			if strict && h.Thread != n.Thread {
 				continue
 			}
-			if e.to = h; strict {
-				e.at = h.begin
+			if e.To = h; strict {
+				e.At = h.Begin
 			}
 		}
-		if e.to != n {
+		if e.To != n {
 			edges[k] = e
 			k++
 		}
@@ -338,16 +342,16 @@ func redirectOut(n *traceTxn, edges []traceEdge, strict bool) []traceEdge {
 // took the merged one's place as a source of the heir's own successor
 // only; every other successor is a later transaction of its thread
 // (chainNext), reached from the heir along program order.
-func redirectIn(n *traceTxn, edges []traceEdge) []traceEdge {
+func redirectIn(n *txn.Txn, edges []txn.Edge) []txn.Edge {
 	k := 0
 	for _, e := range edges {
-		if h := heir(e.to); h != e.to {
-			if chainMerged(e.to) {
+		if h := heir(e.To); h != e.To {
+			if chainMerged(e.To) {
 				continue
 			}
-			e.to = h
+			e.To = h
 		}
-		if e.to != n {
+		if e.To != n {
 			edges[k] = e
 			k++
 		}
@@ -368,10 +372,10 @@ func (m *TraceMonitor) redirectRecords() {
 	}
 	for i := range m.vars {
 		v := &m.vars[i]
-		rename(&v.w)
-		rename(&v.r0)
-		for j := range v.rest {
-			rename(&v.rest[j].traceSrc)
+		rename(&v.W)
+		rename(&v.R0)
+		for j := range v.Rest {
+			rename(&v.Rest[j].Src)
 		}
 	}
 	for i := range m.locks {
@@ -380,9 +384,9 @@ func (m *TraceMonitor) redirectRecords() {
 }
 
 // rename points s, if it names a merged transaction, at its heir.
-func rename(s *traceSrc) {
-	if n := s.txn; n != nil && n.merged && !s.stale() {
+func rename(s *txn.Src) {
+	if n := s.Txn; n != nil && n.Merged && !s.Stale() {
 		r := heir(n)
-		s.txn, s.line = r, max(s.line, r.begin)
+		s.Txn, s.Line = r, max(s.Line, r.Begin)
 	}
 }

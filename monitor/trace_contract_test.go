@@ -10,6 +10,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor/internal/montest"
+	"github.com/conc-dev/conc/monitor/internal/txn"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -193,24 +194,24 @@ func cryptUnaryShape(n int) []trace.Event {
 func checkEdgesReal(t *testing.T, m *TraceMonitor, want naiveResult, lockEdges bool, ctx string) {
 	t.Helper()
 	for _, n := range m.nodes {
-		for _, e := range n.out {
-			checkEdgeReal(t, want, n, e.to, e.from, e.at, lockEdges, ctx)
+		for _, e := range n.Out {
+			checkEdgeReal(t, want, n, e.To, e.From, e.At, lockEdges, ctx)
 		}
-		for _, e := range n.in {
-			checkEdgeReal(t, want, e.to, n, e.from, e.at, lockEdges, ctx)
+		for _, e := range n.In {
+			checkEdgeReal(t, want, e.To, n, e.From, e.At, lockEdges, ctx)
 		}
 	}
 }
 
 // checkEdgeReal checks that the event at line from is of a, the one at
 // at of b, and that they conflict or follow one another in a's thread.
-func checkEdgeReal(t *testing.T, want naiveResult, a, b *traceTxn, from, at int64, lockEdges bool, ctx string) {
+func checkEdgeReal(t *testing.T, want naiveResult, a, b *txn.Txn, from, at int64, lockEdges bool, ctx string) {
 	t.Helper()
-	what := fmt.Sprintf("edge T%d@%d (line %d) -> T%d@%d (line %d)", a.thread, a.begin, from, b.thread, b.begin, at)
+	what := fmt.Sprintf("edge T%d@%d (line %d) -> T%d@%d (line %d)", a.Thread, a.Begin, from, b.Thread, b.Begin, at)
 	require.Equal(t, runBegin(a, from), want.txns[want.txnOf[from]].begin, "%s: its source's event\n%s", what, ctx)
 	require.Equal(t, runBegin(b, at), want.txns[want.txnOf[at]].begin, "%s: its target's event\n%s", what, ctx)
-	if b.unary {
-		require.Equal(t, b.begin, at, "%s: an edge into a run enters its first event\n%s", what, ctx)
+	if b.Unary {
+		require.Equal(t, b.Begin, at, "%s: an edge into a run enters its first event\n%s", what, ctx)
 	}
 	x, y := want.events[from], want.events[at]
 	require.Less(t, from, at, "%s\n%s", what, ctx)

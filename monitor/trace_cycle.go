@@ -1,11 +1,13 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // traceSearch is the scratch space of one cycle search, reused across events.
-// Nodes reached from the searching transaction x get indices (traceTxn.idx)
+// Nodes reached from the searching transaction x get indices (txn.Txn.Idx)
 // into order, in breadth-first order; order[0] is x.
 type traceSearch struct {
 	epoch  uint32
-	order  []*traceTxn
+	order  []*txn.Txn
 	parent []traceHop // per index: the tree edge into it (from x)
 	next   []traceHop // per index: the first edge of a shortest path back to x
 	member []bool     // closuresByBits: per index, already in x's component
@@ -18,7 +20,7 @@ type traceSearch struct {
 	// in, if one; held, per index, in it (not expanded); loose, per
 	// index, held and its way on to a source not known (next is a
 	// placeholder: fillWays, trace_stop.go).
-	stop    *traceTxn
+	stop    *txn.Txn
 	stopHit bool
 	held    []bool
 	loose   []bool
@@ -52,8 +54,8 @@ type traceHop struct {
 // the search does not go past it (stopAt). With thousands of transactions
 // open at once (more than have reachability bits) it would otherwise cost
 // a pass over all that x reaches per event.
-func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
-	rx := findTxn(x)
+func (m *TraceMonitor) closures(x *txn.Txn, srcs []txn.Src, line int64) {
+	rx := txn.Find(x)
 	stop, outside := stopAt(srcs, rx)
 	if !outside {
 		return // every source in x's component
@@ -62,7 +64,7 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 	s.reach(x, stop)
 	hit := s.stopHit
 	for _, src := range srcs {
-		hit = hit || src.txn.stamp == s.epoch
+		hit = hit || src.Txn.Stamp == s.epoch
 	}
 	if !hit {
 		return
@@ -73,10 +75,10 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 	s.backFrom(srcs, line)
 	s.ways = pendingWays{srcs: srcs, line: line, todo: stop != nil}
 	for j, n := range s.order {
-		if s.next[j].to >= 0 && !n.cyclic {
-			n.cyclic = true
-			n.viol = m.violation(func() TraceViolation { return m.cycleOf(int32(j)) })
-			if !n.open {
+		if s.next[j].to >= 0 && !n.Cyclic {
+			n.Cyclic = true
+			m.violation(n, func() TraceViolation { return m.cycleOf(int32(j)) })
+			if !n.Open {
 				m.emit(n)
 			}
 		}
@@ -85,7 +87,7 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 	// transactions by their representative.
 	for j, n := range s.order {
 		if s.next[j].to >= 0 {
-			unionTxn(x, n)
+			txn.Union(x, n)
 		}
 	}
 	s.ways = pendingWays{}
@@ -95,7 +97,7 @@ func (m *TraceMonitor) closures(x *traceTxn, srcs []traceSrc, line int64) {
 // first, recording the tree edges, but for those in the component stop
 // (if not nil), which it stamps and does not expand (held). Invariant:
 // order[:i] are expanded or held.
-func (s *traceSearch) reach(x *traceTxn, stop *traceTxn) {
+func (s *traceSearch) reach(x *txn.Txn, stop *txn.Txn) {
 	s.epoch++
 	s.order, s.parent, s.held = s.order[:0], s.parent[:0], s.held[:0]
 	s.stop, s.stopHit = stop, false
@@ -104,20 +106,20 @@ func (s *traceSearch) reach(x *traceTxn, stop *traceTxn) {
 		if s.held[i] {
 			continue
 		}
-		s.steps += int64(len(s.order[i].out))
-		for _, e := range s.order[i].out {
-			if e.to.stamp != s.epoch {
-				s.add(e.to, traceHop{from: int32(i), to: int32(len(s.order)), fromLine: e.from, atLine: e.at})
+		s.steps += int64(len(s.order[i].Out))
+		for _, e := range s.order[i].Out {
+			if e.To.Stamp != s.epoch {
+				s.add(e.To, traceHop{from: int32(i), to: int32(len(s.order)), fromLine: e.From, atLine: e.At})
 			}
 		}
 	}
 }
 
-func (s *traceSearch) add(n *traceTxn, h traceHop) {
-	n.stamp, n.idx = s.epoch, int32(len(s.order))
+func (s *traceSearch) add(n *txn.Txn, h traceHop) {
+	n.Stamp, n.Idx = s.epoch, int32(len(s.order))
 	s.order = append(s.order, n)
 	s.parent = append(s.parent, h)
-	held := s.stop != nil && findTxn(n) == s.stop
+	held := s.stop != nil && txn.Find(n) == s.stop
 	s.held = append(s.held, held)
 	s.stopHit = s.stopHit || held
 }
@@ -125,7 +127,7 @@ func (s *traceSearch) add(n *traceTxn, h traceHop) {
 // backFrom searches backwards from the closing sources over the reached
 // subgraph: every index it reaches lies on a path x ~> s -> x, and next
 // records the first edge of a shortest such path (next[j].to < 0: none).
-func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
+func (s *traceSearch) backFrom(srcs []txn.Src, line int64) {
 	n := len(s.order)
 	s.buildReverse()
 	s.next = s.next[:0]
@@ -138,8 +140,8 @@ func (s *traceSearch) backFrom(srcs []traceSrc, line int64) {
 		s.loose = append(s.loose, false)
 	}
 	for _, src := range srcs {
-		if j := src.txn.idx; src.txn.stamp == s.epoch && s.next[j].to < 0 {
-			s.next[j] = traceHop{from: j, to: 0, fromLine: src.line, atLine: line}
+		if j := src.Txn.Idx; src.Txn.Stamp == s.epoch && s.next[j].to < 0 {
+			s.next[j] = traceHop{from: j, to: 0, fromLine: src.Line, atLine: line}
 			s.queue = append(s.queue, j)
 		}
 	}
@@ -173,8 +175,8 @@ func (s *traceSearch) buildReverse() {
 	}
 	for i, t := range s.order {
 		if !s.held[i] {
-			for _, e := range t.out {
-				s.start[e.to.idx+1]++
+			for _, e := range t.Out {
+				s.start[e.To.Idx+1]++
 			}
 		}
 	}
@@ -188,9 +190,9 @@ func (s *traceSearch) buildReverse() {
 		if s.held[i] {
 			continue
 		}
-		for _, e := range t.out {
-			j := e.to.idx
-			s.rev[fill[j]] = traceHop{from: int32(i), to: j, fromLine: e.from, atLine: e.at}
+		for _, e := range t.Out {
+			j := e.To.Idx
+			s.rev[fill[j]] = traceHop{from: int32(i), to: j, fromLine: e.From, atLine: e.At}
 			fill[j]++
 		}
 	}

@@ -3,6 +3,8 @@ package monitor
 import (
 	"math"
 	"sort"
+
+	"github.com/conc-dev/conc/monitor/internal/txn"
 )
 
 // Thread entries: program-order jumps for the way back from x to n
@@ -32,15 +34,15 @@ import (
 // entryRec is an edge from another thread into the entry entry: edge.to
 // is its source, edge.from the source's line, edge.at the entry's.
 type entryRec struct {
-	entry *traceTxn
-	edge  traceEdge
+	entry *txn.Txn
+	edge  txn.Edge
 }
 
 // valid tells whether neither end of r has been collected or recycled (a
 // line before its node's begin names a recycled node: trace_garbage.go).
 func (r *entryRec) valid() bool {
-	src := r.edge.to
-	return !r.entry.dead && !src.dead && r.edge.at >= r.entry.begin && r.edge.from >= src.begin
+	src := r.edge.To
+	return !r.entry.Dead && !src.Dead && r.edge.At >= r.entry.Begin && r.edge.From >= src.Begin
 }
 
 // entryList holds the records of the edges from thread from into one
@@ -56,13 +58,13 @@ type entryList struct {
 // its thread's newest transaction, where its source is later in its
 // thread than the last record's: an earlier source adds nothing, since
 // whoever reaches it reaches the last record's too.
-func (m *TraceMonitor) entered(x *traceTxn, e traceEdge) {
-	l := m.threads[x.thread].entryList(e.to.thread)
+func (m *TraceMonitor) entered(x *txn.Txn, e txn.Edge) {
+	l := m.threads[x.Thread].entryList(e.To.Thread)
 	l.prune()
 	if k := len(l.recs); k > l.head {
 		last := &l.recs[k-1]
 		if last.valid() {
-			if e.to.begin <= last.edge.to.begin {
+			if e.To.Begin <= last.edge.To.Begin {
 				return
 			}
 			if last.entry == x { // a later source into the same entry
@@ -133,7 +135,7 @@ func (m *TraceMonitor) pruneEntries() {
 // before is the last record of an edge that came before line, or nil.
 func (l *entryList) before(line int64) *entryRec {
 	recs := l.recs[l.head:]
-	i := sort.Search(len(recs), func(i int) bool { return recs[i].edge.at >= line }) - 1
+	i := sort.Search(len(recs), func(i int) bool { return recs[i].edge.At >= line }) - 1
 	if i < 0 || !recs[i].valid() {
 		return nil
 	}
@@ -148,7 +150,7 @@ func (l *entryList) before(line int64) *entryRec {
 // jumps keep their listing (and so their groups): the shortest raw walk
 // shows the conflicts between threads it passes, which a jump would leave
 // out.
-func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *traceTxn, xb uint64, j int32, fw []walkHop, closed bool) bool {
+func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *txn.Txn, xb uint64, j int32, fw []walkHop, closed bool) bool {
 	s := &m.search
 	if !closed {
 		fw, closed = s.wayBack(j, m.searchBudget())
@@ -178,7 +180,7 @@ func (m *TraceMonitor) cycleByJumps(v *TraceViolation, x *traceTxn, xb uint64, j
 // breadth-first search backwards from n that expands at most budget
 // transactions x reaches, a same-thread run as one hop. The path is
 // scratch (pathSearch.hops), valid until the next search.
-func (m *TraceMonitor) jumpFrom(x *traceTxn, xb uint64, n *traceTxn, budget int) ([]walkHop, bool) {
+func (m *TraceMonitor) jumpFrom(x *txn.Txn, xb uint64, n *txn.Txn, budget int) ([]walkHop, bool) {
 	if n == x {
 		return nil, true
 	}
@@ -199,27 +201,27 @@ func (m *TraceMonitor) jumpFrom(x *traceTxn, xb uint64, n *traceTxn, budget int)
 // reaches it. That stands for every edge from u into c's thread up to c:
 // x reaches one's source only if it reaches that one. It tells whether it
 // found x.
-func (m *TraceMonitor) expand(x *traceTxn, xb uint64, c *traceTxn) bool {
+func (m *TraceMonitor) expand(x *txn.Txn, xb uint64, c *txn.Txn) bool {
 	p := &m.paths
 	upTo := int64(math.MaxInt64) // c is open: every record so far
-	if !c.open {
-		upTo = c.end + 1
+	if !c.Open {
+		upTo = c.End + 1
 	}
-	th := &m.threads[c.thread]
+	th := &m.threads[c.Thread]
 	for i := range th.entries {
 		r := th.entries[i].before(upTo)
 		if r == nil {
 			continue
 		}
-		src := r.edge.to
-		if src.pstamp == p.epoch || src.mask&xb == 0 {
+		src := r.edge.To
+		if src.PStamp == p.epoch || src.Mask&xb == 0 {
 			continue
 		}
 		via := c
 		if r.entry == c {
 			via = nil
 		}
-		p.reach(src, walkHop{from: src, to: r.entry, fromLine: r.edge.from, atLine: r.edge.at}, via)
+		p.reach(src, walkHop{from: src, to: r.entry, fromLine: r.edge.From, atLine: r.edge.At}, via)
 		if src == x {
 			return true
 		}
@@ -229,32 +231,32 @@ func (m *TraceMonitor) expand(x *traceTxn, xb uint64, c *traceTxn) bool {
 }
 
 // start begins a search backwards from n (pathFrom, jumpFrom).
-func (p *pathSearch) start(n *traceTxn) {
+func (p *pathSearch) start(n *txn.Txn) {
 	p.epoch++
 	p.toward, p.via = append(p.toward[:0], walkHop{}), append(p.via[:0], nil)
 	p.queue = append(p.queue[:0], n)
-	n.pstamp, n.pidx = p.epoch, 0
+	n.PStamp, n.PIdx = p.epoch, 0
 }
 
 // reach stamps src as found, with its hop towards n and, if the hop enters
 // an earlier transaction of via's thread, via as where the program-order
 // hop from there leads.
-func (p *pathSearch) reach(src *traceTxn, h walkHop, via *traceTxn) {
-	src.pstamp, src.pidx = p.epoch, int32(len(p.toward))
+func (p *pathSearch) reach(src *txn.Txn, h walkHop, via *txn.Txn) {
+	src.PStamp, src.PIdx = p.epoch, int32(len(p.toward))
 	p.toward = append(p.toward, h)
 	p.via = append(p.via, via)
 }
 
 // path reads the path x ⇝ n off the search into dst, nearest to n first.
-func (p *pathSearch) path(dst []walkHop, x, n *traceTxn) []walkHop {
+func (p *pathSearch) path(dst []walkHop, x, n *txn.Txn) []walkHop {
 	path := dst[:0]
 	for at := x; at != n; {
-		i := at.pidx
+		i := at.PIdx
 		h := p.toward[i]
 		path = append(path, h)
 		at = h.to
 		if v := p.via[i]; v != nil {
-			path = append(path, walkHop{from: h.to, to: v, fromLine: lastLine(h.to), atLine: v.begin})
+			path = append(path, walkHop{from: h.to, to: v, fromLine: lastLine(h.to), atLine: v.Begin})
 			at = v
 		}
 	}
@@ -266,9 +268,9 @@ func (p *pathSearch) path(dst []walkHop, x, n *traceTxn) []walkHop {
 
 // lastLine is the line of e's last event, where a program-order hop
 // leaves it (e is complete: a later transaction of its thread exists).
-func lastLine(e *traceTxn) int64 {
-	if e.end < 0 {
-		return e.begin
+func lastLine(e *txn.Txn) int64 {
+	if e.End < 0 {
+		return e.Begin
 	}
-	return e.end
+	return e.End
 }

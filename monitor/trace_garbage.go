@@ -1,6 +1,6 @@
 package monitor
 
-import "math"
+import "github.com/conc-dev/conc/monitor/internal/txn"
 
 // Garbage. A completed transaction that no open transaction reaches lies
 // on no future cycle (its in-edges are final), so edges from it are
@@ -23,21 +23,18 @@ import "math"
 // over everything it touched; most transactions are garbage, and most of
 // their records are overwritten before anybody reads them again.
 
-// stale tells whether s names a transaction whose node was recycled.
-func (s traceSrc) stale() bool { return s.line < s.txn.begin }
-
 // live tells whether the record s names a transaction a new edge from which
 // can matter, forgetting it (s.txn = nil) if not. A completed one that no
 // open transaction reaches is garbage: while every open transaction has a
 // slot, "reached by none" is mask == 0 (the reachability bits' invariant);
 // otherwise garbage is left to collect.
-func (m *TraceMonitor) live(s *traceSrc) bool {
-	n := s.txn
+func (m *TraceMonitor) live(s *txn.Src) bool {
+	n := s.Txn
 	if n == nil {
 		return false
 	}
-	if s.stale() || !n.open && m.garbage(n) {
-		s.txn = nil
+	if s.Stale() || !n.Open && m.garbage(n) {
+		s.Txn = nil
 		return false
 	}
 	return true
@@ -49,12 +46,12 @@ func (m *TraceMonitor) live(s *traceSrc) bool {
 // an earlier one would reach it. A record older than the thread's latest
 // transaction known as garbage (traceThread.gone) is ruled out without a
 // visit to its node, which is usually cold.
-func (m *TraceMonitor) liveOf(s *traceSrc, t int32) bool {
-	if s.txn == nil {
+func (m *TraceMonitor) liveOf(s *txn.Src, t int32) bool {
+	if s.Txn == nil {
 		return false
 	}
-	if s.line < m.threads[t].gone {
-		s.txn = nil
+	if s.Line < m.threads[t].gone {
+		s.Txn = nil
 		return false
 	}
 	return m.live(s)
@@ -70,27 +67,27 @@ func (m *TraceMonitor) liveOf(s *traceSrc, t int32) bool {
 // first (unlinkOut; an x with a successor of many in-edges waits for the
 // collection instead). Nor may x lie in a component (whose members find
 // their representative through it).
-func (m *TraceMonitor) releaseGarbage(x *traceTxn) {
-	if x.cyclic || x.scc != nil || x.size > 0 || x.viol != nil {
+func (m *TraceMonitor) releaseGarbage(x *txn.Txn) {
+	if x.Cyclic || x.SCC != nil || x.Size > 0 || x.Viol != txn.NoViolation {
 		return
 	}
-	if len(x.out) > 0 && !unlinkOut(x) {
+	if len(x.Out) > 0 && !unlinkOut(x) {
 		return
 	}
 	last := m.nodes[len(m.nodes)-1]
-	m.nodes[x.pos], last.pos = last, x.pos
+	m.nodes[x.Pos], last.Pos = last, x.Pos
 	m.nodes[len(m.nodes)-1] = nil
 	m.nodes = m.nodes[:len(m.nodes)-1]
-	x.dead = true
-	m.arena.release(x)
+	x.Dead = true
+	m.arena.Release(x)
 }
 
 // becameGarbage lets go of n, completed and reached by no open transaction
 // (just now, or since the last one that did completed): every earlier event
 // of its thread is garbage too.
-func (m *TraceMonitor) becameGarbage(n *traceTxn) {
-	th := &m.threads[n.thread]
-	th.gone = max(th.gone, n.end+1)
+func (m *TraceMonitor) becameGarbage(n *txn.Txn) {
+	th := &m.threads[n.Thread]
+	th.gone = max(th.gone, n.End+1)
 	m.releaseGarbage(n)
 }
 
@@ -103,31 +100,27 @@ const maxUnlink = 8
 // most transactions leave an edge to the lock's next acquirer, and x is
 // garbage, so the edge can matter to no search: released at once, x's
 // node is reused while still in cache instead of waiting for a collection.
-func unlinkOut(x *traceTxn) bool {
-	for _, e := range x.out {
-		if len(e.to.in) > maxUnlink {
+func unlinkOut(x *txn.Txn) bool {
+	for _, e := range x.Out {
+		if len(e.To.In) > maxUnlink {
 			return false
 		}
 	}
-	for _, e := range x.out {
-		in := e.to.in
+	for _, e := range x.Out {
+		in := e.To.In
 		k := 0
 		for _, f := range in {
-			if f.to != x {
+			if f.To != x {
 				in[k] = f
 				k++
 			}
 		}
 		clear(in[k:])
-		e.to.in = in[:k]
+		e.To.In = in[:k]
 	}
 	return true
 }
 
 // garbage tells whether x, if completed, is garbage for sure: while every
 // open transaction has a slot, mask == 0 means none reaches it.
-func (m *TraceMonitor) garbage(x *traceTxn) bool { return x.mask == 0 && m.unslotted == 0 }
-
-// neverBegun is the begin of a node in the free list: every record that
-// names it is stale.
-const neverBegun = math.MaxInt64
+func (m *TraceMonitor) garbage(x *txn.Txn) bool { return x.Mask == 0 && m.unslotted == 0 }

@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // gcMin is the fewest transactions the graph grows by between collections.
 const gcMin = 1 << 14
 
@@ -23,14 +25,14 @@ func (m *TraceMonitor) collect() {
 	keep := m.keepLive()
 	dead := m.dead[:0]
 	for _, n := range m.nodes {
-		if n.stamp != m.search.epoch || !keep[n.idx] {
-			n.dead, n.out, n.lastOut = true, n.out[:0], nil
+		if n.Stamp != m.search.epoch || !keep[n.Idx] {
+			n.Dead, n.Out, n.LastOut = true, n.Out[:0], nil
 			dead = append(dead, n)
 		}
 	}
 	kept := m.nodes[:0]
 	for _, n := range m.nodes {
-		if !n.dead {
+		if !n.Dead {
 			kept = append(kept, n)
 		}
 	}
@@ -42,8 +44,8 @@ func (m *TraceMonitor) collect() {
 	}
 	m.tidy()
 	for _, n := range dead {
-		if !n.open && n.viol == nil { // never so; but a live record must not be reused
-			m.arena.release(n)
+		if !n.Open && n.Viol == txn.NoViolation { // never so; but a live record must not be reused
+			m.arena.Release(n)
 		}
 	}
 	clear(dead)
@@ -65,14 +67,14 @@ func (m *TraceMonitor) markReached() {
 	s.epoch++
 	s.order = s.order[:0]
 	for _, th := range m.threads {
-		if x := th.cur; x != nil && x.stamp != s.epoch {
+		if x := th.cur; x != nil && x.Stamp != s.epoch {
 			s.mark(x)
 		}
 	}
 	for i := 0; i < len(s.order); i++ {
-		for _, e := range s.order[i].out {
-			if e.to.stamp != s.epoch {
-				s.mark(e.to)
+		for _, e := range s.order[i].Out {
+			if e.To.Stamp != s.epoch {
+				s.mark(e.To)
 			}
 		}
 	}
@@ -82,11 +84,11 @@ func (m *TraceMonitor) markReached() {
 // and repeated ones, and the slots' and entries' references to the dead.
 func (m *TraceMonitor) tidy() {
 	for i, n := range m.nodes {
-		n.pos = int32(i)
-		n.out, n.in = prune(n.out), prune(n.in)
-		n.lastOut = nil
-		if k := len(n.out); k > 0 {
-			n.lastOut = n.out[k-1].to
+		n.Pos = int32(i)
+		n.Out, n.In = prune(n.Out), prune(n.In)
+		n.LastOut = nil
+		if k := len(n.Out); k > 0 {
+			n.LastOut = n.Out[k-1].To
 		}
 	}
 	m.pruneSlots()
@@ -97,8 +99,8 @@ func (m *TraceMonitor) tidy() {
 // node's stamp and index: when a long transaction reaches every other one
 // (sor's main thread), this scratch is as long as the graph, and the tree
 // edges that add records would be a large part of the peak heap.
-func (s *traceSearch) mark(n *traceTxn) {
-	n.stamp, n.idx = s.epoch, int32(len(s.order))
+func (s *traceSearch) mark(n *txn.Txn) {
+	n.Stamp, n.Idx = s.epoch, int32(len(s.order))
 	s.order = append(s.order, n)
 }
 
@@ -114,10 +116,10 @@ func (m *TraceMonitor) keepLive() []bool {
 	named := append(s.named[:0], make([]bool, len(s.order))...)
 	s.keep, s.named = keep, named
 	s.queue = s.queue[:0]
-	seed := func(src traceSrc) {
-		if n := src.txn; n != nil && !src.stale() && n.stamp == s.epoch && !keep[n.idx] {
-			keep[n.idx], named[n.idx] = true, true
-			s.queue = append(s.queue, n.idx)
+	seed := func(src txn.Src) {
+		if n := src.Txn; n != nil && !src.Stale() && n.Stamp == s.epoch && !keep[n.Idx] {
+			keep[n.Idx], named[n.Idx] = true, true
+			s.queue = append(s.queue, n.Idx)
 		}
 	}
 	for _, th := range m.threads {
@@ -127,17 +129,17 @@ func (m *TraceMonitor) keepLive() []bool {
 		}
 	}
 	for i := range m.vars {
-		seed(m.vars[i].w)
-		m.vars[i].eachRead(seed)
+		seed(m.vars[i].W)
+		m.vars[i].EachRead(seed)
 	}
 	for _, l := range m.locks {
 		seed(l)
 	}
 	for q := 0; q < len(s.queue); q++ {
-		for _, e := range s.order[s.queue[q]].in {
-			if p := e.to; p.stamp == s.epoch && !keep[p.idx] {
-				keep[p.idx] = true
-				s.queue = append(s.queue, p.idx)
+		for _, e := range s.order[s.queue[q]].In {
+			if p := e.To; p.Stamp == s.epoch && !keep[p.Idx] {
+				keep[p.Idx] = true
+				s.queue = append(s.queue, p.Idx)
 			}
 		}
 	}
@@ -145,18 +147,18 @@ func (m *TraceMonitor) keepLive() []bool {
 }
 
 // prune drops edges to dead transactions and repeated edges.
-func prune(out []traceEdge) []traceEdge {
+func prune(out []txn.Edge) []txn.Edge {
 	k := 0
 	for _, e := range out {
-		if e.to.dead || e.to.idx < 0 {
+		if e.To.Dead || e.To.Idx < 0 {
 			continue
 		}
 		out[k] = e
-		e.to.idx = -1 - e.to.idx // mark seen; undone below
+		e.To.Idx = -1 - e.To.Idx // mark seen; undone below
 		k++
 	}
 	for _, e := range out[:k] {
-		e.to.idx = -1 - e.to.idx
+		e.To.Idx = -1 - e.To.Idx
 	}
 	clear(out[k:])
 	return out[:k]

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/internal/txn"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -20,24 +21,27 @@ import (
 type TraceMonitor struct {
 	opts    TraceOptions
 	threads []traceThread
-	vars    []traceVar
-	locks   []traceSrc // last release
-	nodes   []*traceTxn
-	srcs    []traceSrc // scratch: sources of the current event's edges
+	vars    []txn.Var
+	locks   []txn.Src // last release
+	nodes   []*txn.Txn
+	srcs    []txn.Src // scratch: sources of the current event's edges
 	search  traceSearch
 	paths   pathSearch
 	slots   [traceSlots]traceSlot
-	free    uint64      // free slots
-	stack   []*traceTxn // scratch of flood
-	arena   txnArena
-	dead    []*traceTxn // scratch of collect
-	gcAt    int         // collect when the graph has this many transactions
-	gcMin   int         // the least growth between collections (tests shrink it)
+	free    uint64     // free slots
+	stack   []*txn.Txn // scratch of flood
+	arena   txn.Arena
+	dead    []*txn.Txn // scratch of collect
+	gcAt    int        // collect when the graph has this many transactions
+	gcMin   int        // the least growth between collections (tests shrink it)
 	first   int64
 	// unslotted counts the open transactions without a reachability slot:
 	// while there are none, mask == 0 means no open transaction reaches.
 	unslotted int
 	described int // violations whose cycle was spelled out (violation)
+	// pending: the described violations not yet handed over (emit), by
+	// transaction.
+	pending map[*txn.Txn]TraceViolation
 	// watch and ends: the first described violation's cycle, by
 	// transaction (thread, begin), and where its ends go (watchEnds).
 	watch map[[2]int64][]int
@@ -47,8 +51,8 @@ type TraceMonitor struct {
 	readScans int64
 	findScans int64
 	// readIdx: the read index of each variable with at least readIdxMin
-	// reads since its last write (readIndex; tests lower readIdxMin).
-	readIdx    map[int32]readIndex
+	// reads since its last write (txn.ReadIndex; tests lower readIdxMin).
+	readIdx    map[int32]txn.ReadIndex
 	readIdxMin int
 	// openHead, openTail: the threads (+1; 0 for none) with an open
 	// transaction, oldest begin first (trace_open.go).
@@ -57,62 +61,10 @@ type TraceMonitor struct {
 	res                TraceResult
 }
 
-// traceTxn is a transaction (a node of the conflict graph). The fields
-// every new edge and every record check reads come first, within one
-// cache line: the arena's chunks are line-aligned and a node is exactly
-// three lines long, so they cost one cache miss, not two.
-type traceTxn struct {
-	out     []traceEdge
-	mask    uint64    // slots of the open transactions that reach it
-	lastOut *traceTxn // target of out's last edge, to skip repeats cheaply
-	begin   int64     // line of its first event; neverBegun while free
-	slot    int8      // its reachability bit while open, or -1
-	open    bool
-	cyclic  bool
-	dead    bool // collected: can lie on no future cycle, takes no new edge
-	merged  bool // dead, contracted into scc (trace_contract.go)
-	unary   bool // a unary transaction, or a run of them (trace_absorb.go)
-	thread  int32
-	// weight: the transactions merged into it (trace_contract.go; with
-	// CountBlocks, the atomic blocks among them), on a
-	// cycle exactly when it is
-	weight int32
-	in     []traceEdge     // the same edges seen from their target: to is the source
-	sbits  uint64          // representative: slots of its component's open transactions
-	scc    *traceTxn       // union-find parent; nil for a representative
-	viol   *TraceViolation // its cycle, once found, until it is reported
-	end    int64           // -1 while open
-	size   int32           // representative: members besides itself
-	stamp  uint32          // search epoch that last visited it
-	idx    int32           // its index in the current search or collection
-	pstamp uint32          // pathFrom's or jumpFrom's epoch and index
-	pidx   int32
-	pos    int32 // its index in nodes
-	// The first edge each way lives in the node: with garbage's edges gone,
-	// most transactions have at most one, and a slice of its own would cost
-	// an allocation per transaction (recycled nodes keep their slices).
-	// buf[0] is out's, buf[1] in's, but for spreadIn.
-	buf [2]traceEdge
-}
-
-// traceEdge is an edge to To, witnessed by the event at line From (of the
-// source transaction) and the conflicting later event at line At (of To).
-type traceEdge struct {
-	to   *traceTxn
-	from int64
-	at   int64
-}
-
-// traceSrc is an earlier event that later events may conflict with.
-type traceSrc struct {
-	txn  *traceTxn
-	line int64
-}
-
 type traceThread struct {
-	cur     *traceTxn  // open transaction
-	last    traceSrc   // latest transaction and the line of its latest event
-	pending []traceSrc // lock edges: the fork of this thread, before its first event
+	cur     *txn.Txn  // open transaction
+	last    txn.Src   // latest transaction and the line of its latest event
+	pending []txn.Src // lock edges: the fork of this thread, before its first event
 	// gone: every event of the thread before this line lies in a garbage
 	// transaction (liveOf).
 	gone     int64
@@ -136,7 +88,7 @@ func NewTraceMonitor(opts TraceOptions) *TraceMonitor {
 	if opts.MaxCycle <= 0 {
 		opts.MaxCycle = DefaultMaxCycle
 	}
-	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0), readIdxMin: readIndexMin}
+	return &TraceMonitor{opts: opts, gcAt: gcMin, gcMin: gcMin, free: ^uint64(0), readIdxMin: txn.ReadIndexMin}
 }
 
 // First is the line at which the trace stopped being serializable, or 0.
@@ -200,7 +152,7 @@ func (m *TraceMonitor) thread(t int32) *traceThread {
 	return &m.threads[t]
 }
 
-func (m *TraceMonitor) lockRef(l int32) *traceSrc {
+func (m *TraceMonitor) lockRef(l int32) *txn.Src {
 	if int(l) >= len(m.locks) {
 		m.locks = grow(m.locks, l)
 	}
@@ -220,17 +172,17 @@ func grow[T any](records []T, i int32) []T {
 }
 
 // newTxn starts a transaction of th at ev; begin marks a begin/end one.
-func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) *traceTxn {
-	x := m.arena.alloc()
-	x.begin, x.end, x.thread, x.open, x.slot = line, -1, t, true, -1
+func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) *txn.Txn {
+	x := m.arena.Alloc()
+	x.Begin, x.End, x.Thread, x.Open, x.Slot = line, -1, t, true, -1
 	if begin {
 		th.cur = x
-		if m.takeSlot(x); x.slot < 0 {
+		if m.takeSlot(x); x.Slot < 0 {
 			m.unslotted++
 		}
 		m.stats.Txns++ // a unary one is counted by link, node or not
 	}
-	x.pos = int32(len(m.nodes))
+	x.Pos = int32(len(m.nodes))
 	m.nodes = append(m.nodes, x)
 	if int64(len(m.nodes)) > m.stats.MaxLive {
 		m.stats.MaxLive = int64(len(m.nodes))
@@ -239,10 +191,10 @@ func (m *TraceMonitor) newTxn(th *traceThread, t int32, line int64, begin bool) 
 }
 
 // complete ends x: from now on it takes no new in-edge.
-func (m *TraceMonitor) complete(x *traceTxn, line int64) {
-	x.open, x.end = false, line
+func (m *TraceMonitor) complete(x *txn.Txn, line int64) {
+	x.Open, x.End = false, line
 	m.dropSlot(x)
-	if x.viol != nil {
+	if x.Viol != txn.NoViolation {
 		m.emit(x)
 	}
 	if m.garbage(x) {
@@ -255,7 +207,7 @@ func (m *TraceMonitor) complete(x *traceTxn, line int64) {
 // attach is link, with its commonest case inline: an event of an open
 // transaction that brings no live source. srcs are built on the scratch
 // m.srcs, which keeps them if they grew it.
-func (m *TraceMonitor) attach(cur *traceTxn, srcs []traceSrc, t int32, line int64) *traceTxn {
+func (m *TraceMonitor) attach(cur *txn.Txn, srcs []txn.Src, t int32, line int64) *txn.Txn {
 	m.keepScratch(srcs)
 	if cur != nil && len(srcs) == 0 {
 		return cur
@@ -267,19 +219,19 @@ func (m *TraceMonitor) attach(cur *traceTxn, srcs []traceSrc, t int32, line int6
 // name x (from attach): x is th's latest, and an event outside any
 // transaction (cur nil) that got a node is a unary transaction, complete,
 // or the latest of a run that absorbed it.
-func (m *TraceMonitor) settle(th *traceThread, cur, x *traceTxn, line int64) {
-	th.last, th.sawEvent = traceSrc{x, line}, true
+func (m *TraceMonitor) settle(th *traceThread, cur, x *txn.Txn, line int64) {
+	th.last, th.sawEvent = txn.Src{Txn: x, Line: line}, true
 	switch {
 	case cur != nil || x == nil:
-	case x.open:
+	case x.Open:
 		m.complete(x, line)
 	default:
-		x.end = line // absorbed into a run (trace_absorb.go)
+		x.End = line // absorbed into a run (trace_absorb.go)
 	}
 }
 
 // keepScratch keeps srcs, built on m.srcs, as the scratch if it grew.
-func (m *TraceMonitor) keepScratch(srcs []traceSrc) {
+func (m *TraceMonitor) keepScratch(srcs []txn.Src) {
 	if cap(srcs) != cap(m.srcs) {
 		m.srcs = srcs
 	}
@@ -291,7 +243,7 @@ func (m *TraceMonitor) keepScratch(srcs []traceSrc) {
 // itself from birth (its in-edges are final), and the records then name
 // nobody. (So the caller's event was unary with a node iff it passed nil
 // and got a transaction back.)
-func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) *traceTxn {
+func (m *TraceMonitor) link(x *txn.Txn, srcs []txn.Src, t int32, line int64) *txn.Txn {
 	if x == nil {
 		m.stats.Txns++ // counted here, node or not
 		if len(srcs) == 0 && m.unslotted == 0 {
@@ -301,7 +253,7 @@ func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) *
 			return p
 		}
 		x = m.newTxn(nil, t, line, false)
-		x.unary = true
+		x.Unary = true
 	}
 	if len(srcs) > 0 {
 		m.addEdges(x, srcs, line)
@@ -311,9 +263,9 @@ func (m *TraceMonitor) link(x *traceTxn, srcs []traceSrc, t int32, line int64) *
 
 // threadSources starts the sources of an event of th in x: th's previous
 // transaction (program order) and pending forks of th.
-func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
+func (m *TraceMonitor) threadSources(th *traceThread, x *txn.Txn) []txn.Src {
 	srcs := m.srcs[:0]
-	if th.last.txn != x && th.last.txn != nil && m.live(&th.last) {
+	if th.last.Txn != x && th.last.Txn != nil && m.live(&th.last) {
 		srcs = append(srcs, th.last)
 	}
 	if len(th.pending) > 0 {
@@ -332,57 +284,32 @@ func (m *TraceMonitor) threadSources(th *traceThread, x *traceTxn) []traceSrc {
 // new cycle must pass through x, and exists only if x already has
 // successors: x's reachability bit tells which sources close one
 // (closuresByBits), or, for an x without a bit, a search (closures).
-func (m *TraceMonitor) addEdges(x *traceTxn, srcs []traceSrc, line int64) {
+func (m *TraceMonitor) addEdges(x *txn.Txn, srcs []txn.Src, line int64) {
 	switch {
-	case len(x.out) == 0: // x reaches nothing: no cycle
-	case x.slot >= 0:
+	case len(x.Out) == 0: // x reaches nothing: no cycle
+	case x.Slot >= 0:
 		m.closuresByBits(x, srcs, line)
 	default:
 		m.closures(x, srcs, line)
 	}
 	for _, s := range srcs {
-		if s.txn.lastOut == x {
+		if s.Txn.LastOut == x {
 			continue // already there (the common repeat)
 		}
-		s.txn.out = append(s.txn.out, traceEdge{to: x, from: s.line, at: line})
-		s.txn.lastOut = x
-		if len(x.in) == 1 && cap(x.in) == 1 && len(x.out) == 0 {
-			x.spreadIn()
+		s.Txn.Out = append(s.Txn.Out, txn.Edge{To: x, From: s.Line, At: line})
+		s.Txn.LastOut = x
+		if len(x.In) == 1 && cap(x.In) == 1 && len(x.Out) == 0 {
+			x.SpreadIn()
 		}
-		x.in = append(x.in, traceEdge{to: s.txn, from: s.line, at: line})
+		x.In = append(x.In, txn.Edge{To: s.Txn, From: s.Line, At: line})
 		m.stats.Edges++
-		if s.txn.thread != x.thread && !m.countOnly() {
-			m.entered(x, traceEdge{to: s.txn, from: s.line, at: line})
+		if s.Txn.Thread != x.Thread && !m.countOnly() {
+			m.entered(x, txn.Edge{To: s.Txn, From: s.Line, At: line})
 		}
 	}
 	for _, s := range srcs {
-		if s.txn.mask&^x.mask != 0 {
-			m.flow(s.txn, x)
+		if s.Txn.Mask&^x.Mask != 0 {
+			m.flow(s.Txn, x)
 		}
 	}
-}
-
-// spreadIn gives x's in-list, about to outgrow its inline edge, both
-// inline edges while the out-list is empty: on jgf-sor and jgf-crypt a
-// million violating transactions stay in the graph with two in-edges (one
-// from the main thread's transaction, one by program order) and one
-// out-edge, which then costs a 24-byte slice instead of a 48-byte one.
-func (x *traceTxn) spreadIn() {
-	if &x.in[0] != &x.buf[1] {
-		return // a slice of its own
-	}
-	x.buf[0] = x.buf[1]
-	x.in = x.buf[:1:2]
-	if x.owns(x.out) {
-		x.out = nil
-	}
-}
-
-// owns tells whether edges lie in x's inline buffer.
-func (x *traceTxn) owns(edges []traceEdge) bool {
-	if cap(edges) == 0 || cap(edges) > len(x.buf) {
-		return false
-	}
-	p := &edges[:1][0]
-	return p == &x.buf[0] || p == &x.buf[1]
 }

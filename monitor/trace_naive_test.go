@@ -152,7 +152,7 @@ func runMonitor(evs []trace.Event, opts TraceOptions, gcMin int, free uint64) Tr
 	m.gcMin, m.gcAt, m.free = gcMin, gcMin, free
 	if gcMin == 1 {
 		// Runs that collect after every transaction also index every
-		// variable's reads (readIndex), so that both ways of finding a
+		// variable's reads (txn.ReadIndex), so that both ways of finding a
 		// thread's read meet every generator.
 		m.readIdxMin = 1
 	}
@@ -185,7 +185,7 @@ func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
 
 // TestTraceMonitorAgainstNaiveManyReaders: the same on traces (60, 15 in
 // the quick suite) of dozens of threads on a few variables, mostly read, so
-// that some variables have more than readIndexMin readers between writes
+// that some variables have more than txn.ReadIndexMin readers between writes
 // and their reads are indexed at the default threshold too.
 func TestTraceMonitorAgainstNaiveManyReaders(t *testing.T) {
 	g := montest.GenRange{Events: [2]int{300, 300}, Threads: [2]int{34, 16}, Vars: [2]int{1, 3}, TxnLen: [2]int{2, 8},

@@ -41,5 +41,5 @@ func (m *TraceMonitor) OldestOpen() int64 {
 	if m.openHead == 0 {
 		return math.MaxInt64
 	}
-	return m.threads[m.openHead-1].cur.begin
+	return m.threads[m.openHead-1].cur.Begin
 }

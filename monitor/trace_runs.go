@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // Program-order shortcuts. In the conflict graph (docs/spec.md §1) every
 // transaction of a thread has an edge to every later one of that thread, so
 // a stretch of a cycle through consecutive hops inside one thread, A -> A'
@@ -66,7 +68,7 @@ func (r *runMemo) find(s *traceSearch, epoch uint32, i int32, link runLink) (int
 
 // sameThread says indices a and b are transactions of one thread.
 func (s *traceSearch) sameThread(a, b int32) bool {
-	return s.order[a].thread == s.order[b].thread
+	return s.order[a].Thread == s.order[b].Thread
 }
 
 // runBack is find along next. Index 0 (x) ends every other chain, so its
@@ -102,7 +104,7 @@ func (s *traceSearch) parentLink(i int32) (int32, int64) {
 func shortcut(hops []walkHop, back bool) []walkHop {
 	out := hops[:0]
 	for _, h := range hops {
-		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.thread == h.from.thread {
+		if k := len(out) - 1; k >= 0 && samePO(out[k]) && samePO(h) && out[k].from.Thread == h.from.Thread {
 			if back {
 				out[k].from, out[k].fromLine = h.from, h.fromLine
 			} else {
@@ -116,7 +118,7 @@ func shortcut(hops []walkHop, back bool) []walkHop {
 }
 
 // samePO says h stays inside one thread (a program-order hop).
-func samePO(h walkHop) bool { return h.from.thread == h.to.thread }
+func samePO(h walkHop) bool { return h.from.Thread == h.to.Thread }
 
 // jumpPO shortens a closed walk (a cycle through walk[0].from, possibly
 // repeating transactions) with program-order hops, in place: from each
@@ -130,7 +132,7 @@ func samePO(h walkHop) bool { return h.from.thread == h.to.thread }
 func jumpPO(walk []walkHop) []walkHop {
 	m := len(walk)
 	last := walk[m-1].to // the walk's own transaction, again
-	node := func(j int) *traceTxn {
+	node := func(j int) *txn.Txn {
 		if j == m {
 			return last
 		}
@@ -144,7 +146,7 @@ func jumpPO(walk []walkHop) []walkHop {
 			j = m - 1 // the cycle's own transaction closes it; keep one hop at least
 		}
 		for ; j > i+1; j-- {
-			if u := node(j); u == w || u.thread == w.thread && u.begin > w.begin {
+			if u := node(j); u == w || u.Thread == w.Thread && u.Begin > w.Begin {
 				break
 			}
 		}
@@ -165,8 +167,8 @@ func jumpPO(walk []walkHop) []walkHop {
 // poHop is the program-order hop from a to b standing for the hops first
 // to last, with their lines where they stay in a's or b's thread already
 // (as shortcut keeps them), else a's last event and b's first.
-func poHop(first, last walkHop, a, b *traceTxn) walkHop {
-	h := walkHop{from: a, to: b, fromLine: lastLine(a), atLine: b.begin}
+func poHop(first, last walkHop, a, b *txn.Txn) walkHop {
+	h := walkHop{from: a, to: b, fromLine: lastLine(a), atLine: b.Begin}
 	if samePO(first) {
 		h.fromLine = first.fromLine
 	}

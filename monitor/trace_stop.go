@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // Stopping at the sources' component. When every source of the new edges
 // that lies outside x's component lies in one component C, closures'
 // search from x does not expand C's transactions (it holds them): a
@@ -19,9 +21,9 @@ package monitor
 
 // stopAt is the component every source outside rx lies in, if one (nil if
 // several), and whether any source lies outside rx.
-func stopAt(srcs []traceSrc, rx *traceTxn) (stop *traceTxn, outside bool) {
+func stopAt(srcs []txn.Src, rx *txn.Txn) (stop *txn.Txn, outside bool) {
 	for _, src := range srcs {
-		r := findTxn(src.txn)
+		r := txn.Find(src.Txn)
 		switch {
 		case r == rx:
 		case !outside:
@@ -37,7 +39,7 @@ func stopAt(srcs []traceSrc, rx *traceTxn) (stop *traceTxn, outside bool) {
 // sources, the event's line, and whether the held transactions' ways are
 // still to find.
 type pendingWays struct {
-	srcs []traceSrc
+	srcs []txn.Src
 	line int64
 	todo bool
 }
@@ -49,7 +51,7 @@ func (s *traceSearch) isLoose(j int32) bool {
 
 // looseHops estimates the hops from a loose transaction back to x: at
 // most the stop component's transactions, then the closing edge.
-func (s *traceSearch) looseHops() int32 { return s.stop.size + 1 }
+func (s *traceSearch) looseHops() int32 { return s.stop.Size + 1 }
 
 // fillWays finds, for the loose transactions, a way to a source inside the
 // stop component: a breadth-first search backwards from the sources in it
@@ -61,23 +63,23 @@ func (s *traceSearch) fillWays(budget int) {
 	s.ways.todo = false
 	q0 := len(s.queue)
 	for _, src := range s.ways.srcs {
-		u := src.txn
-		if findTxn(u) != s.stop {
+		u := src.Txn
+		if txn.Find(u) != s.stop {
 			continue
 		}
 		// (A source the search reached has its closing hop already;
 		// it is queued all the same, possibly twice: harmless.)
-		j, _ := s.wayTo(u, traceHop{to: 0, fromLine: src.line, atLine: s.ways.line})
+		j, _ := s.wayTo(u, traceHop{to: 0, fromLine: src.Line, atLine: s.ways.line})
 		s.queue = append(s.queue, j)
 	}
 	for q := q0; q < len(s.queue) && len(s.queue)-q0 < budget; q++ {
 		j := s.queue[q]
 		c := s.order[j]
-		s.steps += int64(min(len(c.in), budget))
-		for i := len(c.in) - 1; i >= max(0, len(c.in)-budget); i-- {
-			e := c.in[i]
-			if p := e.to; !p.dead && findTxn(p) == s.stop {
-				if k, ok := s.wayTo(p, traceHop{to: j, fromLine: e.from, atLine: e.at}); ok {
+		s.steps += int64(min(len(c.In), budget))
+		for i := len(c.In) - 1; i >= max(0, len(c.In)-budget); i-- {
+			e := c.In[i]
+			if p := e.To; !p.Dead && txn.Find(p) == s.stop {
+				if k, ok := s.wayTo(p, traceHop{to: j, fromLine: e.From, atLine: e.At}); ok {
 					s.queue = append(s.queue, k)
 				}
 			}
@@ -87,16 +89,16 @@ func (s *traceSearch) fillWays(budget int) {
 
 // wayTo gives n (of the stop component) the way on h if it has none yet,
 // indexing it if the search had not reached it; it tells whether it did.
-func (s *traceSearch) wayTo(n *traceTxn, h traceHop) (int32, bool) {
-	if n.stamp != s.epoch {
-		n.stamp, n.idx = s.epoch, int32(len(s.order))
+func (s *traceSearch) wayTo(n *txn.Txn, h traceHop) (int32, bool) {
+	if n.Stamp != s.epoch {
+		n.Stamp, n.Idx = s.epoch, int32(len(s.order))
 		s.order = append(s.order, n)
-		s.parent = append(s.parent, traceHop{from: -1, to: n.idx})
+		s.parent = append(s.parent, traceHop{from: -1, to: n.Idx})
 		s.held = append(s.held, true)
 		s.next = append(s.next, traceHop{to: -1})
 		s.loose = append(s.loose, false)
 	}
-	j := n.idx
+	j := n.Idx
 	if s.next[j].to >= 0 && !s.loose[j] {
 		return j, false
 	}
@@ -112,15 +114,15 @@ func (m *TraceMonitor) chainOn(fw []walkHop, lim int) []walkHop {
 	s := &m.search
 	m.paths.epoch++
 	for _, h := range fw {
-		h.from.pstamp = m.paths.epoch
+		h.from.PStamp = m.paths.epoch
 	}
 	for c := fw[len(fw)-1].to; len(fw) < lim; {
-		c.pstamp = m.paths.epoch
+		c.PStamp = m.paths.epoch
 		var next *walkHop
-		for i := len(c.out) - 1; i >= max(0, len(c.out)-4*lim-64); i-- {
-			e := c.out[i]
-			if n := e.to; n.pstamp != m.paths.epoch && !n.dead && findTxn(n) == s.stop {
-				next = &walkHop{from: c, to: n, fromLine: e.from, atLine: e.at, fromIdx: -1, toIdx: -1}
+		for i := len(c.Out) - 1; i >= max(0, len(c.Out)-4*lim-64); i-- {
+			e := c.Out[i]
+			if n := e.To; n.PStamp != m.paths.epoch && !n.Dead && txn.Find(n) == s.stop {
+				next = &walkHop{from: c, to: n, fromLine: e.From, atLine: e.At, fromIdx: -1, toIdx: -1}
 				break
 			}
 		}

@@ -1,5 +1,7 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // Step's work for begin, end, acquire and release, each specialised as
 // access is for reads and writes; event keeps the general form for forks
 // and joins.
@@ -14,7 +16,7 @@ func (m *TraceMonitor) begin(th *traceThread, t int32, line int64) {
 			m.addEdges(x, srcs, line)
 		}
 	}
-	th.last, th.sawEvent = traceSrc{x, line}, true
+	th.last, th.sawEvent = txn.Src{Txn: x, Line: line}, true
 }
 
 // end completes th's open transaction.
@@ -23,15 +25,15 @@ func (m *TraceMonitor) end(th *traceThread, line int64) {
 	// On input the reader accepts, the begin took the pending forks and
 	// every event since made x th.last, so there is no source; Step's
 	// other callers may break that order, and still get every edge.
-	if len(th.pending) > 0 || th.last.txn != x {
+	if len(th.pending) > 0 || th.last.Txn != x {
 		if srcs := m.threadSources(th, x); len(srcs) > 0 {
 			m.addEdges(x, srcs, line)
 		}
 	}
-	th.last, th.sawEvent = traceSrc{x, line}, true
+	th.last, th.sawEvent = txn.Src{Txn: x, Line: line}, true
 	th.cur = nil
 	m.closed(th)
-	if x.slot < 0 {
+	if x.Slot < 0 {
 		m.unslotted--
 	}
 	m.complete(x, line)
@@ -44,22 +46,22 @@ func (m *TraceMonitor) lockEvent(th *traceThread, t, l int32, line int64, releas
 	cur := th.cur
 	// The commonest case, as in access: inside a transaction, no source
 	// in another one.
-	if cur != nil && th.last.txn == cur && len(th.pending) == 0 {
-		if release || lk.txn == cur || !m.live(lk) {
+	if cur != nil && th.last.Txn == cur && len(th.pending) == 0 {
+		if release || lk.Txn == cur || !m.live(lk) {
 			if release {
-				*lk = traceSrc{cur, line}
+				*lk = txn.Src{Txn: cur, Line: line}
 			}
-			th.last.line = line
+			th.last.Line = line
 			return
 		}
 	}
 	srcs := m.threadSources(th, cur)
-	if !release && lk.txn != cur && lk.txn != nil && m.live(lk) {
+	if !release && lk.Txn != cur && lk.Txn != nil && m.live(lk) {
 		srcs = append(srcs, *lk)
 	}
 	x := m.attach(cur, srcs, t, line)
 	if release {
-		*lk = traceSrc{x, line}
+		*lk = txn.Src{Txn: x, Line: line}
 	}
 	m.settle(th, cur, x, line)
 }
@@ -74,12 +76,12 @@ func (m *TraceMonitor) forkJoin(t, u int32, line int64, join bool) {
 	th := &m.threads[t] // m.thread may have moved the slice
 	cur := th.cur
 	srcs := m.threadSources(th, cur)
-	if ut.sawEvent && ut.last.txn != cur && ut.last.txn != nil && m.live(&ut.last) {
+	if ut.sawEvent && ut.last.Txn != cur && ut.last.Txn != nil && m.live(&ut.last) {
 		srcs = append(srcs, ut.last)
 	}
 	x := m.attach(cur, srcs, t, line)
 	if !join {
-		ut.pending = append(ut.pending, traceSrc{x, line})
+		ut.pending = append(ut.pending, txn.Src{Txn: x, Line: line})
 	}
 	m.settle(th, cur, x, line)
 }

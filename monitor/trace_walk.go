@@ -1,9 +1,11 @@
 package monitor
 
+import "github.com/conc-dev/conc/monitor/internal/txn"
+
 // walkHop is an edge of a reported cycle: From -> To, witnessed by the
 // event at line FromLine of From and the conflicting later one at AtLine of To.
 type walkHop struct {
-	from, to       *traceTxn
+	from, to       *txn.Txn
 	fromLine       int64
 	atLine         int64
 	fromIdx, toIdx int32 // search indices, where the hop came from a search
@@ -17,7 +19,7 @@ func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 	s := &m.search
 	lim := m.opts.MaxCycle
 	n := s.order[j]
-	v := TraceViolation{Thread: n.thread, Begin: n.begin, End: n.end}
+	v := TraceViolation{Thread: n.Thread, Begin: n.Begin, End: n.End}
 	s.fillWays(m.searchBudget())
 	fw, closed := s.wayBack(j, lim)
 	if k := len(fw); k > 0 && s.isLoose(fw[k-1].toIdx) {
@@ -102,7 +104,7 @@ func (m *TraceMonitor) describe(v *TraceViolation, fw, bw []walkHop, closed bool
 // simplify cuts the loops out of a closed walk so that no transaction but
 // its first repeats: a simple cycle through it.
 func simplify(walk []walkHop) []walkHop {
-	pos := map[*traceTxn]int{walk[0].from: 0} // transaction -> hops kept before it
+	pos := map[*txn.Txn]int{walk[0].from: 0} // transaction -> hops kept before it
 	var out []walkHop
 	for _, h := range walk {
 		out = append(out, h)
@@ -126,20 +128,20 @@ func listHops(hops []walkHop) []CycleEvent {
 	var evs []CycleEvent
 	for i := 1; i < len(hops); i++ {
 		n, in, out := hops[i].from, hops[i-1].atLine, hops[i].fromLine
-		if n.unary && out != in {
+		if n.Unary && out != in {
 			// A run's events are transactions of their own: along
 			// program order into or out of the run, the one at its
 			// other end is enough (trace_absorb.go).
 			switch {
-			case hops[i-1].from.thread == n.thread:
+			case hops[i-1].from.Thread == n.Thread:
 				in = out
-			case hops[i].to.thread == n.thread:
+			case hops[i].to.Thread == n.Thread:
 				out = in
 			}
 		}
-		evs = append(evs, CycleEvent{Thread: n.thread, Line: in, Begin: runBegin(n, in)})
+		evs = append(evs, CycleEvent{Thread: n.Thread, Line: in, Begin: runBegin(n, in)})
 		if out != in {
-			evs = append(evs, CycleEvent{Thread: n.thread, Line: out, Begin: runBegin(n, out)})
+			evs = append(evs, CycleEvent{Thread: n.Thread, Line: out, Begin: runBegin(n, out)})
 		}
 	}
 	return evs

@@ -154,6 +154,10 @@ func (g graph) violations() []string {
 				add("the registry (engines) imports the engine %s: it knows only types", q)
 			case isEngine(pkg) && isEngine(q) && !contains(engineImports[pkg], q):
 				add("engine %s imports engine %s", pkg, q)
+			case pkg == "monitor/internal/txn":
+				add("monitor/internal/txn imports %s: the trace monitor's nodes and records import nothing of ours", q)
+			case pkg == "monitor" && q == "monitor/internal/txn":
+				// the trace monitor's nodes and records.
 			case pkg == "monitor/pass" && (q == "monitor" || q == "monitor/atomicity"):
 				// the pass over a trace runs the conflict graph and the
 				// per-transaction monitor side by side.
@@ -240,7 +244,7 @@ var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", 
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "monitor/pass", "trace", "predict", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products"}
+	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products", "monitor/internal/txn"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -268,6 +272,8 @@ func TestLayersCatch(t *testing.T) {
 		{"monitor/atomicity", "monitor/pass", "monitor monitor/atomicity imports monitor monitor/pass"},
 		{"monitor/pass", "monitor/graph", "monitor monitor/pass imports monitor monitor/graph"},
 		{"profiles", "monitor", "profiles checks .conc programs but depends on the trace reader"},
+		{"monitor/internal/txn", "trace", "monitor/internal/txn imports trace: the trace monitor's nodes and records import nothing of ours"},
+		{"monitor/pass", "monitor/internal/txn", "monitor monitor/pass imports monitor monitor/internal/txn"},
 		{"verify", "engines", "verify depends on engines"},
 		{"internal/budget", "model", "internal/budget imports model: internal/* is the base floor"},
 		{"report", "testkit/expect", "report imports the test kit testkit/expect"},
