@@ -39,7 +39,7 @@ func (r *runMemo) find(s *traceSearch, epoch uint32, i int32, link runLink) (int
 			r.stamp[0], r.end[0], r.hops[0] = epoch, 0, 0
 			break
 		}
-		if s.isLoose(at) { // the chain's known part ends here (trace_stop.go)
+		if s.isLoose(at) { // the chain's known part ends here (stop.go)
 			r.stamp[at], r.end[at], r.line[at], r.hops[at] = epoch, at, 0, s.looseHops()
 			break
 		}

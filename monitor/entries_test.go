@@ -41,7 +41,7 @@ func longRunTrace(run int) []trace.Event {
 // TestTraceMonitorListsLongRunsWhole: with the default MaxCycle, every
 // transaction of longRunTrace is listed with a whole cycle (none elided),
 // and each cycle is a real one of the full conflict graph; before thread
-// entries (trace_entries.go) the transactions deep in the run were
+// entries (entries.go) the transactions deep in the run were
 // elided.
 func TestTraceMonitorListsLongRunsWhole(t *testing.T) {
 	const run = 200

@@ -17,7 +17,7 @@ import (
 // so reachability — hence every cycle — is the full graph's. Garbage (a
 // completed transaction no open one reaches) gets no edge from it and is
 // recycled at once; the records that name it are recognised as dead
-// without a pass over them: see trace_garbage.go.
+// without a pass over them: see garbage.go.
 type TraceMonitor struct {
 	opts    TraceOptions
 	threads []traceThread
@@ -55,7 +55,7 @@ type TraceMonitor struct {
 	readIdx    map[int32]txn.ReadIndex
 	readIdxMin int
 	// openHead, openTail: the threads (+1; 0 for none) with an open
-	// transaction, oldest begin first (trace_open.go).
+	// transaction, oldest begin first (open.go).
 	openHead, openTail int32
 	stats              TraceStats
 	res                TraceResult
@@ -71,11 +71,11 @@ type traceThread struct {
 	depth    int32
 	sawEvent bool
 	// entries: per other thread, the edges from it into this thread that
-	// jumpFrom jumps by (trace_entries.go).
+	// jumpFrom jumps by (entries.go).
 	entries []entryList
 	entryAt map[int32]int32 // entries' index by thread, once there are many
 	// openPrev, openNext: the neighbours (thread+1; 0 for none) of this
-	// thread in the list of threads with an open transaction (trace_open.go).
+	// thread in the list of threads with an open transaction (open.go).
 	openPrev, openNext int32
 }
 
@@ -226,7 +226,7 @@ func (m *TraceMonitor) settle(th *traceThread, cur, x *txn.Txn, line int64) {
 	case x.Open:
 		m.complete(x, line)
 	default:
-		x.End = line // absorbed into a run (trace_absorb.go)
+		x.End = line // absorbed into a run (absorb.go)
 	}
 }
 

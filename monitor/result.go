@@ -28,7 +28,7 @@ type TraceOptions struct {
 	// (begin/end transactions) on a cycle, not the unary transactions
 	// (events outside any block, which no event can interrupt). Every
 	// cycle passes through a block. With MaxViolations 1 the monitor then
-	// merges a thread's runs of unary events (trace_absorb.go), so that a
+	// merges a thread's runs of unary events (absorb.go), so that a
 	// trace of many events outside blocks keeps few nodes.
 	CountBlocks bool
 }
@@ -79,10 +79,10 @@ type TraceStats struct {
 	MaxLive int64 // most transactions kept in the graph at once
 	GCs     int64 // garbage collections of the graph
 	// Contracted counts the completed members of components contracted
-	// into their representative (trace_contract.go).
+	// into their representative (contract.go).
 	Contracted int64
 	// Absorbed counts the unary events that joined their thread's run
-	// instead of getting a node (trace_absorb.go).
+	// instead of getting a node (absorb.go).
 	Absorbed int64
 	Millis   int64 // the wall time of the whole pass (set by monitor/pass)
 }

@@ -177,7 +177,7 @@ func TestTraceMonitorAgainstNaive(t *testing.T) {
 // TestTraceMonitorAgainstNaiveMedium: the same on hundreds of traces (300,
 // 60 in the quick suite) of a few hundred events, with up to 8 threads and 40 variables and
 // transactions long enough that recycled nodes leave many stale records
-// behind (trace_garbage.go).
+// behind (garbage.go).
 func TestTraceMonitorAgainstNaiveMedium(t *testing.T) {
 	crossCheckNaive(t, 8, testflag.N(60, 300), montest.GenRange{Events: [2]int{100, 300}, Threads: [2]int{2, 7}, Vars: [2]int{5, 36},
 		TxnLen: [2]int{1, 24}, Locks: 5, Hot: 4, Unprotected: 0.3, Nested: 0.3})
@@ -251,7 +251,7 @@ func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) 
 				checkReportedCycle(t, want, v, lockEdges, ctx)
 			}
 			// conc monitor's default: the first cycle spelled out, the
-			// rest counted, members contracted (trace_contract.go).
+			// rest counted, members contracted (contract.go).
 			one := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000, MaxViolations: 1}, cfg.gcMin, cfg.free)
 			require.Equal(t, want.first, one.First, ctx)
 			require.EqualValues(t, len(want.cyclic), one.Count, ctx)
@@ -312,7 +312,7 @@ func checkReportedCycle(t *testing.T, want naiveResult, v TraceViolation, lockEd
 	}
 	last := visits[len(visits)-1].exit
 	require.True(t, txnFollows(want, self, last, lockEdges), "no edge back to the violating transaction\n%s", ctx)
-	// Program order is shortcut (trace_runs.go): no listed transaction is
+	// Program order is shortcut (runs.go): no listed transaction is
 	// both entered from and left to its own thread.
 	for i, vi := range visits {
 		prev, next := v.Thread, v.Thread

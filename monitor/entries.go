@@ -39,7 +39,7 @@ type entryRec struct {
 }
 
 // valid tells whether neither end of r has been collected or recycled (a
-// line before its node's begin names a recycled node: trace_garbage.go).
+// line before its node's begin names a recycled node: garbage.go).
 func (r *entryRec) valid() bool {
 	src := r.edge.To
 	return !r.entry.Dead && !src.Dead && r.edge.At >= r.entry.Begin && r.edge.From >= src.Begin

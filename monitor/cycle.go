@@ -19,13 +19,13 @@ type traceSearch struct {
 	// closures' stop: the component every source outside x's own lies
 	// in, if one; held, per index, in it (not expanded); loose, per
 	// index, held and its way on to a source not known (next is a
-	// placeholder: fillWays, trace_stop.go).
+	// placeholder: fillWays, stop.go).
 	stop    *txn.Txn
 	stopHit bool
 	held    []bool
 	loose   []bool
 	ways    pendingWays
-	fwRuns  runMemo // same-thread runs along next (trace_runs.go)
+	fwRuns  runMemo // same-thread runs along next (runs.go)
 	bwRuns  runMemo // same-thread runs along parent
 	// steps counts the edges closures' searches have looked at: the tests
 	// measure the searches' growth by it rather than by the clock.

@@ -54,7 +54,7 @@ import (
 // representative instead, keeping its thread (liveOf's rule about the
 // thread's garbage still holds: the two are garbage together) and taking
 // the representative's begin as its line if its own is earlier, so that
-// it is stale exactly when that node is recycled (trace_garbage.go).
+// it is stale exactly when that node is recycled (garbage.go).
 
 // countOnly tells whether violations found from now on are counted only
 // (violation): the cycles of the graph need not be spelled out again.

@@ -25,7 +25,7 @@ func (m *TraceMonitor) closuresByBits(x *txn.Txn, srcs []txn.Src, line int64) {
 	s := &m.search
 	s.epoch++
 	s.order, s.next, s.member = s.order[:0], s.next[:0], s.member[:0]
-	s.loose = s.loose[:0] // no transaction is loose here (trace_stop.go)
+	s.loose = s.loose[:0] // no transaction is loose here (stop.go)
 	rx := txn.Find(x)
 	s.visit(x, traceHop{to: -1}, true)
 	s.queue = s.queue[:0]
@@ -94,7 +94,7 @@ func (m *TraceMonitor) markFound(x *txn.Txn, xb uint64) {
 // by a bounded backward search from j through transactions x reaches (any
 // such transaction has a path from x, so even a cut-short search lists
 // real conflicts). Where that listing would be elided, cycleByJumps tries
-// program-order jumps first (trace_entries.go).
+// program-order jumps first (entries.go).
 func (m *TraceMonitor) cycleByBits(x *txn.Txn, xb uint64, j int32) TraceViolation {
 	s := &m.search
 	n := s.order[j]

@@ -14,7 +14,7 @@ type walkHop struct {
 // cycleOf builds the reported cycle through the transaction with search
 // index j, for closures: the shortest path from j back to x (next edges,
 // ending with a closing edge into x), then the tree path from x down to j,
-// each with its same-thread runs shortcut (trace_runs.go).
+// each with its same-thread runs shortcut (runs.go).
 func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 	s := &m.search
 	lim := m.opts.MaxCycle
@@ -38,7 +38,7 @@ func (m *TraceMonitor) cycleOf(j int32) TraceViolation {
 
 // wayBack follows next hops from index j towards x (index 0), a same-thread
 // run as one hop, for at most lim+2 hops (one more than a listing shows)
-// or up to a loose transaction (trace_stop.go); closed says it reached x.
+// or up to a loose transaction (stop.go); closed says it reached x.
 func (s *traceSearch) wayBack(j int32, lim int) (fw []walkHop, closed bool) {
 	for at := j; len(fw) <= lim+1 && !s.isLoose(at); {
 		h := s.walkHop(s.next[at])
@@ -131,7 +131,7 @@ func listHops(hops []walkHop) []CycleEvent {
 		if n.Unary && out != in {
 			// A run's events are transactions of their own: along
 			// program order into or out of the run, the one at its
-			// other end is enough (trace_absorb.go).
+			// other end is enough (absorb.go).
 			switch {
 			case hops[i-1].from.Thread == n.Thread:
 				in = out
