@@ -13,9 +13,15 @@ const (
 	OpRelease           // release of a lock
 	OpFork              // fork of a thread (traces only)
 	OpJoin              // join of a thread (traces only)
+	// The orderings of docs/spec.md §3's extension (traces only).
+	OpReadAcquire // read-acquire of a reader-writer lock
+	OpReadRelease // read-release of a reader-writer lock
+	OpPost        // post of a message: every post of it precedes every wait for it
+	OpWait        // wait for a message
 )
 
-var opNames = [...]string{"skip", "begin", "end", "read", "write", "acquire", "release", "fork", "join"}
+var opNames = [...]string{"skip", "begin", "end", "read", "write", "acquire", "release", "fork", "join",
+	"read-acquire", "read-release", "post", "wait"}
 
 // String is the op's name as docs/spec.md §5's JSON writes it.
 func (o Op) String() string {
@@ -28,7 +34,11 @@ func (o Op) String() string {
 // IsAccess reports a read or write.
 func (o Op) IsAccess() bool { return o == OpRead || o == OpWrite }
 
-// IsSync reports a lock, fork or join event.
+// IsExtension reports an op of docs/spec.md §3's extension: read locks
+// and messages.
+func (o Op) IsExtension() bool { return o >= OpReadAcquire }
+
+// IsSync reports a lock, fork, join or ordering event.
 func (o Op) IsSync() bool { return o >= OpAcquire }
 
 // HasTarget reports whether events of this op name a variable, lock or thread.

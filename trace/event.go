@@ -19,9 +19,11 @@ type Event struct {
 }
 
 // OpName is STD's spelling of each op: begin and end stand alone, the
-// others come before their argument in parentheses.
+// others come before their argument in parentheses. The last four are
+// docs/spec.md §3's extension, read only under Options.Orderings.
 var OpName = [...]string{model.OpBegin: "begin", model.OpEnd: "end", model.OpRead: "r", model.OpWrite: "w",
-	model.OpAcquire: "acq", model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join"}
+	model.OpAcquire: "acq", model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join",
+	model.OpReadAcquire: "racq", model.OpReadRelease: "rrel", model.OpPost: "post", model.OpWait: "wait"}
 
 // smallMax bounds the decimal names interned through Table's array fast
 // path (RoadRunner thread ids and RAPID location ids are small integers).
@@ -127,7 +129,7 @@ type Stats struct {
 	// FirstSkipped is the first one's line (0: none).
 	Skipped      [NumSkips]int64
 	FirstSkipped int64
-	Reentrant    int64 // re-entrant acq/rel pairs dropped
+	Reentrant    int64 // re-entrant acq/rel (and racq/rrel) pairs dropped
 	Nested       int64 // inner begin/end pairs dropped
 }
 

@@ -15,12 +15,15 @@ func FuzzReader(f *testing.F) {
 		"T|begin\nT|r(x)|1\nT|end\n",
 		"0|fork(1)\n1|acq(@0B)|18\n1|acq(@0B)\n1|rel(@0B)\n1|rel(@0B)\n0|join(1)\n",
 		"T|rd(x)\n", "|", "T|r(\n", "T|w()|\r\n", "T|end\n", "a|b|c|d\n\n\n", "T|r(x)\rT|w(x)\r",
+		"T|racq(m)\nU|racq(m)\nT|rrel(m)\nU|acq(m)\n", "T|post(d)\nU|wait(d)\nT|post(d)\n", "T|wait()\nT|racq(m\n",
 	} {
-		f.Add(s, false)
-		f.Add(s, true)
+		for _, orderings := range []bool{false, true} {
+			f.Add(s, false, orderings)
+			f.Add(s, true, orderings)
+		}
 	}
-	f.Fuzz(func(t *testing.T, src string, lenient bool) {
-		r, err := NewReader(strings.NewReader(src), "f.std", Options{Lenient: lenient, BufSize: 16})
+	f.Fuzz(func(t *testing.T, src string, lenient, orderings bool) {
+		r, err := NewReader(strings.NewReader(src), "f.std", Options{Lenient: lenient, BufSize: 16, Orderings: orderings})
 		if err != nil {
 			return // e.g. a gzip header that does not parse
 		}
@@ -38,7 +41,8 @@ func FuzzReader(f *testing.F) {
 				}
 				return
 			}
-			if e.Line < 1 || e.Line > lines || int(e.Thread) >= r.Threads().Len() || int(e.Loc) >= r.Locs().Len() {
+			if e.Line < 1 || e.Line > lines || int(e.Thread) >= r.Threads().Len() || int(e.Loc) >= r.Locs().Len() ||
+				e.Op.IsExtension() && !orderings || e.Op.HasTarget() && r.TargetName(e) == "" {
 				t.Fatalf("bad event %+v", e)
 			}
 		}

@@ -28,7 +28,7 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 		op, loc = op[:i], op[i+1:]
 	}
 	kind, target, ok := parseOp(op)
-	if !ok {
+	if !ok || kind.IsExtension() && !r.opts.Orderings {
 		return fmt.Sprintf("malformed op %q in %q: %s", clip(op), clip(line), validOps), false
 	}
 	if !validLoc(loc) {
@@ -82,9 +82,32 @@ func parseOp(op []byte) (model.Op, []byte, bool) {
 	case n > 5 && string(op[:5]) == "join(":
 		kind, arg = model.OpJoin, op[5:n-1]
 	default:
-		return 0, nil, false
+		return parseOrdering(op)
 	}
 	return kind, arg, len(arg) > 0
+}
+
+// parseOrdering recognises the extension's racq(L) rrel(L) post(M)
+// wait(M) (docs/spec.md §3), whose op ends in ')'.
+func parseOrdering(op []byte) (model.Op, []byte, bool) {
+	n := len(op)
+	if n <= 6 || op[4] != '(' {
+		return 0, nil, false
+	}
+	var kind model.Op
+	switch string(op[:4]) {
+	case "racq":
+		kind = model.OpReadAcquire
+	case "rrel":
+		kind = model.OpReadRelease
+	case "post":
+		kind = model.OpPost
+	case "wait":
+		kind = model.OpWait
+	default:
+		return 0, nil, false
+	}
+	return kind, op[5 : n-1], true
 }
 
 // parseBare recognises the operations without an argument, begin and end.
@@ -231,6 +254,12 @@ func (r *Reader) normalise(ev *Event, target []byte, k nameKey) (string, bool) {
 		return r.acquire(ev, target, k)
 	case model.OpRelease:
 		return r.release(ev, target, k)
+	case model.OpReadAcquire:
+		return r.readAcquire(ev, target, k)
+	case model.OpReadRelease:
+		return r.readRelease(ev, target, k)
+	case model.OpPost, model.OpWait:
+		return r.message(ev, target, k)
 	}
 	return "", true
 }
@@ -259,6 +288,7 @@ func (r *Reader) lock(target []byte, k nameKey) int32 {
 	for len(r.owner) < r.locks.Len() {
 		r.owner = append(r.owner, -1)
 		r.count = append(r.count, 0)
+		r.readers = append(r.readers, 0)
 	}
 	return l
 }
@@ -275,7 +305,7 @@ func (r *Reader) acquire(ev *Event, target []byte, k nameKey) (string, bool) {
 		r.owner[l], r.count[l] = ev.Thread, 1
 		return "", true
 	}
-	return r.impossible(SkipAcquire, fmt.Sprintf("acq(%s) of a lock held by thread %s", target, r.threads.Name(r.owner[l]))), false
+	return r.impossible(SkipAcquire, r.heldBy(l, "acq", target)), false
 }
 
 func (r *Reader) release(ev *Event, target []byte, k nameKey) (string, bool) {

@@ -20,6 +20,11 @@ type Options struct {
 	// BufSize is the initial buffer size; 0 means 1 MiB. Lines longer than
 	// the buffer grow it up to MaxLine.
 	BufSize int
+	// Orderings reads docs/spec.md §3's extension: read locks (racq,
+	// rrel) and messages (post, wait). Without it their lines are
+	// malformed, so that a reader of the events that does not honour
+	// them never sees them.
+	Orderings bool
 }
 
 // MaxLine is the longest line a Reader accepts.
@@ -39,7 +44,7 @@ type Reader struct {
 	err        error // sticky
 	gz         bool  // the source is inflated: a bad line may be damage (damage.go)
 
-	threads, vars, locks, locs Table
+	threads, vars, locks, locs, msgs Table
 	threadKeys                 [1 << threadCacheBits]threadKey // packed short thread names (thread)
 
 	depth []int32 // per thread: begin/end nesting depth
@@ -49,6 +54,13 @@ type Reader struct {
 	// forkedAt is, per thread, the line of its fork, 0 if none (kept out
 	// of life, whose exact lifeStarted the fast tiers test).
 	forkedAt []int64
+	// readers: per lock, how many threads read-hold it (owner is
+	// readHeld while any does); rheld: per thread and lock, its read
+	// re-entrance count. waited: per message, the line of its first
+	// wait, 0 while none.
+	readers []int32
+	rheld   map[[2]int32]int32
+	waited  []int64
 
 	stats Stats
 	why   Skip // the kind of the bad line at hand (impossible), else SkipMalformed
@@ -140,11 +152,12 @@ func (r *Reader) Close() error {
 // Name is the trace's name as used in error messages.
 func (r *Reader) Name() string { return r.name }
 
-// Threads, Vars, Locks and Locs are the interned names seen so far.
+// Threads, Vars, Locks, Locs and Msgs are the interned names seen so far.
 func (r *Reader) Threads() *Table { return &r.threads }
 func (r *Reader) Vars() *Table    { return &r.vars }
 func (r *Reader) Locks() *Table   { return &r.locks }
 func (r *Reader) Locs() *Table    { return &r.locs }
+func (r *Reader) Msgs() *Table    { return &r.msgs }
 
 // Stats are the counters so far.
 func (r *Reader) Stats() Stats { return r.stats }

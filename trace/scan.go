@@ -68,8 +68,8 @@ var opShapes = func() (t [16]opShape) {
 		t[i].prefix = 1
 	}
 	for kind, name := range OpName {
-		if name == "" {
-			continue
+		if name == "" || model.Op(kind).IsExtension() {
+			continue // the extension's lines take the general path (parse)
 		}
 		arg := model.Op(kind) != model.OpBegin && model.Op(kind) != model.OpEnd
 		if arg {

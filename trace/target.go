@@ -8,8 +8,10 @@ func (r *Reader) TargetName(ev Event) string {
 	switch ev.Op {
 	case model.OpRead, model.OpWrite:
 		return r.vars.Name(ev.Target)
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		return r.locks.Name(ev.Target)
+	case model.OpPost, model.OpWait:
+		return r.msgs.Name(ev.Target)
 	case model.OpFork, model.OpJoin:
 		return r.threads.Name(ev.Target)
 	}

@@ -1,0 +1,99 @@
+package trace
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/stretchr/testify/require"
+)
+
+// showOrdered is show with the extension's targets named.
+func showOrdered(r *Reader, evs []Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.WriteString(r.Threads().Name(e.Thread) + " " + OpName[e.Op])
+		if name := r.TargetName(e); name != "" {
+			b.WriteString("(" + name + ")")
+		}
+		b.WriteString(" :" + itoa(e.Line) + "\n")
+	}
+	return b.String()
+}
+
+// The extension's ops (docs/spec.md §3) are read under Options.Orderings,
+// in every tier, with their targets in the lock and message tables; a
+// re-entrant racq is dropped with its matching rrel. Without the option
+// they are malformed lines, so no reader of events meets an op it does
+// not honour.
+func TestReaderOrderings(t *testing.T) {
+	lead := strings.Repeat("T0|w(x)|1\n", 20) // long enough for the fast tiers
+	src := lead + "T1|racq(m)\nT2|racq(m)|a.go:3\nT1|racq(m)\nT1|r(x)\nT1|rrel(m)\nT1|rrel(m)\nT2|rrel(m)\n" +
+		"T3|acq(m)\nT3|post(done)\nT3|rel(m)\nT1|post(done)\nT2|wait(done)\nT1|wait(done)\nT2|wait(none)\n"
+	want := "T1 racq(m) :21\nT2 racq(m) :22\nT1 r(x) :24\nT1 rrel(m) :26\nT2 rrel(m) :27\n" +
+		"T3 acq(m) :28\nT3 post(done) :29\nT3 rel(m) :30\nT1 post(done) :31\nT2 wait(done) :32\nT1 wait(done) :33\nT2 wait(none) :34\n"
+	for _, m := range allTiers {
+		r, err := NewReader(strings.NewReader(src), "t.std", Options{Orderings: true})
+		require.NoError(t, err)
+		m.set(r)
+		var evs []Event
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				require.Equal(t, "EOF", err.Error(), "tiers %d", m)
+				break
+			}
+			evs = append(evs, ev)
+		}
+		require.Equal(t, want, showOrdered(r, evs[20:]), "tiers %d", m)
+		require.Equal(t, int64(1), r.Stats().Reentrant)
+		require.Equal(t, []string{"done", "none"}, r.Msgs().Names())
+		o := readOutcome(t, src, Options{}, m)
+		require.Equal(t, `t.std:21: malformed op "racq(m)" in "T1|racq(m)": `+validOps, o.Err, "tiers %d", m)
+	}
+}
+
+// What no execution produces with read locks and messages is an error with
+// its line, in every tier, and --lenient skips it by kind.
+func TestReaderOrderingErrors(t *testing.T) {
+	lead := strings.Repeat("T0|w(x)|1\n", 20)
+	cases := []struct {
+		src, msg string
+		kind     Skip
+	}{
+		{"T1|racq(m)\nT2|acq(m)\n", "t.std:22: acq(m) of a lock read-held by thread T1", SkipAcquire},
+		{"T1|acq(m)\nT2|racq(m)\n", "t.std:22: racq(m) of a lock held by thread T1", SkipAcquire},
+		{"T1|acq(m)\nT1|racq(m)\n", "t.std:22: racq(m) of a lock held by thread T1", SkipAcquire},
+		{"T1|racq(m)\nT1|rel(m)\n", "t.std:22: rel(m) of a lock thread T1 does not hold", SkipRelease},
+		{"T1|racq(m)\nT2|rrel(m)\n", "t.std:22: rrel(m) of a lock thread T2 does not read-hold", SkipRelease},
+		{"T1|acq(m)\nT1|rrel(m)\n", "t.std:22: rrel(m) of a lock thread T1 does not read-hold", SkipRelease},
+		{"T1|racq(m)\nT1|rrel(m)\nT1|rrel(m)\n", "t.std:23: rrel(m) of a lock thread T1 does not read-hold", SkipRelease},
+		{"T1|wait(d)\nT2|post(d)\n", "t.std:22: post(d) after a wait for it at line 21", SkipPost},
+		{"T1|post(d)\nT2|wait(d)\nT1|post(d)\n", "t.std:23: post(d) after a wait for it at line 22", SkipPost},
+	}
+	for _, c := range cases {
+		src := lead + c.src
+		for _, m := range allTiers {
+			o := readOutcome(t, src, Options{Orderings: true}, m)
+			require.Equal(t, c.msg, o.Err, "tiers %d\n%s", m, c.src)
+			o = readOutcome(t, src, Options{Orderings: true, Lenient: true}, m)
+			require.Empty(t, o.Err)
+			require.Equal(t, int64(1), o.Stats.Skipped[c.kind], "tiers %d\n%s", m, c.src)
+			require.Equal(t, int64(1), o.Stats.SkippedLines())
+		}
+	}
+}
+
+// A lock's write hold and its read holds alternate: once its last reader
+// is gone a writer may take it, in the fast tiers too (which leave a
+// read-held lock to the general path).
+func TestReaderReadLockFreedForWriters(t *testing.T) {
+	src := strings.Repeat("T0|w(x)|1\n", 20) + "T1|racq(m)\nT2|racq(m)\nT1|rrel(m)\nT2|rrel(m)\n" +
+		strings.Repeat("T3|acq(m)\nT3|w(x)\nT3|rel(m)\n", 30) + "T1|racq(m)\nT1|rrel(m)\n"
+	for _, m := range allTiers {
+		o := readOutcome(t, src, Options{Orderings: true}, m)
+		require.Empty(t, o.Err, "tiers %d", m)
+		require.Len(t, o.Events, 20+4+90+2)
+		require.Equal(t, model.OpReadAcquire, o.Events[114].Op)
+	}
+}
