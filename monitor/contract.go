@@ -370,12 +370,14 @@ func (m *TraceMonitor) redirectRecords() {
 			rename(&th.pending[i])
 		}
 	}
-	for i := range m.vars {
-		v := &m.vars[i]
-		rename(&v.W)
-		rename(&v.R0)
-		for j := range v.Rest {
-			rename(&v.Rest[j].Src)
+	for _, records := range [][]txn.Var{m.vars, m.readRels, m.posts} {
+		for i := range records {
+			v := &records[i]
+			rename(&v.W)
+			rename(&v.R0)
+			for j := range v.Rest {
+				rename(&v.Rest[j].Src)
+			}
 		}
 	}
 	for i := range m.locks {

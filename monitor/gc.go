@@ -128,9 +128,11 @@ func (m *TraceMonitor) keepLive() []bool {
 			seed(p)
 		}
 	}
-	for i := range m.vars {
-		seed(m.vars[i].W)
-		m.vars[i].EachRead(seed)
+	for _, records := range [][]txn.Var{m.vars, m.readRels, m.posts} {
+		for i := range records {
+			seed(records[i].W)
+			records[i].EachRead(seed)
+		}
 	}
 	for _, l := range m.locks {
 		seed(l)

@@ -23,18 +23,21 @@ type TraceMonitor struct {
 	threads []traceThread
 	vars    []txn.Var
 	locks   []txn.Src // last release
-	nodes   []*txn.Txn
-	srcs    []txn.Src // scratch: sources of the current event's edges
-	search  traceSearch
-	paths   pathSearch
-	slots   [traceSlots]traceSlot
-	free    uint64     // free slots
-	stack   []*txn.Txn // scratch of flood
-	arena   txn.Arena
-	dead    []*txn.Txn // scratch of collect
-	gcAt    int        // collect when the graph has this many transactions
-	gcMin   int        // the least growth between collections (tests shrink it)
-	first   int64
+	// readRels, posts: per lock its read releases since its last
+	// acquire, per message its posts, one per thread (orderings.go).
+	readRels, posts []txn.Var
+	nodes           []*txn.Txn
+	srcs            []txn.Src // scratch: sources of the current event's edges
+	search          traceSearch
+	paths           pathSearch
+	slots           [traceSlots]traceSlot
+	free            uint64     // free slots
+	stack           []*txn.Txn // scratch of flood
+	arena           txn.Arena
+	dead            []*txn.Txn // scratch of collect
+	gcAt            int        // collect when the graph has this many transactions
+	gcMin           int        // the least growth between collections (tests shrink it)
+	first           int64
 	// unslotted counts the open transactions without a reachability slot:
 	// while there are none, mask == 0 means no open transaction reaches.
 	unslotted int
@@ -126,9 +129,17 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) {
 			}
 		// Without lock edges, locks, fork and join only restrict
 		// interleavings.
-		case model.OpAcquire, model.OpRelease:
+		case model.OpAcquire:
 			if m.opts.LockEdges {
-				m.lockEvent(th, t, ev.Target, ev.Line, ev.Op == model.OpRelease)
+				m.writeAcquire(th, t, ev.Target, ev.Line)
+			}
+		case model.OpRelease:
+			if m.opts.LockEdges {
+				m.lockEvent(th, t, ev.Target, ev.Line, true)
+			}
+		case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait:
+			if m.opts.LockEdges {
+				m.orderingEvent(th, t, ev.Op, ev.Target, ev.Line)
 			}
 		case model.OpFork, model.OpJoin:
 			if m.opts.LockEdges {

@@ -116,8 +116,25 @@ func traceNaiveConflict(a, b trace.Event, lockEdges bool) bool {
 	forkJoin := func(x, y trace.Event) bool {
 		return (x.Op == model.OpFork || x.Op == model.OpJoin) && x.Target == y.Thread
 	}
-	return (a.Op == model.OpRelease && b.Op == model.OpAcquire && a.Target == b.Target) ||
-		forkJoin(a, b) || forkJoin(b, a)
+	return forkJoin(a, b) || forkJoin(b, a) || orderedBefore(a, b) || orderedBefore(b, a)
+}
+
+// orderedBefore: a's lock or message orders b after it (docs/spec.md §3):
+// a release before an acquire or read-acquire of its lock, a read release
+// before an acquire, a post before a wait for its message.
+func orderedBefore(a, b trace.Event) bool {
+	if a.Target != b.Target {
+		return false
+	}
+	switch a.Op {
+	case model.OpRelease:
+		return b.Op == model.OpAcquire || b.Op == model.OpReadAcquire
+	case model.OpReadRelease:
+		return b.Op == model.OpAcquire
+	case model.OpPost:
+		return b.Op == model.OpWait
+	}
+	return false
 }
 
 // traceNaiveCyclicSet lists the nodes in a non-trivial SCC (transitive closure).
@@ -240,12 +257,18 @@ var naiveConfigs = []naiveConfig{{1, ^uint64(0)}, {1 << 20, ^uint64(0)}, {1, 0},
 // naive computation; it returns how many of the two settings violate.
 func checkAgainstNaive(t *testing.T, o trace.GenOptions, configs []naiveConfig) (violations int, contracted int64) {
 	t.Helper()
-	evs := montest.GenEvents(o)
+	return checkEventsAgainstNaive(t, montest.GenEvents(o), fmt.Sprintf("seed %d opts=%+v", o.Seed, o), configs)
+}
+
+// checkEventsAgainstNaive is checkAgainstNaive on the events evs; what
+// names them goes into a failure's message.
+func checkEventsAgainstNaive(t *testing.T, evs []trace.Event, name string, configs []naiveConfig) (violations int, contracted int64) {
+	t.Helper()
 	for _, lockEdges := range []bool{false, true} {
 		want := naiveCheck(evs, lockEdges)
 		for k, cfg := range configs {
 			got := runMonitor(evs, TraceOptions{LockEdges: lockEdges, MaxCycle: 1000}, cfg.gcMin, cfg.free)
-			ctx := fmt.Sprintf("seed %d lockEdges=%v config %d opts=%+v\n%s", o.Seed, lockEdges, k, o, montest.FmtTrace(evs))
+			ctx := fmt.Sprintf("%s lockEdges=%v config %d\n%s", name, lockEdges, k, montest.FmtTrace(evs))
 			require.Empty(t, naiveMismatch(want, got), ctx)
 			for _, v := range got.Violations {
 				checkReportedCycle(t, want, v, lockEdges, ctx)

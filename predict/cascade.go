@@ -111,6 +111,8 @@ func (c *cascade) global() bool { return c.eng.Name == "global" }
 
 // cascadeSteps are the steps in the order they are tried.
 var cascadeSteps = []cascadeStep{
+	{name: "orderings", decides: proves, runs: func(c *cascade) bool { return c.p.s.Orderings && !c.p.o.Check.IgnoreSync },
+		decide: (*cascade).orderings},
 	{name: "lock-free check", decides: proves, runs: (*cascade).global, decide: (*cascade).lockFree},
 	{name: "normal run", decides: findsViolation, runs: func(c *cascade) bool { return c.shortcuts && c.found && !c.doomed },
 		decide: func(c *cascade) (*Outcome, error) { return answer(c.p.checked(c.plan, normalRunNote)) }},
@@ -223,4 +225,30 @@ func (c *cascade) pairProducts() (*Outcome, error) {
 	}
 	c.twoThreads = pp.proved
 	return nil, nil
+}
+
+// orderings decides a trace that uses the ordering extension (docs/spec.md
+// §3). Only the lock-free check honours its read locks and messages, by
+// dropping them with the rest of the synchronisation: that only adds runs,
+// so without lock edges its finding nothing is a proof. The later steps do
+// not honour them, so every other answer is unknown: a witness from them
+// could break an ordering.
+func (c *cascade) orderings() (*Outcome, error) {
+	_, found, ch, err := c.p.lockFreeFor(false)
+	switch {
+	case err != nil:
+		return nil, err
+	case !c.p.o.Check.LockEdges && !found && ch.Stop == "":
+		return proved(ch.States, prefilterNote), nil
+	}
+	why := orderingsNote
+	switch {
+	case ch.Stop != "":
+		why = ch.Stop + "; " + why
+	case c.p.o.Check.LockEdges:
+		why = orderingsLockEdgesNote
+	}
+	out := &Outcome{Result: engines.Result{Engine: c.eng.Name, Verdict: engines.Unknown, Reason: why}}
+	out.Result.Stats.States = ch.States
+	return out, nil
 }

@@ -242,7 +242,8 @@ func GenName(kind byte, id int32) string {
 }
 
 // AppendSTD appends e as one STD line (with newline, without location);
-// name(kind, id) names threads ('T'), variables ('x') and locks ('l').
+// name(kind, id) names threads ('T'), variables ('x'), locks ('l') and
+// messages ('m').
 func AppendSTD(b []byte, e Event, name func(kind byte, id int32) string) []byte {
 	b = append(b, name('T', e.Thread)...)
 	b = append(b, '|')
@@ -253,10 +254,12 @@ func AppendSTD(b []byte, e Event, name func(kind byte, id int32) string) []byte 
 		b = append(b, '(')
 		kind := byte('x')
 		switch e.Op {
-		case model.OpAcquire, model.OpRelease:
+		case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 			kind = 'l'
 		case model.OpFork, model.OpJoin:
 			kind = 'T'
+		case model.OpPost, model.OpWait:
+			kind = 'm'
 		}
 		b = append(b, name(kind, e.Target)...)
 		b = append(b, ')')

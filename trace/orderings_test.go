@@ -49,7 +49,7 @@ func TestReaderOrderings(t *testing.T) {
 		require.Equal(t, int64(1), r.Stats().Reentrant)
 		require.Equal(t, []string{"done", "none"}, r.Msgs().Names())
 		o := readOutcome(t, src, Options{}, m)
-		require.Equal(t, `t.std:21: malformed op "racq(m)" in "T1|racq(m)": `+validOps, o.Err, "tiers %d", m)
+		require.Equal(t, `t.std:21: ordering op "racq(m)" in "T1|racq(m)": this command does not read the ordering extension (docs/spec.md §3)`, o.Err, "tiers %d", m)
 	}
 }
 

@@ -28,8 +28,11 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 		op, loc = op[:i], op[i+1:]
 	}
 	kind, target, ok := parseOp(op)
-	if !ok || kind.IsExtension() && !r.opts.Orderings {
+	switch {
+	case !ok:
 		return fmt.Sprintf("malformed op %q in %q: %s", clip(op), clip(line), validOps), false
+	case kind.IsExtension() && !r.opts.Orderings:
+		return fmt.Sprintf("ordering op %q in %q: this command does not read the ordering extension (docs/spec.md §3)", clip(op), clip(line)), false
 	}
 	if !validLoc(loc) {
 		return fmt.Sprintf("malformed location %q: want THREAD|OP|LOC, LOC without '|' or control characters", clip(loc)), false

@@ -34,7 +34,7 @@ func runMonitor(e *env, args []string) int {
 	if code, bad := f.check(e, files); bad {
 		return code
 	}
-	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.Enabled(e.stderr))
+	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient, Orderings: true}, f.progress.Enabled(e.stderr))
 	if err != nil {
 		return inputError(e, err)
 	}

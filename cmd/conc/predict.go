@@ -93,7 +93,7 @@ func runPredict(e *env, args []string) int {
 	case f.all:
 		return runPredictAll(e, &f, files[0])
 	}
-	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient}, f.progress.Enabled(e.stderr))
+	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient, Orderings: true}, f.progress.Enabled(e.stderr))
 	if err != nil {
 		return inputError(e, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -28,7 +29,9 @@ func edge(a, b trace.Event, lockEdges bool) bool {
 	if !lockEdges {
 		return false
 	}
-	return a.Op == model.OpRelease && b.Op == model.OpAcquire && a.Target == b.Target ||
+	return a.Op == model.OpRelease && (b.Op == model.OpAcquire || b.Op == model.OpReadAcquire) && a.Target == b.Target ||
+		a.Op == model.OpReadRelease && b.Op == model.OpAcquire && a.Target == b.Target ||
+		a.Op == model.OpPost && b.Op == model.OpWait && a.Target == b.Target ||
 		a.Op == model.OpFork && a.Target == b.Thread ||
 		b.Op == model.OpJoin && b.Target == a.Thread
 }
@@ -263,4 +266,31 @@ func TestTrackerMaxPathElides(t *testing.T) {
 		}
 	}
 	require.Positive(t, elided, "no path was long enough to elide")
+}
+
+// TestTrackerOrderingsAgainstBrute: on random traces with read locks and
+// messages (docs/spec.md §3), the broken transactions are the
+// definition's, whose order with lock edges then has release ->
+// read-acquire, read-release -> acquire and post -> wait, and every
+// explanation is a path of it.
+func TestTrackerOrderingsAgainstBrute(t *testing.T) {
+	n := testflag.N(1000, 10000)
+	rng := rand.New(rand.NewPCG(5, 9))
+	broken := 0
+	for i := range n {
+		seed := rng.Uint64()
+		evs := montest.OrderingEvents(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
+		for _, le := range []bool{false, true} {
+			want, _ := bruteBroken(evs, le)
+			got := track(evs, le)
+			ctx := fmt.Sprintf("trace %d (seed %d, lock edges %v):\n%s", i, seed, le, fmtTrace(evs))
+			require.Equal(t, int64(len(want)), got.Count, ctx)
+			for _, b := range got.Broken {
+				require.True(t, want[b.Begin], "transaction at line %d is not broken: %s", b.Begin, ctx)
+				checkPath(t, evs, b, le, ctx)
+			}
+			broken += len(want)
+		}
+	}
+	require.Greater(t, broken, n/4, "the traces break too few transactions to test anything")
 }

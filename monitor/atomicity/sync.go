@@ -26,6 +26,10 @@ func (k *Tracker) other(th *thread, ev *trace.Event) {
 		if l := k.lock(ev.Target); k.opts.LockEdges && l.line != 0 && l.thread != t && l.m.news(th, k.busy.lo) {
 			k.receive(th, ev, l, model.OpRelease, ev.Target)
 		}
+		if k.opts.LockEdges && int(ev.Target) < len(k.readRels) {
+			k.receiveAll(th, ev, &k.readRels[ev.Target], model.OpReadRelease)
+			k.readRels[ev.Target].clear()
+		}
 	case model.OpRelease:
 		if k.opts.LockEdges {
 			*k.lock(ev.Target) = rec{ev.Line, th.m.frozen(), t, ev.Loc}
@@ -33,6 +37,10 @@ func (k *Tracker) other(th *thread, ev *trace.Event) {
 	case model.OpFork:
 		if u := &k.threads[ev.Target]; k.opts.LockEdges && ev.Target != t {
 			u.pending = append(u.pending, fork{*ev, th.m.frozen()})
+		}
+	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait:
+		if k.opts.LockEdges {
+			k.ordering(th, ev)
 		}
 	case model.OpJoin:
 		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.last.Line != 0 && ev.Target != t {
@@ -112,4 +120,51 @@ func (k *Tracker) newTxn() *txn {
 		return x
 	}
 	return &txn{}
+}
+
+// ordering steps the extension's events with lock edges (docs/spec.md
+// §3): a read acquire comes after its lock's last release, as an acquire
+// does; a read release is kept, one per thread, until the lock's next
+// acquire, which comes after each; a wait comes after each post of its
+// message, kept one per thread (a thread's earlier posts precede its
+// latest).
+func (k *Tracker) ordering(th *thread, ev *trace.Event) {
+	here := rec{ev.Line, th.m.frozen(), ev.Thread, ev.Loc}
+	switch ev.Op {
+	case model.OpReadAcquire:
+		if l := k.lock(ev.Target); l.line != 0 && l.thread != ev.Thread && l.m.news(th, k.busy.lo) {
+			k.receive(th, ev, l, model.OpRelease, ev.Target)
+		}
+	case model.OpReadRelease:
+		k.readRels = growRecords(k.readRels, ev.Target)
+		k.readRels[ev.Target].read(here)
+	case model.OpPost:
+		k.posts = growRecords(k.posts, ev.Target)
+		k.posts[ev.Target].read(here)
+	case model.OpWait:
+		if int(ev.Target) < len(k.posts) {
+			k.receiveAll(th, ev, &k.posts[ev.Target], model.OpPost)
+		}
+	}
+}
+
+// receiveAll orders ev after each record of v's reads (events op of v's
+// target, another thread's).
+func (k *Tracker) receiveAll(th *thread, ev *trace.Event, v *variable, op model.Op) {
+	for i := range v.reads {
+		if r := &v.reads[i]; r.thread != ev.Thread && r.m.news(th, k.busy.lo) {
+			k.receive(th, ev, r, op, ev.Target)
+		}
+	}
+}
+
+// clear forgets v's reads.
+func (v *variable) clear() { v.reads, v.at = v.reads[:0], nil }
+
+// growRecords makes records[i] exist.
+func growRecords(records []variable, i int32) []variable {
+	for int(i) >= len(records) {
+		records = append(records, variable{})
+	}
+	return records
 }

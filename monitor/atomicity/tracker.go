@@ -103,15 +103,18 @@ type Tracker struct {
 	threads []thread
 	vars    []variable
 	locks   []rec
-	slots   []*txn  // per slot: its open transaction, nil while free
-	opened  []int64 // per slot: the begin line of its latest transaction
-	free    []int32 // free slots
-	busy    mask    // the slots in use
-	spare   []*txn  // ended transactions, for reuse
-	known   int     // ways remembered (MaxKnown)
-	events  int64   // events stepped
-	work    int64   // slot-words and threads passed over in the slow paths (budget)
-	res     Result
+	// readRels, posts: per lock its read releases since its last
+	// acquire, per message its posts, one per thread (sync.go).
+	readRels, posts []variable
+	slots           []*txn  // per slot: its open transaction, nil while free
+	opened          []int64 // per slot: the begin line of its latest transaction
+	free            []int32 // free slots
+	busy            mask    // the slots in use
+	spare           []*txn  // ended transactions, for reuse
+	known           int     // ways remembered (MaxKnown)
+	events          int64   // events stepped
+	work            int64   // slot-words and threads passed over in the slow paths (budget)
+	res             Result
 }
 
 // New starts a tracker on the empty trace.

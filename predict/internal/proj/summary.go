@@ -48,7 +48,8 @@ type Summary struct {
 	ThreadNames []string
 	Vars, Locks []string
 	Events      int64
-	Sync        bool          // some acq, rel, fork or join
+	Sync        bool          // some acq, rel, fork or join, or an ordering
+	Orderings   bool          // some op of the ordering extension (docs/spec.md §3)
 	lockUser    []int32       // per lock: its one thread, or -2 when shared
 	Forker      map[int32]Ref // per forked thread: its fork event (thread, edge)
 	Joined      []int32       // the threads some thread joins (with repeats)
@@ -129,6 +130,7 @@ func (s *Summary) step(ev *trace.Event) {
 		th.now.Remove(ev.Target)
 	default:
 		s.Sync = true
+		s.Orderings = s.Orderings || ev.Op.IsExtension()
 		if ev.Op == model.OpJoin {
 			s.Joined = append(s.Joined, ev.Target)
 		}
