@@ -27,6 +27,9 @@ type Program struct {
 	Threads []*Thread
 	Vars    []string
 	Locks   []string
+	// Msgs names the messages of post and wait events (docs/spec.md §3's
+	// ordering extension; traces only).
+	Msgs []string
 }
 
 // ClassOf classifies an automaton: recursive if it uses the stack, straight
@@ -104,10 +107,12 @@ func (p *Program) TargetName(e Event) string {
 	switch e.Op {
 	case OpRead, OpWrite:
 		return p.Vars[e.Target]
-	case OpAcquire, OpRelease:
+	case OpAcquire, OpRelease, OpReadAcquire, OpReadRelease:
 		return p.Locks[e.Target]
 	case OpFork, OpJoin:
 		return p.Threads[e.Target].Name
+	case OpPost, OpWait:
+		return p.Msgs[e.Target]
 	}
 	return ""
 }

@@ -84,10 +84,26 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 			continue
 		}
 		if out, err := s.decide(c); err != nil || out != nil {
-			return out, s.allows(out, err)
+			if err := s.allows(out, err); err != nil {
+				return out, err
+			}
+			return c.withOrderings(out), nil
 		}
 	}
-	return c.unknownAnswer(), nil
+	return c.withOrderings(c.unknownAnswer()), nil
+}
+
+// withOrderings is out for a trace with the ordering extension (docs/spec.md
+// §3), which no step honours but the gate: every step drops the read locks
+// and messages, which only adds runs, and every witness is checked to keep
+// them. With lock edges the orderings also add conflicts, which no step
+// sees, so a serializable answer proves nothing there.
+func (c *cascade) withOrderings(out *Outcome) *Outcome {
+	if !c.p.s.Orderings || !c.p.o.Check.LockEdges || c.p.o.Check.IgnoreSync || out.Result.Verdict != engines.Serializable {
+		return out
+	}
+	out.Result.Verdict, out.Result.Reason = engines.Unknown, orderingsLockEdgesNote
+	return out
 }
 
 // allows is err, or an internal error when the step answered what its
@@ -111,8 +127,6 @@ func (c *cascade) global() bool { return c.eng.Name == "global" }
 
 // cascadeSteps are the steps in the order they are tried.
 var cascadeSteps = []cascadeStep{
-	{name: "orderings", decides: proves, runs: func(c *cascade) bool { return c.p.s.Orderings && !c.p.o.Check.IgnoreSync },
-		decide: (*cascade).orderings},
 	{name: "lock-free check", decides: proves, runs: (*cascade).global, decide: (*cascade).lockFree},
 	{name: "normal run", decides: findsViolation, runs: func(c *cascade) bool { return c.shortcuts && c.found && !c.doomed },
 		decide: func(c *cascade) (*Outcome, error) { return answer(c.p.checked(c.plan, normalRunNote)) }},
@@ -225,30 +239,4 @@ func (c *cascade) pairProducts() (*Outcome, error) {
 	}
 	c.twoThreads = pp.proved
 	return nil, nil
-}
-
-// orderings decides a trace that uses the ordering extension (docs/spec.md
-// §3). Only the lock-free check honours its read locks and messages, by
-// dropping them with the rest of the synchronisation: that only adds runs,
-// so without lock edges its finding nothing is a proof. The later steps do
-// not honour them, so every other answer is unknown: a witness from them
-// could break an ordering.
-func (c *cascade) orderings() (*Outcome, error) {
-	_, found, ch, err := c.p.lockFreeFor(false)
-	switch {
-	case err != nil:
-		return nil, err
-	case !c.p.o.Check.LockEdges && !found && ch.Stop == "":
-		return proved(ch.States, prefilterNote), nil
-	}
-	why := orderingsNote
-	switch {
-	case ch.Stop != "":
-		why = ch.Stop + "; " + why
-	case c.p.o.Check.LockEdges:
-		why = orderingsLockEdgesNote
-	}
-	out := &Outcome{Result: engines.Result{Engine: c.eng.Name, Verdict: engines.Unknown, Reason: why}}
-	out.Result.Stats.States = ch.States
-	return out, nil
 }

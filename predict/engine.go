@@ -35,6 +35,9 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswe
 		return p.gaveUp(res), size, nil
 	}
 	out, err := p.expanded(res, rd)
+	if errors.Is(err, errBreaksOrdering) {
+		return unknown(eng.Name, true, err.Error()), size, nil
+	}
 	return &productAnswer{out: out}, size, err
 }
 

@@ -44,6 +44,8 @@ type pairOracle struct {
 	memo      bool            // skip states seen before (see visit)
 	pos       []int           // events of each thread in the run so far
 	owner     []int           // lock → holding thread, -1 when free
+	readers   []int           // lock → how many threads read-hold it (docs/spec.md §3)
+	postsLeft []int           // message → its posts not yet in the run
 	started   []bool          // the thread may move (§1: unforked, or forked)
 	cross     []uint64        // cross-thread conflict edges: node → its successors
 	seen      map[string]bool // visit's states (memo)
@@ -68,7 +70,7 @@ func twoThreadCycles(t testing.TB, src string, lockEdges bool) map[[2]string]boo
 // one is a unary transaction, and so, under lock edges, is a lock, fork or
 // join event.
 func newPairOracle(t testing.TB, src string, lockEdges, memo bool) *pairOracle {
-	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{Orderings: true})
 	require.NoError(t, err)
 	var all []trace.Event
 	for {
@@ -92,9 +94,15 @@ func newPairOracle(t testing.TB, src string, lockEdges, memo bool) *pairOracle {
 	for th := range names {
 		o.started[th] = !o.forked[th]
 	}
-	o.owner = make([]int, r.Locks().Len())
+	o.owner, o.readers = make([]int, r.Locks().Len()), make([]int, r.Locks().Len())
 	for l := range o.owner {
 		o.owner[l] = -1
+	}
+	o.postsLeft = make([]int, r.Msgs().Len())
+	for _, e := range all {
+		if e.Op == model.OpPost {
+			o.postsLeft[e.Target]++
+		}
 	}
 	o.cross = make([]uint64, len(o.nodeOf))
 	for range len(all) {
@@ -199,7 +207,8 @@ func (o *pairOracle) visit() bool {
 
 // enabled says whether thread th's next event may happen now (§1): the
 // thread has started; an acquire needs a free lock (re-entrant acquires
-// were dropped by the reader, §3); a fork needs its thread not started
+// were dropped by the reader, §3), free of readers too, a read acquire no
+// writer, a wait every post of its message (§3's orderings); a fork needs its thread not started
 // (the reader rejects a fork after the thread's first event); a join needs
 // its thread started and finished.
 func (o *pairOracle) enabled(th int) bool {
@@ -209,7 +218,11 @@ func (o *pairOracle) enabled(th int) bool {
 	e := o.evs[th][o.pos[th]]
 	switch e.op {
 	case model.OpAcquire:
+		return o.owner[e.target] < 0 && o.readers[e.target] == 0
+	case model.OpReadAcquire:
 		return o.owner[e.target] < 0
+	case model.OpWait:
+		return o.postsLeft[e.target] == 0
 	case model.OpRelease:
 		return o.owner[e.target] == th
 	case model.OpFork:
@@ -240,14 +253,7 @@ func (o *pairOracle) step(th int) []uint64 {
 			}
 		}
 	}
-	switch e.op {
-	case model.OpAcquire:
-		o.owner[e.target] = th
-	case model.OpRelease:
-		o.owner[e.target] = -1
-	case model.OpFork:
-		o.started[e.target] = true
-	}
+	o.move(th, e, 1)
 	o.pos[th]++
 	return undo
 }
@@ -262,16 +268,27 @@ func (o *pairOracle) runLen() int {
 
 func (o *pairOracle) unstep(th int, undo []uint64) {
 	o.pos[th]--
-	e := o.evs[th][o.pos[th]]
+	o.move(th, o.evs[th][o.pos[th]], -1)
+	copy(o.cross, undo)
+}
+
+// move updates the locks, forks and posts for thread th's event e, done
+// (dir 1) or undone (dir -1).
+func (o *pairOracle) move(th int, e oracleEvent, dir int) {
 	switch e.op {
 	case model.OpAcquire:
-		o.owner[e.target] = -1
+		o.owner[e.target] = map[int]int{1: th, -1: -1}[dir]
 	case model.OpRelease:
-		o.owner[e.target] = th
+		o.owner[e.target] = map[int]int{1: -1, -1: th}[dir]
 	case model.OpFork:
-		o.started[e.target] = false
+		o.started[e.target] = dir == 1
+	case model.OpReadAcquire:
+		o.readers[e.target] += dir
+	case model.OpReadRelease:
+		o.readers[e.target] -= dir
+	case model.OpPost:
+		o.postsLeft[e.target] -= dir
 	}
-	copy(o.cross, undo)
 }
 
 // conflict says whether f of thread a, executed earlier, conflicts with e
@@ -286,7 +303,8 @@ func (o *pairOracle) conflict(a int, f oracleEvent, b int, e oracleEvent) bool {
 		return false
 	}
 	switch {
-	case f.op == model.OpRelease && e.op == model.OpAcquire && f.target == e.target:
+	case f.target == e.target && (f.op == model.OpRelease && (e.op == model.OpAcquire || e.op == model.OpReadAcquire) ||
+		f.op == model.OpReadRelease && e.op == model.OpAcquire || f.op == model.OpPost && e.op == model.OpWait):
 		return true
 	case f.op == model.OpFork && int(f.target) == b:
 		return true

@@ -13,6 +13,7 @@ import (
 	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/verify"
 )
 
 // Options configure one prediction.
@@ -269,6 +270,9 @@ func (p *predictor) violation(res engines.Result, pl proj.Plan) (*Outcome, error
 		return nil, err
 	}
 	if err := p.s.Replays(m); err != nil {
+		if oe := (*verify.OrderingError)(nil); errors.As(err, &oe) {
+			return nil, errBreaksOrdering
+		}
 		return nil, &proj.WitnessError{Engine: res.Engine, Err: err}
 	}
 	res.Verdict, res.Witness = engines.Violation, m.Witness
@@ -277,6 +281,12 @@ func (p *predictor) violation(res engines.Result, pl proj.Plan) (*Outcome, error
 	}
 	return &Outcome{Result: res, Program: m.Names}, nil
 }
+
+// errBreaksOrdering is an engine's violating run that breaks an ordering
+// of the trace (docs/spec.md §3), which the engines do not honour: no
+// answer, not an engine's error.
+var errBreaksOrdering = errors.New("the violating run found breaks a read lock or message ordering of the trace " +
+	"(docs/spec.md §3), which the search does not honour")
 
 // optimisticNote is the reason a violation found with --ignore-sync
 // gives when the trace has synchronisation it dropped ("" otherwise).

@@ -15,15 +15,11 @@ const (
 	locksProtectNote  = "every transaction keeps its cross-thread accesses in one critical section of a lock that guards them"
 )
 
-// orderingsNote and orderingsLockEdgesNote are the unknowns of a trace
-// with read locks or messages (docs/spec.md §3) that the lock-free check
-// does not prove serializable.
-const (
-	orderingsNote = "the trace orders its threads with read locks or messages (docs/spec.md §3); dropping all " +
-		"synchronisation gives a violation, and predict's searches that keep synchronisation do not honour those orderings"
-	orderingsLockEdgesNote = "the trace orders its threads with read locks or messages (docs/spec.md §3), which " +
-		"predict's searches do not honour, and with --lock-edges a check that drops them proves nothing"
-)
+// orderingsLockEdgesNote is the unknown of a trace with read locks or
+// messages (docs/spec.md §3) that a step found serializable with the
+// orderings dropped, which with lock edges proves nothing.
+const orderingsLockEdgesNote = "no violation was found, but the trace orders its threads with read locks or messages " +
+	"(docs/spec.md §3), whose conflicts under --lock-edges predict's searches do not see, so that proves nothing"
 
 // pairsProvedNote is the reason of a serializable answer that the pairs'
 // products give on their own: at most two threads have events that can

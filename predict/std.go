@@ -57,10 +57,12 @@ func stdOp(p *model.Program, e model.Event) (string, string, error) {
 		return trace.OpName[e.Op], "", nil
 	case model.OpRead, model.OpWrite:
 		n = len(p.Vars)
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		n = len(p.Locks)
 	case model.OpFork, model.OpJoin:
 		n = len(p.Threads)
+	case model.OpPost, model.OpWait:
+		n = len(p.Msgs)
 	default:
 		return "", "", fmt.Errorf("%s is not a trace event", e.Op)
 	}

@@ -133,7 +133,7 @@ func (w *Witness) jsonEvent(q *jsonQuoter, i int) jsonEvent {
 	l := w.lean
 	s := l.run[i]
 	je := jsonEvent{thread: q.name(&q.threads, len(l.p.Threads), int(s.Thread), l.p.Threads[s.Thread].Name),
-		op: q.name(&q.ops, int(model.OpJoin)+1, int(s.Ev.Op), s.Ev.Op.String())}
+		op: q.name(&q.ops, int(model.OpWait)+1, int(s.Ev.Op), s.Ev.Op.String())}
 	if tgt := l.p.TargetName(s.Ev); tgt != "" { // Build checked every target
 		je.target = q.target(l.p, s.Ev, tgt)
 	}
@@ -159,6 +159,7 @@ type jsonQuoter struct {
 	enc                       *json.Encoder
 	byText                    map[string][]byte
 	threads, ops, vars, locks [][]byte // quoted names by index; threads also for fork and join
+	msgs                      [][]byte
 	lastFile                  string
 	lastQuoted                []byte
 }
@@ -200,8 +201,10 @@ func (q *jsonQuoter) target(p *model.Program, e model.Event, tgt string) []byte 
 	switch e.Op {
 	case model.OpRead, model.OpWrite:
 		return q.name(&q.vars, len(p.Vars), int(e.Target), tgt)
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		return q.name(&q.locks, len(p.Locks), int(e.Target), tgt)
+	case model.OpPost, model.OpWait:
+		return q.name(&q.msgs, len(p.Msgs), int(e.Target), tgt)
 	}
 	return q.name(&q.threads, len(p.Threads), int(e.Target), tgt)
 }

@@ -25,7 +25,7 @@ type leanRun struct {
 }
 
 type nameWidths struct {
-	threads, vars, locks []int
+	threads, vars, locks, msgs []int
 }
 
 func runeCounts(names []string) []int {
@@ -44,7 +44,7 @@ func (l *leanRun) cellWidths(i int) [3]int {
 		for _, t := range l.p.Threads {
 			threads = append(threads, t.Name)
 		}
-		l.widths = &nameWidths{threads: runeCounts(threads), vars: runeCounts(l.p.Vars), locks: runeCounts(l.p.Locks)}
+		l.widths = &nameWidths{threads: runeCounts(threads), vars: runeCounts(l.p.Vars), locks: runeCounts(l.p.Locks), msgs: runeCounts(l.p.Msgs)}
 	}
 	s := l.run[i]
 	w := [3]int{4 + digits(i), l.widths.threads[s.Thread], len(s.Ev.Op.String())}
@@ -52,10 +52,12 @@ func (l *leanRun) cellWidths(i int) [3]int {
 	switch s.Ev.Op {
 	case model.OpRead, model.OpWrite:
 		tgt = l.widths.vars[s.Ev.Target]
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		tgt = l.widths.locks[s.Ev.Target]
 	case model.OpFork, model.OpJoin:
 		tgt = l.widths.threads[s.Ev.Target]
+	case model.OpPost, model.OpWait:
+		tgt = l.widths.msgs[s.Ev.Target]
 	}
 	if tgt > 0 {
 		w[2] += 1 + tgt

@@ -268,8 +268,10 @@ func targetName(p *model.Program, e model.Event) (string, error) {
 	switch e.Op {
 	case model.OpRead, model.OpWrite:
 		names = p.Vars
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		names = p.Locks
+	case model.OpPost, model.OpWait:
+		names = p.Msgs
 	case model.OpFork, model.OpJoin:
 		if e.Target < 0 || int(e.Target) >= len(p.Threads) {
 			return "", fmt.Errorf("%s of thread %d out of range", e.Op, e.Target)

@@ -22,7 +22,9 @@ func conflict(run []model.Step, i, j int, lockEdges bool) bool {
 		return false
 	}
 	switch {
-	case a.Ev.Op == model.OpRelease && b.Ev.Op == model.OpAcquire:
+	case a.Ev.Op == model.OpRelease && (b.Ev.Op == model.OpAcquire || b.Ev.Op == model.OpReadAcquire),
+		a.Ev.Op == model.OpReadRelease && b.Ev.Op == model.OpAcquire,
+		a.Ev.Op == model.OpPost && b.Ev.Op == model.OpWait:
 		return a.Ev.Target == b.Ev.Target
 	case a.Ev.Op == model.OpFork && a.Ev.Target == b.Thread:
 		return true

@@ -17,8 +17,10 @@ import (
 // lock, fork and join event lies in a transaction (a bare one written as
 // begin, event, end at its position). forkedBy[u] is the thread
 // that forks u in the threads' prefixes (-1 if none) and finished[u] reports
-// that u's path runs to the end of its thread, as a join needs.
-func Prefix(p *model.Program, w *model.Witness, forkedBy []int, finished []bool) error {
+// that u's path runs to the end of its thread, as a join needs; posts[m]
+// is how many posts of message m the threads have in all (docs/spec.md
+// §3: a wait follows every one), nil when the program has no messages.
+func Prefix(p *model.Program, w *model.Witness, forkedBy []int, finished []bool, posts []int) error {
 	if p == nil || w == nil {
 		return fmt.Errorf("verify: missing program or witness")
 	}
@@ -26,7 +28,10 @@ func Prefix(p *model.Program, w *model.Witness, forkedBy []int, finished []bool)
 		return fmt.Errorf("verify: %d threads, but %d paths and fork and end information for %d and %d",
 			n, len(w.Paths), len(forkedBy), len(finished))
 	}
-	c := &checker{p: p, w: w, forkedBy: forkedBy, final: make([]threadEnd, len(p.Threads))}
+	if len(posts) != len(p.Msgs) {
+		return fmt.Errorf("verify: %d messages, but post counts for %d", len(p.Msgs), len(posts))
+	}
+	c := &checker{p: p, w: w, forkedBy: forkedBy, final: make([]threadEnd, len(p.Threads)), posts: posts}
 	for u, done := range finished { // a straight-line path ends in the state it counts
 		c.final[u] = threadEnd{state: int32(len(w.Paths[u])), emptyStack: true, finished: done}
 	}

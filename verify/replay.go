@@ -13,8 +13,25 @@ func Witness(p *model.Program, w *model.Witness) error {
 	if p == nil || w == nil {
 		return fmt.Errorf("verify: missing program or witness")
 	}
-	c := &checker{p: p, w: w, forkedBy: p.ForkedBy()}
+	c := &checker{p: p, w: w, forkedBy: p.ForkedBy(), posts: postsOf(p)}
 	return c.run(c.paths, c.scan, c.replayAll, c.joins, c.cycle)
+}
+
+// postsOf counts each message's posts in p's automata: the ordering
+// extension's programs are a trace's projections, straight lines, whose
+// every edge is taken once on a run to its end.
+func postsOf(p *model.Program) []int {
+	posts := make([]int, len(p.Msgs))
+	for _, th := range p.Threads {
+		for _, out := range th.Auto.Out {
+			for _, e := range out {
+				if e.Ev.Op == model.OpPost && int(e.Ev.Target) < len(posts) && e.Ev.Target >= 0 {
+					posts[e.Ev.Target]++
+				}
+			}
+		}
+	}
+	return posts
 }
 
 // run runs the checks in order and returns the first error.
@@ -37,6 +54,7 @@ type checker struct {
 	syncs    int           // the run's lock, fork and join events (the scan counts them)
 	txn      map[int]txnID // the transaction of each cycle event (the scan finds them)
 	joined   []joinAt      // the run's joins, in order (the scan lists them)
+	posts    []int         // per message: the program's posts of it, which its waits follow
 }
 
 type threadEnd struct {
@@ -68,7 +86,7 @@ func (c *checker) event(i int, s *model.Step) error {
 	if s.Thread < 0 || int(s.Thread) >= len(c.p.Threads) {
 		return fmt.Errorf("run event %d: no thread %d", i, s.Thread)
 	}
-	if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpJoin {
+	if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpWait {
 		return fmt.Errorf("run event %d: %s is not an event", i, s.Ev.Op)
 	}
 	if s.Ev.Op.HasTarget() && !c.inRange(s.Ev) {
@@ -93,8 +111,10 @@ func (c *checker) inRange(ev model.Event) bool {
 	switch ev.Op {
 	case model.OpRead, model.OpWrite:
 		n = len(c.p.Vars)
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		n = len(c.p.Locks)
+	case model.OpPost, model.OpWait:
+		n = len(c.p.Msgs)
 	}
 	return ev.Target >= 0 && int(ev.Target) < n
 }

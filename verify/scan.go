@@ -62,5 +62,10 @@ func (c *checker) visit(i int, s *model.Step, o *syncState, tx *txns) error {
 	if err := o.lock(i); err != nil {
 		return err
 	}
+	if op := s.Ev.Op; op == model.OpPost || op == model.OpWait {
+		if err := o.message(i, c.posts); err != nil {
+			return err
+		}
+	}
 	return o.forkJoin(i)
 }

@@ -15,11 +15,17 @@ type syncState struct {
 	joinedAt []int   // per thread: the run index of its join, or -1
 	// held[t]: t may not move, for it is not forked yet or joined already.
 	held []bool
+	// The ordering extension (docs/spec.md §3): per lock how many threads
+	// read-hold it and which; per message its posts in the run so far.
+	readers []int32
+	reading map[[2]int32]bool
+	posted  []int
 }
 
 func newSyncState(c *checker) *syncState {
 	o := &syncState{c: c, holder: make([]int32, len(c.p.Locks)), forked: make([]bool, len(c.p.Threads)),
-		joinedAt: make([]int, len(c.p.Threads)), held: make([]bool, len(c.p.Threads))}
+		joinedAt: make([]int, len(c.p.Threads)), held: make([]bool, len(c.p.Threads)),
+		readers: make([]int32, len(c.p.Locks)), posted: make([]int, len(c.p.Msgs))}
 	for l := range o.holder {
 		o.holder[l] = -1
 	}
@@ -42,13 +48,76 @@ func (o *syncState) lock(i int) error {
 			return fmt.Errorf("%s acquires a lock its thread already holds", o.c.describe(i))
 		case h >= 0:
 			return fmt.Errorf("%s acquires a lock held by %s", o.c.describe(i), o.c.p.Threads[h].Name)
+		case o.readers[l] > 0:
+			return orderingErrorf("%s acquires a lock that %d threads read-hold", o.c.describe(i), o.readers[l])
 		}
 		o.holder[l] = s.Thread
+	case model.OpReadAcquire, model.OpReadRelease:
+		return o.readLock(i, s, l)
 	case model.OpRelease:
 		if o.holder[l] != s.Thread {
 			return fmt.Errorf("%s releases a lock its thread does not hold", o.c.describe(i))
 		}
 		o.holder[l] = -1
+	}
+	return nil
+}
+
+// OrderingError is a run that breaks an ordering of docs/spec.md §3's
+// extension (a read lock's or a message's), which a search that does not
+// honour the orderings can propose: its caller may treat it as no answer,
+// unlike a broken lock, fork or join.
+type OrderingError struct{ msg string }
+
+func (e *OrderingError) Error() string { return e.msg }
+
+// orderingErrorf is an OrderingError in fmt.Sprintf's words.
+func orderingErrorf(format string, args ...any) error {
+	return &OrderingError{fmt.Sprintf(format, args...)}
+}
+
+// readLock checks a read-acquire or read-release at run event i, s, of
+// lock l (docs/spec.md §3): read holds are shared, but not with a write
+// hold, and a thread read-holds a lock once at a time.
+func (o *syncState) readLock(i int, s *model.Step, l int32) error {
+	key := [2]int32{s.Thread, l}
+	if s.Ev.Op == model.OpReadRelease {
+		if !o.reading[key] {
+			return orderingErrorf("%s read-releases a lock its thread does not read-hold", o.c.describe(i))
+		}
+		delete(o.reading, key)
+		o.readers[l]--
+		return nil
+	}
+	switch h := o.holder[l]; {
+	case h >= 0:
+		return orderingErrorf("%s read-acquires a lock held by %s", o.c.describe(i), o.c.p.Threads[h].Name)
+	case o.reading[key]:
+		return orderingErrorf("%s read-acquires a lock its thread already read-holds", o.c.describe(i))
+	}
+	if o.reading == nil {
+		o.reading = map[[2]int32]bool{}
+	}
+	o.reading[key] = true
+	o.readers[l]++
+	return nil
+}
+
+// message checks a post or wait at run event i (docs/spec.md §3): every
+// post of a message comes before every wait for it, so a wait comes
+// after all posts[m] of them (the program's, not only the run's).
+func (o *syncState) message(i int, posts []int) error {
+	s := &o.c.w.Run[i]
+	m := s.Ev.Target
+	switch {
+	case s.Ev.Op == model.OpPost && o.posted[m] < 0:
+		return orderingErrorf("%s posts a message after a wait for it", o.c.describe(i))
+	case s.Ev.Op == model.OpPost:
+		o.posted[m]++
+	case o.posted[m] >= 0 && o.posted[m] < posts[m]:
+		return orderingErrorf("%s waits for a message of which %d of %d posts came before it", o.c.describe(i), o.posted[m], posts[m])
+	default:
+		o.posted[m] = -1 // waited for: no post may follow
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func TestTransactionsOfTheCycle(t *testing.T) {
 
 	p := straight(t, "b b r:x e w:x e", "b w:x e") // nested: one transaction
 	require.NoError(t, Witness(p, schedule(p, order, cyc, false)))
-	require.NoError(t, Prefix(namesOnly(p), schedule(p, order, cyc, false), []int{-1, -1}, []bool{true, true}))
+	require.NoError(t, Prefix(namesOnly(p), schedule(p, order, cyc, false), []int{-1, -1}, []bool{true, true}, nil))
 
 	p = straight(t, "b e r:x b w:x e", "b w:x e") // a unary read, then a transaction
 	require.EqualError(t, Witness(p, schedule(p, order, cyc, false)),

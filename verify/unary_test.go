@@ -26,7 +26,7 @@ func TestUnarySyncForm(t *testing.T) {
 	want := "event 3 (T2 acquire l) lies outside any transaction: with lock edges it is a unary transaction, " +
 		"which the run must write as begin, acquire l, end"
 	require.EqualError(t, Witness(p, bare), want)
-	require.EqualError(t, Prefix(namesOnly(p), bare, none, both), want)
+	require.EqualError(t, Prefix(namesOnly(p), bare, none, both, nil), want)
 
 	// The end of T2's acquire is missing.
 	noEnd := schedule(p, order, good.Cycle, true)
@@ -44,7 +44,7 @@ func TestUnarySyncForm(t *testing.T) {
 	fj := schedule(p, []int{1, 1, 1, 2, 2, 2, 1, 1, 1}, []model.Conflict{{From: 4, To: 6}, {From: 6, To: 8}}, true)
 	require.Equal(t, model.OpBegin, fj.Run[0].Ev.Op)
 	require.NoError(t, Witness(p, fj))
-	require.NoError(t, Prefix(namesOnly(p), fj, []int{-1, 0}, both))
+	require.NoError(t, Prefix(namesOnly(p), fj, []int{-1, 0}, both, nil))
 	fj.Run = slices.Delete(fj.Run, 0, 1)
 	fj.Run = slices.Delete(fj.Run, 1, 2)
 	require.ErrorContains(t, Witness(p, fj), "event 0 (T1 fork T2) lies outside any transaction")

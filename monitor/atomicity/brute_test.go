@@ -10,7 +10,6 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor/internal/montest"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -279,7 +278,7 @@ func TestTrackerOrderingsAgainstBrute(t *testing.T) {
 	broken := 0
 	for i := range n {
 		seed := rng.Uint64()
-		evs := montest.OrderingEvents(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
+		evs := trace.OrderingEvents(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
 		for _, le := range []bool{false, true} {
 			want, _ := bruteBroken(evs, le)
 			got := track(evs, le)

@@ -32,7 +32,7 @@ func (e *WitnessError) Unwrap() error { return e.Err }
 // what the prefixes cannot show, that a forked thread's events follow its
 // fork (forksFirst; with synchronisation dropped there is no fork to follow).
 func (s *Summary) Replays(m *Materialised) error {
-	if err := verify.Prefix(m.Names, m.Witness, m.forkedBy, m.finished); err != nil {
+	if err := verify.Prefix(m.Names, m.Witness, m.forkedBy, m.finished, s.Posts); err != nil {
 		return err
 	}
 	if !m.dropSync && !s.ForksFirst(m.Witness) {

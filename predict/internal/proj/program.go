@@ -99,7 +99,7 @@ func Projected(ev *trace.Event, open, dropSync bool, pos model.Pos) ([3]model.Ev
 
 // Program assembles a Program from per-thread builders and the names.
 func (s *Summary) Program(bs []*AutoBuilder, vars, locks []string) *model.Program {
-	p := &model.Program{File: s.Name, Vars: vars, Locks: locks}
+	p := &model.Program{File: s.Name, Vars: vars, Locks: locks, Msgs: s.Msgs}
 	for t, b := range bs {
 		if b == nil {
 			b = &AutoBuilder{}

@@ -215,6 +215,11 @@ func (rd *reducer) event(b *AutoBuilder, ev *trace.Event, pending *pendingBegin,
 		if e.Target = rd.lockID[ev.Target]; e.Target < 0 {
 			return
 		}
+	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait:
+		// The engines do not honour the ordering extension: dropped, the
+		// orderings only add runs, and the gate checks the witness keeps
+		// them (docs/predict.md).
+		return
 	default: // fork, join
 		if rd.dropSync || rd.keep != nil && !rd.keep[ev.Target] {
 			return

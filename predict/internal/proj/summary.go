@@ -47,6 +47,8 @@ type Summary struct {
 	Threads     []*ThreadSum
 	ThreadNames []string
 	Vars, Locks []string
+	Msgs        []string // the messages of post and wait (docs/spec.md §3)
+	Posts       []int    // per message: its posts, which each wait for it follows
 	Events      int64
 	Sync        bool          // some acq, rel, fork or join, or an ordering
 	Orderings   bool          // some op of the ordering extension (docs/spec.md §3)
@@ -66,7 +68,8 @@ func Collect(ctx context.Context, r *trace.Reader, sp *Spool) (*Summary, error) 
 		return nil, err
 	}
 	s.ThreadNames = r.Threads().Names()
-	s.Vars, s.Locks = r.Vars().Names(), r.Locks().Names()
+	s.Vars, s.Locks, s.Msgs = r.Vars().Names(), r.Locks().Names(), r.Msgs().Names()
+	s.Posts = append(s.Posts, make([]int, len(s.Msgs)-len(s.Posts))...)
 	for len(s.Threads) < len(s.ThreadNames) {
 		s.Threads = append(s.Threads, &ThreadSum{})
 	}
@@ -131,6 +134,12 @@ func (s *Summary) step(ev *trace.Event) {
 	default:
 		s.Sync = true
 		s.Orderings = s.Orderings || ev.Op.IsExtension()
+		if ev.Op == model.OpPost {
+			for int(ev.Target) >= len(s.Posts) {
+				s.Posts = append(s.Posts, 0)
+			}
+			s.Posts[ev.Target]++
+		}
 		if ev.Op == model.OpJoin {
 			s.Joined = append(s.Joined, ev.Target)
 		}

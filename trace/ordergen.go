@@ -1,18 +1,18 @@
-package montest
+package trace
 
 import (
 	"math/rand/v2"
 
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/trace"
 )
 
 // OrderingEvents is a random trace that uses docs/spec.md §3's ordering
-// extension besides accesses, transactions and locks: read and write
+// extension besides accesses, transactions and locks, for the tests of
+// the commands that read it: read and write
 // holds of a few locks (readers overlapping), and posts and waits of a
 // few messages, every post of a message before its first wait. It is
 // valid by construction (the reader accepts its STD text as it is).
-func OrderingEvents(seed uint64, n, threads, vars, locks, msgs int) []trace.Event {
+func OrderingEvents(seed uint64, n, threads, vars, locks, msgs int) []Event {
 	g := orderingGen{rng: rand.New(rand.NewPCG(seed, seed^0x5eed)), threads: threads, vars: vars,
 		writer: make([]int32, locks), readers: make([]map[int32]bool, locks),
 		waited: make([]bool, msgs), inTxn: make([]bool, threads), held: make([][]int32, threads)}
@@ -28,7 +28,7 @@ func OrderingEvents(seed uint64, n, threads, vars, locks, msgs int) []trace.Even
 type orderingGen struct {
 	rng           *rand.Rand
 	threads, vars int
-	evs           []trace.Event
+	evs           []Event
 	writer        []int32          // per lock: the write holder, -1 if none
 	readers       []map[int32]bool // per lock: its read holders
 	waited        []bool           // per message: a wait came
@@ -37,7 +37,7 @@ type orderingGen struct {
 }
 
 func (g *orderingGen) emit(t int32, op model.Op, target int32) {
-	g.evs = append(g.evs, trace.Event{Thread: t, Op: op, Target: target, Loc: -1, Line: int64(len(g.evs) + 1)})
+	g.evs = append(g.evs, Event{Thread: t, Op: op, Target: target, Loc: -1, Line: int64(len(g.evs) + 1)})
 }
 
 // step emits one event of thread t, or none when the one drawn cannot
