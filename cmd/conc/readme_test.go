@@ -165,3 +165,24 @@ func TestTracesDocQuotesPredict(t *testing.T) {
 	require.Contains(t, flat, "as a trace: --witness-out FILE)`")
 	require.Contains(t, flat, "the begin and end it puts around each event outside a transaction`")
 }
+
+// TestTracesDocQuotesOrderings: docs/trace-commands.md's example of a
+// trace with read locks and messages is what conc predict prints (its
+// timing aside), and conc monitor finds the observed order serializable.
+func TestTracesDocQuotesOrderings(t *testing.T) {
+	t.Chdir("../..")
+	doc, err := os.ReadFile("docs/trace-commands.md")
+	require.NoError(t, err)
+	const head = "`conc predict\n  testdata/traces/orderings-withdraw.std`:\n\n  ```\n"
+	_, block, ok := strings.Cut(string(doc), head)
+	require.True(t, ok)
+	block, _, _ = strings.Cut(block, "\n  ```")
+	block = regexp.MustCompile(`(?m)^  `).ReplaceAllString(block, "")
+	o := conc("predict", "testdata/traces/orderings-withdraw.std")
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	millis := regexp.MustCompile(`\d+ ms\n$`)
+	require.Equal(t, millis.ReplaceAllString(o.stdout, "ms\n"), millis.ReplaceAllString(block+"\n", "ms\n"))
+	m := conc("monitor", "testdata/traces/orderings-withdraw.std")
+	require.Equal(t, exitSerializable, m.code, m.stderr)
+	require.True(t, strings.HasPrefix(m.stdout, "serializable\n"), m.stdout)
+}
