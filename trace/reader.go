@@ -45,7 +45,7 @@ type Reader struct {
 	gz         bool  // the source is inflated: a bad line may be damage (damage.go)
 
 	threads, vars, locks, locs, msgs Table
-	threadKeys                 [1 << threadCacheBits]threadKey // packed short thread names (thread)
+	threadKeys                       [1 << threadCacheBits]threadKey // packed short thread names (thread)
 
 	depth []int32 // per thread: begin/end nesting depth
 	life  []uint8 // per thread: lifeStarted, lifeJoined bits (exactly lifeStarted: started, not joined)
