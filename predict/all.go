@@ -86,7 +86,7 @@ func All(ctx context.Context, r *trace.Reader, o Options) (*AllOutcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp.Locs, sp.Shift = true, o.lineShift
+	sp.Locs, sp.Shift = true, o.Tuning.LineShift
 	s, err := proj.Collect(ctx, r, sp)
 	if err != nil {
 		sp.Close()

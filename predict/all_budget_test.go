@@ -12,6 +12,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict/internal/proj/projtest"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -105,7 +106,7 @@ func TestAllDeepNestingBudgets(t *testing.T) {
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	a = allString(t, src, Options{maxNest: 500})
+	a = allString(t, src, Options{Tuning: tuning.Limits{MaxNest: 500}})
 	runtime.ReadMemStats(&after)
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Contains(t, a.Incomplete, "the linear two-thread decision stopped at its limits")

@@ -109,7 +109,7 @@ func (p *predictor) allScan(col *collector) (*chain.Chainer, error) {
 		}
 		return false
 	}
-	err := c.Deepen(p.o.deepen, func() (bool, error) {
+	err := c.Deepen(p.o.Tuning.Deepen, func() (bool, error) {
 		tr = sites.NewTracker(len(p.s.Threads))
 		_, _, err := c.ScanEach(p.sp, p.u, tr.Step, hit)
 		return len(col.groups) > 0, err

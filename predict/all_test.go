@@ -13,6 +13,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -183,7 +184,7 @@ func TestAllDeepens(t *testing.T) {
 		src := randomTrace(r, traceShape{Threads: 4 + r.IntN(7), Vars: 2 + r.IntN(4), Items: 1 + r.IntN(3)})
 		full := projectionOf(t, src)
 		want := predictString(t, src, Options{}).Result.Verdict
-		a := allString(t, src, Options{deepen: true})
+		a := allString(t, src, Options{Tuning: tuning.Limits{Deepen: true}})
 		require.Equal(t, want, a.Result.Verdict, "seed %d\n%s", seed, src)
 		require.Zero(t, a.w.misses, "seed %d", seed)
 		if a.w.c.Depth != a.w.c.FirstDepth(true) {
@@ -216,7 +217,7 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 	b, err := os.ReadFile("testdata/pair-unknown-c.std")
 	require.NoError(t, err)
 	src := string(b)
-	for _, o := range []Options{{Check: engines.Options{MaxStates: 3}}, {maxTable: 1}} {
+	for _, o := range []Options{{Check: engines.Options{MaxStates: 3}}, {Tuning: tuning.Limits{MaxTable: 1}}} {
 		out := predictString(t, src, o)
 		require.Equal(t, engines.Unknown, out.Result.Verdict, "%+v", o)
 		require.Contains(t, out.Result.Reason, "the locking is not nested (thread T3 releases a at line 45 while holding b")
@@ -248,7 +249,7 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 // reason, which contradicts the verdict): a ring of 4 threads, whose
 // chain needs them all, and 19 writers that chain every way.
 func TestAllBudgetNote(t *testing.T) {
-	a := allString(t, ringTrace(4)+stuckTrace(20), Options{chainBudget: 20_000})
+	a := allString(t, ringTrace(4)+stuckTrace(20), Options{Tuning: tuning.Limits{ChainBudget: 20_000}})
 	require.Equal(t, engines.Violation, a.Result.Verdict, a.Result.Reason)
 	require.NotEmpty(t, a.Groups)
 	require.Equal(t, "the chain search stopped at predict's default budget of 20000 chain states (docs/predict.md): "+

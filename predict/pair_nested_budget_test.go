@@ -8,6 +8,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict/internal/proj/projtest"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 )
 
 // TestNestedLimitIsNoProof: step 5c stopped by its first pass's limit
@@ -18,7 +19,7 @@ func TestNestedLimitIsNoProof(t *testing.T) {
 	src := strings.Replace(projtest.LongSection(1500, 3), "T1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n",
 		"T1|begin\nT1|acq(o)\nT1|r(x1)\nT1|r(x1)\nT1|rel(o)\nT1|end\n", 1)
 	for _, limit := range []int64{0, 1} {
-		p := testPredictor(t, src, Options{Unbounded: true, maxNest: limit})
+		p := testPredictor(t, src, Options{Unbounded: true, Tuning: tuning.Limits{MaxNest: limit}})
 		out, nr, err := p.nestedPairs()
 		require.NoError(t, err)
 		require.Nil(t, out)
@@ -29,7 +30,7 @@ func TestNestedLimitIsNoProof(t *testing.T) {
 	a := allString(t, src, Options{Unbounded: true})
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Empty(t, a.Incomplete)
-	a = allString(t, src, Options{Unbounded: true, maxNest: 1})
+	a = allString(t, src, Options{Unbounded: true, Tuning: tuning.Limits{MaxNest: 1}})
 	require.Equal(t, nestCut, a.Incomplete)
 }
 

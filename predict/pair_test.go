@@ -13,6 +13,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -190,7 +191,7 @@ func TestPairLockedBeyondTheEngine(t *testing.T) {
 	src := realExcerpt(t, "../testdata/traces/pair-locked.std")
 	full := projectionOf(t, src)
 	for _, lockEdges := range []bool{false, true} {
-		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
+		out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict, "lock edges %v: %s", lockEdges, out.Result.Reason)
 		require.True(t, strings.HasPrefix(out.Result.Reason, pair.LockedNote), out.Result.Reason)
 		require.NoError(t, verify.Witness(full, out.Result.Witness))
@@ -248,7 +249,7 @@ func TestForkPrefilterIsSound(t *testing.T) {
 func TestForkOrderProvesCryptShape(t *testing.T) {
 	src := "0|begin\n0|w(x0)\n0|w(x1)\n0|fork(1)\n1|begin\n1|r(x0)\n1|r(x1)\n1|w(y1)\n1|end\n" +
 		"0|w(y0)\n0|r(x0)\n0|end\n"
-	out := predictString(t, src, Options{maxTable: 1})
+	out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}})
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Equal(t, forkPrefilterNote, out.Result.Reason)
 	want, err := engines.Lookup("brute")
@@ -269,7 +270,7 @@ func TestPairLockedTwoSections(t *testing.T) {
 		"T2|acq(l)\nT2|w(x)\nT2|rel(l)\n"
 	full := projectionOf(t, src)
 	for _, lockEdges := range []bool{false, true} {
-		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
+		out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
 		require.True(t, strings.HasPrefix(out.Result.Reason, pair.LockedNote), out.Result.Reason)
 		require.NoError(t, verify.Witness(full, out.Result.Witness))
@@ -313,7 +314,7 @@ func TestPairLockedManyLocks(t *testing.T) {
 // the engine cannot run, the reason says they ran and that this is no proof.
 func TestUnknownSaysThePairsRan(t *testing.T) {
 	src := "T1|begin\nT1|acq(l)\nT1|w(x)\nT1|rel(l)\nT1|end\nT2|begin\nT2|acq(l)\nT2|w(x)\nT2|rel(l)\nT2|end\n"
-	out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: true}})
+	out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}, Check: engines.Options{LockEdges: true}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "too large for the global engine")
 	require.Contains(t, out.Result.Reason, "the two-thread searches found no violation, which is no proof")

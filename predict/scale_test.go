@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -112,7 +113,7 @@ func TestChainBudget(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		out, err := Predict(context.Background(), r, Options{chainBudget: 20_000})
+		out, err := Predict(context.Background(), r, Options{Tuning: tuning.Limits{ChainBudget: 20_000}})
 		done <- answer{out, err}
 	}()
 	var a answer
