@@ -24,7 +24,7 @@ import (
 func FuzzPairFinders(f *testing.F) {
 	for seed := uint64(0); seed < 16; seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
-		f.Add(randomPairShape(r).trace(r))
+		f.Add(randomPairShape(r).Trace(r))
 	}
 	brute, err := engines.Lookup("brute")
 	if err != nil {

@@ -296,7 +296,7 @@ func TestAllListsNestedGroups(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, w, "seed %d: group %d dropped\n%s", seed, k, src)
 			requireSTDRoundTrip(t, src, w, false)
-			nested += b2i(a.Groups[k].Source == sourceNames[srcNested])
+			nested += b2i(a.Source(k) == "two threads and one variable")
 		}
 		require.Zero(t, a.Dropped(), "seed %d\n%s", seed, src)
 	}

@@ -18,80 +18,6 @@ import (
 	"github.com/conc-dev/conc/verify"
 )
 
-// pairShape is a random trace for the two-thread finders: 2 to 5 threads,
-// 1 to 4 variables, critical sections nested two deep around several
-// accesses (or, when nested is false, sometimes released out of order),
-// unary and nested transactions, fork and join.
-type pairShape struct {
-	threads, vars, locks, items int
-	fork, nested                bool
-}
-
-func randomPairShape(r *rand.Rand) pairShape {
-	th := 2 + r.IntN(4)
-	return pairShape{threads: th, vars: 1 + r.IntN(4), locks: r.IntN(4), items: 1 + r.IntN(max(1, 5-th)),
-		fork: r.IntN(3) == 0, nested: r.IntN(4) != 0}
-}
-
-func (s pairShape) body(r *rand.Rand, depth int) []step {
-	var b []step
-	for n := 1 + r.IntN(3); n > 0; n-- {
-		switch {
-		case s.locks > 0 && depth < 2 && r.IntN(3) == 0:
-			l := fmt.Sprintf("m%d", r.IntN(s.locks))
-			inner := s.body(r, depth+1)
-			if !s.nested && len(inner) > 1 && inner[0].Op == "acq" && r.IntN(2) == 0 {
-				// acq l; acq k; … rel k → acq l; acq k; … rel l … rel k
-				b = append(b, step{Op: "acq", Target: l})
-				b = append(b, inner[:len(inner)-1]...)
-				b = append(b, step{Op: "rel", Target: l}, inner[len(inner)-1])
-				continue
-			}
-			b = append(b, step{Op: "acq", Target: l})
-			b = append(b, inner...)
-			b = append(b, step{Op: "rel", Target: l})
-		case r.IntN(6) == 0 && depth == 0:
-			b = append(b, step{Op: "begin"}, step{Op: "r", Target: fmt.Sprintf("x%d", r.IntN(s.vars))}, step{Op: "end"})
-		default:
-			op := "r"
-			if r.IntN(2) == 0 {
-				op = "w"
-			}
-			b = append(b, step{Op: op, Target: fmt.Sprintf("x%d", r.IntN(s.vars))})
-		}
-	}
-	return b
-}
-
-func (s pairShape) trace(r *rand.Rand) string {
-	scripts := make([][]step, s.threads)
-	for t := range scripts {
-		for n := 0; n < s.items; n++ {
-			if r.IntN(3) == 0 {
-				scripts[t] = append(scripts[t], s.body(r, 0)...)
-				continue
-			}
-			scripts[t] = append(scripts[t], step{Op: "begin"})
-			scripts[t] = append(scripts[t], s.body(r, 0)...)
-			scripts[t] = append(scripts[t], step{Op: "end"})
-		}
-	}
-	if s.fork {
-		out := scripts[0]
-		for u := s.threads - 1; u >= 1; u-- {
-			at := r.IntN(len(out) + 1)
-			out = append(out[:at], append([]step{{Op: "fork", Target: fmt.Sprintf("T%d", u)}}, out[at:]...)...)
-		}
-		for u := 1; u < s.threads; u++ {
-			if r.IntN(2) == 0 {
-				out = append(out, step{Op: "join", Target: fmt.Sprintf("T%d", u)})
-			}
-		}
-		scripts[0] = out
-	}
-	return schedule(r, scripts, s.fork)
-}
-
 // testPredictor is the predictor Predict builds after its first pass.
 func testPredictor(t testing.TB, src string, o Options) *predictor {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
@@ -122,7 +48,7 @@ func TestPairFindersAreSound(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
 		sh := randomPairShape(r)
-		src := sh.trace(r)
+		src := sh.Trace(r)
 		full := projectionOf(t, src)
 		for _, lockEdges := range []bool{false, true} {
 			o := Options{Check: engines.Options{LockEdges: lockEdges}}
@@ -139,7 +65,7 @@ func TestPairFindersAreSound(t *testing.T) {
 					require.NoError(t, err)
 					if hit {
 						out, ok, err = pairsLockedBoth(p)
-						if !ok && sh.nested && cleanContext(f) {
+						if !ok && sh.Nested && cleanContext(f) {
 							refused++
 							t.Errorf("seed %d: nested trace, lock-aware pattern %+v refused\n%s", seed, f, src)
 						}
@@ -213,8 +139,8 @@ func TestForkPrefilterIsSound(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 17))
 		sh := randomPairShape(r)
-		sh.fork = true
-		src := sh.trace(r)
+		sh.Fork = true
+		src := sh.Trace(r)
 		for _, lockEdges := range []bool{false, true} {
 			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
 			if !lockEdges {
@@ -288,12 +214,12 @@ func TestPairLockedManyLocks(t *testing.T) {
 	for seed := uint64(0); seed < uint64(testflag.N(40, 400)); seed++ {
 		r := rand.New(rand.NewPCG(seed, 18))
 		sh := randomPairShape(r)
-		sh.threads, sh.locks, sh.fork = 2, 1+r.IntN(3), false
+		sh.Threads, sh.Locks, sh.Fork = 2, 1+r.IntN(3), false
 		var b strings.Builder
 		for l := 0; l < 64; l++ {
 			fmt.Fprintf(&b, "T0|acq(d%d)\nT0|rel(d%d)\n", l, l)
 		}
-		src := b.String() + sh.trace(r)
+		src := b.String() + sh.Trace(r)
 		out, ok, err := pairsLockedBoth(testPredictor(t, src, Options{}))
 		require.NoError(t, err)
 		if !ok {
@@ -349,7 +275,7 @@ func TestPairsNeedALockFreeViolation(t *testing.T) {
 	none := 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
-		src := randomPairShape(r).trace(r)
+		src := randomPairShape(r).Trace(r)
 		for _, lockEdges := range []bool{false, true} {
 			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
 			_, found, c, err := p.lockFree()

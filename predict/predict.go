@@ -2,7 +2,6 @@ package predict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -66,26 +65,16 @@ func (e *UsageError) Error() string { return e.Msg }
 // reduced projection program goes to the lock-aware engine.
 func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) {
 	start := time.Now()
-	r.Within(ctx) // the reader's own extra reading keeps the deadline too
-	sp, err := proj.NewSpool(o.TempDir)
+	p, out, err := firstPass(ctx, r, o, false)
+	if p == nil {
+		return out, err
+	}
+	defer p.sp.Close()
+	out, err = p.decide()
 	if err != nil {
 		return nil, err
 	}
-	defer sp.Close()
-	sp.Shift = o.Tuning.LineShift
-	s, err := proj.Collect(ctx, r, sp)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return deadlineWhileReading(r, o), nil
-		}
-		return nil, err
-	}
-	p := &predictor{ctx: ctx, s: s, u: s.Users(), sp: sp, o: o}
-	out, err := p.decide()
-	if err != nil {
-		return nil, err
-	}
-	complete(s, out, start)
+	complete(p.s, out, start)
 	return out, nil
 }
 
