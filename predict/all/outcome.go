@@ -67,12 +67,12 @@ type Outcome struct {
 // of their witnesses replays.
 func Find(ctx context.Context, r *trace.Reader, o predict.Options) (*Outcome, error) {
 	start := time.Now()
-	x, cut, err := predict.Project(ctx, r, o)
+	x, early, err := predict.Project(ctx, r, o)
 	switch {
 	case err != nil:
 		return nil, err
 	case x == nil: // the deadline came while reading, as predict answers
-		return &Outcome{Outcome: *cut, close: func() error { return nil }, w: newWitnesses(nil)}, nil
+		return &Outcome{Outcome: *early, close: func() error { return nil }, w: newWitnesses(nil)}, nil
 	}
 	a := &Outcome{close: x.Close, w: newWitnesses(x)}
 	locs := r.Locs().Names()
