@@ -25,19 +25,19 @@ func (p *predictor) defaultBudget() bool {
 }
 
 func (p *predictor) budget() int64 {
-	if p.o.budget > 0 {
-		return p.o.budget
+	if p.o.Tuning.Budget > 0 {
+		return p.o.Tuning.Budget
 	}
 	return DefaultMaxStates
 }
 
 // DefaultMaxTable bounds the tables the product search would build, in
-// bytes (Options.maxTable).
+// bytes (Options.Tuning.MaxTable).
 const DefaultMaxTable = 2 << 30
 
 func (p *predictor) maxTable() int64 {
-	if p.o.maxTable > 0 {
-		return p.o.maxTable
+	if p.o.Tuning.MaxTable > 0 {
+		return p.o.Tuning.MaxTable
 	}
 	return DefaultMaxTable
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -27,7 +28,7 @@ T2|rel(m)
 // is unknown, with the sizes in the reason, instead of a search that cannot
 // fit; within the limit the engine decides.
 func TestTableGuard(t *testing.T) {
-	out := predictString(t, guarded, Options{Engine: "global", maxTable: 1})
+	out := predictString(t, guarded, Options{Engine: "global", Tuning: tuning.Limits{MaxTable: 1}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "too large for the global engine")
 	out = predictString(t, guarded, Options{Engine: "global"})
@@ -103,7 +104,7 @@ func TestDefaultLimits(t *testing.T) {
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 
 	src = lockedTrace(t, 30_000)
-	out = predictString(t, src, Options{Engine: "global", budget: 2000})
+	out = predictString(t, src, Options{Engine: "global", Tuning: tuning.Limits{Budget: 2000}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "no violation within predict's default budget of 2000 states")
 	require.LessOrEqual(t, out.Result.Stats.States, int64(2001))
@@ -114,9 +115,9 @@ func TestDefaultLimits(t *testing.T) {
 
 	// An explicit --max-states 0 (Unbounded) turns the default budget off.
 	src = lockedTrace(t, 1000)
-	out = predictString(t, src, Options{Engine: "global", budget: 200})
+	out = predictString(t, src, Options{Engine: "global", Tuning: tuning.Limits{Budget: 200}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
-	out = predictString(t, src, Options{Engine: "global", budget: 200, Unbounded: true})
+	out = predictString(t, src, Options{Engine: "global", Tuning: tuning.Limits{Budget: 200}, Unbounded: true})
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Greater(t, out.Result.Stats.States, int64(200))
 }

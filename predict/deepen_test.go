@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -36,7 +37,7 @@ func TestDeepeningAgreesWithBrute(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, b.Verdict, want.Verdict, "seed %d\n%s", seed, src)
 		}
-		deep := predictString(t, src, Options{deepen: true})
+		deep := predictString(t, src, Options{Tuning: tuning.Limits{Deepen: true}})
 		require.Equal(t, want.Verdict, deep.Result.Verdict, "seed %d\n%s", seed, src)
 		if deep.Result.Verdict == engines.Violation {
 			require.NoError(t, verify.Witness(full, deep.Result.Witness), "seed %d\n%s", seed, src)

@@ -16,6 +16,7 @@ import (
 type (
 	traceShape = projtest.Shape
 	step       = projtest.Step
+	pairShape  = projtest.PairShape
 )
 
 var (
@@ -27,6 +28,11 @@ var (
 	projectionOf = projtest.Projection
 	threadOf     = projtest.ThreadOf
 	stepLine     = projtest.StepLine
+
+	randomPairShape = projtest.RandomPairShape
+	writersAfter    = projtest.WritersAfter
+	stuckTrace      = projtest.Stuck
+	ringTrace       = projtest.Ring
 )
 
 // predictString runs Predict on an STD text.

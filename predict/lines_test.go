@@ -11,7 +11,7 @@ import (
 	"github.com/conc-dev/conc/model"
 )
 
-// TestLinesPast32Bits: a trace read after 2³² + 4 lines (Options.lineShift
+// TestLinesPast32Bits: a trace read after 2³² + 4 lines (Options.Tuning.LineShift
 // stands for the blank lines, which would take a minute to read) keeps its
 // line numbers in the witness of every path that builds one: the
 // lock-free scan, the lock-aware shortcuts, the global engine's expanded
@@ -29,7 +29,7 @@ func TestLinesPast32Bits(t *testing.T) {
 		{locked, Options{}},
 		{locked, Options{Engine: "global"}},
 	} {
-		c.o.lineShift = shift
+		c.o.Tuning.LineShift = shift
 		out := predictString(t, c.src, c.o)
 		require.Equal(t, engines.Violation, out.Result.Verdict)
 		requireShiftedLines(t, out.Result.Witness.Run, shift, c.src)

@@ -15,10 +15,10 @@ type nestedResult struct {
 	notNested string // why it did not apply ("": it did)
 }
 
-// nestLimit is the first pass's limit (Options.maxNest).
+// nestLimit is the first pass's limit (Options.Tuning.MaxNest).
 func (p *predictor) nestLimit() int64 {
-	if p.o.maxNest > 0 {
-		return p.o.maxNest
+	if p.o.Tuning.MaxNest > 0 {
+		return p.o.Tuning.MaxNest
 	}
 	return nested.MaxSize
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -23,7 +24,7 @@ import (
 func FuzzPairFinders(f *testing.F) {
 	for seed := uint64(0); seed < 16; seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
-		f.Add(randomPairShape(r).trace(r))
+		f.Add(randomPairShape(r).Trace(r))
 	}
 	brute, err := engines.Lookup("brute")
 	if err != nil {
@@ -48,7 +49,7 @@ func FuzzPairFinders(f *testing.F) {
 		}
 		for _, lockEdges := range []bool{false, true} {
 			p := &predictor{ctx: context.Background(), s: s, u: s.Users(), sp: sp,
-				o: Options{Check: engines.Options{LockEdges: lockEdges}, budget: 20_000}}
+				o: Options{Check: engines.Options{LockEdges: lockEdges}, Tuning: tuning.Limits{Budget: 20_000}}}
 			products := func() (*Outcome, bool, error) {
 				out, _, err := p.pairProducts(nil)
 				return out, out != nil, err

@@ -6,38 +6,22 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict/internal/proj/projtest"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 )
 
 // TestNestedLimitIsNoProof: step 5c stopped by its first pass's limit
-// (here 1; it is polled every 4,096 events) proves nothing, and predict
-// --all says its groups may not be all (a pass cut short has not seen
-// every one-variable group under nested locking).
+// (here 1; it is polled every 4,096 events) proves nothing (predict/all's
+// TestAllNestedLimitIncomplete: --all then says its groups may not be
+// all).
 func TestNestedLimitIsNoProof(t *testing.T) {
 	src := strings.Replace(projtest.LongSection(1500, 3), "T1|begin\nT1|r(x1)\nT1|r(x1)\nT1|end\n",
 		"T1|begin\nT1|acq(o)\nT1|r(x1)\nT1|r(x1)\nT1|rel(o)\nT1|end\n", 1)
 	for _, limit := range []int64{0, 1} {
-		p := testPredictor(t, src, Options{Unbounded: true, maxNest: limit})
+		p := testPredictor(t, src, Options{Unbounded: true, Tuning: tuning.Limits{MaxNest: limit}})
 		out, nr, err := p.nestedPairs()
 		require.NoError(t, err)
 		require.Nil(t, out)
 		require.Equal(t, limit == 0, nr.proved, "limit %d", limit) // T1 holds o, which T0 holds at every write
 	}
-	src = "T1|begin\nT1|acq(l)\nT1|r(x)\nT1|acq(k)\nT1|r(x)\nT1|rel(k)\nT1|rel(l)\nT1|end\n" +
-		"T2|acq(k)\nT2|w(x)\nT2|rel(k)\n" + strings.Repeat("T3|acq(n)\nT3|w(y)\nT3|rel(n)\n", 1500)
-	a := allString(t, src, Options{Unbounded: true})
-	require.Equal(t, engines.Violation, a.Result.Verdict)
-	require.Empty(t, a.Incomplete)
-	a = allString(t, src, Options{Unbounded: true, maxNest: 1})
-	require.Equal(t, nestCut, a.Incomplete)
-}
-
-// TestAllDeepNestingOneGroup: at depth 10,000 (internal/nested's
-// TestDeepNestingLinear) --all lists the one group, completely.
-func TestAllDeepNestingOneGroup(t *testing.T) {
-	a := allString(t, projtest.DeepNesting(10_000), Options{})
-	require.Equal(t, engines.Violation, a.Result.Verdict)
-	require.Empty(t, a.Incomplete)
-	require.Len(t, a.Groups, 1)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/predict/internal/nested"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -192,12 +193,12 @@ func TestNestedDecisionAnswers(t *testing.T) {
 // limit), its unknown says what the linear decision proved, or that it did
 // not apply because the locking is not nested.
 func TestNestedDecisionNotes(t *testing.T) {
-	out := predictString(t, threeOnly, Options{maxTable: 1})
+	out := predictString(t, threeOnly, Options{Tuning: tuning.Limits{MaxTable: 1}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, oneVariableNote)
 	crossed := strings.Replace(threeOnly, "T1|rel(n)\nT1|rel(m)\n", "T1|rel(m)\nT1|rel(n)\n", 1)
 	require.NotEqual(t, threeOnly, crossed)
-	out = predictString(t, crossed, Options{maxTable: 1})
+	out = predictString(t, crossed, Options{Tuning: tuning.Limits{MaxTable: 1}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "the locking is not nested (thread T1 releases m at line 7 while holding n, acquired after it")
 	require.NotContains(t, out.Result.Reason, oneVariableNote)
@@ -295,7 +296,7 @@ func TestAllListsNestedGroups(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, w, "seed %d: group %d dropped\n%s", seed, k, src)
 			requireSTDRoundTrip(t, src, w, false)
-			nested += b2i(a.Groups[k].Source == sourceNames[srcNested])
+			nested += b2i(a.Source(k) == "two threads and one variable")
 		}
 		require.Zero(t, a.Dropped(), "seed %d\n%s", seed, src)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 )
 
 // threeOnly has a chain of conflicts through three threads, T1 r(x) ->
@@ -26,7 +27,7 @@ const threeOnly = "T1|acq(m)\nT1|acq(n)\nT1|begin\nT1|r(x)\nT1|r(z)\nT1|end\nT1|
 // decides.
 func TestPairProductsLeaveLongerCycles(t *testing.T) {
 	for _, lockEdges := range []bool{false, true} {
-		out := predictString(t, threeOnly, Options{budget: 1, Check: engines.Options{LockEdges: lockEdges}})
+		out := predictString(t, threeOnly, Options{Tuning: tuning.Limits{Budget: 1}, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Unknown, out.Result.Verdict, "lock edges %v", lockEdges)
 		require.Contains(t, out.Result.Reason, "no violation involving two threads")
 		require.Contains(t, out.Result.Reason, "cycles through three or more threads were not decided: ")
@@ -37,7 +38,7 @@ func TestPairProductsLeaveLongerCycles(t *testing.T) {
 		// and all threads' (23 states, 552 bytes): step 6's unknown had
 		// said the two-thread searches prove nothing, which the pairs'
 		// proof now replaces.
-		out = predictString(t, threeOnly, Options{maxTable: 500, Check: engines.Options{LockEdges: lockEdges}})
+		out = predictString(t, threeOnly, Options{Tuning: tuning.Limits{MaxTable: 500}, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Unknown, out.Result.Verdict, "lock edges %v", lockEdges)
 		require.True(t, strings.HasPrefix(out.Result.Reason, twoThreadsNote+"the reduced projection (23 states"), out.Result.Reason)
 		require.NotContains(t, out.Result.Reason, "which is no proof")
@@ -54,7 +55,7 @@ func TestPairProductsDecideTwoBusyThreads(t *testing.T) {
 	// inside T1's section. T3 only takes a lock of its own.
 	src := "T1|acq(m)\nT1|begin\nT1|r(x)\nT1|r(z)\nT1|end\nT1|rel(m)\n" +
 		"T2|begin\nT2|acq(m)\nT2|w(x)\nT2|rel(m)\nT2|end\nT2|w(z)\nT3|acq(n)\nT3|rel(n)\n"
-	out := predictString(t, src, Options{budget: 1})
+	out := predictString(t, src, Options{Tuning: tuning.Limits{Budget: 1}})
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Contains(t, out.Result.Reason, pairsProvedNote)
 }

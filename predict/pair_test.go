@@ -13,83 +13,10 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
-
-// pairShape is a random trace for the two-thread finders: 2 to 5 threads,
-// 1 to 4 variables, critical sections nested two deep around several
-// accesses (or, when nested is false, sometimes released out of order),
-// unary and nested transactions, fork and join.
-type pairShape struct {
-	threads, vars, locks, items int
-	fork, nested                bool
-}
-
-func randomPairShape(r *rand.Rand) pairShape {
-	th := 2 + r.IntN(4)
-	return pairShape{threads: th, vars: 1 + r.IntN(4), locks: r.IntN(4), items: 1 + r.IntN(max(1, 5-th)),
-		fork: r.IntN(3) == 0, nested: r.IntN(4) != 0}
-}
-
-func (s pairShape) body(r *rand.Rand, depth int) []step {
-	var b []step
-	for n := 1 + r.IntN(3); n > 0; n-- {
-		switch {
-		case s.locks > 0 && depth < 2 && r.IntN(3) == 0:
-			l := fmt.Sprintf("m%d", r.IntN(s.locks))
-			inner := s.body(r, depth+1)
-			if !s.nested && len(inner) > 1 && inner[0].Op == "acq" && r.IntN(2) == 0 {
-				// acq l; acq k; … rel k → acq l; acq k; … rel l … rel k
-				b = append(b, step{Op: "acq", Target: l})
-				b = append(b, inner[:len(inner)-1]...)
-				b = append(b, step{Op: "rel", Target: l}, inner[len(inner)-1])
-				continue
-			}
-			b = append(b, step{Op: "acq", Target: l})
-			b = append(b, inner...)
-			b = append(b, step{Op: "rel", Target: l})
-		case r.IntN(6) == 0 && depth == 0:
-			b = append(b, step{Op: "begin"}, step{Op: "r", Target: fmt.Sprintf("x%d", r.IntN(s.vars))}, step{Op: "end"})
-		default:
-			op := "r"
-			if r.IntN(2) == 0 {
-				op = "w"
-			}
-			b = append(b, step{Op: op, Target: fmt.Sprintf("x%d", r.IntN(s.vars))})
-		}
-	}
-	return b
-}
-
-func (s pairShape) trace(r *rand.Rand) string {
-	scripts := make([][]step, s.threads)
-	for t := range scripts {
-		for n := 0; n < s.items; n++ {
-			if r.IntN(3) == 0 {
-				scripts[t] = append(scripts[t], s.body(r, 0)...)
-				continue
-			}
-			scripts[t] = append(scripts[t], step{Op: "begin"})
-			scripts[t] = append(scripts[t], s.body(r, 0)...)
-			scripts[t] = append(scripts[t], step{Op: "end"})
-		}
-	}
-	if s.fork {
-		out := scripts[0]
-		for u := s.threads - 1; u >= 1; u-- {
-			at := r.IntN(len(out) + 1)
-			out = append(out[:at], append([]step{{Op: "fork", Target: fmt.Sprintf("T%d", u)}}, out[at:]...)...)
-		}
-		for u := 1; u < s.threads; u++ {
-			if r.IntN(2) == 0 {
-				out = append(out, step{Op: "join", Target: fmt.Sprintf("T%d", u)})
-			}
-		}
-		scripts[0] = out
-	}
-	return schedule(r, scripts, s.fork)
-}
 
 // testPredictor is the predictor Predict builds after its first pass.
 func testPredictor(t testing.TB, src string, o Options) *predictor {
@@ -121,7 +48,7 @@ func TestPairFindersAreSound(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
 		sh := randomPairShape(r)
-		src := sh.trace(r)
+		src := sh.Trace(r)
 		full := projectionOf(t, src)
 		for _, lockEdges := range []bool{false, true} {
 			o := Options{Check: engines.Options{LockEdges: lockEdges}}
@@ -138,7 +65,7 @@ func TestPairFindersAreSound(t *testing.T) {
 					require.NoError(t, err)
 					if hit {
 						out, ok, err = pairsLockedBoth(p)
-						if !ok && sh.nested && cleanContext(f) {
+						if !ok && sh.Nested && cleanContext(f) {
 							refused++
 							t.Errorf("seed %d: nested trace, lock-aware pattern %+v refused\n%s", seed, f, src)
 						}
@@ -190,7 +117,7 @@ func TestPairLockedBeyondTheEngine(t *testing.T) {
 	src := realExcerpt(t, "../testdata/traces/pair-locked.std")
 	full := projectionOf(t, src)
 	for _, lockEdges := range []bool{false, true} {
-		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
+		out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict, "lock edges %v: %s", lockEdges, out.Result.Reason)
 		require.True(t, strings.HasPrefix(out.Result.Reason, pair.LockedNote), out.Result.Reason)
 		require.NoError(t, verify.Witness(full, out.Result.Witness))
@@ -212,8 +139,8 @@ func TestForkPrefilterIsSound(t *testing.T) {
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 17))
 		sh := randomPairShape(r)
-		sh.fork = true
-		src := sh.trace(r)
+		sh.Fork = true
+		src := sh.Trace(r)
 		for _, lockEdges := range []bool{false, true} {
 			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
 			if !lockEdges {
@@ -248,7 +175,7 @@ func TestForkPrefilterIsSound(t *testing.T) {
 func TestForkOrderProvesCryptShape(t *testing.T) {
 	src := "0|begin\n0|w(x0)\n0|w(x1)\n0|fork(1)\n1|begin\n1|r(x0)\n1|r(x1)\n1|w(y1)\n1|end\n" +
 		"0|w(y0)\n0|r(x0)\n0|end\n"
-	out := predictString(t, src, Options{maxTable: 1})
+	out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}})
 	require.Equal(t, engines.Serializable, out.Result.Verdict, out.Result.Reason)
 	require.Equal(t, forkPrefilterNote, out.Result.Reason)
 	want, err := engines.Lookup("brute")
@@ -269,7 +196,7 @@ func TestPairLockedTwoSections(t *testing.T) {
 		"T2|acq(l)\nT2|w(x)\nT2|rel(l)\n"
 	full := projectionOf(t, src)
 	for _, lockEdges := range []bool{false, true} {
-		out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: lockEdges}})
+		out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}, Check: engines.Options{LockEdges: lockEdges}})
 		require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
 		require.True(t, strings.HasPrefix(out.Result.Reason, pair.LockedNote), out.Result.Reason)
 		require.NoError(t, verify.Witness(full, out.Result.Witness))
@@ -287,12 +214,12 @@ func TestPairLockedManyLocks(t *testing.T) {
 	for seed := uint64(0); seed < uint64(testflag.N(40, 400)); seed++ {
 		r := rand.New(rand.NewPCG(seed, 18))
 		sh := randomPairShape(r)
-		sh.threads, sh.locks, sh.fork = 2, 1+r.IntN(3), false
+		sh.Threads, sh.Locks, sh.Fork = 2, 1+r.IntN(3), false
 		var b strings.Builder
 		for l := 0; l < 64; l++ {
 			fmt.Fprintf(&b, "T0|acq(d%d)\nT0|rel(d%d)\n", l, l)
 		}
-		src := b.String() + sh.trace(r)
+		src := b.String() + sh.Trace(r)
 		out, ok, err := pairsLockedBoth(testPredictor(t, src, Options{}))
 		require.NoError(t, err)
 		if !ok {
@@ -313,7 +240,7 @@ func TestPairLockedManyLocks(t *testing.T) {
 // the engine cannot run, the reason says they ran and that this is no proof.
 func TestUnknownSaysThePairsRan(t *testing.T) {
 	src := "T1|begin\nT1|acq(l)\nT1|w(x)\nT1|rel(l)\nT1|end\nT2|begin\nT2|acq(l)\nT2|w(x)\nT2|rel(l)\nT2|end\n"
-	out := predictString(t, src, Options{maxTable: 1, Check: engines.Options{LockEdges: true}})
+	out := predictString(t, src, Options{Tuning: tuning.Limits{MaxTable: 1}, Check: engines.Options{LockEdges: true}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "too large for the global engine")
 	require.Contains(t, out.Result.Reason, "the two-thread searches found no violation, which is no proof")
@@ -348,7 +275,7 @@ func TestPairsNeedALockFreeViolation(t *testing.T) {
 	none := 0
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		r := rand.New(rand.NewPCG(seed, 16))
-		src := randomPairShape(r).trace(r)
+		src := randomPairShape(r).Trace(r)
 		for _, lockEdges := range []bool{false, true} {
 			p := testPredictor(t, src, Options{Check: engines.Options{LockEdges: lockEdges}})
 			_, found, c, err := p.lockFree()

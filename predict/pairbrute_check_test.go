@@ -29,12 +29,12 @@ func bruteViolates(t *testing.T, src string, lockEdges bool) bool {
 }
 
 // pairOracleSources are the random traces of a check: the small generator
-// and pair_test.go's pairShape, both cut to pairTraceMaxEvents lines.
+// and projtest's PairShape, both cut to pairTraceMaxEvents lines.
 func pairOracleSources(seed uint64, threads int) []string {
 	r := rand.New(rand.NewPCG(seed, 1616))
 	sh := randomPairShape(r)
-	sh.threads = threads
-	return []string{smallPairTrace(r, threads, pairTraceMaxEvents), firstLines(sh.trace(r), pairTraceMaxEvents)}
+	sh.Threads = threads
+	return []string{smallPairTrace(r, threads, pairTraceMaxEvents), firstLines(sh.Trace(r), pairTraceMaxEvents)}
 }
 
 func firstLines(src string, n int) string {

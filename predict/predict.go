@@ -2,7 +2,6 @@ package predict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/pair"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
@@ -33,25 +33,10 @@ type Options struct {
 	// limits still apply.
 	DefaultDeadline bool
 
-	// The tests shrink these limits to reach them with small traces.
-	// maxTable bounds the memory the lock-aware engine may spend on its
-	// per-state tables; a larger reduced projection is unknown (exit 3)
-	// rather than a search that cannot fit. 0 means DefaultMaxTable.
-	maxTable int64
-	// maxNest bounds step 5c's first pass; 0 means nested.MaxSize.
-	maxNest int64
-	// budget is the state limit the lock-aware search gets by default
-	// (without --max-states or --timeout); 0 means DefaultMaxStates.
-	budget int64
-	// deepen makes the lock-free scan search short chains first whatever the
-	// thread count (internal/chain/deepen.go), so that small random traces
-	// test it.
-	deepen bool
-	// chainBudget replaces DefaultChainStates (0: it applies).
-	chainBudget int64
-	// lineShift is added to every event's line as it is read, so that
-	// tests reach lines past 2³² without reading as many.
-	lineShift int64
+	// Tuning shrinks predict's own limits so that the tests reach them
+	// with small traces; the zero value is the command's. Its type is
+	// internal: only predict's packages set it.
+	Tuning tuning.Limits
 }
 
 // Outcome is a prediction: the engine's result, with its witness over the
@@ -81,26 +66,16 @@ func (e *UsageError) Error() string { return e.Msg }
 // reduced projection program goes to the lock-aware engine.
 func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) {
 	start := time.Now()
-	r.Within(ctx) // the reader's own extra reading keeps the deadline too
-	sp, err := proj.NewSpool(o.TempDir)
+	p, out, err := firstPass(ctx, r, o, false)
+	if p == nil {
+		return out, err
+	}
+	defer p.sp.Close()
+	out, err = p.decide()
 	if err != nil {
 		return nil, err
 	}
-	defer sp.Close()
-	sp.Shift = o.lineShift
-	s, err := proj.Collect(ctx, r, sp)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return deadlineWhileReading(r, o), nil
-		}
-		return nil, err
-	}
-	p := &predictor{ctx: ctx, s: s, u: s.Users(), sp: sp, o: o}
-	out, err := p.decide()
-	if err != nil {
-		return nil, err
-	}
-	complete(s, out, start)
+	complete(p.s, out, start)
 	return out, nil
 }
 
@@ -142,8 +117,8 @@ const DefaultChainStates = 2_000_000
 
 // chainBudget is the lock-free search's default state budget.
 func (p *predictor) chainBudget() int64 {
-	if p.o.chainBudget > 0 {
-		return p.o.chainBudget
+	if p.o.Tuning.ChainBudget > 0 {
+		return p.o.Tuning.ChainBudget
 	}
 	return DefaultChainStates
 }
@@ -224,7 +199,7 @@ func (p *predictor) lockFree() (proj.Plan, bool, *chain.Chainer, error) {
 func (p *predictor) lockFreeFor(lockedRun bool) (proj.Plan, bool, *chain.Chainer, error) {
 	c := p.newChainer()
 	c.LockedRun = lockedRun
-	pr, found, err := c.DeepScan(p.sp, p.u, p.o.deepen)
+	pr, found, err := c.DeepScan(p.sp, p.u, p.o.Tuning.Deepen)
 	p.budgetReason(c)
 	if err != nil || !found || c.Stop != "" {
 		return proj.Plan{}, false, c, err

@@ -3,7 +3,6 @@ package predict
 import (
 	"context"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -12,9 +11,7 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/monitor"
-	"github.com/conc-dev/conc/monitor/pass"
-	"github.com/conc-dev/conc/trace"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/verify"
 )
 
@@ -84,24 +81,11 @@ func TestPredictAgreesWithBrute(t *testing.T) {
 }
 
 // requireSTDRoundTrip: the witness written as STD is a trace whose every
-// line is an original line's event (same thread and op, LOC its line), and
-// which conc monitor's checker finds not serializable.
+// line is an original line's event, and which conc monitor's checker
+// finds not serializable (projtest.RequireSTDRun).
 func requireSTDRoundTrip(t *testing.T, src string, out *Outcome, lockEdges bool) {
 	t.Helper()
 	var b strings.Builder
 	require.NoError(t, WriteSTD(&b, out.Program, out.Result.Witness))
-	orig := strings.Split(src, "\n")
-	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
-		f := strings.Split(l, "|")
-		require.Len(t, f, 3, l)
-		n, err := strconv.Atoi(f[2])
-		require.NoError(t, err)
-		o := strings.Split(orig[n-1], "|")
-		require.Equal(t, o[0]+"|"+o[1], f[0]+"|"+f[1], "witness line %q", l)
-	}
-	r, err := trace.NewReader(strings.NewReader(b.String()), "w.std", trace.Options{})
-	require.NoError(t, err)
-	res, err := pass.Check(context.Background(), r, pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: lockEdges}})
-	require.NoError(t, err)
-	require.True(t, res.Violation, "trace:\n%s\nwitness:\n%s", src, b.String())
+	projtest.RequireSTDRun(t, src, b.String(), lockEdges)
 }

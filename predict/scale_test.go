@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -32,16 +33,6 @@ func writersTrace(n int) string {
 	return writersAfter("T0|begin\nT0|r(x)\nT0|w(x)\nT0|end\n", n)
 }
 
-// writersAfter is head followed by threads T1 … T(n-1), one w(x) each.
-func writersAfter(head string, n int) string {
-	var b strings.Builder
-	b.WriteString(head)
-	for t := 1; t < n; t++ {
-		fmt.Fprintf(&b, "T%d|w(x)\n", t)
-	}
-	return b.String()
-}
-
 // threeTrace needs a chain of two threads: T0's r(x) … w(y) is
 // interrupted by one of n writers of x and z and one of n readers of z and
 // y, and by nothing shorter.
@@ -51,23 +42,6 @@ func threeTrace(n int) string {
 	for t := 1; t <= n; t++ {
 		fmt.Fprintf(&b, "W%d|begin\nW%d|w(x)\nW%d|w(z)\nW%d|end\n", t, t, t, t)
 		fmt.Fprintf(&b, "R%d|begin\nR%d|r(z)\nR%d|r(y)\nR%d|end\n", t, t, t, t)
-	}
-	return b.String()
-}
-
-// stuckTrace is n-1 threads of one write to x, which chain into each other
-// every way, and a transaction whose second access no chain reaches: no
-// violation, and only the budget ends the search.
-func stuckTrace(n int) string {
-	return writersAfter("T0|begin\nT0|w(x)\nT0|w(z)\nT0|end\nTz|r(z)\n", n)
-}
-
-// ringTrace is n threads in a ring, thread t reading x_t and writing
-// x_t+1 in one transaction: the only chain takes every thread.
-func ringTrace(n int) string {
-	var b strings.Builder
-	for t := range n {
-		fmt.Fprintf(&b, "T%d|begin\nT%d|r(x%d)\nT%d|w(x%d)\nT%d|end\n", t, t, t, t, (t+1)%n, t)
 	}
 	return b.String()
 }
@@ -112,7 +86,7 @@ func TestChainBudget(t *testing.T) {
 	}
 	done := make(chan answer, 1)
 	go func() {
-		out, err := Predict(context.Background(), r, Options{chainBudget: 20_000})
+		out, err := Predict(context.Background(), r, Options{Tuning: tuning.Limits{ChainBudget: 20_000}})
 		done <- answer{out, err}
 	}()
 	var a answer

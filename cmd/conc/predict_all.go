@@ -5,6 +5,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/report/predicted"
 	"github.com/conc-dev/conc/trace"
@@ -34,7 +35,7 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	defer withMemoryLimit(f.maxMemory)()
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
-	a, err := predict.All(ctx, r, f.predictOptions(dl))
+	a, err := all.Find(ctx, r, f.predictOptions(dl))
 	if err != nil {
 		return predictFailed(e, err)
 	}
@@ -60,7 +61,7 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 // writeGroupWitness writes group k's witness (predicted.GroupWitness) to
 // --witness-out. A k past the last group with a witness is a usage error;
 // without a violation the file is left empty, as for predict.
-func writeGroupWitness(e *env, a *predict.AllOutcome, outs *outputs, k int) (int, bool) {
+func writeGroupWitness(e *env, a *all.Outcome, outs *outputs, k int) (int, bool) {
 	if outs.witness == nil {
 		return 0, true
 	}

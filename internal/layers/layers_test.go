@@ -192,6 +192,14 @@ func (g graph) violations() []string {
 			case pkg == "predict/internal/sites" && isUnder(q, "predict") && q != "predict/internal/proj":
 				// The finders find the patterns; the sites only name them.
 				add("predict/internal/sites imports %s: the signatures build on the projection layer, not on predict", q)
+			case pkg == "predict" && q == "predict/all":
+				// --all runs over predict's projection; predict knows
+				// nothing of it.
+				add("predict imports predict/all: --all builds on predict, not the other way")
+			case isUnder(pkg, "predict/internal") && q == "predict/all":
+				add("%s imports predict/all: predict's internal packages know nothing of --all", pkg)
+			case pkg == "predict/internal/tuning":
+				add("predict/internal/tuning imports %s: predict's limits import nothing of ours", q)
 			case pkg == "predict/internal/batch" && isUnder(q, "predict") && q != "predict/internal/proj":
 				// predict plans the witnesses; a batch only fills and
 				// verifies the plans' runs.
@@ -242,7 +250,7 @@ var observedImports = []string{"predict/internal/proj", "predict/internal/hb"}
 var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", "predict/internal/chain"}
 
 // named are the packages the rules name besides programSide.
-var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "monitor/pass", "trace", "predict", "tracereport", "report/predicted",
+var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "monitor/pass", "trace", "predict", "predict/all", "predict/internal/tuning", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
 	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products", "monitor/internal/txn"}
 
@@ -293,6 +301,9 @@ func TestLayersCatch(t *testing.T) {
 		{"predict/internal/products", "predict/internal/pair", "predict/internal/products imports predict/internal/pair"},
 		{"predict/internal/sites", "predict", "predict/internal/sites imports predict: the signatures build on"},
 		{"predict/internal/batch", "predict/internal/chain", "predict/internal/batch imports predict/internal/chain: the batches build on"},
+		{"predict", "predict/all", "predict imports predict/all: --all builds on predict"},
+		{"predict/internal/sites", "predict/all", "predict/internal/sites imports predict/all"},
+		{"predict/internal/tuning", "model", "predict/internal/tuning imports model"},
 	} {
 		g := graph{"model": nil, "lang": {"model"}, "engines": {"model"}, "engines/brute": {"engines"},
 			"engines/global": {"engines", "engines/profile"}, "engines/profile": {"engines"}, "monitor": {"trace"}, "monitor/atomicity": {"trace"},
@@ -308,7 +319,10 @@ func TestLayersCatch(t *testing.T) {
 			"predict/internal/forkorder": {"predict/internal/proj", "predict/internal/hb", "predict/internal/chain", "model", "profiles", "trace"},
 			"predict/internal/sites":     {"predict/internal/proj", "model", "profiles", "trace"},
 			"predict/internal/batch":     {"predict/internal/proj", "model", "trace"},
-			"predict/internal/products":  {"predict/internal/proj", "predict/internal/hb", "engines", "trace"}}
+			"predict/internal/products":  {"predict/internal/proj", "predict/internal/hb", "engines", "trace"},
+			"predict/internal/tuning":    nil,
+			"predict":                    {"predict/internal/proj", "predict/internal/tuning", "engines", "trace"},
+			"predict/all":                {"predict", "predict/internal/proj", "predict/internal/batch", "predict/internal/sites", "trace"}}
 		require.Empty(t, g.violations(), "the base graph keeps the rules")
 		g[c.pkg] = append(g[c.pkg], c.imp)
 		got := g.violations()

@@ -7,13 +7,14 @@ import (
 
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/predict/all"
 )
 
 // GroupWitness is group k's witness as --witness-out writes it, k
 // numbered as the text and the JSON number the groups: from 1, the k-th
 // group whose witness replays, in order of first line. Past the last
 // such group it is nil, with shown, how many there are.
-func GroupWitness(a *predict.AllOutcome, k int) (out *predict.Outcome, shown int, err error) {
+func GroupWitness(a *all.Outcome, k int) (out *predict.Outcome, shown int, err error) {
 	for g := range a.Groups {
 		out, err := a.Witness(g)
 		if err != nil {
@@ -33,7 +34,7 @@ func GroupWitness(a *predict.AllOutcome, k int) (out *predict.Outcome, shown int
 // (stopBuilding), and calls f with each that replays (a group whose
 // witness does not is skipped, and counted by the outcome) until f says
 // stop; it returns the index of the first group not looked at.
-func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *predict.Outcome) (bool, error)) (int, error) {
+func eachWitness(ctx context.Context, a *all.Outcome, f func(k int, out *predict.Outcome) (bool, error)) (int, error) {
 	for k := range a.Groups {
 		if stopBuilding(ctx, a, k) {
 			return k, nil
@@ -56,7 +57,7 @@ func eachWitness(ctx context.Context, a *predict.AllOutcome, f func(k int, out *
 // before group k's witness was built: the groups from k on are not shown,
 // and Incomplete says so. Building a witness reads the spool once or
 // twice, so a thousand groups of a large trace take a while (docs/predict.md).
-func stopBuilding(ctx context.Context, a *predict.AllOutcome, k int) bool {
+func stopBuilding(ctx context.Context, a *all.Outcome, k int) bool {
 	if ctx.Err() == nil || a.Built(k) {
 		return false
 	}

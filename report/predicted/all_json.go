@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/report"
 )
 
@@ -63,7 +64,7 @@ type allTail struct {
 // schedule (its run as parts of the trace: a thousand runs of 10⁵ events
 // spelled out would be gigabytes), then the dropped count and what
 // --lenient skipped (skipped's Skipped and SkippedKinds).
-func WriteAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipped *report.Report) error {
+func WriteAllJSON(ctx context.Context, w io.Writer, a *all.Outcome, skipped *report.Report) error {
 	b := bufio.NewWriter(w)
 	reason := a.Result.Reason
 	if a.Result.Verdict == engines.Serializable && len(a.Program.Threads) == 0 {
@@ -100,7 +101,7 @@ func WriteAllJSON(ctx context.Context, w io.Writer, a *predict.AllOutcome, skipp
 
 // groupJSON is group k with out, its witness (Group, its number, is the
 // caller's).
-func groupJSON(a *predict.AllOutcome, k int, out *predict.Outcome) (allGroup, error) {
+func groupJSON(a *all.Outcome, k int, out *predict.Outcome) (allGroup, error) {
 	rep, err := report.BuildLean(out.Program, out.Result)
 	if err != nil {
 		return allGroup{}, err

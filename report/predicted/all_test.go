@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -24,7 +25,7 @@ func TestPredictAllStopBuilding(t *testing.T) {
 	}
 	r, err := trace.NewReader(strings.NewReader(b.String()), "t.std", trace.Options{})
 	require.NoError(t, err)
-	a, err := predict.All(context.Background(), r, predict.Options{})
+	a, err := all.Find(context.Background(), r, predict.Options{})
 	require.NoError(t, err)
 	defer a.Close()
 	require.Len(t, a.Groups, 3)

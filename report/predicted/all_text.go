@@ -9,6 +9,7 @@ import (
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/report"
 )
 
@@ -23,8 +24,8 @@ type AllTextOptions struct {
 // the groups in order of first line, at most o.MaxGroups, each with its
 // witness's cycle; a group whose witness does not replay is skipped and
 // counted. The witnesses of groups not shown are not built: a batch
-// builds no more than the text shows (AllOutcome.Ahead).
-func WriteAllText(ctx context.Context, w io.Writer, a *predict.AllOutcome, o AllTextOptions) error {
+// builds no more than the text shows (all.Outcome.Ahead).
+func WriteAllText(ctx context.Context, w io.Writer, a *all.Outcome, o AllTextOptions) error {
 	a.Ahead = o.MaxGroups
 	rep, err := report.BuildLean(a.Program, a.Result)
 	if err != nil {
@@ -65,7 +66,7 @@ func WriteAllText(ctx context.Context, w io.Writer, a *predict.AllOutcome, o All
 
 // writeAllGroup prints one group: its count, first line, thread and
 // variables, its signature, and its witness's cycle as predict shows one.
-func writeAllGroup(b *bufio.Writer, k int, g *predict.AllGroup, out *predict.Outcome) error {
+func writeAllGroup(b *bufio.Writer, k int, g *all.Group, out *predict.Outcome) error {
 	rep, err := report.BuildLean(out.Program, out.Result)
 	if err != nil {
 		return err
@@ -83,7 +84,7 @@ func writeAllGroup(b *bufio.Writer, k int, g *predict.AllGroup, out *predict.Out
 
 // writeAllNotes says what was left out: dropped groups, and a search cut
 // short.
-func writeAllNotes(b *bufio.Writer, a *predict.AllOutcome) {
+func writeAllNotes(b *bufio.Writer, a *all.Outcome) {
 	if n := a.Dropped(); n > 0 {
 		fmt.Fprintf(b, "note: %s dropped: no witness of theirs replays (docs/predict.md)\n", count(n, "group"))
 	}

@@ -1,9 +1,9 @@
 package predicted
 
-import "github.com/conc-dev/conc/predict"
+import "github.com/conc-dev/conc/predict/all"
 
 // Schedule is a group's witness run as parts of the trace in --all's JSON
-// (predict.Schedule; docs/spec.md §5): a few words a thread and a segment
+// (all.Schedule; docs/spec.md §5): a few words a thread and a segment
 // where the run spelled out would be 10⁵ events. Exported for the
 // readers of that JSON.
 type Schedule struct {
@@ -26,7 +26,7 @@ type ScheduleSegment struct {
 }
 
 // scheduleOf spells out a witness's schedule.
-func scheduleOf(sch predict.Schedule) Schedule {
+func scheduleOf(sch all.Schedule) Schedule {
 	js := Schedule{Cut: []ScheduleCut{}, Segments: []ScheduleSegment{}}
 	for _, c := range sch.Cut {
 		js.Cut = append(js.Cut, ScheduleCut{c.Thread, c.Through})

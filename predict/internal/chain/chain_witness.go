@@ -78,7 +78,7 @@ type Occurrence struct {
 // cannot respect the locks (chain_doom.go): then it returns nil. The
 // pending queries are indexed by thread and letter, so that an access
 // costs a lookup, not a look at every query (conc predict --all asks many
-// at once, predict/all_locate.go).
+// at once, predict/all/locate.go).
 func Locate(sp *proj.Spool, k int, qs []Query, doom *lockDoom) ([]Occurrence, error) {
 	found := make([]Occurrence, len(qs))
 	pending := make([]map[profiles.Letter][]int, k)

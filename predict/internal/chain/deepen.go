@@ -58,7 +58,7 @@ func (c *Chainer) DeepScan(sp *proj.Spool, u *proj.Users, always bool) (pr Inter
 
 // Deepen runs pass (a scan at bound c.Depth, reporting whether it found a
 // violation) with growing bounds, as DeepScan describes; conc predict
-// --all's scan (predict/all_collect.go) deepens the same way.
+// --all's scan (predict/all/finders.go) deepens the same way.
 func (c *Chainer) Deepen(always bool, pass func() (bool, error)) error {
 	for c.Depth = c.FirstDepth(always); ; c.Depth = c.deeper(c.Depth) {
 		c.cut = false

@@ -51,7 +51,7 @@ func (c *Chainer) scan(sp *proj.Spool, u *proj.Users) (Interrupted, bool, error)
 
 // ScanEach is scan that, with hit, goes on after a violation: hit gets
 // each interrupted transaction's pair at its access b (ev) and says
-// whether to stop (conc predict --all, predict/all.go); each, if set, sees every
+// whether to stop (conc predict --all, predict/all/finders.go); each, if set, sees every
 // event first.
 func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event), hit func(Interrupted, *trace.Event) bool) (Interrupted, bool, error) {
 	ts := make([]scanThread, c.k)

@@ -21,7 +21,7 @@ import (
 //	target id   (uvarint, when the op has one)
 //	line delta  (uvarint, when spoolLine: the line is not the previous + 1)
 //	code location (uvarint, when spoolLoc: only in a spool that keeps them,
-//	              for conc predict --all's signatures, predict/all.go)
+//	              for conc predict --all's signatures, predict/all)
 //
 // so a typical event costs two or three bytes. The first SpoolMem bytes stay
 // in memory (a small trace never touches the disk); past that the spool

@@ -1,4 +1,4 @@
-package predict
+package all
 
 import (
 	"github.com/conc-dev/conc/predict/internal/chain"
@@ -29,7 +29,7 @@ type scanPlanned struct {
 // prePlanScans plans the normal runs of group k and the groups after it
 // not built yet whose first finder is the scan, planAhead batches' worth,
 // unless a batch's worth is planned already.
-func (w *allWitnesses) prePlanScans(k int) error {
+func (w *witnesses) prePlanScans(k int) error {
 	type pending struct {
 		g  int
 		pr chain.Interrupted
@@ -50,7 +50,7 @@ func (w *allWitnesses) prePlanScans(k int) error {
 			continue // made by an earlier batch, which had no room for it
 		}
 		pr := grp.pats[srcScan].scan
-		ls, ok, err := w.p.scanChain(w.c, pr)
+		ls, ok, err := scanChain(w.c, pr)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (w *allWitnesses) prePlanScans(k int) error {
 	if len(ps) == 0 {
 		return nil
 	}
-	pos, err := chain.Locate(w.p.sp, w.c.Threads(), qs, nil)
+	pos, err := chain.Locate(w.x.Spool(), w.c.Threads(), qs, nil)
 	if err != nil {
 		return err
 	}

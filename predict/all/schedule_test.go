@@ -1,4 +1,4 @@
-package predict
+package all
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/testkit/schedtest"
 )
 
@@ -25,10 +26,10 @@ func scheduledRun(t *testing.T, src string, sch Schedule, dropSync bool) string 
 
 // requireScheduleExact: the witness's schedule rebuilds the run
 // --witness-out writes, event by event.
-func requireScheduleExact(t *testing.T, src string, out *Outcome, dropSync bool) {
+func requireScheduleExact(t *testing.T, src string, out *predict.Outcome, dropSync bool) {
 	t.Helper()
 	var want strings.Builder
-	require.NoError(t, WriteSTD(&want, out.Program, out.Result.Witness))
+	require.NoError(t, predict.WriteSTD(&want, out.Program, out.Result.Witness))
 	sch := ScheduleOf(out.Program, out.Result.Witness)
 	require.Equal(t, want.String(), scheduledRun(t, src, sch, dropSync), "schedule %+v\ntrace:\n%s", sch, src)
 }
@@ -37,7 +38,7 @@ func requireScheduleExact(t *testing.T, src string, out *Outcome, dropSync bool)
 // run is a cut and then segments, one per block of a thread.
 func TestScheduleOfShapes(t *testing.T) {
 	src := "T0|begin\nT0|r(x)\nT1|w(x)\nT0|r(x)\nT0|end\n" // the observed order violates
-	a := allString(t, src, Options{})
+	a := allString(t, src, predict.Options{})
 	out, err := a.Witness(0)
 	require.NoError(t, err)
 	require.NotNil(t, out)
@@ -47,7 +48,7 @@ func TestScheduleOfShapes(t *testing.T) {
 	requireScheduleExact(t, src, out, false)
 
 	src = "T0|begin\nT0|r(x)\nT0|r(x)\nT0|end\nT1|w(x)\n" // T1's write moves between T0's reads
-	a = allString(t, src, Options{})
+	a = allString(t, src, predict.Options{})
 	out, err = a.Witness(0)
 	require.NoError(t, err)
 	require.NotNil(t, out)

@@ -1,17 +1,18 @@
-package predict
+package all
 
 import (
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/predict/internal/batch"
 	"github.com/conc-dev/conc/predict/internal/chain"
 )
 
 // The witnesses of conc predict --all's groups (docs/predict.md, "Every
-// group (--all)"): the first by All, in order until one replays (the
+// group (--all)"): the first by Find, in order until one replays (the
 // verdict's proof), the others in batches as the caller asks for them.
 // A batch takes the next groups not built yet, plans each witness from
-// its first finder with a plan (planOf: the part that needs the
-// predictor), and hands the plans to internal/batch, which fills their
+// its first finder with a plan (planOf, over predict's projection), and
+// hands the plans to internal/batch, which fills their
 // runs in one pass over the spool and verifies them. A run that fails the
 // verification has its group's other finders tried one at a time (build),
 // as one larger than a batch is built alone. Memory: the batch's runs, at
@@ -25,23 +26,23 @@ const (
 	batchEdges  = 1 << 19
 )
 
-// allWitnesses builds the groups' witnesses.
-type allWitnesses struct {
-	p      *predictor
+// witnesses builds the groups' witnesses.
+type witnesses struct {
+	x      *predict.Projection
 	c      *chain.Chainer // the lock-free scan's (nil without): its normal runs' chains
-	groups []*allGroup    // the collector's, in the order of shown
+	groups []*tally       // the collector's, in the order of shown
 	misses int            // patterns the collector dropped for want of e1's site (the tests check there are none)
-	// shown is the answer's groups (AllOutcome.Groups): a group's Source
+	// shown is the answer's groups (Outcome.Groups): a group's Source
 	// and Dropped are set as its witness is built.
-	shown     []AllGroup
-	first     *Outcome            // the first verified group's witness
-	at        int                 // its group
-	ahead     int                 // AllOutcome.Ahead
-	ready     map[int]*Outcome    // a batch's verified witnesses, until witness hands them out
-	schedules map[int]Schedule    // and their schedules, until schedule does
-	scanPlans map[int]scanPlanned // normal runs' plans made ahead (all_locate.go)
-	spare     *batchRun           // a plan the last batch had no room for
-	batches   *batch.Builder      // fills and verifies the batches' runs
+	shown     []Group
+	first     *predict.Outcome         // the first verified group's witness
+	at        int                      // its group
+	ahead     int                      // Outcome.Ahead
+	ready     map[int]*predict.Outcome // a batch's verified witnesses, until witness hands them out
+	schedules map[int]Schedule         // and their schedules, until schedule does
+	scanPlans map[int]scanPlanned      // normal runs' plans made ahead (locate.go)
+	spare     *batchRun                // a plan the last batch had no room for
+	batches   *batch.Builder           // fills and verifies the batches' runs
 	// For the tests: a smaller bound on a batch's edges (0: batchEdges),
 	// and the runs filled in batches: planned, observed, failed; built
 	// alone.
@@ -57,21 +58,21 @@ type batchRun struct {
 	engine, why string
 }
 
-// newAllWitnesses is the builder of p's groups' witnesses (p nil: a trace
-// cut short by the deadline, no group).
-func newAllWitnesses(p *predictor) *allWitnesses {
-	w := &allWitnesses{p: p, at: -1, ready: map[int]*Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
-	if p != nil {
-		w.batches = batch.NewBuilder(p.s, p.sp, p.o.Check.LockEdges, unaryWrappers)
+// newWitnesses is the builder of the groups' witnesses over x (nil: a
+// trace cut short by the deadline, no group).
+func newWitnesses(x *predict.Projection) *witnesses {
+	w := &witnesses{x: x, at: -1, ready: map[int]*predict.Outcome{}, schedules: map[int]Schedule{}, scanPlans: map[int]scanPlanned{}}
+	if x != nil {
+		w.batches = batch.NewBuilder(x.Summary(), x.Spool(), x.Options().Check.LockEdges, predict.UnaryWrappers)
 	}
 	return w
 }
 
 // buildFirst builds witnesses in order until one replays, and keeps it;
 // nil when none does (or the deadline came first).
-func (w *allWitnesses) buildFirst() (*Outcome, error) {
+func (w *witnesses) buildFirst() (*predict.Outcome, error) {
 	for k := range w.groups {
-		if k > 0 && w.p.ctx.Err() != nil {
+		if k > 0 && w.x.Context().Err() != nil {
 			break // each try is a pass over the spool: not past the deadline
 		}
 		out, err := w.build(k)
@@ -86,9 +87,9 @@ func (w *allWitnesses) buildFirst() (*Outcome, error) {
 	return nil, nil
 }
 
-// witness is group k's witness (AllOutcome.Witness), a batch of at most
+// witness is group k's witness (Outcome.Witness), a batch of at most
 // ahead groups (0: batchGroups) built for it if need be.
-func (w *allWitnesses) witness(k, ahead int) (*Outcome, error) {
+func (w *witnesses) witness(k, ahead int) (*predict.Outcome, error) {
 	w.ahead = ahead
 	switch {
 	case k == w.at:
@@ -106,8 +107,8 @@ func (w *allWitnesses) witness(k, ahead int) (*Outcome, error) {
 	return out, nil
 }
 
-// schedule is group k's witness's schedule (AllOutcome.Schedule).
-func (w *allWitnesses) schedule(k int, out *Outcome) Schedule {
+// schedule is group k's witness's schedule (Outcome.Schedule).
+func (w *witnesses) schedule(k int, out *predict.Outcome) Schedule {
 	if sch, ok := w.schedules[k]; ok {
 		delete(w.schedules, k)
 		return sch
@@ -115,8 +116,8 @@ func (w *allWitnesses) schedule(k int, out *Outcome) Schedule {
 	return ScheduleOf(out.Program, out.Result.Witness)
 }
 
-// built reports that group k's witness costs nothing more (AllOutcome.Built).
-func (w *allWitnesses) built(k int) bool {
+// built reports that group k's witness costs nothing more (Outcome.Built).
+func (w *witnesses) built(k int) bool {
 	_, ok := w.ready[k]
 	return ok || k == w.at || w.shown[k].Dropped
 }
@@ -124,7 +125,7 @@ func (w *allWitnesses) built(k int) bool {
 // buildBatch builds the witnesses of group k and the groups after it not
 // built yet, as many as a batch holds, and keeps those that replay for
 // witness; the groups none of whose witnesses replays are dropped.
-func (w *allWitnesses) buildBatch(k int) error {
+func (w *witnesses) buildBatch(k int) error {
 	if w.c != nil {
 		if err := w.prePlanScans(k); err != nil {
 			return err
@@ -159,7 +160,7 @@ func (w *allWitnesses) buildBatch(k int) error {
 
 // fillBatch fills and verifies the batch's runs (internal/batch), and
 // keeps or retries each.
-func (w *allWitnesses) fillBatch(fills []*batchRun) error {
+func (w *witnesses) fillBatch(fills []*batchRun) error {
 	runs := make([]*batch.Run, len(fills))
 	for x, f := range fills {
 		runs[x] = f.Run
@@ -184,7 +185,7 @@ func (w *allWitnesses) fillBatch(fills []*batchRun) error {
 
 // spareOr is the plan the last batch had no room for, if it is group
 // g's, or else group g's plan (planFirst).
-func (w *allWitnesses) spareOr(g int) (*batchRun, error) {
+func (w *witnesses) spareOr(g int) (*batchRun, error) {
 	if f := w.spare; f != nil && f.g == g {
 		w.spare = nil
 		return f, nil
@@ -194,9 +195,9 @@ func (w *allWitnesses) spareOr(g int) (*batchRun, error) {
 
 // buildAlone builds a witness larger than a batch as materialise does,
 // without keeping its threads' edges besides its run.
-func (w *allWitnesses) buildAlone(f *batchRun) error {
+func (w *witnesses) buildAlone(f *batchRun) error {
 	w.filled[3]++
-	out, ok, err := w.p.verified(f.Plan, f.DropSync, f.engine, f.why)
+	out, ok, err := w.x.Verified(f.Plan, f.DropSync, f.engine, f.why)
 	switch {
 	case err != nil:
 		return err
@@ -213,7 +214,7 @@ func (w *allWitnesses) buildAlone(f *batchRun) error {
 }
 
 // maxBatchEdges is batchEdges, or the tests' smaller bound.
-func (w *allWitnesses) maxBatchEdges() int64 {
+func (w *witnesses) maxBatchEdges() int64 {
 	if w.maxEdges > 0 {
 		return w.maxEdges
 	}
@@ -221,8 +222,8 @@ func (w *allWitnesses) maxBatchEdges() int64 {
 }
 
 // batchSize is how many groups a batch plans: batchGroups, or fewer when
-// the caller said it shows fewer (Ahead).
-func (w *allWitnesses) batchSize() int {
+// the caller said it shows fewer (Outcome.Ahead).
+func (w *witnesses) batchSize() int {
 	if w.ahead > 0 {
 		return min(w.ahead, batchGroups)
 	}
@@ -234,7 +235,7 @@ func (w *allWitnesses) batchSize() int {
 // plan cannot be made (a normal run's chain not found again) is passed
 // over; with none left the group is built one finder at a time (and
 // dropped).
-func (w *allWitnesses) planFirst(g int) (*batchRun, error) {
+func (w *witnesses) planFirst(g int) (*batchRun, error) {
 	grp := w.groups[g]
 	for src := range nSources {
 		if !grp.has[src] {
@@ -250,7 +251,7 @@ func (w *allWitnesses) planFirst(g int) (*batchRun, error) {
 			return nil, err
 		}
 		if ok {
-			run := batch.NewRun(pl, len(w.p.s.Threads), dropSync)
+			run := batch.NewRun(pl, len(w.x.Summary().Threads), dropSync)
 			return &batchRun{Run: run, g: g, src: src, engine: engine, why: why}, nil
 		}
 	}
@@ -261,10 +262,10 @@ func (w *allWitnesses) planFirst(g int) (*batchRun, error) {
 // keepOrRetry keeps a verified run's witness for witness (and its
 // schedule for schedule); one that does not replay has its group's later
 // finders tried one at a time.
-func (w *allWitnesses) keepOrRetry(f *batchRun) error {
+func (w *witnesses) keepOrRetry(f *batchRun) error {
 	if f.Replays {
 		res := engines.Result{Engine: f.engine, Verdict: engines.Violation, Witness: f.Materialised.Witness, Reason: f.why}
-		w.ready[f.g] = &Outcome{Result: res, Program: f.Materialised.Names}
+		w.ready[f.g] = &predict.Outcome{Result: res, Program: f.Materialised.Names}
 		w.schedules[f.g] = f.Schedule
 		w.shown[f.g].Source = sourceNames[f.src]
 		return nil

@@ -1,7 +1,8 @@
-package predict
+package all
 
 import (
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/predict/internal/batch"
 )
 
@@ -23,8 +24,8 @@ type ScheduleCut = batch.ScheduleCut
 type ScheduleSegment = batch.ScheduleSegment
 
 // ScheduleOf is the schedule of a witness run over the projection program
-// p (predict's: its events carry their trace lines), as WriteSTD writes
+// p (predict's: its events carry their trace lines), as predict.WriteSTD writes
 // the run (without its unary wrappers).
 func ScheduleOf(p *model.Program, w *model.Witness) Schedule {
-	return batch.ScheduleOf(p, w, unaryWrappers(w, len(p.Threads)))
+	return batch.ScheduleOf(p, w, predict.UnaryWrappers(w, len(p.Threads)))
 }

@@ -1,4 +1,4 @@
-package predict
+package all
 
 import (
 	"context"
@@ -13,15 +13,17 @@ import (
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 	"github.com/conc-dev/conc/verify"
 )
 
 // allString runs All on an STD text.
-func allString(t testing.TB, src string, o Options) *AllOutcome {
+func allString(t testing.TB, src string, o predict.Options) *Outcome {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
-	a, err := All(context.Background(), r, o)
+	a, err := Find(context.Background(), r, o)
 	require.NoError(t, err, "trace:\n%s", src)
 	t.Cleanup(func() { a.Close() })
 	return a
@@ -48,7 +50,7 @@ func allTrace(r *rand.Rand, seed uint64) string {
 	case 0:
 		return randomTrace(r, randomShape(r))
 	case 1:
-		return randomPairShape(r).trace(r)
+		return randomPairShape(r).Trace(r)
 	}
 	sh := randomShape(r)
 	sh.Locks, sh.Fork, sh.Items = 0, false, 1+r.IntN(4)
@@ -74,7 +76,7 @@ func TestAllGroupsReplay(t *testing.T) {
 			src = withLocs(src)
 		}
 		full := projectionOf(t, src)
-		for _, c := range predictConfigs[:3] {
+		for _, c := range predictConfigs {
 			want := predictString(t, src, c.o).Result.Verdict
 			a := allString(t, src, c.o)
 			require.Zero(t, a.w.misses, "seed %d, %s: a pattern's e1 not tracked", seed, c.name)
@@ -127,8 +129,8 @@ func TestAllHasPredictsGroup(t *testing.T) {
 		sh := randomShape(r)
 		sh.Locks, sh.Fork, sh.Threads, sh.Items = 0, false, 2+r.IntN(5), 1+r.IntN(4)
 		src := randomTrace(r, sh)
-		out := predictString(t, src, Options{})
-		a := allString(t, src, Options{})
+		out := predictString(t, src, predict.Options{})
+		a := allString(t, src, predict.Options{})
 		require.Equal(t, out.Result.Verdict, a.Result.Verdict, "seed %d", seed)
 		if out.Result.Verdict != engines.Violation {
 			continue
@@ -158,7 +160,7 @@ func TestAllFindsEveryPair(t *testing.T) {
 	for _, v := range []string{"x", "y", "z"} {
 		fmt.Fprintf(&b, "T0|begin\nT0|r(%s)|A.java:%s1\nT0|r(%s)|A.java:%s2\nT0|end\nT1|w(%s)|B.java:%s\n", v, v, v, v, v, v)
 	}
-	a := allString(t, b.String(), Options{})
+	a := allString(t, b.String(), predict.Options{})
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	var sigs []string
 	for k, g := range a.Groups {
@@ -182,8 +184,8 @@ func TestAllDeepens(t *testing.T) {
 		r := rand.New(rand.NewPCG(seed, 19))
 		src := randomTrace(r, traceShape{Threads: 4 + r.IntN(7), Vars: 2 + r.IntN(4), Items: 1 + r.IntN(3)})
 		full := projectionOf(t, src)
-		want := predictString(t, src, Options{}).Result.Verdict
-		a := allString(t, src, Options{deepen: true})
+		want := predictString(t, src, predict.Options{}).Result.Verdict
+		a := allString(t, src, predict.Options{Tuning: tuning.Limits{Deepen: true}})
 		require.Equal(t, want, a.Result.Verdict, "seed %d\n%s", seed, src)
 		require.Zero(t, a.w.misses, "seed %d", seed)
 		if a.w.c.Depth != a.w.c.FirstDepth(true) {
@@ -213,10 +215,10 @@ func TestAllDeepens(t *testing.T) {
 // dropped. The witness replays on the projection program, the monitor
 // flags it written as STD, and its schedule rebuilds it.
 func TestAllTurnsUnknownIntoViolation(t *testing.T) {
-	b, err := os.ReadFile("testdata/pair-unknown-c.std")
+	b, err := os.ReadFile("../testdata/pair-unknown-c.std")
 	require.NoError(t, err)
 	src := string(b)
-	for _, o := range []Options{{Check: engines.Options{MaxStates: 3}}, {maxTable: 1}} {
+	for _, o := range []predict.Options{{Check: engines.Options{MaxStates: 3}}, {Tuning: tuning.Limits{MaxTable: 1}}} {
 		out := predictString(t, src, o)
 		require.Equal(t, engines.Unknown, out.Result.Verdict, "%+v", o)
 		require.Contains(t, out.Result.Reason, "the locking is not nested (thread T3 releases a at line 45 while holding b")
@@ -248,7 +250,7 @@ func TestAllTurnsUnknownIntoViolation(t *testing.T) {
 // reason, which contradicts the verdict): a ring of 4 threads, whose
 // chain needs them all, and 19 writers that chain every way.
 func TestAllBudgetNote(t *testing.T) {
-	a := allString(t, ringTrace(4)+stuckTrace(20), Options{chainBudget: 20_000})
+	a := allString(t, ringTrace(4)+stuckTrace(20), predict.Options{Tuning: tuning.Limits{ChainBudget: 20_000}})
 	require.Equal(t, engines.Violation, a.Result.Verdict, a.Result.Reason)
 	require.NotEmpty(t, a.Groups)
 	require.Equal(t, "the chain search stopped at predict's default budget of 20000 chain states (docs/predict.md): "+

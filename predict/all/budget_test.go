@@ -1,4 +1,4 @@
-package predict
+package all
 
 import (
 	"context"
@@ -11,19 +11,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/predict/internal/proj/projtest"
+	"github.com/conc-dev/conc/predict/internal/tuning"
 	"github.com/conc-dev/conc/trace"
 )
 
 // allWithin runs All on an STD text under a deadline, and reports how
 // long it took.
-func allWithin(t *testing.T, src string, o Options, d time.Duration) (*AllOutcome, time.Duration) {
+func allWithin(t *testing.T, src string, o predict.Options, d time.Duration) (*Outcome, time.Duration) {
 	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{})
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	start := time.Now()
-	a, err := All(ctx, r, o)
+	a, err := Find(ctx, r, o)
 	require.NoError(t, err)
 	t.Cleanup(func() { a.Close() })
 	return a, time.Since(start)
@@ -43,10 +45,10 @@ func TestAllDeadlineAfterScanHit(t *testing.T) {
 	// The deadline must come after the trace is read, while the scan
 	// runs: on a loaded machine reading can take longer than 50 ms, so
 	// the deadline grows until it does.
-	var a *AllOutcome
+	var a *Outcome
 	var took time.Duration
 	for d := 50 * time.Millisecond; ; d *= 2 {
-		a, took = allWithin(t, b.String(), Options{}, d)
+		a, took = allWithin(t, b.String(), predict.Options{}, d)
 		if a.Result.Verdict != engines.Unknown || d > 10*time.Second {
 			break
 		}
@@ -79,14 +81,14 @@ func TestForkChainObservedFast(t *testing.T) {
 	src := forkChain(10_000)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	out := predictString(t, src, Options{})
+	out := predictString(t, src, predict.Options{})
 	runtime.ReadMemStats(&after)
 	require.Equal(t, engines.Violation, out.Result.Verdict)
 	require.Contains(t, out.Result.Reason, "the trace as observed is not serializable")
 	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(200<<20))
-	a := allString(t, src, Options{})
+	a := allString(t, src, predict.Options{})
 	require.Equal(t, engines.Violation, a.Result.Verdict)
-	require.Equal(t, manyThreadsNote, a.Incomplete)
+	require.Equal(t, predict.ManyThreadsNote, a.Incomplete)
 }
 
 // TestAllDeepNestingBudgets: 10,000 nested locks around one read. The
@@ -98,14 +100,14 @@ func TestForkChainObservedFast(t *testing.T) {
 // Either way the violation predict finds stands.
 func TestAllDeepNestingBudgets(t *testing.T) {
 	src := projtest.DeepNesting(10_000)
-	a, took := allWithin(t, src, Options{}, time.Second)
+	a, took := allWithin(t, src, predict.Options{}, time.Second)
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Empty(t, a.Incomplete)
 	require.Less(t, took, 5*time.Second)
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	a = allString(t, src, Options{maxNest: 500})
+	a = allString(t, src, predict.Options{Tuning: tuning.Limits{MaxNest: 500}})
 	runtime.ReadMemStats(&after)
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	require.Contains(t, a.Incomplete, "the linear two-thread decision stopped at its limits")
@@ -122,7 +124,7 @@ func TestAllDeepNestingBudgets(t *testing.T) {
 func TestAllFreesForkContext(t *testing.T) {
 	src := "T0|fork(T1)\nT1|begin\nT0|acq(m0)\nT0|fork(T2)\nT1|w(x0)\nT0|fork(T3)\nT3|begin\n" +
 		"T0|w(x0)\nT3|w(x0)\nT0|rel(m0)\nT3|acq(m0)\nT3|w(x0)\nT3|r(x0)\nT1|end\n"
-	a := allString(t, src, Options{})
+	a := allString(t, src, predict.Options{})
 	require.Equal(t, engines.Violation, a.Result.Verdict)
 	var sigs []string
 	for k, g := range a.Groups {

@@ -1,4 +1,4 @@
-package predict
+package all
 
 import (
 	"math/rand/v2"
@@ -10,7 +10,7 @@ import (
 )
 
 // TestAllBatchSameAsOneByOne: the witnesses built in batches (one pass
-// for many plans, all_batch.go and internal/batch) are those built one at
+// for many plans, batch.go and internal/batch) are those built one at
 // a time (build: a pass per witness), run, cycle and finder, and a group
 // dropped by one is dropped by the other; on the random traces of
 // TestAllGroupsReplay (80 quick, 800 with CONC_LONG=1), asked as predict
@@ -30,7 +30,7 @@ func TestAllBatchSameAsOneByOne(t *testing.T) {
 	for _, seed := range seeds {
 		r := rand.New(rand.NewPCG(seed, 16))
 		src := allTrace(r, seed)
-		for _, c := range predictConfigs[:3] {
+		for _, c := range predictConfigs {
 			batched, one := allString(t, src, c.o), allString(t, src, c.o)
 			batched.Ahead = []int{0, 1, 2, 3, 5}[seed%5]
 			if seed%3 == 1 {
