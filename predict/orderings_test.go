@@ -2,14 +2,13 @@ package predict
 
 import (
 	"context"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/testflag"
-	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
 	"github.com/conc-dev/conc/trace"
 	"github.com/stretchr/testify/require"
 )
@@ -66,12 +65,7 @@ func TestOrderingsAgainstOracle(t *testing.T) {
 	var decided, violating [2]int // by lock edges
 	for range n {
 		seed := rng.Uint64()
-		evs := trace.OrderingEvents(seed, 8+rng.IntN(18), 2+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2))
-		var b []byte
-		for _, e := range evs {
-			b = trace.AppendSTD(b, e, trace.GenName)
-		}
-		src := string(b)
+		src := projtest.OrderedTrace(seed, 8+rng.IntN(18), 2+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2))
 		for k, le := range []bool{false, true} {
 			want := oracleViolates(t, src, le)
 			for _, eng := range []string{"auto", "global"} {
@@ -96,36 +90,11 @@ func TestOrderingsAgainstOracle(t *testing.T) {
 	require.Greater(t, decided[1], violating[1]*8/10, "too few violations found with lock edges")
 }
 
-// requireKeepsOrderings checks a witness's run against src's orderings
-// without predict's code: written as STD, the trace reader takes it (read
-// locks shared, never with a write hold; no post after a wait), and each
-// wait comes after every post of its message in src.
+// requireKeepsOrderings is projtest.RequireKeepsOrderings on out's
+// witness written as STD.
 func requireKeepsOrderings(t *testing.T, src string, out *Outcome) {
 	t.Helper()
 	var b strings.Builder
 	require.NoError(t, WriteSTD(&b, out.Program, out.Result.Witness))
-	posts := map[string]int{}
-	for _, line := range strings.Split(src, "\n") {
-		if i := strings.Index(line, "|post("); i >= 0 {
-			posts[line[i:]]++
-		}
-	}
-	r, err := trace.NewReader(strings.NewReader(b.String()), "w.std", trace.Options{Orderings: true})
-	require.NoError(t, err)
-	seen := map[int32]int{}
-	for {
-		ev, err := r.Next()
-		if err == io.EOF {
-			return
-		}
-		require.NoError(t, err, "witness\n%s\nof\n%s", b.String(), src)
-		name := r.Msgs()
-		switch ev.Op {
-		case model.OpPost:
-			seen[ev.Target]++
-		case model.OpWait:
-			require.Equal(t, posts["|post("+name.Name(ev.Target)+")"], seen[ev.Target],
-				"a wait before every post of its message: witness\n%s\nof\n%s", b.String(), src)
-		}
-	}
+	projtest.RequireKeepsOrderings(t, src, b.String())
 }

@@ -21,7 +21,7 @@ func runPredictAll(e *env, f *predictFlags, path string) int {
 	if f.dot != "" || f.html != "" {
 		return e.usagef("--dot and --html draw one witness run: give them without --all; run 'conc predict --help'")
 	}
-	r, closeTrace, err := openTrace(e, path, trace.Options{Lenient: f.lenient}, f.progress.Enabled(e.stderr))
+	r, closeTrace, err := openTrace(e, path, trace.Options{Lenient: f.lenient, Orderings: true}, f.progress.Enabled(e.stderr))
 	if err != nil {
 		return inputError(e, err)
 	}

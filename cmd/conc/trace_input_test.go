@@ -127,3 +127,19 @@ func TestMonitorFirstChecksGzipRest(t *testing.T) {
 	require.Empty(t, o.stdout)
 	require.Regexp(t, `lost\.std\.gz:\d+: reading stopped: gzip data truncated or corrupt \(gzip: invalid checksum\)`, o.stderr)
 }
+
+// The ordering extension's impossible lines (docs/spec.md §3) are errors
+// with their line in every trace command, and --lenient counts them by
+// kind; the rest of the trace is then decided.
+func TestTraceOrderingErrors(t *testing.T) {
+	src := "T1|begin\nT1|r(x)\nT1|post(m)\nT2|wait(m)\nT2|w(x)\nT1|post(m)\nT1|racq(l)\nT2|acq(l)\nT1|w(x)\nT1|end\n"
+	path := file(t, "ord.std", src)
+	for _, args := range [][]string{{"monitor"}, {"predict"}, {"predict", "--all"}} {
+		o := conc(append(args, path)...)
+		require.Equal(t, exitUsage, o.code, "%v: %s", args, o.stdout)
+		require.Equal(t, path+":6: post(m) after a wait for it at line 4\n", o.stderr, args)
+		o = conc(append(args, path, "--lenient")...)
+		require.Equal(t, exitViolation, o.code, "%v: %s%s", args, o.stdout, o.stderr)
+		require.Equal(t, "conc: --lenient skipped 2 lines (first at line 6): 1 acq of a lock held by another thread, 1 post after a wait for its message\n", o.stderr, args)
+	}
+}

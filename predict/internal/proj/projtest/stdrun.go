@@ -28,7 +28,7 @@ func RequireSTDRun(t *testing.T, src, std string, lockEdges bool) {
 		o := strings.Split(orig[n-1], "|")
 		require.Equal(t, o[0]+"|"+o[1], f[0]+"|"+f[1], "witness line %q", l)
 	}
-	r, err := trace.NewReader(strings.NewReader(std), "w.std", trace.Options{})
+	r, err := trace.NewReader(strings.NewReader(std), "w.std", trace.Options{Orderings: true})
 	require.NoError(t, err)
 	res, err := pass.Check(context.Background(), r, pass.Options{TraceOptions: monitor.TraceOptions{LockEdges: lockEdges}})
 	require.NoError(t, err)
