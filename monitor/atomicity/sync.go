@@ -5,12 +5,10 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// other steps the events that are not accesses: with lock edges an
-// acquire comes after the lock's last release and a join after the
-// joined thread's latest event; a release and a fork are sources for
-// later events; begin and end open and close the thread's transaction.
+// other steps the events that are not accesses: begin and end open and
+// close the thread's transaction; the rest order events with lock edges
+// only (lockEdge).
 func (k *Tracker) other(th *thread, ev *trace.Event) {
-	t := ev.Thread
 	switch ev.Op {
 	case model.OpBegin:
 		if th.depth++; th.depth == 1 {
@@ -22,30 +20,40 @@ func (k *Tracker) other(th *thread, ev *trace.Event) {
 				k.close(th, ev.Line)
 			}
 		}
+	default:
+		if k.opts.LockEdges {
+			k.lockEdge(th, ev)
+		}
+	}
+}
+
+// lockEdge steps a lock, fork, join or ordering event with lock edges: an
+// acquire comes after the lock's last release (and its read releases
+// since: ordering), a join after the joined thread's latest event; a
+// release and a fork are sources for later events.
+func (k *Tracker) lockEdge(th *thread, ev *trace.Event) {
+	t := ev.Thread
+	switch ev.Op {
 	case model.OpAcquire:
-		if l := k.lock(ev.Target); k.opts.LockEdges && l.line != 0 && l.thread != t && l.m.news(th, k.busy.lo) {
+		if l := k.lock(ev.Target); l.line != 0 && l.thread != t && l.m.news(th, k.busy.lo) {
 			k.receive(th, ev, l, model.OpRelease, ev.Target)
 		}
-		if k.opts.LockEdges && int(ev.Target) < len(k.readRels) {
+		if int(ev.Target) < len(k.readRels) {
 			k.receiveAll(th, ev, &k.readRels[ev.Target], model.OpReadRelease)
 			k.readRels[ev.Target].clear()
 		}
 	case model.OpRelease:
-		if k.opts.LockEdges {
-			*k.lock(ev.Target) = rec{ev.Line, th.m.frozen(), t, ev.Loc}
-		}
+		*k.lock(ev.Target) = rec{ev.Line, th.m.frozen(), t, ev.Loc}
 	case model.OpFork:
-		if u := &k.threads[ev.Target]; k.opts.LockEdges && ev.Target != t {
+		if u := &k.threads[ev.Target]; ev.Target != t {
 			u.pending = append(u.pending, fork{*ev, th.m.frozen()})
 		}
-	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait:
-		if k.opts.LockEdges {
-			k.ordering(th, ev)
-		}
 	case model.OpJoin:
-		if u := &k.threads[ev.Target]; k.opts.LockEdges && u.last.Line != 0 && ev.Target != t {
+		if u := &k.threads[ev.Target]; u.last.Line != 0 && ev.Target != t {
 			k.receiveEvent(th, ev, &u.last, u.m)
 		}
+	default:
+		k.ordering(th, ev)
 	}
 }
 
