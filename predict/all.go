@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
@@ -130,11 +129,13 @@ func (a *AllOutcome) find() error {
 		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
 		a.Result.Stats.States = c.States
 		if c.Stop != "" {
-			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.Stop, c.Stop
+			a.Result.Verdict, a.Result.Reason, a.Result.Limit, a.Incomplete = engines.Unknown, c.Stop, c.StopBy, c.Stop
 		}
 		if len(col.groups) > 0 {
-			a.Result.Verdict, a.Result.Reason = engines.Violation, p.optimisticNote()
-			a.Incomplete = stoppedAt(a.Incomplete)
+			a.Result.Verdict, a.Result.Reason, a.Result.Limit = engines.Violation, p.optimisticNote(), engines.NoLimit
+			if c.Stop != "" {
+				a.Incomplete = p.stoppedAt(c)
+			}
 		}
 		return err
 	}
@@ -156,14 +157,13 @@ func (a *AllOutcome) find() error {
 	return a.runFinders(col)
 }
 
-// stoppedAt words the default budget's stop for a violation's note: "no
-// violation within predict's default budget …" is an unknown answer's
-// reason, and read after `violation` it contradicts it.
-func stoppedAt(stop string) string {
-	if rest, ok := strings.CutPrefix(stop, "no violation within "); ok {
-		return "the chain search stopped at " + rest
+// stoppedAt words c's stop for a violation's note: "no violation within predict's default budget …" is an unknown
+// answer's reason, and read after `violation` it contradicts it.
+func (p *predictor) stoppedAt(c *chain.Chainer) string {
+	if c.StopBy == engines.StateBudget && p.defaultBudget() {
+		return "the chain search stopped at " + chainBudget(c)
 	}
-	return stop
+	return c.Stop
 }
 
 // runFinders adds the groups of the two-thread patterns (the lock-free
@@ -249,15 +249,15 @@ func (a *AllOutcome) settle() error {
 	}
 	if out != nil {
 		if a.Result.Verdict != engines.Violation { // an unknown answer, now proved
-			a.Result.Verdict, a.Result.Reason = engines.Violation, out.Result.Reason
+			a.Result.Verdict, a.Result.Reason, a.Result.Limit = engines.Violation, out.Result.Reason, engines.NoLimit
 		}
 		return nil
 	}
 	ctx := a.w.p.ctx
 	if a.Result.Verdict == engines.Violation && ctx.Err() != nil {
 		// The deadline came before a witness could be verified: no proof.
-		a.Result.Verdict, a.Result.Reason = engines.Unknown, chain.StopNote(ctx)
-		a.Incomplete = a.Result.Reason
+		a.Result.Limit, a.Result.Reason = chain.Ended(ctx)
+		a.Result.Verdict, a.Incomplete = engines.Unknown, a.Result.Reason
 		return nil
 	}
 	if a.Result.Verdict == engines.Violation {
@@ -373,7 +373,7 @@ func (p *predictor) scanPlan(c *chain.Chainer, pr chain.Interrupted) (proj.Plan,
 func (p *predictor) scanChain(c *chain.Chainer, pr chain.Interrupted) ([]chain.Link, bool, error) {
 	// The scan may have spent the budget: each witness gets its own
 	// allowance for finding its chain again.
-	if c.Stop = ""; c.Limit > 0 {
+	if c.Resume(); c.Limit > 0 {
 		c.Limit = c.States + witnessChainStates
 	}
 	if c.Ctx.Err() != nil {
