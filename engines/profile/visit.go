@@ -37,7 +37,7 @@ func newVisitSet(ctx context.Context, opts engines.Options) visitSet {
 // 1,000 accesses takes millions of steps before its first state, which
 // a state limit alone would not cut. It is large enough that a limit that
 // lets the states through lets their work through too (the tests' limits
-// of 1,000 states answer as before).
+// of 1,000 states answer as a limit on the states alone would).
 const stepsPerState = 1 << 16
 
 const stateLimit = "state limit reached (--max-states)"
