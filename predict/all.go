@@ -157,8 +157,9 @@ func (a *AllOutcome) find() error {
 	return a.runFinders(col)
 }
 
-// stoppedAt words c's stop for a violation's note: "no violation within predict's default budget …" is an unknown
-// answer's reason, and read after `violation` it contradicts it.
+// stoppedAt words c's stop for a violation's note: "no violation within
+// predict's default budget …" is an unknown answer's reason, and read
+// after `violation` it contradicts it.
 func (p *predictor) stoppedAt(c *chain.Chainer) string {
 	if c.StopBy == engines.StateBudget && p.defaultBudget() {
 		return "the chain search stopped at " + chainBudget(c)
