@@ -28,9 +28,10 @@ func smallBudget(mib int64) int64 {
 }
 
 // TestSearchesStopAtTheMemoryBudget: on testdata/programs/deep_sites.conc,
-// lock-free recursion that they used to search until the runtime died of
-// "out of memory" (the file says why), the global engine and brute with
-// lock edges end in unknown, naming the budget and the flag.
+// lock-free recursion whose search without a budget runs until the
+// runtime dies of "out of memory" (the file says why), the global engine
+// and brute with lock edges end in unknown, naming the budget and the
+// flag.
 func TestSearchesStopAtTheMemoryBudget(t *testing.T) {
 	src, err := os.ReadFile("../testdata/programs/deep_sites.conc")
 	require.NoError(t, err)

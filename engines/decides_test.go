@@ -14,8 +14,8 @@ import (
 )
 
 // paperTable is which engine decides which programs by the paper's
-// results, written out once more by hand, as the judge and the CLI used to
-// hold it: brute only loop-free programs, profile every class without
+// results, written out once more by hand, apart from the declarations it
+// checks: brute only loop-free programs, profile every class without
 // synchronisation (Theorems 1 and 3), global finite-state programs with or
 // without it (Theorem 4); recursive threads with locks are undecidable.
 func paperTable(p *model.Program, engine string) bool {

@@ -52,10 +52,47 @@ type Stats struct {
 type Result struct {
 	Verdict Verdict
 	Reason  string // for Unknown, and notes such as --ignore-sync's optimism
+	// Limit is the limit Reason names, for the code to decide by (the
+	// user reads Reason); NoLimit for a decided answer. It is not
+	// reported (docs/spec.md §5 has no such field).
+	Limit   Limit
 	Engine  string
 	Witness *model.Witness
 	Stats   Stats
 }
+
+// Limit names the limit of docs/spec.md §7 that an unknown answer's
+// reason gives as the cause.
+type Limit uint8
+
+const (
+	// NoLimit: the reason names no limit (an engine's internal error, or
+	// a decided answer).
+	NoLimit Limit = iota
+	// Deadline: the search's context ended: --timeout, the command's
+	// default time budget, or its caller cancelling it. An engine words
+	// every end of its context so, the memory watch's (Within) too:
+	// Settle gives that answer the budget's reason and MemoryBudget.
+	Deadline
+	// StateBudget: --max-states, the states of the compiled automata
+	// under it, or predict's default state budgets (its chain states, the
+	// reduced projection's size and states).
+	StateBudget
+	// MemoryBudget: --max-memory. The heap reached the budget (the
+	// search's own poll, or the watch, Within, through Settle), or work
+	// was refused before allocating because it would not fit.
+	MemoryBudget
+	// SearchBound: --max-depth or --max-stack. The search covered every
+	// run within the bound, and the runs beyond it are not decided.
+	SearchBound
+	// TableLimit: predict's table memory, a fixed limit apart from the
+	// memory budget: the reduced projection's tables would exceed it.
+	TableLimit
+)
+
+var limitNames = [...]string{"none", "deadline", "states", "memory", "bound", "tables"}
+
+func (l Limit) String() string { return limitNames[l] }
 
 // Engine is one decision procedure. Supports returns a usage error when the
 // engine cannot decide p under opts (the CLI reports it with exit 2). Check

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/internal/budget"
@@ -36,32 +35,33 @@ func Settle(ctx context.Context, timeoutReason string, res Result, err error) (R
 		return r, nil
 	}
 	if err != nil && errors.Is(err, context.DeadlineExceeded) {
-		return Result{Verdict: Unknown, Stats: res.Stats, Reason: timeoutReason}, nil
+		return Result{Verdict: Unknown, Stats: res.Stats, Reason: timeoutReason, Limit: Deadline}, nil
 	}
 	if err != nil {
 		return res, err
 	}
 	if res.Verdict == Unknown && errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		res.Reason = timeoutReason
+		res.Reason, res.Limit = timeoutReason, Deadline
 	}
 	return res, nil
 }
 
 // overBudget is the answer when the watch ended the engine's context: a
-// verdict the engine reached stands, and so does its own memory reason
-// (which counts its states); an engine that answered unknown for the
-// context's end, failed, or was abandoned (err is the context's cause) is
-// unknown with the budget's reason. ok reports that the watch decided.
+// verdict the engine reached stands, and so does an unknown whose reason
+// names the memory budget already (the engine's own poll, whose reason
+// counts its states); an engine that answered unknown for the context's
+// end or another limit, failed, or was abandoned (err is the context's
+// cause) is unknown with the budget's reason. ok reports that the watch
+// decided.
 func overBudget(ctx context.Context, res Result, err error) (Result, bool) {
 	var ex *budget.Exceeded
 	switch {
 	case !errors.As(context.Cause(ctx), &ex):
 		return res, false
-	case err == nil && res.Verdict != Unknown,
-		err == nil && strings.Contains(res.Reason, "memory budget"):
+	case err == nil && (res.Verdict != Unknown || res.Limit == MemoryBudget):
 		return res, false
 	}
-	return Result{Verdict: Unknown, Reason: ex.Error(), Engine: res.Engine, Stats: res.Stats}, true
+	return Result{Verdict: Unknown, Reason: ex.Error(), Limit: MemoryBudget, Engine: res.Engine, Stats: res.Stats}, true
 }
 
 // CheckWithin runs e on p under ctx (from Within) and settles its answer

@@ -12,8 +12,8 @@ import (
 	"github.com/conc-dev/conc/verify"
 )
 
-// lockEdgesProgram is issue 14's program: lock events outside any
-// transaction, which with lock edges are unary transactions.
+// lockEdgesProgram has lock events outside any transaction, which with
+// lock edges are unary transactions.
 const lockEdgesProgram = `locks m
 vars x
 thread A { acquire m; release m; atomic { read x; write x } }

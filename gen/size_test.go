@@ -40,7 +40,7 @@ func TestBytesEstimates(t *testing.T) {
 	}
 }
 
-// TestBytesRefused: the 100,000 threads of 1,000 accesses is
+// TestBytesRefused: 100,000 threads of 1,000 accesses (100 M accesses) is
 // refused by its estimate, which names both sizes, long before drawing.
 func TestBytesRefused(t *testing.T) {
 	fam, _ := Lookup("random")

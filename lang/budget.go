@@ -17,12 +17,15 @@ import (
 const bytesPerState = 100
 
 // TooLarge is Compile's answer for a program whose automata would not fit
-// the memory budget: the program is well formed, so this is a limit of the
+// the memory budget, or have more states than Limits.MaxStates: the program is well formed, so this is a limit of the
 // run (unknown, exit 3), not an error in the source.
 type TooLarge struct {
 	States int64 // the automata's states, as bounded before building
 	Need   int64 // the bytes they would take, about
 	Reason string
+	// OverStates: the states went over Limits.MaxStates (--max-states);
+	// otherwise the automata would not fit the memory budget.
+	OverStates bool
 }
 
 func (e *TooLarge) Error() string { return e.Reason }

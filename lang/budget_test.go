@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestCompileWithinBudget: issue 19's 90-byte file of 29 M events needs
+// TestCompileWithinBudget: a 90-byte file of 29 M events needs
 // about 100 bytes a state while compiling; under a budget that cannot hold
 // them it is refused before anything is allocated, with the states, the
 // bytes and the flag that raises the budget, and the same budget still

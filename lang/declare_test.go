@@ -6,10 +6,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestDeclarationRule: the typo of issue 14. With "vars x" and no locks
-// line, "sync mm" (for m) was a second lock declared by use, and the
-// verdict changed; now a file that declares anything declares everything,
-// and every use of an undeclared name is an error at the use.
+// TestDeclarationRule: a typo in a lock's name. With "vars x" and no locks
+// line, "sync mm" (for m) declared by use would be a second lock, and
+// change the verdict; so a file that declares anything declares
+// everything, and every use of an undeclared name is an error at the use.
 func TestDeclarationRule(t *testing.T) {
 	src := "vars x\n" +
 		"thread A { sync m { read x; write x } }\n" +
@@ -25,7 +25,7 @@ func TestDeclarationRule(t *testing.T) {
 	require.Equal(t, []string{"t.conc:3:17: undeclared lock mm", "t.conc:3:41: undeclared lock mm", "t.conc:3:53: undeclared lock mm"},
 		compileErrors(t, "locks m; "+src))
 
-	// Without any declaration, names are declared by use, as before.
+	// Without any declaration, names are declared by use.
 	p := mustCompile(t, "thread A { sync m { read x; write x } }\nthread B { sync mm { write x } }")
 	require.Equal(t, []string{"m", "mm"}, p.Locks)
 	require.Equal(t, []string{"x"}, p.Vars)

@@ -66,7 +66,7 @@ func (l *limiter) add() bool {
 	}
 	l.states++
 	if m := l.lim.MaxStates; m > 0 && l.states > m {
-		l.stopped = &TooLarge{States: l.states, Reason: fmt.Sprintf(
+		l.stopped = &TooLarge{States: l.states, OverStates: true, Reason: fmt.Sprintf(
 			"compiling the program's automata: more than %s states (--max-states %d)", budget.Count(m), m)}
 		return false
 	}

@@ -13,9 +13,9 @@ import (
 
 // TestLockDoomOnlyRefused: whenever the lock check stops planning the
 // normal run (c.Doomed), the run planned without it is refused by verify
-// with the locks kept, so step 2 answers as before; and the check applies
-// often on random locked traces. 300 traces in the quick suite, 3,000
-// with CONC_LONG=1, both semantics.
+// with the locks kept, so step 2 answers as it would without the check;
+// and the check applies often on random locked traces. 300 traces in the
+// quick suite, 3,000 with CONC_LONG=1, both semantics.
 func TestLockDoomOnlyRefused(t *testing.T) {
 	n := testflag.N(300, 3000)
 	doomed, found := 0, 0

@@ -28,7 +28,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswe
 	res, rd, err := p.search(eng, prefiltered)
 	switch {
 	case errors.Is(err, errDeadline):
-		return unknown(eng.Name, false, errDeadline.Error()), size, nil
+		return unknown(eng.Name, false, engines.Deadline, errDeadline.Error()), size, nil
 	case err != nil:
 		return nil, nil, err
 	case res.Verdict == engines.Unknown:
@@ -36,7 +36,7 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswe
 	}
 	out, err := p.expanded(res, rd)
 	if errors.Is(err, errBreaksOrdering) {
-		return unknown(eng.Name, true, err.Error()), size, nil
+		return unknown(eng.Name, true, engines.NoLimit, err.Error()), size, nil
 	}
 	return &productAnswer{out: out}, size, err
 }
@@ -52,16 +52,16 @@ func (p *predictor) tooLarge(eng *engines.Engine, size *proj.Reduced) *productAn
 	need := tableBytes(size, len(p.s.Threads))
 	switch mem := budget.New(p.o.Check.MaxMemory); {
 	case need > p.maxTable():
-		return unknown(eng.Name, true, fmt.Sprintf(
+		return unknown(eng.Name, true, engines.TableLimit, fmt.Sprintf(
 			"the reduced projection (%d states over %d shared variables) is too large for the %s engine "+
 				"(about %d MiB of tables, limit %d MiB); --ignore-sync gives the optimistic answer",
 			size.States, size.Vars, eng.Name, need>>20, p.maxTable()>>20))
 	case !mem.Fits(need):
-		return unknown(eng.Name, false, mem.TooLarge(fmt.Sprintf(
+		return unknown(eng.Name, false, engines.MemoryBudget, mem.TooLarge(fmt.Sprintf(
 			"the %s engine's tables for the reduced projection (%d states over %d shared variables)",
 			eng.Name, size.States, size.Vars), need))
 	case p.defaultBudget() && size.States > DefaultMaxSize:
-		return unknown(eng.Name, true, fmt.Sprintf(
+		return unknown(eng.Name, true, engines.StateBudget, fmt.Sprintf(
 			"the reduced projection has %d states (%d threads, shared locks: %d), more than the %s engine "+
 				"is started on by default (%d; docs/predict.md): --max-states or --timeout to search anyway, "+
 				"--ignore-sync for the optimistic answer",
@@ -70,10 +70,11 @@ func (p *predictor) tooLarge(eng *engines.Engine, size *proj.Reduced) *productAn
 	return nil
 }
 
-// unknown is engine's unknown answer; pairs: the two-thread searches'
-// note follows its reason.
-func unknown(engine string, pairs bool, why string) *productAnswer {
-	return &productAnswer{out: &Outcome{Result: engines.Result{Engine: engine, Verdict: engines.Unknown, Reason: why}}, pairs: pairs}
+// unknown is engine's unknown answer for the limit l; pairs: the
+// two-thread searches' note follows its reason.
+func unknown(engine string, pairs bool, l engines.Limit, why string) *productAnswer {
+	res := engines.Result{Engine: engine, Verdict: engines.Unknown, Reason: why, Limit: l}
+	return &productAnswer{out: &Outcome{Result: res}, pairs: pairs}
 }
 
 // search runs the engine on the reduced projection (under the default
@@ -114,6 +115,7 @@ func (p *predictor) gaveUp(res engines.Result) *productAnswer {
 		res.Reason = fmt.Sprintf("no violation within predict's default budget of %d states "+
 			"(docs/predict.md): --max-states or --timeout to search further, --ignore-sync for the optimistic answer",
 			p.budget())
+		res.Limit = engines.StateBudget
 	}
 	res.Witness = nil
 	return &productAnswer{out: &Outcome{Result: res}, pairs: true}

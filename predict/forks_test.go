@@ -39,18 +39,18 @@ func requireLockEdgesViolation(t *testing.T, src string) {
 }
 
 // The cycle fork → T2's begin → join passes through T2's transaction,
-// which is only its begin: --witness-out used to leave that begin out (as
-// a begin that ends its thread's part of the run), and the file read back
-// was serializable.
+// which is only its begin: --witness-out must keep that begin (not drop
+// it as a begin that ends its thread's part of the run), or the file read
+// back is serializable.
 func TestLockEdgesWitnessKeepsCycleBegin(t *testing.T) {
 	requireLockEdgesViolation(t, "T1|begin\nT1|fork(T2)\nT2|begin\nT1|join(T2)\n")
 }
 
 // T1's two unary reads conflict with no other thread: the reduced
 // projection keeps T1 as empty transactions between its fork and its
-// join. It used to keep one, whose begin and end stood for the first
-// read's and the second's, and the expanded witness's cycle then did not
-// chain (global and brute: an internal error).
+// join, not one whose begin and end stand for the first read's and the
+// second's: with one, the expanded witness's cycle does not chain (global
+// and brute: an internal error).
 func TestLockEdgesEventlessThreadSpansTransactions(t *testing.T) {
 	requireLockEdgesViolation(t, "T0|begin\nT0|fork(T1)\nT1|r(x)\nT1|r(x)\nT0|join(T1)\nT0|end\n")
 	requireLockEdgesViolation(t, "T0|begin\nT0|fork(T1)\nT1|acq(m)\nT1|rel(m)\nT1|r(x)\nT0|join(T1)\nT0|end\n")

@@ -11,11 +11,11 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// BenchmarkPredictPairLocked is the issue's synthetic shape (`conc gen
+// BenchmarkPredictPairLocked is a large synthetic shape (`conc gen
 // random --trace --threads 8 --vars 10000 --locks 16 --txn 8`) at 10⁶
 // events, parsed from memory: predict's whole pipeline, which answers with
-// the lock-aware two-thread pattern (before it: unknown, the reduced
-// projection too large). Reported in events/s.
+// the lock-aware two-thread pattern (the reduced projection is too large
+// for the product search). Reported in events/s.
 func BenchmarkPredictPairLocked(b *testing.B) {
 	g := trace.NewGen(trace.GenOptions{Seed: 1, Events: 1_000_000, Threads: 8, Vars: 10000,
 		Locks: 16, TxnLen: 8, Unprotected: 0.1, Unary: 0.1, Writes: 0.5})

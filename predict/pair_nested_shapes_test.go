@@ -61,9 +61,9 @@ func TestNestedDecisionClosedThreads(t *testing.T) {
 // TestNestedWitnessForkInSection: T0 forks T1 inside its section of m0
 // and writes x after releasing it; T1 writes x under m0 and reads it
 // after. The pattern's run must take T0 to its lock-free point before T1
-// takes m0: run in the other order (T1 first, as before) it deadlocked,
-// the verification refused it, and the decision was left undecided
-// (about a third of its undecided cases on nestedTrace's shapes).
+// takes m0: run in the other order (T1 first) it deadlocks, the
+// verification refuses it, and the decision is left undecided (about a
+// third of the undecided cases on nestedTrace's shapes are of this kind).
 func TestNestedWitnessForkInSection(t *testing.T) {
 	src := "T0|acq(m0)\nT0|fork(T1)\nT0|rel(m0)\nT0|w(x0)\n" +
 		"T1|begin\nT1|acq(m0)\nT1|w(x0)\nT1|rel(m0)\nT1|r(x0)\nT1|end\n"

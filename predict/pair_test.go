@@ -110,9 +110,9 @@ func cleanContext(f pair.LockFind) bool {
 // `conc gen random --trace --events 250 --threads 3 --vars 30 --locks 3
 // --txn 4 --seed 1`) whose observed order is serializable, with the
 // engine's table limit at one byte, as if the reduced projection were too
-// large (the issue's 10⁶-event trace): before the two-thread finders this
-// was unknown under both semantics; now it is a violation whose witness
-// replays and is flagged by the monitor.
+// large (as on a 10⁶-event trace): the product search alone answers
+// unknown under both semantics, and the two-thread finders find a
+// violation whose witness replays and is flagged by the monitor.
 func TestPairLockedBeyondTheEngine(t *testing.T) {
 	src := realExcerpt(t, "../testdata/traces/pair-locked.std")
 	full := projectionOf(t, src)

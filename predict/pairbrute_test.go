@@ -13,7 +13,7 @@ import (
 )
 
 // This file is the brute-force reference ("oracle") for the two-thread
-// question of issue 16: is there a run of the projection program
+// question (docs/predict.md): is there a run of the projection program
 // (docs/spec.md §3) whose conflict graph (§1) has a cycle all of whose
 // transactions belong to the same two threads? It shares nothing with the
 // package's code but the trace reader (parsing and §3's normalisation):

@@ -86,7 +86,7 @@ func deadlineWhileReading(r *trace.Reader, o Options) *Outcome {
 	part := &proj.Summary{Name: r.Name(), ThreadNames: r.Threads().Names(), Vars: r.Vars().Names(), Locks: r.Locks().Names()}
 	return &Outcome{Program: part.Program(make([]*proj.AutoBuilder, len(part.ThreadNames)), part.Vars, part.Locks),
 		Result: engines.Result{Verdict: engines.Unknown, Engine: engineName(o.Engine),
-			Reason: "deadline reached while reading the trace (--timeout)"}}
+			Reason: "deadline reached while reading the trace (--timeout)", Limit: engines.Deadline}}
 }
 
 // complete fills in what every outcome reports of the trace: whether it
@@ -180,7 +180,7 @@ func (p *predictor) streaming() (*Outcome, error) {
 	case err != nil:
 		return nil, err
 	case c.Stop != "":
-		res.Verdict, res.Reason = engines.Unknown, c.Stop
+		res.Verdict, res.Reason, res.Limit = engines.Unknown, c.Stop, c.StopBy
 		return &Outcome{Result: res}, nil
 	case !found:
 		return &Outcome{Result: res}, nil
@@ -230,12 +230,19 @@ func (p *predictor) newChainer() *chain.Chainer {
 	return c
 }
 
-// budgetReason words a stop at the default chain budget.
+// budgetReason words a stop at the state limit, under the default
+// budget, as a stop at that budget.
 func (p *predictor) budgetReason(c *chain.Chainer) {
-	if c.Stop == chain.StateLimitReached && p.defaultBudget() {
-		c.Stop = fmt.Sprintf("no violation within predict's default budget of %d chain states "+
-			"(docs/predict.md): --max-states or --timeout to search further", c.Limit)
+	if c.StopBy == engines.StateBudget && p.defaultBudget() {
+		c.Stop = "no violation within " + chainBudget(c)
 	}
+}
+
+// chainBudget names the default chain budget c stopped at, and the flags
+// that lift it.
+func chainBudget(c *chain.Chainer) string {
+	return fmt.Sprintf("predict's default budget of %d chain states "+
+		"(docs/predict.md): --max-states or --timeout to search further", c.Limit)
 }
 
 // violation materialises an engine's plan into the outcome's witness,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/chain"
 	"github.com/conc-dev/conc/predict/internal/nested"
@@ -91,6 +92,16 @@ func (x *Projection) Chainer() *chain.Chainer { return x.p.newChainer() }
 
 // BudgetReason words a chain search's stop at predict's default budget.
 func (x *Projection) BudgetReason(c *chain.Chainer) { x.p.budgetReason(c) }
+
+// StoppedAt words c's stop for a violation's note: "no violation within
+// predict's default budget …" is an unknown answer's reason, and read
+// after `violation` it contradicts it.
+func (x *Projection) StoppedAt(c *chain.Chainer) string {
+	if c.StopBy == engines.StateBudget && x.p.defaultBudget() {
+		return "the chain search stopped at " + chainBudget(c)
+	}
+	return c.Stop
+}
 
 // OptimisticNote is the reason of a violation found with --ignore-sync on
 // a trace that synchronises ("" otherwise).

@@ -15,7 +15,8 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// Inputs of a few kilobytes that used to hang or crash predict (issue 19).
+// Inputs of a few kilobytes on which an unbounded or careless search would
+// hang or crash predict.
 
 // pairsTrace is n threads, each one transaction `begin r(x) w(x) end`: any
 // two violate, and the exhaustive chain search took 2^(n-1) states.
@@ -76,7 +77,7 @@ func TestManyThreadsLongChain(t *testing.T) {
 }
 
 // TestChainBudget: without --max-states or --timeout the lock-free search
-// has a default budget, and says so (the search used to run for ever).
+// has a default budget, and says so (without it the search runs for ever).
 func TestChainBudget(t *testing.T) {
 	r, err := trace.NewReader(strings.NewReader(stuckTrace(30)), "t.std", trace.Options{})
 	require.NoError(t, err)
@@ -142,9 +143,9 @@ func manyTxnsTrace(n int) string {
 }
 
 // TestShortPassBudget: the first pass (internal/chain/chain_short.go) stops at
-// --max-states like the search it stands for. It used to count its states
-// without looking at the limit: 500 such transactions ran to 499,001
-// states under --max-states 1000, and 8,000 ran past two minutes.
+// --max-states like the search it stands for. A pass that counts its
+// states without looking at the limit runs 500 such transactions to
+// 499,001 states under --max-states 1000, and 8,000 past two minutes.
 func TestShortPassBudget(t *testing.T) {
 	out := predictWithin(t, manyTxnsTrace(500), Options{Check: engines.Options{MaxStates: 1000}})
 	require.Equal(t, engines.Unknown, out.Result.Verdict)

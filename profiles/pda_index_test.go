@@ -52,9 +52,9 @@ func saturationScans(a *model.Automaton) (int, *Profiles) {
 }
 
 // TestCallSitesLinear: ten times the call sites cost about ten times the
-// saturation's work, not a hundred (each call and return scanned every pop
-// edge or caller: issue 19 reports 30,000 sites in 8.6 s, 100,000 in more
-// than a minute). The profiles are those of the recursion: ▷ r w ◁, r and
+// saturation's work, not a hundred (a saturation that scans every pop
+// edge or caller at each call and return is quadratic: 30,000 sites take
+// 8.6 s, 100,000 more than a minute). The profiles are those of the recursion: ▷ r w ◁, r and
 // w in any order across calls, all in one transaction.
 func TestCallSitesLinear(t *testing.T) {
 	small, ps := saturationScans(callSites(2_000))
@@ -76,7 +76,8 @@ func pathScans(t *testing.T, a *model.Automaton) int {
 }
 
 // TestCallSitesLinearPath: the witness search (PushdownPath) has the call
-// rule too, and the same index (on the old loops the ratio was 93).
+// rule too, and the same index (scanning every pop edge or caller, the
+// ratio would be about 93).
 func TestCallSitesLinearPath(t *testing.T) {
 	small, big := pathScans(t, callSites(2_000)), pathScans(t, callSites(20_000))
 	t.Logf("2,000 sites: %d scans; 20,000 sites: %d scans", small, big)

@@ -150,7 +150,7 @@ func (s *server) explain(w http.ResponseWriter, r *http.Request) {
 		answerError(w, err)
 		return
 	}
-	s.explains.put(key, ex, !strings.HasPrefix(ex.Why, "unknown") && !strings.HasPrefix(ex.Profiles, "unknown"))
+	s.explains.put(key, ex, !ex.Cut)
 	writeJSON(w, http.StatusOK, ex)
 }
 

@@ -30,6 +30,10 @@ type Explanation struct {
 	Engine   string `json:"engine"`   // the engine --engine picks
 	Why      string `json:"why"`      // why, in a sentence
 	Profiles string `json:"profiles"` // conc profiles' text
+	// Cut: a limit of the run cut the explanation short (Why or Profiles
+	// is an unknown line), so it is not remembered, as an unknown verdict
+	// is not.
+	Cut bool `json:"-"`
 }
 
 // Explainer says which engine decides src and why, and lists its

@@ -44,7 +44,7 @@ func BenchmarkReader(b *testing.B) {
 	benchRead(b, benchTrace(b, 1_000_000))
 }
 
-// BenchmarkReaderLong reads the synthetic trace: 10^7 events, 8
+// BenchmarkReaderLong reads a large synthetic trace: 10^7 events, 8
 // threads, 10^4 variables and 16 locks (109 MB). Unlike BenchmarkReader's,
 // its runs are long enough that interning the names is no part of them.
 func BenchmarkReaderLong(b *testing.B) {

@@ -49,7 +49,7 @@ func TestGzipDamageIsNamed(t *testing.T) {
 			}
 		}
 	}
-	// The case the fix is for happened: a bad line whose cause was damage.
+	// The case under test happened: a bad line whose cause was damage.
 	require.Positive(t, blamedLine)
 }
 

@@ -10,9 +10,9 @@ import (
 // A thread is forked at most once, before any event of its own and before
 // any join of it (docs/spec.md §3): a second fork (by the same thread or
 // another) and a fork after a join are errors with their line, in every
-// tier, and --lenient skips them as bad_fork_join. Each of these traces
-// used to be read as it stands, and predict's engines then answered
-// serializable for a trace whose observed order is not, or failed.
+// tier, and --lenient skips them as bad_fork_join. Read as it stands,
+// each of these traces would have predict's engines answer serializable
+// for a trace whose observed order is not, or fail.
 func TestReaderForksAThreadOnce(t *testing.T) {
 	lead := strings.Repeat("T0|w(x)|1\n", 20) // long enough for the fast tiers
 	cases := []struct{ src, msg string }{

@@ -59,9 +59,9 @@ func readGz(t *testing.T, gz []byte, opts Options) (*Reader, []Event, error) {
 }
 
 // A gzip'd trace cut anywhere is an error that says so and names the line
-// where reading stopped, never a shorter trace: before the fix, a cut in
-// the last few hundred bytes (the trailer, the end of the data) read as
-// the trace's end, and other cuts blamed the half line.
+// where reading stopped, never a shorter trace: a cut in the last few
+// hundred bytes (the trailer, the end of the data) must not read as the
+// trace's end, nor another cut blame the half line.
 func TestGzipCutAnywhereIsAnError(t *testing.T) {
 	gz, text := violatingGz(t)
 	lines := int64(strings.Count(text, "\n"))

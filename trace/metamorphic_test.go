@@ -11,7 +11,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 )
 
-// TestReaderMetamorphic (issue 19, "Keep what held"): the reader hands out
+// TestReaderMetamorphic: the reader hands out
 // the same events for a trace, its CRLF spelling, its gzip compression and
 // any consistent renaming of its threads, variables and locks (the names
 // then map one to one), whatever the buffer size. cmd/conc's metamorphic

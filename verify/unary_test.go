@@ -22,7 +22,7 @@ func TestUnarySyncForm(t *testing.T) {
 	require.NoError(t, Witness(p, good))
 
 	bare := schedule(p, order, []model.Conflict{{From: 2, To: 3}, {From: 3, To: 4}, {From: 4, To: 5}}, false)
-	bare.LockEdges = true // the old form: T2's acquire and release bare
+	bare.LockEdges = true // the wrong form: T2's acquire and release bare, outside a transaction
 	want := "event 3 (T2 acquire l) lies outside any transaction: with lock edges it is a unary transaction, " +
 		"which the run must write as begin, acquire l, end"
 	require.EqualError(t, Witness(p, bare), want)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
@@ -40,8 +41,8 @@ func runCheck(e *env, args []string) int {
 	dl, stop := f.startLimits()
 	defer stop()
 	p, unknown, code := compileInput(e, files[0], f.compileLimits(), dl, f.format == "json")
-	if unknown != "" {
-		return refused(e, &f, unknown)
+	if unknown != nil {
+		return refused(e, &f, *unknown)
 	}
 	if p == nil {
 		return code
@@ -52,10 +53,10 @@ func runCheck(e *env, args []string) int {
 // compileInput reads and compiles a .conc file ("-" is standard input)
 // under the run's limits (dl names its deadline); on an error it has
 // reported it and returns the exit code with a nil program. A program the
-// limits refused or stopped comes back as the reason of its unknown,
+// limits refused or stopped comes back as its unknown answer,
 // unreported: it is an answer, not an error. With asJSON the error is
 // also written to standard output as JSON.
-func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool) (p *model.Program, unknown string, code int) {
+func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool) (p *model.Program, unknown *engines.Result, code int) {
 	name, src, err := readInput(e, path)
 	if err == nil {
 		err = notText(name, src)
@@ -64,11 +65,11 @@ func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool
 		if asJSON {
 			writeJSONErrors(e, err)
 		}
-		return nil, "", e.errorf("%v", err)
+		return nil, nil, e.errorf("%v", err)
 	}
 	p, err = lang.CompileLimited(name, src, lim)
-	if why, ok := compileUnknown(err, dl); ok {
-		return nil, why, exitUnknown
+	if res, ok := compileUnknown(err, dl); ok {
+		return nil, &res, exitUnknown
 	}
 	if err != nil {
 		if asJSON {
@@ -76,31 +77,37 @@ func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool
 		}
 		// lang's ErrorList: one "file:line:col: reason" a line.
 		fmt.Fprintln(e.stderr, err)
-		return nil, "", exitUsage
+		return nil, nil, exitUsage
 	}
-	return p, "", 0
+	return p, nil, 0
 }
 
-// compileUnknown is the reason of the unknown answer when err is a limit
-// of the run (lang's TooLarge or Stopped), in the words the searches use
-// for the same limits; ok is false for other errors, and for a compile
-// stopped by its caller (a client that went away), which is no answer.
-func compileUnknown(err error, dl deadline) (why string, ok bool) {
+// compileUnknown is the unknown answer (its reason and limit, no engine)
+// when err is a limit of the run (lang's TooLarge or Stopped), in the
+// words the searches use for the same limits; ok is false for other
+// errors, and for a compile stopped by its caller (a client that went
+// away), which is no answer.
+func compileUnknown(err error, dl deadline) (res engines.Result, ok bool) {
 	var big *lang.TooLarge
 	var stopped *lang.Stopped
 	var ex *budget.Exceeded
-	switch {
-	case errors.As(err, &big):
-		return big.Reason, true
-	case !errors.As(err, &stopped):
-		return "", false
-	case errors.As(err, &ex):
-		return fmt.Sprintf("memory budget of %s reached while compiling the program's automata, after %s states (--max-memory raises it)",
-			budget.Format(ex.Limit), budget.Count(stopped.States)), true
-	case errors.Is(err, context.DeadlineExceeded):
-		return dl.reason(), true
+	unknown := func(l engines.Limit, why string) (engines.Result, bool) {
+		return engines.Result{Verdict: engines.Unknown, Reason: why, Limit: l}, true
 	}
-	return "", false
+	switch {
+	case errors.As(err, &big) && big.OverStates:
+		return unknown(engines.StateBudget, big.Reason)
+	case errors.As(err, &big):
+		return unknown(engines.MemoryBudget, big.Reason)
+	case !errors.As(err, &stopped):
+		return engines.Result{}, false
+	case errors.As(err, &ex):
+		return unknown(engines.MemoryBudget, fmt.Sprintf("memory budget of %s reached while compiling the program's automata, after %s states (--max-memory raises it)",
+			budget.Format(ex.Limit), budget.Count(stopped.States)))
+	case errors.Is(err, context.DeadlineExceeded):
+		return unknown(engines.Deadline, dl.reason())
+	}
+	return engines.Result{}, false
 }
 
 // readInput reads a named file, or standard input for "-" (named <stdin>).

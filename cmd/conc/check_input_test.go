@@ -28,7 +28,8 @@ func TestCheckNoThreads(t *testing.T) {
 }
 
 // TestNoThreadsEveryEngine: every engine, asked by name, answers the same for
-// a program without threads (brute and global used to call it invalid input).
+// a program without threads (serializable with the note), none calls it
+// invalid input.
 func TestNoThreadsEveryEngine(t *testing.T) {
 	path := file(t, "empty.conc", "vars x\n")
 	for _, eng := range []string{"auto", "profile", "global", "brute"} {
@@ -41,8 +42,8 @@ func TestNoThreadsEveryEngine(t *testing.T) {
 	}
 }
 
-// TestCheckUndeclaredLock: issue 14's file that declares its variables and
-// not its locks, with "sync mm" a typo for m, is exit 2 with each use's
+// TestCheckUndeclaredLock: a file that declares its variables and not its
+// locks, with "sync mm" a typo for m, is exit 2 with each use's
 // file:line:col, not a program with a second lock and another verdict.
 func TestCheckUndeclaredLock(t *testing.T) {
 	path := file(t, "typo.conc", "vars x\nthread A { sync m { read x; write x } }\nthread B { sync mm { write x } }\n")

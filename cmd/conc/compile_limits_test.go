@@ -16,9 +16,9 @@ const hugeProgram = "vars x\nthread A { atomic { repeat 1000000 { repeat 24 { re
 
 // TestCheckCompileHonoursTimeout: --timeout covers compiling: the huge
 // program is unknown with the timeout's reason soon after the deadline,
-// not a violation 15 s later. (The verdict tells the old behaviour from
-// the new; the bound on the time, loose for loaded machines, catches a
-// compile that does not stop.)
+// not a violation 15 s later. (The verdict tells a compile that ignores
+// the deadline from one that honours it; the bound on the time, loose for
+// loaded machines, catches a compile that does not stop.)
 func TestCheckCompileHonoursTimeout(t *testing.T) {
 	path := file(t, "huge.conc", hugeProgram)
 	start := time.Now()
@@ -37,7 +37,7 @@ func TestCheckCompileHonoursMaxStates(t *testing.T) {
 	require.Equal(t, exitUnknown, o.code, "%s%s", o.stdout, o.stderr)
 	require.Contains(t, o.stdout, "unknown: compiling the program's automata: more than 1,000 states (--max-states 1000)\n")
 	require.Less(t, time.Since(start), 10*time.Second, "well before compiling ends (5 s and more)")
-	// A program within the limit is checked as before.
+	// A program within the limit is checked as usual.
 	o = conc("check", file(t, "p.conc", lostUpdate), "--max-states", "1000")
 	require.Equal(t, exitViolation, o.code, o.stderr)
 }

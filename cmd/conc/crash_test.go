@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The crash cases of issue 19: inputs of a few hundred bytes on which conc
-// used to die of the runtime's "fatal error: out of memory" (exit 2, like bad
-// input) or run for minutes. Each runs in a child process (this test binary,
+// The crash cases: inputs of a few hundred bytes on which conc without its
+// budgets dies of the runtime's "fatal error: out of memory" (exit 2, like
+// bad input) or runs for minutes. Each runs in a child process (this test binary,
 // re-executed by TestMain) whose address space is capped at crashAddrSpace,
 // so that memory the budget does not see still shows as a crash, with
 // --max-memory far below that cap. It must end with a verdict or unknown
@@ -135,7 +135,8 @@ func crashChild(t *testing.T, args []string) (int, string, string) {
 	return cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()
 }
 
-// The inputs, built small here (the .conc ones are the issue's own).
+// The inputs, built small here (the .conc ones are the crash cases as
+// reported).
 const (
 	nestSites = `vars x
 proc nest { choose { skip } or { read x; call nest } }

@@ -8,8 +8,8 @@ import (
 
 // An empty input is serializable with the no-threads note (docs/spec.md
 // §2, §5) from every command and engine, in a trace's words for a trace:
-// predict --engine global used to give its shortcut's note instead,
-// monitor and profiles none at all.
+// predict --engine global gives it rather than its shortcut's note, and
+// monitor and profiles give it too.
 func TestEmptyInputsSaySo(t *testing.T) {
 	std := file(t, "empty.std", "\n\n")
 	prog := file(t, "empty.conc", "// nothing\n")

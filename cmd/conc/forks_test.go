@@ -50,9 +50,10 @@ func TestTraceForkRulesAgree(t *testing.T) {
 
 // lockEdgeWitnesses are traces whose cycles under --lock-edges pass
 // through a thread with no kept event: one whose part of the run is only
-// a begin (its file used to leave that begin out, and read back it was
+// a begin (a witness file that leaves that begin out reads back
 // serializable), and one with two transactions that conflict with no
-// other thread (global and brute failed with an internal error).
+// other thread (which, kept as one, makes global and brute fail with an
+// internal error).
 var lockEdgeWitnesses = []string{
 	"T1|begin\nT1|fork(T2)\nT2|begin\nT1|join(T2)\n",
 	"T0|begin\nT0|fork(T1)\nT1|r(x)\nT1|r(x)\nT0|join(T1)\nT0|end\n",

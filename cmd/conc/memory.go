@@ -33,10 +33,10 @@ func memoryVar(fs *flag.FlagSet, n *int64) {
 func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
 
 // refused answers unknown (exit 3) for a program the limits did not let
-// compile (why is the reason): the report has no threads, and the engine
-// the user asked for (auto when none), since none ran.
-func refused(e *env, f *decideFlags, why string) int {
-	r, err := refusedReport(f, why)
+// compile (compileUnknown's answer): the report has no threads, and the
+// engine the user asked for (auto when none), since none ran.
+func refused(e *env, f *decideFlags, unknown engines.Result) int {
+	r, err := refusedReport(f, unknown)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
@@ -47,9 +47,9 @@ func refused(e *env, f *decideFlags, why string) int {
 }
 
 // refusedReport is refused's report, which conc serve answers too.
-func refusedReport(f *decideFlags, why string) (*report.Report, error) {
-	res := engines.Result{Verdict: engines.Unknown, Reason: why, Engine: f.engine}
-	return report.BuildLean(&model.Program{}, res)
+func refusedReport(f *decideFlags, unknown engines.Result) (*report.Report, error) {
+	unknown.Engine = f.engine
+	return report.BuildLean(&model.Program{}, unknown)
 }
 
 // startLimits starts the deadline and the memory watch of f's run before

@@ -119,7 +119,7 @@ func TestListsInMessages(t *testing.T) {
 }
 
 // conc --help lists the commands in aligned columns: every summary starts
-// in the same column (profiles' synopsis used to push its own out).
+// in the same column (a long synopsis, such as profiles', pushes none out).
 func TestUsageColumnsAligned(t *testing.T) {
 	o := conc("--help")
 	col := -1

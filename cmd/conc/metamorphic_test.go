@@ -11,7 +11,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 )
 
-// Metamorphic properties (issue 19, "Keep what held"): the verdict of a
+// Metamorphic properties: the verdict of a
 // random input is unchanged under transformations that cannot change the
 // answer (renaming, CRLF, comments, declaration order, gzip, a thread that
 // touches only what it alone owns), and a monitor violation is a predict

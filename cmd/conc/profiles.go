@@ -57,8 +57,8 @@ func runProfiles(e *env, args []string) int {
 	defer stop()
 	f.within = ctx
 	p, unknown, code := compileInput(e, files[0], lang.Limits{Ctx: ctx, MaxBytes: f.maxMemory}, dl, f.format == "json")
-	if unknown != "" {
-		fmt.Fprintf(e.stdout, "unknown: %s\n", unknown)
+	if unknown != nil {
+		fmt.Fprintf(e.stdout, "unknown: %s\n", unknown.Reason)
 		return code // exit 3: a limit, not bad input
 	}
 	if p == nil {

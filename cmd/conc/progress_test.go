@@ -49,8 +49,8 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestProgressEndsBeforeAnError: with --progress, the progress line is
-// ended before an error is printed, so the error is the last line (the
-// final progress line used to come after it).
+// ended before an error is printed, so the error is the last line (no
+// final progress line comes after it).
 func TestProgressEndsBeforeAnError(t *testing.T) {
 	_, gz := gzipFile(t, "t.std.gz", strings.Repeat("0|r(x)\n", 2000))
 	cut := file(t, "cut.std.gz", string(gz[:len(gz)/2]))

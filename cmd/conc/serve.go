@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
@@ -96,19 +97,19 @@ func playEnv(stderr *bytes.Buffer) *env {
 // and the program of src, as conc check reads them: a usage error is a
 // serve.UsageError, a static error the lang.ErrorList (400 with
 // positions), and a program the limits refused or stopped comes back as
-// the reason of its unknown. Compiling takes from the request's time and
+// its unknown answer. Compiling takes from the request's time and
 // memory budget, as the search does.
-func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (f *decideFlags, p *model.Program, unknown string, stop func(), err error) {
+func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (f *decideFlags, p *model.Program, unknown *engines.Result, stop func(), err error) {
 	f = playFlags(ctx, q, maxMemory)
 	if err := f.check(); err != nil {
-		return f, nil, "", func() {}, &serve.UsageError{Msg: err.Error()}
+		return f, nil, nil, func() {}, &serve.UsageError{Msg: err.Error()}
 	}
 	dl, stop := f.startLimits()
 	p, err = lang.CompileLimited(q.Name, src, f.compileLimits())
-	if why, ok := compileUnknown(err, dl); ok {
-		return f, nil, why, stop, nil
+	if res, ok := compileUnknown(err, dl); ok {
+		return f, nil, &res, stop, nil
 	}
-	return f, p, "", stop, err
+	return f, p, nil, stop, err
 }
 
 // playCheck is POST /api/check: conc check's compile, engine choice, run
@@ -117,8 +118,8 @@ func playCheck(maxMemory int64) serve.Checker {
 	return func(ctx context.Context, src []byte, q serve.Query) (*report.Report, error) {
 		f, p, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
 		defer stop()
-		if unknown != "" {
-			return refusedReport(f, unknown)
+		if unknown != nil {
+			return refusedReport(f, *unknown)
 		}
 		if err != nil {
 			return nil, abandoned(ctx, err)
@@ -156,8 +157,8 @@ func playExplain(maxMemory int64) serve.Explainer {
 	return func(ctx context.Context, src []byte, q serve.Query) (*serve.Explanation, error) {
 		f, p, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
 		defer stop()
-		if unknown != "" {
-			return &serve.Explanation{Why: "unknown: " + unknown}, nil
+		if unknown != nil {
+			return &serve.Explanation{Why: "unknown: " + unknown.Reason, Cut: true}, nil
 		}
 		if err != nil {
 			return nil, abandoned(ctx, err)
@@ -167,21 +168,23 @@ func playExplain(maxMemory int64) serve.Explainer {
 		if eng == nil {
 			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
 		}
+		profiles, cut := playProfiles(f.within, p, q.Timeout, maxMemory)
 		return &serve.Explanation{Engine: eng.Name, Why: engineWhy(f.engine, p, eng, f.options()),
-			Profiles: playProfiles(f.within, p, q.Timeout, maxMemory)}, nil
+			Profiles: profiles, Cut: cut}, nil
 	}
 }
 
-// playProfiles is conc profiles' text for p, or its unknown line.
-func playProfiles(ctx context.Context, p *model.Program, timeout time.Duration, maxMemory int64) string {
+// playProfiles is conc profiles' text for p, or its unknown line (cut:
+// a limit, or the request's end, stopped the extraction).
+func playProfiles(ctx context.Context, p *model.Program, timeout time.Duration, maxMemory int64) (text string, cut bool) {
 	out, reason := extractWithin(p, profilesFlags{format: "text", timeout: timeout, maxMemory: maxMemory, within: ctx})
 	switch {
 	case reason != "":
-		return "unknown: " + reason
+		return "unknown: " + reason, true
 	case out.err != nil:
-		return "profiles: " + out.err.Error()
+		return "profiles: " + out.err.Error(), false
 	}
-	return out.text.String()
+	return out.text.String(), false
 }
 
 // playMessage is the message a run wrote, without its "conc: check: ".

@@ -35,7 +35,7 @@ func gzipped(t *testing.T, data []byte) []byte {
 
 // A violating trace, gzip'd and cut at any byte, is bad input for monitor
 // and predict (exit 2, a message saying so and where reading stopped),
-// never a verdict: cut in its last bytes it used to read as a shorter
+// never a verdict: cut in its last bytes it must not read as a shorter
 // trace and answer serializable.
 func TestTraceGzipCutIsBadInput(t *testing.T) {
 	_, gz := gzipFile(t, "lost.std.gz", lostUpdateTrace)
@@ -52,7 +52,7 @@ func TestTraceGzipCutIsBadInput(t *testing.T) {
 }
 
 // A trace with old Mac line ends (a lone '\r') reads as the same trace: a
-// violation, at the same line. It used to be one line and serializable.
+// violation, at the same line, not one line that is serializable.
 func TestTraceCarriageReturnLines(t *testing.T) {
 	cr := file(t, "lost.std", strings.ReplaceAll(lostUpdateTrace, "\n", "\r"))
 	for _, cmd := range []string{"monitor", "predict"} {

@@ -65,12 +65,20 @@ func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines
 			res.Reason = engines.OptimisticNote
 		}
 	case s.stopped != "" || s.cutDepth || s.cutStack:
-		res.Verdict, res.Reason = engines.Unknown, s.unknownReason()
+		res.Verdict, res.Reason, res.Limit = engines.Unknown, s.unknownReason(), s.unknownLimit()
 	default:
 		res.Verdict = engines.Serializable
 	}
 	res.Stats.Millis = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// unknownLimit is the limit unknownReason names.
+func (s *searcher) unknownLimit() engines.Limit {
+	if s.stopped != "" {
+		return s.limit
+	}
+	return engines.SearchBound
 }
 
 // unknownReason names every bound that cut the search.

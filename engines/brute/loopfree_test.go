@@ -11,7 +11,7 @@ import (
 
 // TestBruteLoopFreeIsExact: a program without loops or recursion is
 // explored whole unless --max-depth is given, so brute's answer is exact
-// however long a thread is (issue 14). A's ten statements make 30 events
+// however long a thread is, not cut at the default depth. A's ten statements make 30 events
 // before its transaction, far beyond MaxDepth.
 func TestBruteLoopFreeIsExact(t *testing.T) {
 	const long = "write z; write z; write z; write z; write z; write z; write z; write z; write z; write z"

@@ -47,9 +47,10 @@ type searcher struct {
 	cutTo map[string]struct{}
 
 	states, events int64
-	cutDepth       bool   // a --max-depth cut matters (set after the search)
-	cutStack       bool   // --max-stack refused a push
-	stopped        string // why the search gave up, if it did
+	cutDepth       bool          // a --max-depth cut matters (set after the search)
+	cutStack       bool          // --max-stack refused a push
+	stopped        string        // why the search gave up, if it did
+	limit          engines.Limit // the limit stopped names (NoLimit: an internal error)
 	witness        *model.Witness
 }
 
@@ -222,15 +223,15 @@ func (s *searcher) visit(g *graph.Graph) (*visitEntry, bool) {
 	}
 	s.states++
 	if s.maxState > 0 && s.states > s.maxState {
-		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxState)
+		s.stopped, s.limit = fmt.Sprintf("no violation within --max-states %d states", s.maxState), engines.StateBudget
 		return nil, false
 	}
 	if s.states%checkEvery == 1 && s.ctx.Err() != nil {
-		s.stopped = "no violation before the timeout"
+		s.stopped, s.limit = "no violation before the timeout", engines.Deadline
 		return nil, false
 	}
 	if s.states%checkEvery == 1 && s.mem.Over() {
-		s.stopped = s.mem.Reached(s.states)
+		s.stopped, s.limit = s.mem.Reached(s.states), engines.MemoryBudget
 		return nil, false
 	}
 	e := &visitEntry{depth: make([]int32, len(s.depth))}

@@ -96,9 +96,9 @@ func decide(ctx context.Context, p *model.Program, opts engines.Options, cfg con
 			res.Reason = engines.OptimisticNote
 		}
 	case s.stopped != "":
-		res.Verdict, res.Reason = engines.Unknown, s.stopped
+		res.Verdict, res.Reason, res.Limit = engines.Unknown, s.stopped, s.limit
 	case s.cutStack:
-		res.Verdict, res.Reason = engines.Unknown, s.stackReason(p)
+		res.Verdict, res.Reason, res.Limit = engines.Unknown, s.stackReason(p), engines.SearchBound
 	default:
 		res.Verdict = engines.Serializable
 	}

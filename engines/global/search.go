@@ -46,9 +46,10 @@ type searcher struct {
 	scratch conf
 
 	states, events int64
-	steps          int64  // local moves taken by chains (not stored)
-	cutStack       bool   // a push was refused by --max-stack
-	stopped        string // why the search gave up, if it did
+	steps          int64         // local moves taken by chains (not stored)
+	cutStack       bool          // a push was refused by --max-stack
+	stopped        string        // why the search gave up, if it did
+	limit          engines.Limit // the limit stopped names
 
 	por porScratch
 }
@@ -85,8 +86,8 @@ func newSearcher(ctx context.Context, p *model.Program, opts engines.Options, cf
 	s.fsm = fsm.New(fsm.NewAlphabet(ac))
 	s.fa = newAlphabet(p, sharedVars, sharedLocks)
 	if need := s.tableBytes(); !s.mem.Fits(need) {
-		s.stopped = s.mem.TooLarge(fmt.Sprintf("the global engine's tables for %s automaton states",
-			budget.Count(threadStates(p))), need)
+		s.stop(engines.MemoryBudget, s.mem.TooLarge(fmt.Sprintf("the global engine's tables for %s automaton states",
+			budget.Count(threadStates(p))), need))
 		return s
 	}
 	tables := map[*model.Automaton]futureTable{}
@@ -214,15 +215,15 @@ func (s *searcher) search(active []bool) bool {
 func (s *searcher) push(c conf, via []step, sl *slot) bool {
 	s.states++
 	if s.maxStates > 0 && s.states > s.maxStates {
-		s.stopped = fmt.Sprintf("no violation within --max-states %d states", s.maxStates)
+		s.stop(engines.StateBudget, fmt.Sprintf("no violation within --max-states %d states", s.maxStates))
 		return false
 	}
 	if s.expired() {
-		s.stopped = "no violation before the timeout"
+		s.stop(engines.Deadline, timeoutReason)
 		return false
 	}
 	if s.states%checkEvery == 1 && s.mem.Over() {
-		s.stopped = s.mem.Reached(s.states)
+		s.stop(engines.MemoryBudget, s.mem.Reached(s.states))
 		return false
 	}
 	off := len(s.visited.arena)
@@ -309,6 +310,13 @@ func (s *searcher) expired() bool {
 	}
 }
 
+// timeoutReason is the search's reason when its context ended (the
+// CLI words the deadline and the memory watch its own way: engines.Settle).
+const timeoutReason = "no violation before the timeout"
+
+// stop records that the limit l ended the search, for the reason why.
+func (s *searcher) stop(l engines.Limit, why string) { s.limit, s.stopped = l, why }
+
 // chainLimit reports (and records) a limit reached inside a chain: a chain
 // may run for millions of moves between stored states (a long trace's
 // projection), so the deadline and the state budget are checked here too
@@ -317,12 +325,12 @@ func (s *searcher) expired() bool {
 func (s *searcher) chainLimit() bool {
 	switch {
 	case s.ctx.Err() != nil:
-		s.stopped = "no violation before the timeout"
+		s.stop(engines.Deadline, timeoutReason)
 	case s.maxStates > 0 && s.steps > stepsPerState*s.maxStates:
-		s.stopped = fmt.Sprintf("no violation within --max-states %d states (%d chained local moves)",
-			s.maxStates, stepsPerState*s.maxStates)
+		s.stop(engines.StateBudget, fmt.Sprintf("no violation within --max-states %d states (%d chained local moves)",
+			s.maxStates, stepsPerState*s.maxStates))
 	case s.steps%(16*checkEvery) == 0 && s.mem.Over():
-		s.stopped = s.mem.Reached(s.states)
+		s.stop(engines.MemoryBudget, s.mem.Reached(s.states))
 	}
 	return s.stopped != ""
 }

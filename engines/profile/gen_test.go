@@ -101,7 +101,7 @@ func pfGenRun(ctx context.Context, seed uint64) pfGenCase {
 	return c
 }
 
-// TestProfileGenerated is the cross-check of the issue: 5,000 random
+// TestProfileGenerated is a cross-check: 5,000 random
 // lock-free programs from gen.Random (half straight-line, half regular, 2-5
 // threads), each decided by the chain search, the paper's product
 // construction and brute, on all cores. A failure prints the seed, the

@@ -28,7 +28,7 @@ func pdaGenParams(r *rand.Rand) gen.Params {
 	}
 }
 
-// TestProfileRecursiveGenerated is the cross-check: on 2,000 random
+// TestProfileRecursiveGenerated is a cross-check: on 2,000 random
 // recursive programs the profile engine (pushdown profiles, Lemma 4) and the
 // product construction agree, find a violation whenever bounded brute does,
 // agree with brute whenever it is definite, and every witness replays. 300

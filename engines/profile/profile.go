@@ -118,7 +118,7 @@ func withProfiles(ctx context.Context, p *model.Program, opts engines.Options,
 	if err != nil && ctx.Err() != nil && errors.Is(err, context.Cause(ctx)) {
 		// The extraction stopped for the deadline (or the memory watch,
 		// which the CLI names): unknown, as when the search stops.
-		return engines.Result{Engine: "profile", Verdict: engines.Unknown, Reason: "deadline reached (--timeout)"}, nil
+		return engines.Result{Engine: "profile", Verdict: engines.Unknown, Reason: deadlineReason, Limit: engines.Deadline}, nil
 	}
 	if err != nil {
 		return engines.Result{Engine: "profile"}, err

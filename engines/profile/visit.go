@@ -18,9 +18,10 @@ type visitSet struct {
 	states  int64
 	limit   int64
 	mem     *budget.Meter
-	stop    string // why the search gave up (limit, deadline); "" if not
-	work    uint64 // steps of work between states counted by tick
-	maxWork uint64 // stepsPerState per state of the limit; 0: none
+	stop    string        // why the search gave up (limit, deadline); "" if not
+	stopBy  engines.Limit // the limit stop names
+	work    uint64        // steps of work between states counted by tick
+	maxWork uint64        // stepsPerState per state of the limit; 0: none
 }
 
 func newVisitSet(ctx context.Context, opts engines.Options) visitSet {
@@ -36,10 +37,17 @@ func newVisitSet(ctx context.Context, opts engines.Options) visitSet {
 // 1,000 accesses takes millions of steps before its first state, which
 // a state limit alone would not cut. It is large enough that a limit that
 // lets the states through lets their work through too (the tests' limits
-// of 1,000 states answer as before).
+// of 1,000 states answer as a limit on the states alone would).
 const stepsPerState = 1 << 16
 
 const stateLimit = "state limit reached (--max-states)"
+
+// deadlineReason is the reason when the search's context ended (the CLI
+// words the deadline and the memory watch its own way: engines.Settle).
+const deadlineReason = "deadline reached (--timeout)"
+
+// halt records that the limit l ended the search, for the reason why.
+func (v *visitSet) halt(l engines.Limit, why string) { v.stop, v.stopBy = why, l }
 
 // admit records the state key and reports whether it is new. It also
 // enforces the state limit and, every 4096 states, the deadline and the
@@ -51,7 +59,7 @@ func (v *visitSet) admit(key []byte) bool {
 	v.visited[string(key)] = struct{}{}
 	v.states++
 	if v.limit > 0 && v.states > v.limit {
-		v.stop = stateLimit
+		v.halt(engines.StateBudget, stateLimit)
 		return false
 	}
 	if v.states&4095 == 0 {
@@ -100,17 +108,17 @@ func (v *visitSet) poll(memory bool) bool {
 		return false
 	}
 	if v.maxWork > 0 && v.work > v.maxWork {
-		v.stop = stateLimit
+		v.halt(engines.StateBudget, stateLimit)
 		return false
 	}
 	select {
 	case <-v.done:
-		v.stop = "deadline reached (--timeout)"
+		v.halt(engines.Deadline, deadlineReason)
 		return false
 	default:
 	}
 	if memory && v.mem.Over() {
-		v.stop = v.mem.Reached(v.states)
+		v.halt(engines.MemoryBudget, v.mem.Reached(v.states))
 		return false
 	}
 	return true
@@ -123,7 +131,7 @@ func (v *visitSet) settle(res *engines.Result, found bool, witness func() (*mode
 	res.Stats.States = v.states
 	switch {
 	case v.stop != "":
-		res.Verdict, res.Reason = engines.Unknown, v.stop
+		res.Verdict, res.Reason, res.Limit = engines.Unknown, v.stop, v.stopBy
 		return true, nil
 	case found:
 		w, err := witness()

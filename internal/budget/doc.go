@@ -5,8 +5,8 @@
 // search stops first and answers unknown (exit 3), naming the budget and
 // the flag that raises it.
 //
-// The budget is enforced in two ways, as predict's table estimate was
-// first: before a large allocation its size is estimated and compared with
+// The budget is enforced in two ways, the first as predict's table
+// estimate is: before a large allocation its size is estimated and compared with
 // what is left (Meter.Fits), and while a search runs the heap is polled
 // every so many states (Meter.Over), which is cheap: runtime/metrics, about
 // 0.7 µs a read (BenchmarkHeap) and no stop of the world, where

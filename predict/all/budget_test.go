@@ -36,7 +36,7 @@ func allWithin(t *testing.T, src string, o predict.Options, d time.Duration) (*O
 // --all's scan meets every access until the deadline stops it; the group
 // it found then still gets its witness (finding one chain again is
 // bounded work), so the answer is that violation, not an internal error
-// because the chain search refused to run past the deadline.
+// from a chain search that refuses to run past the deadline.
 func TestAllDeadlineAfterScanHit(t *testing.T) {
 	var b strings.Builder
 	for i := range 5000 {

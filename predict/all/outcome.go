@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/engines"
@@ -108,11 +107,13 @@ func (a *Outcome) find() error {
 		a.Result = engines.Result{Engine: "profile", Verdict: engines.Serializable}
 		a.Result.Stats.States = c.States
 		if c.Stop != "" {
-			a.Result.Verdict, a.Result.Reason, a.Incomplete = engines.Unknown, c.Stop, c.Stop
+			a.Result.Verdict, a.Result.Reason, a.Result.Limit, a.Incomplete = engines.Unknown, c.Stop, c.StopBy, c.Stop
 		}
 		if len(col.groups) > 0 {
-			a.Result.Verdict, a.Result.Reason = engines.Violation, x.OptimisticNote()
-			a.Incomplete = stoppedAt(a.Incomplete)
+			a.Result.Verdict, a.Result.Reason, a.Result.Limit = engines.Violation, x.OptimisticNote(), engines.NoLimit
+			if c.Stop != "" {
+				a.Incomplete = x.StoppedAt(c)
+			}
 		}
 		return err
 	}
@@ -132,16 +133,6 @@ func (a *Outcome) find() error {
 		return nil // the named engine answers alone, as in predict
 	}
 	return a.runFinders(col)
-}
-
-// stoppedAt words the default budget's stop for a violation's note: "no
-// violation within predict's default budget …" is an unknown answer's
-// reason, and read after `violation` it contradicts it.
-func stoppedAt(stop string) string {
-	if rest, ok := strings.CutPrefix(stop, "no violation within "); ok {
-		return "the chain search stopped at " + rest
-	}
-	return stop
 }
 
 // runFinders adds the groups of the two-thread patterns (the lock-free
@@ -227,15 +218,15 @@ func (a *Outcome) settle() error {
 	}
 	if out != nil {
 		if a.Result.Verdict != engines.Violation { // an unknown answer, now proved
-			a.Result.Verdict, a.Result.Reason = engines.Violation, out.Result.Reason
+			a.Result.Verdict, a.Result.Reason, a.Result.Limit = engines.Violation, out.Result.Reason, engines.NoLimit
 		}
 		return nil
 	}
 	ctx := a.w.x.Context()
 	if a.Result.Verdict == engines.Violation && ctx.Err() != nil {
 		// The deadline came before a witness could be verified: no proof.
-		a.Result.Verdict, a.Result.Reason = engines.Unknown, chain.StopNote(ctx)
-		a.Incomplete = a.Result.Reason
+		a.Result.Limit, a.Result.Reason = chain.Ended(ctx)
+		a.Result.Verdict, a.Incomplete = engines.Unknown, a.Result.Reason
 		return nil
 	}
 	if a.Result.Verdict == engines.Violation {

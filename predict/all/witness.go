@@ -91,7 +91,7 @@ func scanPlan(x *predict.Projection, c *chain.Chainer, pr chain.Interrupted) (pr
 func scanChain(c *chain.Chainer, pr chain.Interrupted) ([]chain.Link, bool, error) {
 	// The scan may have spent the budget: each witness gets its own
 	// allowance for finding its chain again.
-	if c.Stop = ""; c.Limit > 0 {
+	if c.Resume(); c.Limit > 0 {
 		c.Limit = c.States + witnessChainStates
 	}
 	if c.Ctx.Err() != nil {

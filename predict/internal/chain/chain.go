@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/predict/internal/proj"
 	"github.com/conc-dev/conc/profiles"
@@ -48,6 +49,7 @@ type Chainer struct {
 	Limit  int64         // the state budget (--max-states); 0: none
 	Mem    *budget.Meter // the memory budget (--max-memory); nil: none
 	Stop   string        // why the search gave up, "" if it did not
+	StopBy engines.Limit // the limit Stop names
 	// Depth bounds the threads of a chain (0: no bound), and cut records
 	// that the bound kept a chain from growing (deepen.go).
 	Depth       int
@@ -67,15 +69,28 @@ func New(ctx context.Context, s *proj.Summary, limit int) *Chainer {
 		fmemo: map[string][]int32{}, Limit: int64(limit), sorted: make([][]int32, len(s.Threads))}
 }
 
-// StopNote names what ended ctx: the memory budget, whose watch (cmd/conc)
-// cancels it with budget.Exceeded, or the deadline.
+// StopNote names what ended ctx (Ended).
 func StopNote(ctx context.Context) string {
+	_, note := Ended(ctx)
+	return note
+}
+
+// Ended is the limit that ended ctx, and the note that names it: the
+// memory budget, whose watch (cmd/conc) cancels it with budget.Exceeded,
+// or the deadline.
+func Ended(ctx context.Context) (engines.Limit, string) {
 	var ex *budget.Exceeded
 	if errors.As(context.Cause(ctx), &ex) {
-		return ex.Error()
+		return engines.MemoryBudget, ex.Error()
 	}
-	return "deadline reached (--timeout)"
+	return engines.Deadline, "deadline reached (--timeout)"
 }
+
+// halt records that the limit l stopped the search, for the reason why.
+func (c *Chainer) halt(l engines.Limit, why string) { c.StopBy, c.Stop = l, why }
+
+// Resume forgets a stop, so that the search can go on under new limits.
+func (c *Chainer) Resume() { c.StopBy, c.Stop = engines.NoLimit, "" }
 
 // Conflicting lists the letters that conflict with l (at most two).
 func Conflicting(l profiles.Letter) [2]profiles.Letter {

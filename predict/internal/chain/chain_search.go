@@ -5,6 +5,7 @@ import (
 
 	"github.com/bits-and-blooms/bitset"
 
+	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/profiles"
 )
 
@@ -132,15 +133,15 @@ func (s *chainSearch) visit(j int, t int32) bool {
 func (c *Chainer) Count() bool {
 	c.States++
 	if c.Limit > 0 && c.States > c.Limit {
-		c.Stop = StateLimitReached
+		c.halt(engines.StateBudget, StateLimitReached)
 		return false
 	}
 	if c.States&1023 == 0 && c.Ctx.Err() != nil {
-		c.Stop = StopNote(c.Ctx)
+		c.halt(Ended(c.Ctx))
 		return false
 	}
 	if c.States&1023 == 0 && c.Mem != nil && c.Mem.Over() {
-		c.Stop = c.Mem.Reached(c.States)
+		c.halt(engines.MemoryBudget, c.Mem.Reached(c.States))
 		return false
 	}
 	return true

@@ -13,7 +13,7 @@ import "github.com/conc-dev/conc/predict/internal/proj"
 // is larger, never smaller, than the true F: every pair it reports has a
 // chain). A pass that finds none is final unless the bound kept some chain
 // from growing (chainer.cut); then the next pass doubles it, and once the
-// bound reaches the other threads' number it is dropped (exhaustive, the old
+// bound reaches the other threads' number it is dropped (the exhaustive
 // search). Each pass rereads the spool, which is what a trace with few
 // threads need not pay: up to exhaustiveThreads threads the first pass is
 // already exhaustive (2^11·12 states at most per search, milliseconds).

@@ -104,7 +104,7 @@ func (c *Chainer) ScanEach(sp *proj.Spool, u *proj.Users, each func(*trace.Event
 		}
 		st.pos++
 		if n&4095 == 0 && c.Ctx.Err() != nil {
-			c.Stop = StopNote(c.Ctx)
+			c.halt(Ended(c.Ctx))
 			return Interrupted{}, false, nil
 		}
 	}

@@ -334,8 +334,8 @@ func (nx *Indexer) ends() []int64 {
 }
 
 // insert adds c to variable v's classes, or makes it its class's access.
-// A variable has a few classes (16 at most on the synthetic
-// trace), so they are scanned; a map takes over for a variable with many.
+// A variable has a few classes (16 at most on BenchmarkPredictPairLocked's
+// synthetic trace), so they are scanned; a map takes over for a variable with many.
 func (nx *Indexer) insert(v int32, c class) {
 	list := nx.idx[v]
 	i := -1
