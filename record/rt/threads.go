@@ -1,0 +1,97 @@
+package rt
+
+import (
+	"runtime"
+	"strconv"
+)
+
+// Thread names: a goroutine started by an instrumented go statement is
+// gN, N in creation order; a test function's goroutine is named after the
+// test; any other goroutine (the main one, or one the testing package or
+// uninstrumented code started) is uN in first-seen order.
+var (
+	threads = map[uint64]string{}
+	forks   int
+	unknown int
+	tests   int              // tests started
+	ended   = map[int]bool{} // tests whose end is posted
+)
+
+// goid is the calling goroutine's id, read from its stack header
+// "goroutine N [": the standard library has no cheaper public way.
+func goid() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	b := buf[len("goroutine "):n]
+	i := 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	id, _ := strconv.ParseUint(string(b[:i]), 10, 64)
+	return id
+}
+
+// self is the calling goroutine's thread name; mu is held.
+func self() string {
+	id := goid()
+	if name, ok := threads[id]; ok {
+		return name
+	}
+	unknown++
+	name := "u" + strconv.Itoa(unknown)
+	threads[id] = name
+	return name
+}
+
+// Fork is called before an instrumented go statement: it writes
+// fork(gN) and returns gN, which the new goroutine passes to Start.
+func Fork(loc string) string {
+	mu.Lock()
+	defer mu.Unlock()
+	forks++
+	name := "g" + strconv.Itoa(forks)
+	if on {
+		emit(self(), "fork", name, loc)
+	}
+	return name
+}
+
+// Start names the calling goroutine: the first thing a forked goroutine
+// does.
+func Start(name string) {
+	mu.Lock()
+	threads[goid()] = name
+	mu.Unlock()
+}
+
+// Test names the goroutine of test function name and orders it after the
+// test before it (the testing package runs them one after another): it
+// waits for the message test#K that the K-th test posted at its end, when
+// that end is already in the trace (a parallel test's may not be). It
+// returns the test's number for TestEnd.
+func Test(name, loc string) int {
+	mu.Lock()
+	defer mu.Unlock()
+	threads[goid()] = name
+	tests++
+	if ended[tests-1] {
+		message(name, "wait", "test#"+strconv.Itoa(tests-1), loc)
+	}
+	return tests
+}
+
+// TestEnd posts the end of test k; the instrumented test defers it.
+func TestEnd(k int, loc string) {
+	mu.Lock()
+	defer mu.Unlock()
+	ended[k] = true
+	message(self(), "post", "test#"+strconv.Itoa(k), loc)
+}
+
+// message writes post(M) or wait(M); mu is held. Plain STD (--rapid) has
+// no such ops: they are dropped.
+func message(thread, op, m, loc string) {
+	if on && !rapid {
+		emit(thread, op, m, loc)
+	}
+}
