@@ -80,12 +80,17 @@ func Test(name, loc string) int {
 	return tests
 }
 
-// TestEnd posts the end of test k; the instrumented test defers it.
+// TestEnd posts the end of test k and flushes the trace; the
+// instrumented test defers it, so it runs even when the test panics.
 func TestEnd(k int, loc string) {
 	mu.Lock()
 	defer mu.Unlock()
 	ended[k] = true
 	message(self(), "post", "test#"+strconv.Itoa(k), loc)
+	if on && !closed { // a test that panics kills the binary after its defers
+		bw.Flush()
+		zw.Flush()
+	}
 }
 
 // message writes post(M) or wait(M); mu is held. Plain STD (--rapid) has

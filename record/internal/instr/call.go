@@ -70,8 +70,8 @@ func (r *file) call(e *ast.CallExpr) {
 	switch r.builtin(e) {
 	case "len", "cap":
 		if _, isMap := r.under(e.Args[0]).(*types.Map); isMap {
-			r.expr(e.Args[0], ctxRead)
 			r.wrapMapRead(e.Args[0])
+			r.expr(e.Args[0], ctxRead)
 			return
 		}
 	case "close":

@@ -101,8 +101,8 @@ func (r *file) send(s *ast.SendStmt, inList bool) {
 func (r *file) rangeStmt(s *ast.RangeStmt) {
 	if _, isChan := r.under(s.X).(*types.Chan); !isChan {
 		if _, isMap := r.under(s.X).(*types.Map); isMap {
-			r.expr(s.X, ctxRead)
 			r.wrapMapRead(s.X)
+			r.expr(s.X, ctxRead)
 		} else {
 			r.sliced(s.X)
 		}

@@ -114,10 +114,10 @@ func (r *file) index(e *ast.IndexExpr, c ctx) {
 	}
 	r.expr(e.Index, ctxRead)
 	if _, isMap := t.(*types.Map); isMap {
-		r.expr(e.X, ctxRead)
-		if c == ctxRead && r.pure(e.X) {
+		if c == ctxRead && r.pure(e.X) { // MR wraps X's own read: first
 			r.ed.wrap(r.off(e.X.Pos()), r.off(e.X.End()), "_concrt.MR(", ", "+quoteHint(r.hint(e.X))+", "+r.loc(e.Pos())+")")
 		}
+		r.expr(e.X, ctxRead)
 		return
 	}
 	r.expr(e.X, r.holderCtx(t))
