@@ -37,18 +37,26 @@ func load(dir string, patterns []string) ([]*packages.Package, error) {
 	return pickVariants(pkgs), nil
 }
 
-// loadErrors gathers the packages' errors, each "file:line: message".
+// loadErrors gathers the packages' errors, each "file:line: message"
+// (the parser's and type checker's, else the go command's).
 func loadErrors(pkgs []*packages.Package) error {
 	seen := map[string]bool{}
-	var msgs []string
+	var msgs, listMsgs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
 			if m := e.Error(); !seen[m] {
 				seen[m] = true
-				msgs = append(msgs, m)
+				if e.Kind == packages.ListError {
+					listMsgs = append(listMsgs, m)
+				} else {
+					msgs = append(msgs, m)
+				}
 			}
 		}
 	})
+	if len(msgs) == 0 { // the go command's own messages repeat the type checker's
+		msgs = listMsgs
+	}
 	for _, p := range pkgs {
 		for _, f := range p.GoFiles {
 			if err := cgoError(f); err != nil && !seen[err.Error()] {
