@@ -14,7 +14,8 @@ import (
 // loadMode is what the rewrite needs: syntax and types of every package
 // and its tests.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports
+	packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule | packages.NeedImports |
+	packages.NeedForTest
 
 // InputError is bad input: packages that do not load or build, or that
 // use cgo. Its message names the file and line.

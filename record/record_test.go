@@ -91,11 +91,12 @@ func sums(t *testing.T, dir string) map[string][32]byte {
 // tests in order (basic); channels unbuffered, buffered, closed and
 // ranged over (chans); sync.Once (once); a test binary that dies, whose
 // trace ends with the cut line (cut); --rapid (basic without post and
-// wait, read locks as acq and rel).
+// wait, read locks as acq and rel); a package tested only from outside
+// (ext).
 var recordCases = []struct {
 	pkg   string
 	rapid bool
-}{{"basic", false}, {"chans", false}, {"once", false}, {"cut", false}, {"basic", true}}
+}{{"basic", false}, {"chans", false}, {"once", false}, {"cut", false}, {"ext", false}, {"basic", true}}
 
 // TestRecord records through the real go test, one build per case (the
 // quick suite the first two), and checks that the user's files are
