@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"go/ast"
+	"go/version"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,6 +32,9 @@ func overlay(tmp, root, modPath string, pkgs []*packages.Package, atomic []strin
 	cfg := &instr.Config{RT: modPath + "/" + rtDir, Root: root, Atomic: atomic, Include: map[string]bool{}}
 	for _, p := range pkgs {
 		cfg.Include[p.PkgPath] = true
+		if p.Module != nil && p.Module.GoVersion != "" && version.Compare("go"+p.Module.GoVersion, "go1.21") < 0 {
+			cfg.Old = true
+		}
 	}
 	byPath := map[string]*Target{}
 	var targets []*Target

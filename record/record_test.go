@@ -15,12 +15,12 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 )
 
-// recordRec records the packages of testdata/rec (one go test build
-// each) and returns each trace's text by package directory.
-func recordRec(t *testing.T, o Options) map[string]string {
+// recordRec records packages of the module testdata/MOD (one go test
+// build each) and returns each trace's text by package directory.
+func recordRec(t *testing.T, mod string, o Options) map[string]string {
 	t.Helper()
 	var out bytes.Buffer
-	o.Dir, o.Out, o.Stdout, o.Stderr = filepath.Join("testdata", "rec"), t.TempDir(), &out, &out
+	o.Dir, o.Out, o.Stdout, o.Stderr = filepath.Join("testdata", mod), t.TempDir(), &out, &out
 	results, _, err := Run(o)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, out.String())
@@ -55,9 +55,9 @@ func gunzip(t *testing.T, path string) string {
 
 // want compares a recorded trace with the package's want.std (made
 // plain for --rapid).
-func want(t *testing.T, pkg, got string, rapid bool) {
+func want(t *testing.T, mod, pkg, got string, rapid bool) {
 	t.Helper()
-	w, err := os.ReadFile(filepath.Join("testdata", "rec", pkg, "want.std"))
+	w, err := os.ReadFile(filepath.Join("testdata", mod, pkg, "want.std"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +92,13 @@ func sums(t *testing.T, dir string) map[string][32]byte {
 // ranged over (chans); sync.Once (once); a test binary that dies, whose
 // trace ends with the cut line (cut); --rapid (basic without post and
 // wait, read locks as acq and rel); a package tested only from outside
-// (ext).
+// (ext); a module whose go version (1.16) predates generics, a file
+// with a //go:build line (old).
 var recordCases = []struct {
-	pkg   string
-	rapid bool
-}{{"basic", false}, {"chans", false}, {"once", false}, {"cut", false}, {"ext", false}, {"basic", true}}
+	mod, pkg string
+	rapid    bool
+}{{"rec", "basic", false}, {"rec", "chans", false}, {"rec", "once", false}, {"rec", "cut", false},
+	{"rec", "ext", false}, {"rec", "basic", true}, {"old", "old", false}}
 
 // TestRecord records through the real go test, one build per case (the
 // quick suite the first two), and checks that the user's files are
@@ -105,7 +107,7 @@ func TestRecord(t *testing.T) {
 	before := sums(t, filepath.Join("testdata", "rec"))
 	for _, c := range recordCases[:testflag.N(2, len(recordCases))] {
 		o := Options{Patterns: []string{"./" + c.pkg}, Atomic: []string{"(*Store).Put"}, Rapid: c.rapid}
-		want(t, c.pkg, recordRec(t, o)[c.pkg], c.rapid)
+		want(t, c.mod, c.pkg, recordRec(t, c.mod, o)[c.pkg], c.rapid)
 	}
 	after := sums(t, filepath.Join("testdata", "rec"))
 	if len(after) != len(before) {

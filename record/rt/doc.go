@@ -1,3 +1,5 @@
+//go:build go1.21
+
 // Package rt is the runtime of `conc record`: code instrumented by package
 // record imports it (the recorder overlays it into the user's module as
 // MODULE/concrecord_rt) and calls it at every recorded event. It writes one

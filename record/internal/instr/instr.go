@@ -20,6 +20,10 @@ type Config struct {
 	Root    string          // module root: LOCs are relative to it
 	Atomic  []string        // --atomic patterns
 	Include map[string]bool // import paths of the instrumented packages
+	// Old: the module's go version is below 1.21, which calls of generic
+	// functions need: each file is given the constraint go1.21, which
+	// raises its language version.
+	Old bool
 }
 
 // Counts are the constructs left out, by kind (docs/record.md).
@@ -69,6 +73,9 @@ func Rewrite(cfg *Config, fset *token.FileSet, f *ast.File, src []byte, info *ty
 	}
 	r.ed.insert(r.off(f.Name.End()), "; import _concrt "+strconv.Quote(cfg.RT))
 	r.ed.insert(len(src), "\nvar _ = _concrt.Finish\n")
+	if cfg.Old {
+		r.raiseVersion(f)
+	}
 	return r.ed.apply(), r.counts
 }
 
@@ -138,4 +145,24 @@ func typeText(e ast.Expr) string {
 		return id.Name
 	}
 	return ""
+}
+
+// raiseVersion makes the file's language version go1.21: its //go:build
+// line gets "&& go1.21", in place; a file without one starts with
+// "//go:build go1.21" and a //line comment that gives the package
+// clause's line its number back.
+func (r *file) raiseVersion(f *ast.File) {
+	for _, g := range f.Comments {
+		if g.Pos() >= f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if expr, ok := strings.CutPrefix(c.Text, "//go:build "); ok {
+				r.ed.replace(r.off(c.Pos()), r.off(c.End()), "//go:build ("+expr+") && go1.21")
+				return
+			}
+		}
+	}
+	name := r.fset.Position(f.Pos()).Filename
+	r.ed.insert(0, "//go:build go1.21\n\n//line "+name+":1\n")
 }
