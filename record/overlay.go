@@ -120,7 +120,7 @@ func addRuntime(tmp, root string, repl map[string]string) error {
 // of the recorder runs.
 func addTestMain(tmp string, t *Target, rt string, repl map[string]string) error {
 	src := "package " + t.name + "\n\nimport (\n\t\"testing\"\n\n\t_concrt " + strconv.Quote(rt) + ")\n\n" +
-		"func TestMain(m *testing.M) { _concrt.Exit(m.Run()) }\n"
+		"func TestMain(m *testing.M) { _concrt.Main(); _concrt.Exit(m.Run()) }\n"
 	dst := filepath.Join(tmp, "src", strconv.Itoa(len(repl))+"_main_test.go")
 	if err := writeFile(dst, []byte(src)); err != nil {
 		return err

@@ -9,14 +9,17 @@ import (
 
 // Thread names: a goroutine started by an instrumented go statement is
 // gN, N in creation order; a test function's goroutine is named after the
-// test; any other goroutine (the main one, or one the testing package or
-// uninstrumented code started) is uN in first-seen order.
+// test; the goroutine of TestMain is main; any other goroutine (one the
+// testing package or uninstrumented code started) is uN in first-seen
+// order.
 var (
-	threads = map[uint64]string{}
-	forks   int
-	unknown int
-	tests   int              // tests started
-	ended   = map[int]bool{} // tests whose end is posted
+	threads  = map[uint64]string{}
+	forks    int
+	unknown  int
+	mainID   uint64           // the goroutine that runs TestMain
+	mainBusy bool             // it has written an event
+	tests    int              // tests started
+	ended    = map[int]bool{} // tests whose end is posted
 )
 
 // goid is the calling goroutine's id, read from its stack header
@@ -36,6 +39,9 @@ func goid() uint64 {
 // self is the calling goroutine's thread name; mu is held.
 func self() string {
 	id := goid()
+	if id == mainID {
+		mainBusy = true
+	}
 	if name, ok := threads[id]; ok {
 		return name
 	}
@@ -76,10 +82,30 @@ func Test(name, loc string) int {
 	defer mu.Unlock()
 	threads[goid()] = name
 	tests++
-	if ended[tests-1] {
+	if tests == 1 && mainBusy {
+		// TestMain is blocked in m.Run, which started this test: its
+		// post stands at its place in the trace.
+		message(threads[mainID], "post", "test#0", loc)
+	}
+	if ended[tests-1] || tests == 1 && mainBusy {
 		message(name, "wait", "test#"+strconv.Itoa(tests-1), loc)
 	}
 	return tests
+}
+
+// Main is called first by every TestMain: the goroutine that runs it
+// (and the package initialisers before it) is "main" unless it already
+// has a name, and what it does before m.Run is ordered before the first
+// test by the message test#0.
+func Main() {
+	mu.Lock()
+	defer mu.Unlock()
+	mainID = goid()
+	if _, ok := threads[mainID]; ok {
+		mainBusy = true
+	} else {
+		threads[mainID] = "main"
+	}
 }
 
 // TestEnd posts the end of test k and flushes the trace; the

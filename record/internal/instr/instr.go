@@ -110,6 +110,12 @@ func (r *file) funcDecl(fd *ast.FuncDecl) {
 		l := r.loc(fd.Pos())
 		r.ed.insert(open, " defer _concrt.TestEnd(_concrt.Test("+strconv.Quote(fd.Name.Name)+", "+l+"), "+r.loc(fd.Body.Rbrace)+");")
 	}
+	if fd.Recv == nil && fd.Name.Name == "TestMain" && strings.HasSuffix(r.fset.Position(fd.Pos()).Filename, "_test.go") {
+		// A TestMain may return instead of calling os.Exit (which the
+		// rewrite replaces): the trace is closed when it returns. Main
+		// orders what it does before m.Run before the tests.
+		r.ed.insert(open, " _concrt.Main(); defer _concrt.Finish();")
+	}
 	r.block(fd.Body.List)
 }
 
