@@ -69,13 +69,21 @@ func less(a, b edit) bool {
 	return a.seq < b.seq
 }
 
-// apply returns the edited source.
+// apply returns the edited source. Edits made inside a replaced range
+// (their span starts in it and ends by its end) are dropped whole, both
+// halves of a wrapper: the replacement was written from the original text.
 func (e *editor) apply() []byte {
+	var replaced []edit
+	for _, x := range e.edits {
+		if x.end > x.start {
+			replaced = append(replaced, x)
+		}
+	}
 	sort.SliceStable(e.edits, func(i, j int) bool { return less(e.edits[i], e.edits[j]) })
 	var out bytes.Buffer
 	at := 0
 	for _, x := range e.edits {
-		if x.start < at { // inside a replaced range: the replacement wins
+		if x.start < at || inside(x, replaced) {
 			continue
 		}
 		out.Write(e.src[at:x.start])
@@ -84,4 +92,15 @@ func (e *editor) apply() []byte {
 	}
 	out.Write(e.src[at:])
 	return out.Bytes()
+}
+
+// inside tells an edit whose span lies in one of the replaced ranges
+// (not that replacement itself).
+func inside(x edit, replaced []edit) bool {
+	for _, r := range replaced {
+		if r.seq != x.seq && r.start <= x.spanStart && x.spanStart < r.end && x.spanEnd <= r.end {
+			return true
+		}
+	}
+	return false
 }
