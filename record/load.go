@@ -45,7 +45,7 @@ func loadErrors(pkgs []*packages.Package) error {
 	var msgs, listMsgs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			if m := e.Error(); !seen[m] {
+			if m := strings.TrimPrefix(e.Error(), "-: "); !seen[m] { // "-": no position
 				seen[m] = true
 				if e.Kind == packages.ListError {
 					listMsgs = append(listMsgs, m)
