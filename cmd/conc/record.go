@@ -12,11 +12,13 @@ import (
 func init() {
 	register(&command{
 		name:    "record",
-		args:    "PACKAGES... [flags] [-- go test flags]",
+		args:    "PACKAGES... [flags]",
 		summary: "record a Go package's tests as STD traces (docs/record.md)",
 		help: "PACKAGES are Go packages of the main module (./..., ./bank); their source is\n" +
 			"instrumented (the files are not changed) and their tests run with go test;\n" +
-			"each test binary writes one gzip'd STD trace. Flags after -- go to go test.",
+			"each test binary writes one gzip'd STD trace. Flags after -- go to go test\n" +
+			"(conc record ./... -- -run TestX). The exit status is the tests' own (go\n" +
+			"test's: 1 when a test fails), 2 for packages that do not load.",
 		run: runRecord,
 	})
 }
