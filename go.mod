@@ -7,6 +7,7 @@ require (
 	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/tools v0.52.0
 	gonum.org/v1/plot v0.17.0
 )
 
@@ -21,5 +22,7 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )

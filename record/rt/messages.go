@@ -1,0 +1,89 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"strconv"
+	"sync"
+	"unsafe"
+)
+
+// A WaitGroup's Done posts wg#N.eK, K its epoch: the epoch ends when the
+// counter (kept here beside the real one) comes back to zero, and a Wait
+// that returns waits for the last ended epoch, whose Done calls are the
+// ones that unblocked it.
+type group struct {
+	count int
+	epoch int // the current epoch; epoch-1 is the last ended one
+}
+
+var groups = map[*sync.WaitGroup]*group{}
+
+func groupOf(wg *sync.WaitGroup) (*group, string) {
+	g := groups[wg]
+	if g == nil {
+		g = &group{epoch: 1}
+		groups[wg] = g
+	}
+	return g, fixedName(unsafe.Pointer(wg), "", nil, "wg")
+}
+
+// WGAdd is wg.Add(n): the count is kept before the real Add, so it never
+// runs below the real one.
+func WGAdd(wg *sync.WaitGroup, n int) {
+	mu.Lock()
+	g, _ := groupOf(wg)
+	g.count += n
+	mu.Unlock()
+	wg.Add(n)
+}
+
+// WGDone posts the current epoch, then calls wg.Done.
+func WGDone(wg *sync.WaitGroup, loc string) {
+	mu.Lock()
+	g, name := groupOf(wg)
+	message(self(), "post", name+".e"+strconv.Itoa(g.epoch), loc)
+	if g.count--; g.count == 0 {
+		g.epoch++
+	}
+	mu.Unlock()
+	wg.Done()
+}
+
+// WGWait calls wg.Wait, then waits for the last ended epoch.
+func WGWait(wg *sync.WaitGroup, loc string) {
+	wg.Wait()
+	mu.Lock()
+	g, name := groupOf(wg)
+	if g.epoch > 1 {
+		message(self(), "wait", name+".e"+strconv.Itoa(g.epoch-1), loc)
+	}
+	mu.Unlock()
+}
+
+// WGGo is wg.Go(f): an Add, a fork and a Done at f's return.
+func WGGo(wg *sync.WaitGroup, f func(), loc string) {
+	WGAdd(wg, 1)
+	t := Fork(loc)
+	go func() {
+		Start(t)
+		defer WGDone(wg, loc)
+		f()
+	}()
+}
+
+// OnceDo is once.Do(f): the return of the function that ran posts
+// once#N, and every Do, when it returns, waits for it.
+func OnceDo(o *sync.Once, f func(), loc string) {
+	o.Do(func() {
+		defer func() {
+			mu.Lock()
+			message(self(), "post", fixedName(unsafe.Pointer(o), "", nil, "once"), loc)
+			mu.Unlock()
+		}()
+		f()
+	})
+	mu.Lock()
+	message(self(), "wait", fixedName(unsafe.Pointer(o), "", nil, "once"), loc)
+	mu.Unlock()
+}

@@ -1,0 +1,122 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"bufio"
+	"compress/gzip"
+	"os"
+	"sync"
+	"time"
+)
+
+// The environment the recorder sets for the test binary.
+const (
+	envTrace = "CONC_RECORD_TRACE" // the trace file to write
+	envRapid = "CONC_RECORD_RAPID" // "1": plain STD, no extension ops
+)
+
+// mu orders every line of the trace and guards all of the runtime's state.
+var mu sync.Mutex
+
+// cond is signalled when a message is posted (a sender may wait for the
+// receive that lets it complete, see chan.go).
+var cond = sync.NewCond(&mu)
+
+var (
+	file   *os.File
+	zw     *gzip.Writer
+	bw     *bufio.Writer
+	on     bool // a trace is being written
+	closed bool // Exit closed it: later events are dropped
+	rapid  bool
+)
+
+func init() {
+	path := os.Getenv(envTrace)
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		os.Stderr.WriteString("conc record: " + err.Error() + "\n")
+		os.Exit(2)
+	}
+	file, rapid = f, os.Getenv(envRapid) == "1"
+	zw = gzip.NewWriter(f)
+	bw = bufio.NewWriterSize(zw, 64<<10)
+	on = true
+	go flusher()
+}
+
+// flusher pushes the trace to the file every 50ms, so that a test binary
+// that dies loses at most the last moments: the recorder keeps the
+// flushed part and marks the trace cut.
+func flusher() {
+	for {
+		time.Sleep(50 * time.Millisecond)
+		mu.Lock()
+		if closed {
+			mu.Unlock()
+			return
+		}
+		bw.Flush()
+		zw.Flush()
+		mu.Unlock()
+	}
+}
+
+// emit writes one line THREAD|OP(ARG)|LOC; mu is held. arg "" is an op
+// without argument (begin, end).
+func emit(thread, op, arg, loc string) {
+	if closed {
+		return
+	}
+	bw.WriteString(thread)
+	bw.WriteByte('|')
+	bw.WriteString(op)
+	if arg != "" {
+		bw.WriteByte('(')
+		bw.WriteString(arg)
+		bw.WriteByte(')')
+	}
+	if loc != "" {
+		bw.WriteByte('|')
+		bw.WriteString(loc)
+	}
+	bw.WriteByte('\n')
+}
+
+// event writes one event of the calling goroutine.
+func event(op, arg, loc string) {
+	if !on {
+		return
+	}
+	mu.Lock()
+	emit(self(), op, arg, loc)
+	mu.Unlock()
+}
+
+// Finish ends the trace: a complete gzip stream. Events after it are
+// dropped (goroutines the tests left running).
+func Finish() {
+	if !on {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if closed {
+		return
+	}
+	closed = true
+	bw.Flush()
+	zw.Close()
+	file.Close()
+}
+
+// Exit closes the trace and exits: the recorder puts it in place of
+// os.Exit in instrumented code, and the TestMain it adds ends with it.
+func Exit(code int) {
+	Finish()
+	os.Exit(code)
+}

@@ -1,0 +1,5 @@
+package cgo
+
+import "C"
+
+func F() {}

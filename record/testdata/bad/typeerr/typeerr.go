@@ -1,0 +1,5 @@
+package typeerr
+
+func F() int {
+	return "not an int"
+}
