@@ -97,3 +97,21 @@ func TestReaderReadLockFreedForWriters(t *testing.T) {
 		require.Equal(t, model.OpReadAcquire, o.Events[114].Op)
 	}
 }
+
+// A trace whose recording stopped early ends with conc record's cut line
+// (docs/spec.md §3): an error in every tier, with or without the
+// orderings; --lenient skips it as its own kind and reads what came
+// before.
+func TestReaderCutLine(t *testing.T) {
+	src := strings.Repeat("T0|w(x)|1\n", 20) + "T1|r(x)\n*|cut|the test binary stopped before closing its trace\n"
+	for _, m := range allTiers {
+		for _, orderings := range []bool{false, true} {
+			o := readOutcome(t, src, Options{Orderings: orderings}, m)
+			require.Equal(t, "t.std:22: the trace was cut: the test binary stopped before closing its trace (docs/spec.md §3); --lenient reads the events before this line", o.Err)
+			o = readOutcome(t, src, Options{Orderings: orderings, Lenient: true}, m)
+			require.Empty(t, o.Err)
+			require.Len(t, o.Events, 21)
+			require.Equal(t, int64(1), o.Stats.Skipped[SkipCut])
+		}
+	}
+}

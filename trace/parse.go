@@ -29,6 +29,8 @@ func (r *Reader) parse(line []byte, ev *Event) (msg string, emit bool) {
 	}
 	kind, target, ok := parseOp(op)
 	switch {
+	case !ok && string(op) == "cut" && string(line[:bar]) == "*":
+		return r.impossible(SkipCut, fmt.Sprintf("the trace was cut: %s (docs/spec.md §3); --lenient reads the events before this line", clip(loc))), false
 	case !ok:
 		return fmt.Sprintf("malformed op %q in %q: %s", clip(op), clip(line), validOps), false
 	case kind.IsExtension() && !r.opts.Orderings:

@@ -14,16 +14,18 @@ const (
 	SkipForkJoin              // a second fork, a fork after the thread's start or join, a fork or join of itself
 	SkipAfterJoin             // an event of a thread after its join
 	SkipPost                  // a post of a message after a wait for it
+	SkipCut                   // the marker of a trace whose recording stopped early
 	NumSkips
 )
 
 // skipNames are the kinds' names in reports (JSON keys, and words).
 var skipNames = [NumSkips]string{"malformed", "release_not_held", "acquire_held",
-	"end_without_begin", "bad_fork_join", "after_join", "post_after_wait"}
+	"end_without_begin", "bad_fork_join", "after_join", "post_after_wait", "cut"}
 
 // skipWords say what the kind's lines are, after a count.
 var skipWords = [NumSkips]string{"malformed", "rel of a lock not held", "acq of a lock held by another thread",
-	"end without begin", "fork or join out of order", "event after its thread's join", "post after a wait for its message"}
+	"end without begin", "fork or join out of order", "event after its thread's join", "post after a wait for its message",
+	"cut marker (the recording stopped early)"}
 
 // String is the kind's name in reports ("release_not_held").
 func (k Skip) String() string { return skipNames[k] }
