@@ -1,57 +1,67 @@
-// Package handoff guards a stock with a channel used as a lock: a
-// token handed from goroutine to goroutine through a buffered channel.
+// Package handoff hands items from a producer to a consumer through a
+// channel.
 package handoff
 
-// Stock is a count guarded by a token: whoever took it from tok may
-// touch n, and hands it back by sending it.
-type Stock struct {
-	tok chan struct{}
-	n   int
+import "sync"
+
+// Queue holds items and their total, which Put keeps in step, and wakes
+// a consumer through ready for each item put.
+type Queue struct {
+	mu    sync.Mutex
+	items []int
+	total int // the sum of items
+	ready chan struct{}
 }
 
-// New makes a stock of n.
-func New(n int) *Stock {
-	s := &Stock{tok: make(chan struct{}, 1), n: n}
-	s.tok <- struct{}{}
-	return s
-}
+// New makes an empty queue.
+func New() *Queue { return &Queue{ready: make(chan struct{})} }
 
-// Take removes one item if there is one. Not atomic: the token is taken
-// for the check, handed back, and taken again for the removal, so two
-// Takes can both see the last item.
+// Put appends v and hands it off to a consumer. Not atomic: the hand-off
+// comes between the append and the update of the total, so the woken
+// consumer can see the item without its share of the total. Every access
+// holds the lock, so the race detector is silent.
 //
 //conc:atomic
-func (s *Stock) Take() bool {
-	<-s.tok
-	ok := s.n > 0
-	s.tok <- struct{}{}
-	if !ok {
-		return false
-	}
-	<-s.tok
-	s.n--
-	s.tok <- struct{}{}
-	return true
+func (q *Queue) Put(v int) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+	q.ready <- struct{}{}
+	q.mu.Lock()
+	q.total += v
+	q.mu.Unlock()
 }
 
-// TakeAtomic is Take's twin: check and removal under one hold of the
-// token.
+// PutAtomic is Put's twin: the item and the total change in one critical
+// section, and the hand-off follows it.
 //
 //conc:atomic
-func (s *Stock) TakeAtomic() bool {
-	<-s.tok
-	ok := s.n > 0
-	if ok {
-		s.n--
-	}
-	s.tok <- struct{}{}
-	return ok
+func (q *Queue) PutAtomic(v int) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.total += v
+	q.mu.Unlock()
+	q.ready <- struct{}{}
 }
 
-// Count reads the stock.
-func (s *Stock) Count() int {
-	<-s.tok
-	n := s.n
-	s.tok <- struct{}{}
-	return n
+// Take waits for an item and reports whether the items and the total
+// agree.
+//
+//conc:atomic
+func (q *Queue) Take() bool {
+	<-q.ready
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	sum := 0
+	for _, v := range q.items {
+		sum += v
+	}
+	return sum == q.total
+}
+
+// Total reads the total.
+func (q *Queue) Total() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.total
 }
