@@ -114,9 +114,16 @@ func Finish() {
 	file.Close()
 }
 
-// Exit closes the trace and exits: the recorder puts it in place of
-// os.Exit in instrumented code, and the TestMain it adds ends with it.
+// Exit closes the trace and exits: the TestMain the recorder adds ends
+// with it.
 func Exit(code int) {
 	Finish()
 	os.Exit(code)
+}
+
+// Closing closes the trace and returns code: the recorder makes
+// os.Exit(code) in instrumented code os.Exit(Closing(code)).
+func Closing(code int) int {
+	Finish()
+	return code
 }

@@ -62,8 +62,11 @@ func (r *file) call(e *ast.CallExpr) {
 		} else if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
 			r.skip("sync/atomic")
 		} else if name == "os.Exit" {
-			r.ed.replace(r.off(e.Fun.Pos()), r.off(e.Fun.End()), "_concrt.Exit")
+			// The trace is closed before the exit: os.Exit(_concrt.Closing(code)).
+			// The call itself stays, so that the file's import of os stays
+			// used.
 			r.exprs(e.Args)
+			r.ed.wrap(r.off(e.Args[0].Pos()), r.off(e.Args[0].End()), "_concrt.Closing(", ")")
 			return
 		}
 	}

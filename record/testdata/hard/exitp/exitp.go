@@ -1,0 +1,3 @@
+package exitp
+
+var X int

@@ -1,0 +1,3 @@
+module example.com/hard
+
+go 1.22

@@ -1,0 +1,3 @@
+package slow
+
+var X int
