@@ -13,6 +13,11 @@ import (
 type WitnessBroken struct {
 	Txn  int        `json:"txn"`
 	Path []Conflict `json:"path"`
+	// Signature is what the programmer would fix, as conc monitor's
+	// groups name it (BrokenTxn.Signature): where the path leaves the
+	// transaction, the event that interrupts it, and where it comes back,
+	// each as op@LOC (or op and target); "" when not known.
+	Signature string `json:"signature,omitempty"`
 }
 
 // SetBroken records which of the cycle's transactions run breaks by
@@ -71,6 +76,9 @@ func writeBroken(b *bufio.Writer, n Naming, w *Witness, lines bool) {
 		fmt.Fprintf(b, "%s is broken by itself in this run: the path leaves it and comes back:\n", name)
 		for _, c := range x.Path {
 			b.WriteString("  " + c.Words + "\n")
+		}
+		if x.Signature != "" {
+			b.WriteString("  signature: " + x.Signature + "\n")
 		}
 	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/conc-dev/conc/internal/progress"
@@ -107,7 +109,7 @@ func runPredict(e *env, args []string) int {
 	if out == nil {
 		return code
 	}
-	return finishPredict(e, &f, out, outs, r.Stats())
+	return finishPredict(e, &f, out, outs, r.Stats(), files[0])
 }
 
 // predictOptions are the flags as package predict takes them.
@@ -149,10 +151,13 @@ func predictFailed(e *env, err error) int {
 
 // finishPredict renders the answer (with st, what --lenient skipped), writes
 // --dot, --html and --witness-out, and maps the verdict to the exit code.
-func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs, st trace.Stats) int {
+func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs, st trace.Stats, path string) int {
 	rep, err := predicted.Report(out)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
+	}
+	if err := sign(rep, out, path); err != nil {
+		return inputError(e, err)
 	}
 	reportSkipped(e, f.lenient, f.format, rep, st)
 	if outs.witness != nil && out.Result.Witness != nil {
@@ -183,4 +188,29 @@ func renderPredict(w io.Writer, f *predictFlags, r *report.Report) error {
 		return render(w, &f.decideFlags, r)
 	}
 	return report.WriteText(w, r, report.TextOptions{Quiet: f.quiet, Lead: predictLead})
+}
+
+// sign names the code locations of the broken transactions' signatures
+// (predicted.Sign) from a second reading of the trace at path; standard
+// input or a pipe (`<(cmd)`) is read once, and its events are named by op
+// and target instead. The error is the second reading's: the trace went
+// away or bad after the first.
+func sign(rep *report.Report, out *predict.Outcome, path string) error {
+	lines := predicted.SignatureLines(rep, out)
+	if len(lines) == 0 {
+		return nil
+	}
+	var locs map[int64]string
+	if st, err := os.Stat(path); path != "-" && err == nil && st.Mode().IsRegular() {
+		f, err := os.Open(path)
+		if err != nil {
+			return cannotRead(err)
+		}
+		defer f.Close()
+		if locs, err = predicted.Locations(context.Background(), f, path, lines); err != nil {
+			return err
+		}
+	}
+	predicted.Sign(rep, out, locs)
+	return nil
 }

@@ -38,8 +38,8 @@ func recordOne(t *testing.T, pkg, test string) string {
 
 // TestGoExamplesEndToEnd: conc record, then conc predict, on the Go
 // examples (docs/record.md): each broken test is a violation whose
-// monitor groups or predict witness point at its Go source, each twin
-// is proved serializable. The quick suite records the first example, the
+// signature and --all groups point at its Go source, each twin is proved
+// serializable. The quick suite records the first example, the
 // long run all four.
 func TestGoExamplesEndToEnd(t *testing.T) {
 	wd, err := os.Getwd()
@@ -49,6 +49,7 @@ func TestGoExamplesEndToEnd(t *testing.T) {
 		broken := recordOne(t, ex.pkg, ex.broken)
 		o := conc("predict", broken)
 		require.Equal(t, exitViolation, o.code, "%s: %s%s", ex.broken, o.stdout, o.stderr)
+		require.Regexp(t, "signature: \\S+@"+ex.loc+"\\d+ \\| ", o.stdout, "%s: the signature names the Go source", ex.broken)
 		all := conc("predict", "--all", broken)
 		require.Equal(t, exitViolation, all.code, "%s: %s%s", ex.broken, all.stdout, all.stderr)
 		require.Contains(t, all.stdout, "signature: ", ex.broken)

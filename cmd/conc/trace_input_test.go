@@ -143,3 +143,22 @@ func TestTraceOrderingErrors(t *testing.T) {
 		require.Equal(t, "conc: --lenient skipped 2 lines (first at line 6): 1 acq of a lock held by another thread, 1 post after a wait for its message\n", o.stderr, args)
 	}
 }
+
+// predict's signature names the code locations of the broken
+// transaction's path, read from the trace file a second time; from
+// standard input, read once, it names ops and variables; the JSON has it
+// too.
+func TestPredictSignature(t *testing.T) {
+	src := "T1|begin|a.go:1\nT1|r(x)|a.go:2\nT2|w(x)|b.go:7\nT1|w(x)|a.go:3\nT1|end|a.go:4\n"
+	path := file(t, "sig.std", src)
+	o := conc("predict", path)
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	require.Contains(t, o.stdout, "\n  signature: r@a.go:2 | w@b.go:7 | w@a.go:3\n")
+	o = concStdin(src, "predict", "-")
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	require.Contains(t, o.stdout, "\n  signature: r x | w x | w x\n")
+	o = conc("predict", path, "--format", "json")
+	require.Contains(t, o.stdout, `"signature": "r@a.go:2 | w@b.go:7 | w@a.go:3"`)
+	o = conc("predict", "--all", path)
+	require.NotContains(t, o.stdout, "signature: r@a.go:2 |", "--all's groups have their own signature")
+}

@@ -1,0 +1,101 @@
+package predicted
+
+import (
+	"context"
+	"io"
+	"slices"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict"
+	"github.com/conc-dev/conc/report"
+	"github.com/conc-dev/conc/trace"
+)
+
+// SignatureLines are the trace lines whose code locations the broken
+// transactions' signatures name (Sign): per path, where it leaves the
+// transaction, the event that interrupts it and where it comes back.
+func SignatureLines(rep *report.Report, out *predict.Outcome) []int64 {
+	var lines []int64
+	eachSignatureEvent(rep, out, func(s model.Step) {
+		lines = append(lines, int64(s.Ev.Pos.Line))
+	})
+	return lines
+}
+
+// Sign sets each broken transaction's signature in rep, the report of
+// out, from locs, the code locations (STD's LOC) of the trace's lines: a
+// line without one is named by its op and target, as conc monitor names
+// it.
+func Sign(rep *report.Report, out *predict.Outcome, locs map[int64]string) {
+	if rep.Witness == nil || rep.Witness.Broken == nil {
+		return
+	}
+	run := out.Result.Witness.Run
+	broken := *rep.Witness.Broken
+	for i, b := range broken {
+		p := b.Path
+		sites := [3]string{}
+		for k, at := range [3]int{p[0].From, p[len(p)-1].From, p[len(p)-1].To} {
+			sites[k] = site(out.Program, run[at], locs)
+		}
+		broken[i].Signature = sites[0] + " | " + sites[1] + " | " + sites[2]
+	}
+}
+
+// site is s as a signature names it: op@LOC, or op and target.
+func site(p *model.Program, s model.Step, locs map[int64]string) string {
+	op := trace.OpName[s.Ev.Op]
+	if loc := locs[int64(s.Ev.Pos.Line)]; loc != "" {
+		return op + "@" + loc
+	}
+	if name := p.TargetName(s.Ev); name != "" {
+		return op + " " + name
+	}
+	return op
+}
+
+// eachSignatureEvent calls f on the run events the signatures name.
+func eachSignatureEvent(rep *report.Report, out *predict.Outcome, f func(model.Step)) {
+	if rep.Witness == nil || rep.Witness.Broken == nil || out.Result.Witness == nil {
+		return
+	}
+	run := out.Result.Witness.Run
+	for _, b := range *rep.Witness.Broken {
+		p := b.Path
+		for _, at := range [3]int{p[0].From, p[len(p)-1].From, p[len(p)-1].To} {
+			f(run[at])
+		}
+	}
+}
+
+// Locations reads the code locations of lines (sorted or not) from src, the
+// trace read a second time (trace.LinesAt): a line without a LOC has
+// none in the map.
+func Locations(ctx context.Context, src io.Reader, name string, lines []int64) (map[int64]string, error) {
+	want := map[int64]bool{}
+	for _, l := range lines {
+		want[l] = true
+	}
+	sorted := make([]int64, 0, len(want))
+	for l := range want {
+		sorted = append(sorted, l)
+	}
+	slices.Sort(sorted)
+	locs := map[int64]string{}
+	k := 0
+	next := func(after int64) int64 {
+		for k < len(sorted) && sorted[k] <= after {
+			k++
+		}
+		if k == len(sorted) {
+			return 0
+		}
+		return sorted[k]
+	}
+	err := trace.LinesAt(ctx, src, name, next, func(line int64, f trace.Fields) {
+		if len(f.Loc) > 0 {
+			locs[line] = string(f.Loc)
+		}
+	})
+	return locs, err
+}
