@@ -154,6 +154,12 @@ func (g graph) violations() []string {
 				add("the registry (engines) imports the engine %s: it knows only types", q)
 			case isEngine(pkg) && isEngine(q) && !contains(engineImports[pkg], q):
 				add("engine %s imports engine %s", pkg, q)
+			case pkg == "record/rt" || pkg == "record/internal/instr":
+				add("%s imports %s: the recorder's runtime and rewrite import the standard library only (the runtime is built into the user's tests)", pkg, q)
+			case isUnder(q, "record") && !isUnder(pkg, "record") && pkg != "cmd/conc":
+				add("%s imports %s: only conc record's command uses the recorder", pkg, q)
+			case pkg == "record" && q != "record/internal/instr" && !isBase(q):
+				add("record imports %s: the recorder writes traces, it does not read or check them", q)
 			case pkg == "monitor/internal/txn":
 				add("monitor/internal/txn imports %s: the trace monitor's nodes and records import nothing of ours", q)
 			case pkg == "monitor" && q == "monitor/internal/txn":
@@ -252,7 +258,8 @@ var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", 
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "monitor/pass", "trace", "predict", "predict/all", "predict/internal/tuning", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products", "monitor/internal/txn"}
+	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products", "monitor/internal/txn",
+	"record", "record/rt", "record/internal/instr"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
 func TestLayers(t *testing.T) {
@@ -281,6 +288,9 @@ func TestLayersCatch(t *testing.T) {
 		{"monitor/pass", "monitor/graph", "monitor monitor/pass imports monitor monitor/graph"},
 		{"profiles", "monitor", "profiles checks .conc programs but depends on the trace reader"},
 		{"monitor/internal/txn", "trace", "monitor/internal/txn imports trace: the trace monitor's nodes and records import nothing of ours"},
+		{"record/rt", "trace", "record/rt imports trace: the recorder's runtime and rewrite import the standard library only"},
+		{"predict", "record", "predict imports record: only conc record's command uses the recorder"},
+		{"record", "trace", "record imports trace: the recorder writes traces"},
 		{"monitor/pass", "monitor/internal/txn", "monitor monitor/pass imports monitor monitor/internal/txn"},
 		{"verify", "engines", "verify depends on engines"},
 		{"internal/budget", "model", "internal/budget imports model: internal/* is the base floor"},
