@@ -28,6 +28,35 @@ type GenOptions struct {
 	Fork        bool    // thread 0 forks the others first and joins them last
 }
 
+// RandomDefaults are the sizes of conc gen random --trace's trace that
+// its flags leave out: with one lock every access is guarded by it and
+// every trace is serializable, so two locks and four threads, whose
+// unprotected accesses make the default trace (seed 1, 1000 events)
+// violate, as observed and as predicted.
+var RandomDefaults = GenOptions{Threads: 4, Vars: 4, Locks: 2, TxnLen: 4}
+
+// Random is o as conc gen random --trace draws it: transactions take one
+// lock and touch what it guards, except for some unprotected accesses,
+// which is how violations get in (without locks every access is
+// unprotected); sizes left 0 are RandomDefaults' (locks too, unless
+// locksGiven: an explicit 0 is none), and at least 2.
+func (o GenOptions) Random(locksGiven bool) GenOptions {
+	or := func(n, def int) int {
+		if n == 0 {
+			return def
+		}
+		return n
+	}
+	if !locksGiven {
+		o.Locks = RandomDefaults.Locks
+	}
+	o.Threads = max(or(o.Threads, RandomDefaults.Threads), 2)
+	o.Vars = max(or(o.Vars, RandomDefaults.Vars), 2)
+	o.TxnLen = max(or(o.TxnLen, RandomDefaults.TxnLen), 2)
+	o.Unprotected, o.Unary, o.Writes = 0.1, 0.1, 0.5
+	return o
+}
+
 // Gen generates a synthetic trace step by step, in memory independent of
 // its length. Thread i is named T<i>, variable v x<v>, lock l l<l>; event
 // ids are these numbers and Loc is -1.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -37,10 +36,6 @@ func TestBinaryInputRefused(t *testing.T) {
 	require.Equal(t, "conc: <stdin>:1: not a .conc program: binary data (a NUL byte)\n", o.stderr)
 
 	// A long comment whose last rune straddles the sniffed prefix: text.
-	pad := "// " + strings.Repeat("é", sniffLen) + "\nvars x\nthread A { atomic { read x; read x } }\n"
+	pad := "// " + strings.Repeat("é", 8<<10) + "\nvars x\nthread A { atomic { read x; read x } }\n"
 	require.Equal(t, exitSerializable, conc("check", file(t, "long.conc", pad)).code)
-	for cut := range 4 {
-		line, _ := binaryAt(bytes.Repeat([]byte("é"), sniffLen)[cut:])
-		require.Equal(t, cut%2, line, "cut %d", cut) // an odd cut starts with a lone continuation byte
-	}
 }

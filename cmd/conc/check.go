@@ -59,7 +59,7 @@ func runCheck(e *env, args []string) int {
 func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool) (p *model.Program, unknown *engines.Result, code int) {
 	name, src, err := readInput(e, path)
 	if err == nil {
-		err = notText(name, src)
+		err = lang.NotText(name, src)
 	}
 	if err != nil {
 		if asJSON {

@@ -73,17 +73,9 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
 
-// planned are docs/spec.md §4's subcommands in the order usage lists them, with the
-// synopsis to show until their file is dropped in.
-var planned = []command{
-	{name: "check", args: "FILE.conc [flags]", summary: "is any run of the program non-serializable?"},
-	{name: "predict", args: "TRACE [flags]", summary: "is any reordering of the trace non-serializable?"},
-	{name: "monitor", args: "TRACE [flags]", summary: "is the observed trace itself non-serializable?"},
-	{name: "profiles", args: "FILE.conc [flags]", summary: "the profiles of each thread (the paper's Def. 4)"},
-	{name: "gen", args: "FAMILY [params]", summary: "write a generated program (scaling and reduction families)"},
-	{name: "bench", args: "[params]", summary: "measure how the engines scale; table and plot"},
-	{name: "serve", args: "[flags]", summary: "the playground: check programs and run the lab in a browser"},
-}
+// order is docs/spec.md §4's subcommands in the order usage lists them;
+// the others follow by name.
+var order = []string{"check", "predict", "monitor", "record", "profiles", "gen", "bench", "serve"}
 
 // run is the whole command line: it returns the exit code. A panic is a bug;
 // it is reported in one line as an internal error rather than a stack trace.
@@ -118,11 +110,6 @@ func dispatch(e *env, name string, args []string) int {
 		e.cmd = name
 		return c.run(e, args)
 	}
-	for _, p := range planned {
-		if p.name == name {
-			return e.errorf("'%s' is not available yet", name)
-		}
-	}
 	return e.errorf("unknown command %q%s; run 'conc --help'", name, cliflag.DidYouMean(name, commandNames(), ""))
 }
 
@@ -136,11 +123,9 @@ func usage(w io.Writer) {
 		fmt.Fprintf(&b, "  conc %-26s %s\n", syn, c.summary)
 		seen[c.name] = true
 	}
-	for _, p := range planned {
-		if c, ok := commands[p.name]; ok {
+	for _, name := range order {
+		if c, ok := commands[name]; ok {
 			line(*c)
-		} else {
-			line(p)
 		}
 	}
 	var rest []string

@@ -149,37 +149,11 @@ func (f *genFlags) generate(e *env, family string) (string, error) {
 }
 
 // randomTrace writes a random STD trace with trace.Gen to w as it is
-// drawn (a trace of 10^8 events is never in memory): transactions take one
-// lock and touch what it guards, except for some unprotected accesses,
-// which is how violations get in; without locks every access is
-// unprotected.
+// drawn (a trace of 10^8 events is never in memory), the sizes its flags
+// leave out at trace.RandomDefaults' (an explicit --locks 0 is none).
 func (f *genFlags) randomTrace(w io.Writer) error {
 	p := f.p
-	locks := p.Locks
-	if !slices.Contains(f.given(), "locks") { // an explicit 0 is none
-		locks = traceDefaults.Locks
-	}
-	g := trace.NewGen(trace.GenOptions{
-		Seed: f.seed, Events: f.events, Threads: max(orDefault(p.Threads, traceDefaults.Threads), 2),
-		Vars: max(orDefault(p.Vars, traceDefaults.Vars), 2), Locks: locks,
-		TxnLen:      max(orDefault(p.TxnLen, traceDefaults.TxnLen), 2),
-		Unprotected: 0.1, Unary: 0.1, Writes: 0.5,
-	})
-	_, err := g.WriteTo(w)
+	o := trace.GenOptions{Seed: f.seed, Events: f.events, Threads: p.Threads, Vars: p.Vars, Locks: p.Locks, TxnLen: p.TxnLen}
+	_, err := trace.NewGen(o.Random(slices.Contains(f.given(), "locks"))).WriteTo(w)
 	return err
-}
-
-// traceDefaults are the sizes of a random trace that its flags leave out:
-// with one lock every access is guarded by it and every trace is
-// serializable, so two locks and four threads, whose unprotected accesses
-// make the default trace (seed 1, 1000 events) violate, as observed and
-// as predicted.
-var traceDefaults = trace.GenOptions{Threads: 4, Vars: 4, Locks: 2, TxnLen: 4}
-
-// orDefault is n, or def when n was left out (0).
-func orDefault(n, def int) int {
-	if n == 0 {
-		return def
-	}
-	return n
 }

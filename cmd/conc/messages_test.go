@@ -123,7 +123,8 @@ func TestListsInMessages(t *testing.T) {
 func TestUsageColumnsAligned(t *testing.T) {
 	o := conc("--help")
 	col := -1
-	for _, c := range planned {
+	for _, name := range order {
+		c := commands[name]
 		i := strings.Index(o.stdout, c.summary)
 		require.Positive(t, i, c.name)
 		lineStart := strings.LastIndex(o.stdout[:i], "\n") + 1

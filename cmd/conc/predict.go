@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/conc-dev/conc/internal/progress"
@@ -156,7 +154,7 @@ func finishPredict(e *env, f *predictFlags, out *predict.Outcome, outs *outputs,
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
-	if err := sign(rep, out, path); err != nil {
+	if err := predicted.SignFrom(rep, out, path); err != nil {
 		return inputError(e, err)
 	}
 	reportSkipped(e, f.lenient, f.format, rep, st)
@@ -188,29 +186,4 @@ func renderPredict(w io.Writer, f *predictFlags, r *report.Report) error {
 		return render(w, &f.decideFlags, r)
 	}
 	return report.WriteText(w, r, report.TextOptions{Quiet: f.quiet, Lead: predictLead})
-}
-
-// sign names the code locations of the broken transactions' signatures
-// (predicted.Sign) from a second reading of the trace at path; standard
-// input or a pipe (`<(cmd)`) is read once, and its events are named by op
-// and target instead. The error is the second reading's: the trace went
-// away or bad after the first.
-func sign(rep *report.Report, out *predict.Outcome, path string) error {
-	lines := predicted.SignatureLines(rep, out)
-	if len(lines) == 0 {
-		return nil
-	}
-	var locs map[int64]string
-	if st, err := os.Stat(path); path != "-" && err == nil && st.Mode().IsRegular() {
-		f, err := os.Open(path)
-		if err != nil {
-			return cannotRead(err)
-		}
-		defer f.Close()
-		if locs, err = predicted.Locations(context.Background(), f, path, lines); err != nil {
-			return err
-		}
-	}
-	predicted.Sign(rep, out, locs)
-	return nil
 }

@@ -3,6 +3,7 @@ package predicted
 import (
 	"context"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/conc-dev/conc/model"
@@ -98,4 +99,29 @@ func Locations(ctx context.Context, src io.Reader, name string, lines []int64) (
 		}
 	})
 	return locs, err
+}
+
+// SignFrom signs rep (Sign) with the code locations read from the trace
+// at path a second time; standard input ("-") or a pipe (`<(cmd)`) is
+// read once, and its events are named by op and target instead. The
+// error is the second reading's: the trace went away or bad after the
+// first.
+func SignFrom(rep *report.Report, out *predict.Outcome, path string) error {
+	lines := SignatureLines(rep, out)
+	if len(lines) == 0 {
+		return nil
+	}
+	var locs map[int64]string
+	if st, err := os.Stat(path); path != "-" && err == nil && st.Mode().IsRegular() {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if locs, err = Locations(context.Background(), f, path, lines); err != nil {
+			return err
+		}
+	}
+	Sign(rep, out, locs)
+	return nil
 }

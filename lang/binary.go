@@ -1,4 +1,4 @@
-package main
+package lang
 
 import (
 	"bytes"
@@ -32,8 +32,9 @@ func binaryAt(src []byte) (line int, what string) {
 	return 0, ""
 }
 
-// notText is the error of a binary input, naming the file and line.
-func notText(name string, src []byte) error {
+// NotText is the error of a binary input, naming the file and line: nil
+// for text. Check it before compiling input that may not be a program.
+func NotText(name string, src []byte) error {
 	if line, what := binaryAt(src); line > 0 {
 		return fmt.Errorf("%s:%d: not a .conc program: binary data (%s)", name, line, what)
 	}
