@@ -18,10 +18,12 @@ const (
 	OpReadRelease // read-release of a reader-writer lock
 	OpPost        // post of a message: every post of it precedes every wait for it
 	OpWait        // wait for a message
+	OpGive        // give a token: a take of it may follow
+	OpTake        // take a token: it needs one given and not yet taken
 )
 
 var opNames = [...]string{"skip", "begin", "end", "read", "write", "acquire", "release", "fork", "join",
-	"read-acquire", "read-release", "post", "wait"}
+	"read-acquire", "read-release", "post", "wait", "give", "take"}
 
 // String is the op's name as docs/spec.md §5's JSON writes it.
 func (o Op) String() string {
@@ -34,8 +36,8 @@ func (o Op) String() string {
 // IsAccess reports a read or write.
 func (o Op) IsAccess() bool { return o == OpRead || o == OpWrite }
 
-// IsExtension reports an op of docs/spec.md §3's extension: read locks
-// and messages.
+// IsExtension reports an op of docs/spec.md §3's extension: read locks,
+// messages and tokens.
 func (o Op) IsExtension() bool { return o >= OpReadAcquire }
 
 // IsSync reports a lock, fork, join or ordering event.

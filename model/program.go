@@ -27,8 +27,9 @@ type Program struct {
 	Threads []*Thread
 	Vars    []string
 	Locks   []string
-	// Msgs names the messages of post and wait events (docs/spec.md §3's
-	// ordering extension; traces only).
+	// Msgs names the messages of post and wait events and the tokens of
+	// give and take events (docs/spec.md §3's ordering extension; traces
+	// only).
 	Msgs []string
 }
 
@@ -111,7 +112,7 @@ func (p *Program) TargetName(e Event) string {
 		return p.Locks[e.Target]
 	case OpFork, OpJoin:
 		return p.Threads[e.Target].Name
-	case OpPost, OpWait:
+	case OpPost, OpWait, OpGive, OpTake:
 		return p.Msgs[e.Target]
 	}
 	return ""

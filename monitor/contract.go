@@ -383,6 +383,7 @@ func (m *TraceMonitor) redirectRecords() {
 	for i := range m.locks {
 		rename(&m.locks[i])
 	}
+	m.eachTokenRecord(rename)
 }
 
 // rename points s, if it names a merged transaction, at its heir.

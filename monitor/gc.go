@@ -137,6 +137,7 @@ func (m *TraceMonitor) keepLive() []bool {
 	for _, l := range m.locks {
 		seed(l)
 	}
+	m.eachTokenRecord(func(s *txn.Src) { seed(*s) })
 	for q := 0; q < len(s.queue); q++ {
 		for _, e := range s.order[s.queue[q]].In {
 			if p := e.To; p.Stamp == s.epoch && !keep[p.Idx] {

@@ -26,6 +26,7 @@ type TraceMonitor struct {
 	// readRels, posts: per lock its read releases since its last
 	// acquire, per message its posts, one per thread (orderings.go).
 	readRels, posts []txn.Var
+	tokens          []tokenQueue // per token, its gives not yet taken
 	nodes           []*txn.Txn
 	srcs            []txn.Src // scratch: sources of the current event's edges
 	search          traceSearch
@@ -137,7 +138,7 @@ func (m *TraceMonitor) StepAll(evs []trace.Event, stop bool) {
 			if m.opts.LockEdges {
 				m.lockEvent(th, t, ev.Target, ev.Line, true)
 			}
-		case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait:
+		case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 			if m.opts.LockEdges {
 				m.orderingEvent(th, t, ev.Op, ev.Target, ev.Line)
 			}

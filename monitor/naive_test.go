@@ -44,6 +44,7 @@ func (r naiveResult) cyclicBlocks() int {
 }
 
 func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
+	evs = trace.FIFOTargets(evs)
 	res := naiveResult{cyclic: map[int64]naiveTxn{}, txnOf: map[int64]int{}, events: map[int64]trace.Event{}}
 	var in []trace.Event // events that belong to a transaction
 	var txnIdx []int
@@ -133,6 +134,8 @@ func orderedBefore(a, b trace.Event) bool {
 		return b.Op == model.OpAcquire
 	case model.OpPost:
 		return b.Op == model.OpWait
+	case model.OpGive: // trace.FIFOTargets: the same target for a give and its take only
+		return b.Op == model.OpTake
 	}
 	return false
 }

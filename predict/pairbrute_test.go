@@ -32,6 +32,9 @@ type oracleEvent struct {
 	node   int
 }
 
+// oracleGive is a give of a token in the run: its thread and node.
+type oracleGive struct{ thread, node int }
+
 // pairOracle is the exhaustive search over the runs of one projection
 // program. Nodes are numbered thread by thread in program order, so that
 // nodes i < j of one thread have the program-order edge i → j.
@@ -46,6 +49,8 @@ type pairOracle struct {
 	owner     []int           // lock → holding thread, -1 when free
 	readers   []int           // lock → how many threads read-hold it (docs/spec.md §3)
 	postsLeft []int           // message → its posts not yet in the run
+	given     [][]oracleGive  // token → its gives in the run, in run order
+	taken     []int           // token → its takes in the run
 	started   []bool          // the thread may move (§1: unforked, or forked)
 	cross     []uint64        // cross-thread conflict edges: node → its successors
 	seen      map[string]bool // visit's states (memo)
@@ -99,6 +104,7 @@ func newPairOracle(t testing.TB, src string, lockEdges, memo bool) *pairOracle {
 		o.owner[l] = -1
 	}
 	o.postsLeft = make([]int, r.Msgs().Len())
+	o.given, o.taken = make([][]oracleGive, r.Msgs().Len()), make([]int, r.Msgs().Len())
 	for _, e := range all {
 		if e.Op == model.OpPost {
 			o.postsLeft[e.Target]++
@@ -197,6 +203,14 @@ func (o *pairOracle) visit() bool {
 		}
 	}
 	k = binary.LittleEndian.AppendUint64(k, acc)
+	// Which give a take takes depends on the gives' order: the nodes of
+	// those not yet taken, in order, are part of the state.
+	for s, g := range o.given {
+		for _, x := range g[o.taken[s]:] {
+			k = append(k, byte(x.node+1)) // -1 (no node) is 0
+		}
+		k = append(k, 0xff)
+	}
 	o.key = k
 	if o.seen[string(k)] {
 		return false
@@ -223,6 +237,8 @@ func (o *pairOracle) enabled(th int) bool {
 		return o.owner[e.target] < 0
 	case model.OpWait:
 		return o.postsLeft[e.target] == 0
+	case model.OpTake:
+		return len(o.given[e.target]) > o.taken[e.target]
 	case model.OpRelease:
 		return o.owner[e.target] == th
 	case model.OpFork:
@@ -251,6 +267,12 @@ func (o *pairOracle) step(th int) []uint64 {
 					o.cross[f.node] |= 1 << e.node
 				}
 			}
+		}
+	}
+	if e.op == model.OpTake && o.lockEdges && e.node >= 0 {
+		// docs/spec.md §3: the take follows the oldest give not yet taken.
+		if g := o.given[e.target][o.taken[e.target]]; g.thread != th && g.node >= 0 {
+			o.cross[g.node] |= 1 << e.node
 		}
 	}
 	o.move(th, e, 1)
@@ -288,6 +310,14 @@ func (o *pairOracle) move(th int, e oracleEvent, dir int) {
 		o.readers[e.target] -= dir
 	case model.OpPost:
 		o.postsLeft[e.target] -= dir
+	case model.OpGive:
+		if g := o.given[e.target]; dir > 0 {
+			o.given[e.target] = append(g, oracleGive{th, e.node})
+		} else {
+			o.given[e.target] = g[:len(g)-1]
+		}
+	case model.OpTake:
+		o.taken[e.target] += dir
 	}
 }
 

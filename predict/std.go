@@ -61,7 +61,7 @@ func stdOp(p *model.Program, e model.Event) (string, string, error) {
 		n = len(p.Locks)
 	case model.OpFork, model.OpJoin:
 		n = len(p.Threads)
-	case model.OpPost, model.OpWait:
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		n = len(p.Msgs)
 	default:
 		return "", "", fmt.Errorf("%s is not a trace event", e.Op)

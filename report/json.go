@@ -133,7 +133,7 @@ func (w *Witness) jsonEvent(q *jsonQuoter, i int) jsonEvent {
 	l := w.lean
 	s := l.run[i]
 	je := jsonEvent{thread: q.name(&q.threads, len(l.p.Threads), int(s.Thread), l.p.Threads[s.Thread].Name),
-		op: q.name(&q.ops, int(model.OpWait)+1, int(s.Ev.Op), s.Ev.Op.String())}
+		op: q.name(&q.ops, int(model.OpTake)+1, int(s.Ev.Op), s.Ev.Op.String())}
 	if tgt := l.p.TargetName(s.Ev); tgt != "" { // Build checked every target
 		je.target = q.target(l.p, s.Ev, tgt)
 	}
@@ -203,7 +203,7 @@ func (q *jsonQuoter) target(p *model.Program, e model.Event, tgt string) []byte 
 		return q.name(&q.vars, len(p.Vars), int(e.Target), tgt)
 	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		return q.name(&q.locks, len(p.Locks), int(e.Target), tgt)
-	case model.OpPost, model.OpWait:
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		return q.name(&q.msgs, len(p.Msgs), int(e.Target), tgt)
 	}
 	return q.name(&q.threads, len(p.Threads), int(e.Target), tgt)

@@ -56,7 +56,7 @@ func (l *leanRun) cellWidths(i int) [3]int {
 		tgt = l.widths.locks[s.Ev.Target]
 	case model.OpFork, model.OpJoin:
 		tgt = l.widths.threads[s.Ev.Target]
-	case model.OpPost, model.OpWait:
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		tgt = l.widths.msgs[s.Ev.Target]
 	}
 	if tgt > 0 {

@@ -270,7 +270,7 @@ func targetName(p *model.Program, e model.Event) (string, error) {
 		names = p.Vars
 	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		names = p.Locks
-	case model.OpPost, model.OpWait:
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		names = p.Msgs
 	case model.OpFork, model.OpJoin:
 		if e.Target < 0 || int(e.Target) >= len(p.Threads) {

@@ -19,11 +19,12 @@ type Event struct {
 }
 
 // OpName is STD's spelling of each op: begin and end stand alone, the
-// others come before their argument in parentheses. The last four are
+// others come before their argument in parentheses. The last six are
 // docs/spec.md §3's extension, read only under Options.Orderings.
 var OpName = [...]string{model.OpBegin: "begin", model.OpEnd: "end", model.OpRead: "r", model.OpWrite: "w",
 	model.OpAcquire: "acq", model.OpRelease: "rel", model.OpFork: "fork", model.OpJoin: "join",
-	model.OpReadAcquire: "racq", model.OpReadRelease: "rrel", model.OpPost: "post", model.OpWait: "wait"}
+	model.OpReadAcquire: "racq", model.OpReadRelease: "rrel", model.OpPost: "post", model.OpWait: "wait",
+	model.OpGive: "give", model.OpTake: "take"}
 
 // smallMax bounds the decimal names interned through Table's array fast
 // path (RoadRunner thread ids and RAPID location ids are small integers).

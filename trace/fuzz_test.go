@@ -15,7 +15,7 @@ func FuzzReader(f *testing.F) {
 		"T|begin\nT|r(x)|1\nT|end\n",
 		"0|fork(1)\n1|acq(@0B)|18\n1|acq(@0B)\n1|rel(@0B)\n1|rel(@0B)\n0|join(1)\n",
 		"T|rd(x)\n", "|", "T|r(\n", "T|w()|\r\n", "T|end\n", "a|b|c|d\n\n\n", "T|r(x)\rT|w(x)\r",
-		"T|racq(m)\nU|racq(m)\nT|rrel(m)\nU|acq(m)\n", "T|post(d)\nU|wait(d)\nT|post(d)\n", "T|wait()\nT|racq(m\n",
+		"T|racq(m)\nU|racq(m)\nT|rrel(m)\nU|acq(m)\n", "T|post(d)\nU|wait(d)\nT|post(d)\n", "T|wait()\nT|racq(m\n", "T|give(s)\nU|take(s)\nU|take(s)\n",
 	} {
 		for _, orderings := range []bool{false, true} {
 			f.Add(s, false, orderings)

@@ -287,7 +287,7 @@ func AppendSTD(b []byte, e Event, name func(kind byte, id int32) string) []byte 
 			kind = 'l'
 		case model.OpFork, model.OpJoin:
 			kind = 'T'
-		case model.OpPost, model.OpWait:
+		case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 			kind = 'm'
 		}
 		b = append(b, name(kind, e.Target)...)

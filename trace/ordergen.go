@@ -2,13 +2,14 @@ package trace
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/conc-dev/conc/model"
 )
 
 // OrderingEvents is a random trace that uses docs/spec.md §3's ordering
 // extension besides accesses, transactions and locks, for the tests of
-// the commands that read it: read and write
+// the commands that read it: msgs messages and as many tokens: read and write
 // holds of a few locks (readers overlapping), and posts and waits of a
 // few messages, every post of a message before its first wait. It is
 // valid by construction (the reader accepts its STD text as it is).
@@ -32,6 +33,7 @@ type orderingGen struct {
 	writer        []int32          // per lock: the write holder, -1 if none
 	readers       []map[int32]bool // per lock: its read holders
 	waited        []bool           // per message: a wait came
+	tokens        []int            // per token: given and not yet taken
 	inTxn         []bool
 	held          [][]int32 // per thread: the locks it holds, either way, in order
 }
@@ -55,9 +57,28 @@ func (g *orderingGen) step(t int32) {
 		g.emit(t, map[bool]model.Op{true: model.OpBegin, false: model.OpEnd}[g.inTxn[t]], -1)
 	case k < 8:
 		g.lockStep(t)
-	default:
+	case k < 9:
 		g.messageStep(t)
+	default:
+		g.tokenStep(t)
 	}
+}
+
+// tokenStep gives a token, or takes one given and not yet taken. The
+// tokens are named after the messages (ids len(waited) on).
+func (g *orderingGen) tokenStep(t int32) {
+	if g.tokens == nil {
+		g.tokens = make([]int, len(g.waited))
+	}
+	s := g.rng.IntN(len(g.tokens))
+	id := int32(len(g.waited) + s)
+	if g.tokens[s] > 0 && g.rng.IntN(2) == 0 {
+		g.tokens[s]--
+		g.emit(t, model.OpTake, id)
+		return
+	}
+	g.tokens[s]++
+	g.emit(t, model.OpGive, id)
 }
 
 // lockStep releases t's latest lock, or takes one for reading or writing.
@@ -97,4 +118,25 @@ func (g *orderingGen) messageStep(t int32) {
 	}
 	g.waited[m] = true
 	g.emit(t, model.OpWait, m)
+}
+
+// FIFOTargets is evs with each token event's target made its match's: the
+// k-th take of a token and the k-th give of it share a target no other
+// event has (docs/spec.md §3: a take follows the give it takes, the oldest
+// not yet taken), so that the tests' naive conflict relations can match them pairwise.
+func FIFOTargets(evs []Event) []Event {
+	out := slices.Clone(evs)
+	gives, takes := map[int32]int32{}, map[int32]int32{}
+	id := func(s, k int32) int32 { return 1<<24 + s<<12 + k }
+	for i, e := range out {
+		switch e.Op {
+		case model.OpGive:
+			out[i].Target = id(e.Target, gives[e.Target])
+			gives[e.Target]++
+		case model.OpTake:
+			out[i].Target = id(e.Target, takes[e.Target])
+			takes[e.Target]++
+		}
+	}
+	return out
 }

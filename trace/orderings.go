@@ -87,3 +87,22 @@ func (r *Reader) message(ev *Event, target []byte, k nameKey) (string, bool) {
 	}
 	return "", true
 }
+
+// token interns a give's or take's token and checks docs/spec.md §3's
+// rule: a take needs a token given and not yet taken.
+func (r *Reader) token(ev *Event, target []byte, k nameKey) (string, bool) {
+	s := r.msgs.internKey(target, k)
+	ev.Target = s
+	for len(r.tokens) < r.msgs.Len() {
+		r.tokens = append(r.tokens, 0)
+	}
+	if ev.Op == model.OpGive {
+		r.tokens[s]++
+		return "", true
+	}
+	if r.tokens[s] == 0 {
+		return r.impossible(SkipTake, fmt.Sprintf("take(%s) of a token none gave", target)), false
+	}
+	r.tokens[s]--
+	return "", true
+}

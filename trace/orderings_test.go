@@ -70,6 +70,8 @@ func TestReaderOrderingErrors(t *testing.T) {
 		{"T1|racq(m)\nT1|rrel(m)\nT1|rrel(m)\n", "t.std:23: rrel(m) of a lock thread T1 does not read-hold", SkipRelease},
 		{"T1|wait(d)\nT2|post(d)\n", "t.std:22: post(d) after a wait for it at line 21", SkipPost},
 		{"T1|post(d)\nT2|wait(d)\nT1|post(d)\n", "t.std:23: post(d) after a wait for it at line 22", SkipPost},
+		{"T1|take(s)\n", "t.std:21: take(s) of a token none gave", SkipTake},
+		{"T1|give(s)\nT2|take(s)\nT1|take(s)\n", "t.std:23: take(s) of a token none gave", SkipTake},
 	}
 	for _, c := range cases {
 		src := lead + c.src
@@ -81,6 +83,29 @@ func TestReaderOrderingErrors(t *testing.T) {
 			require.Equal(t, int64(1), o.Stats.Skipped[c.kind], "tiers %d\n%s", m, c.src)
 			require.Equal(t, int64(1), o.Stats.SkippedLines())
 		}
+	}
+}
+
+// Tokens count: a take needs a give not yet taken, by any thread, in
+// any order of threads; the fast tiers leave their lines to the general
+// path.
+func TestReaderTokens(t *testing.T) {
+	src := strings.Repeat("T0|w(x)|1\n", 20) + "T1|give(s)\nT2|give(s)|a.go:9\nT3|take(s)\nT1|take(s)\nT2|give(s)\nT2|take(s)\n"
+	want := "T1 give(s) :21\nT2 give(s) :22\nT3 take(s) :23\nT1 take(s) :24\nT2 give(s) :25\nT2 take(s) :26\n"
+	for _, m := range allTiers {
+		r, err := NewReader(strings.NewReader(src), "t.std", Options{Orderings: true})
+		require.NoError(t, err)
+		m.set(r)
+		var evs []Event
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				require.Equal(t, "EOF", err.Error(), "tiers %d", m)
+				break
+			}
+			evs = append(evs, ev)
+		}
+		require.Equal(t, want, showOrdered(r, evs[20:]), "tiers %d", m)
 	}
 }
 

@@ -93,7 +93,7 @@ func parseOp(op []byte) (model.Op, []byte, bool) {
 }
 
 // parseOrdering recognises the extension's racq(L) rrel(L) post(M)
-// wait(M) (docs/spec.md §3), whose op ends in ')'.
+// wait(M) give(S) take(S) (docs/spec.md §3), whose op ends in ')'.
 func parseOrdering(op []byte) (model.Op, []byte, bool) {
 	n := len(op)
 	if n <= 6 || op[4] != '(' {
@@ -109,6 +109,10 @@ func parseOrdering(op []byte) (model.Op, []byte, bool) {
 		kind = model.OpPost
 	case "wait":
 		kind = model.OpWait
+	case "give":
+		kind = model.OpGive
+	case "take":
+		kind = model.OpTake
 	default:
 		return 0, nil, false
 	}
@@ -265,6 +269,8 @@ func (r *Reader) normalise(ev *Event, target []byte, k nameKey) (string, bool) {
 		return r.readRelease(ev, target, k)
 	case model.OpPost, model.OpWait:
 		return r.message(ev, target, k)
+	case model.OpGive, model.OpTake:
+		return r.token(ev, target, k)
 	}
 	return "", true
 }

@@ -61,6 +61,7 @@ type Reader struct {
 	readers []int32
 	rheld   map[[2]int32]int32
 	waited  []int64
+	tokens  []int64 // per token: given and not yet taken
 
 	stats Stats
 	why   Skip // the kind of the bad line at hand (impossible), else SkipMalformed

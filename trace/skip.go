@@ -15,17 +15,18 @@ const (
 	SkipAfterJoin             // an event of a thread after its join
 	SkipPost                  // a post of a message after a wait for it
 	SkipCut                   // the marker of a trace whose recording stopped early
+	SkipTake                  // a take of a token none gave
 	NumSkips
 )
 
 // skipNames are the kinds' names in reports (JSON keys, and words).
 var skipNames = [NumSkips]string{"malformed", "release_not_held", "acquire_held",
-	"end_without_begin", "bad_fork_join", "after_join", "post_after_wait", "cut"}
+	"end_without_begin", "bad_fork_join", "after_join", "post_after_wait", "cut", "take_without_give"}
 
 // skipWords say what the kind's lines are, after a count.
 var skipWords = [NumSkips]string{"malformed", "rel of a lock not held", "acq of a lock held by another thread",
 	"end without begin", "fork or join out of order", "event after its thread's join", "post after a wait for its message",
-	"cut marker (the recording stopped early)"}
+	"cut marker (the recording stopped early)", "take of a token none gave"}
 
 // String is the kind's name in reports ("release_not_held").
 func (k Skip) String() string { return skipNames[k] }

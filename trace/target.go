@@ -10,7 +10,7 @@ func (r *Reader) TargetName(ev Event) string {
 		return r.vars.Name(ev.Target)
 	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		return r.locks.Name(ev.Target)
-	case model.OpPost, model.OpWait:
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		return r.msgs.Name(ev.Target)
 	case model.OpFork, model.OpJoin:
 		return r.threads.Name(ev.Target)

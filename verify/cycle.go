@@ -9,7 +9,9 @@ import (
 // conflict is the relation D of docs/spec.md §1 for run events i < j: the same
 // thread; or the same variable with a write; or, with lock edges, a release
 // before an acquire of the same lock, a fork of U before an event of U, or an
-// event of U before a join of U.
+// event of U before a join of U; and docs/spec.md §3's orderings but for
+// tokens, whose give that a take follows depends on the run's order (a
+// cycle through one is refused: predict's searches make none).
 func conflict(run []model.Step, i, j int, lockEdges bool) bool {
 	a, b := run[i], run[j]
 	if a.Thread == b.Thread {

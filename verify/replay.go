@@ -86,7 +86,7 @@ func (c *checker) event(i int, s *model.Step) error {
 	if s.Thread < 0 || int(s.Thread) >= len(c.p.Threads) {
 		return fmt.Errorf("run event %d: no thread %d", i, s.Thread)
 	}
-	if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpWait {
+	if s.Ev.Op == model.OpSkip || s.Ev.Op > model.OpTake {
 		return fmt.Errorf("run event %d: %s is not an event", i, s.Ev.Op)
 	}
 	if s.Ev.Op.HasTarget() && !c.inRange(s.Ev) {
@@ -113,7 +113,7 @@ func (c *checker) inRange(ev model.Event) bool {
 		n = len(c.p.Vars)
 	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		n = len(c.p.Locks)
-	case model.OpPost, model.OpWait:
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		n = len(c.p.Msgs)
 	}
 	return ev.Target >= 0 && int(ev.Target) < n

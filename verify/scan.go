@@ -62,8 +62,13 @@ func (c *checker) visit(i int, s *model.Step, o *syncState, tx *txns) error {
 	if err := o.lock(i); err != nil {
 		return err
 	}
-	if op := s.Ev.Op; op == model.OpPost || op == model.OpWait {
+	switch s.Ev.Op {
+	case model.OpPost, model.OpWait:
 		if err := o.message(i, c.posts); err != nil {
+			return err
+		}
+	case model.OpGive, model.OpTake:
+		if err := o.token(i); err != nil {
 			return err
 		}
 	}

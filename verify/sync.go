@@ -20,12 +20,13 @@ type syncState struct {
 	readers []int32
 	reading map[[2]int32]bool
 	posted  []int
+	tokens  []int // per token: given and not yet taken
 }
 
 func newSyncState(c *checker) *syncState {
 	o := &syncState{c: c, holder: make([]int32, len(c.p.Locks)), forked: make([]bool, len(c.p.Threads)),
 		joinedAt: make([]int, len(c.p.Threads)), held: make([]bool, len(c.p.Threads)),
-		readers: make([]int32, len(c.p.Locks)), posted: make([]int, len(c.p.Msgs))}
+		readers: make([]int32, len(c.p.Locks)), posted: make([]int, len(c.p.Msgs)), tokens: make([]int, len(c.p.Msgs))}
 	for l := range o.holder {
 		o.holder[l] = -1
 	}
@@ -119,6 +120,21 @@ func (o *syncState) message(i int, posts []int) error {
 	default:
 		o.posted[m] = -1 // waited for: no post may follow
 	}
+	return nil
+}
+
+// token checks a give or take at run event i (docs/spec.md §3): a take
+// needs a token given and not yet taken.
+func (o *syncState) token(i int) error {
+	s := &o.c.w.Run[i]
+	if s.Ev.Op == model.OpGive {
+		o.tokens[s.Ev.Target]++
+		return nil
+	}
+	if o.tokens[s.Ev.Target] == 0 {
+		return orderingErrorf("%s takes a token none gave", o.c.describe(i))
+	}
+	o.tokens[s.Ev.Target]--
 	return nil
 }
 

@@ -31,6 +31,7 @@ func edge(a, b trace.Event, lockEdges bool) bool {
 	return a.Op == model.OpRelease && (b.Op == model.OpAcquire || b.Op == model.OpReadAcquire) && a.Target == b.Target ||
 		a.Op == model.OpReadRelease && b.Op == model.OpAcquire && a.Target == b.Target ||
 		a.Op == model.OpPost && b.Op == model.OpWait && a.Target == b.Target ||
+		a.Op == model.OpGive && b.Op == model.OpTake && a.Target == b.Target || // matched, after trace.FIFOTargets
 		a.Op == model.OpFork && a.Target == b.Thread ||
 		b.Op == model.OpJoin && b.Target == a.Thread
 }
@@ -280,7 +281,7 @@ func TestTrackerOrderingsAgainstBrute(t *testing.T) {
 		seed := rng.Uint64()
 		evs := trace.OrderingEvents(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
 		for _, le := range []bool{false, true} {
-			want, _ := bruteBroken(evs, le)
+			want, _ := bruteBroken(trace.FIFOTargets(evs), le)
 			got := track(evs, le)
 			ctx := fmt.Sprintf("trace %d (seed %d, lock edges %v):\n%s", i, seed, le, fmtTrace(evs))
 			require.Equal(t, int64(len(want)), got.Count, ctx)

@@ -135,7 +135,7 @@ func (k *Tracker) newTxn() *txn {
 // does; a read release is kept, one per thread, until the lock's next
 // acquire, which comes after each; a wait comes after each post of its
 // message, kept one per thread (a thread's earlier posts precede its
-// latest).
+// latest); a take after the give it takes, the oldest not yet taken.
 func (k *Tracker) ordering(th *thread, ev *trace.Event) {
 	here := rec{ev.Line, th.m.frozen(), ev.Thread, ev.Loc}
 	switch ev.Op {
@@ -153,6 +153,28 @@ func (k *Tracker) ordering(th *thread, ev *trace.Event) {
 		if int(ev.Target) < len(k.posts) {
 			k.receiveAll(th, ev, &k.posts[ev.Target], model.OpPost)
 		}
+	case model.OpGive:
+		for int(ev.Target) >= len(k.tokens) {
+			k.tokens = append(k.tokens, nil)
+		}
+		k.tokens[ev.Target] = append(k.tokens[ev.Target], here)
+	case model.OpTake:
+		k.take(th, ev)
+	}
+}
+
+// take orders a take after the give it takes: the oldest not yet taken.
+func (k *Tracker) take(th *thread, ev *trace.Event) {
+	if int(ev.Target) >= len(k.tokens) || len(k.tokens[ev.Target]) == 0 {
+		return // the reader refuses a take of no token
+	}
+	q := k.tokens[ev.Target]
+	g := q[0]
+	if k.tokens[ev.Target] = q[1:]; len(q) == 1 {
+		k.tokens[ev.Target] = q[:0]
+	}
+	if g.thread != ev.Thread && g.m.news(th, k.busy.lo) {
+		k.receive(th, ev, &g, model.OpGive, ev.Target)
 	}
 }
 

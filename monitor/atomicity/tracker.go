@@ -106,6 +106,7 @@ type Tracker struct {
 	// readRels, posts: per lock its read releases since its last
 	// acquire, per message its posts, one per thread (sync.go).
 	readRels, posts []variable
+	tokens          [][]rec // per token: its gives not yet taken, oldest first
 	slots           []*txn  // per slot: its open transaction, nil while free
 	opened          []int64 // per slot: the begin line of its latest transaction
 	free            []int32 // free slots

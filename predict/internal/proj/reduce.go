@@ -215,7 +215,7 @@ func (rd *reducer) event(b *AutoBuilder, ev *trace.Event, pending *pendingBegin,
 		if e.Target = rd.lockID[ev.Target]; e.Target < 0 {
 			return
 		}
-	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait:
+	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait, model.OpGive, model.OpTake:
 		// The engines do not honour the ordering extension: dropped, the
 		// orderings only add runs, and the gate checks the witness keeps
 		// them (docs/predict.md).
