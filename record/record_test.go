@@ -125,7 +125,7 @@ func TestRecord(t *testing.T) {
 func plainSTD(w string) string {
 	var plain []string
 	for _, l := range strings.SplitAfter(w, "\n") {
-		if strings.Contains(l, "|post(") || strings.Contains(l, "|wait(") {
+		if strings.Contains(l, "|post(") || strings.Contains(l, "|wait(") || strings.Contains(l, "|give(") || strings.Contains(l, "|take(") {
 			continue
 		}
 		l = strings.Replace(l, "|racq(", "|acq(", 1)

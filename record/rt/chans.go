@@ -3,73 +3,108 @@
 package rt
 
 import (
-	"strconv"
 	"sync"
 	"time"
 	"unsafe"
 )
 
-// A channel's sends are numbered in the order they enter it and its
-// receives in the order they leave it: instrumented sends on one channel
-// take turns on its send lock and receives on its receive lock, so the
-// k-th numbered send is the k-th the channel holds and, channels being
-// FIFO, the k-th receive takes its value. Send k posts ch#N.sk before it
-// sends; receive k waits for it and posts ch#N.rk; send k (k > C, C the
-// capacity) waits for ch#N.r(k-C) when it returns; close posts ch#N.c,
-// which a receive of the zero value waits for.
+// A channel is two tokens (docs/spec.md §3): ch#N, one given by each send
+// before it sends and taken by each receive after it returns, so that the
+// k-th receive follows the k-th send (a take takes the oldest give); and
+// ch#N.r, one given by each receive after it returns and taken by each
+// send when it returns, so that a send completes only after a receive
+// made room: an unbuffered channel's k-th send after the k-th receive, a
+// buffered one's (k+C)-th after the k-th, its C free slots given when the
+// recorder first meets it. Counting rather than pairing, the tokens let a
+// reordering hand a value to another receiver, as the channel would.
+// Instrumented sends on one channel take turns on its send lock and
+// receives on its receive lock, so that the k-th give is the k-th value
+// the channel holds; close posts ch#N.c, which a receive of the zero
+// value waits for.
 type channel struct {
 	send, recv   sync.Mutex
-	sends, recvs int
+	sends, recvs int  // sends and receives written
+	taken        int  // room tokens taken by sends
+	slots        bool // its free slots given as tokens, when first met
 	name         string
+}
+
+// maxSlots bounds the free slots given as room tokens when the recorder
+// meets a buffered channel. A larger channel gets none: its first C sends
+// take no room token and the later ones take the one of the receive C
+// before them, which Go orders before them, only fewer runs than Go
+// allows (the sends that went first stay unordered).
+const maxSlots = 1 << 10
+
+// freeSlots is how many room tokens a channel of capacity c gets when
+// first met.
+func freeSlots(c int) int {
+	if c > maxSlots {
+		return 0
+	}
+	return c
 }
 
 var chans = map[unsafe.Pointer]*channel{}
 
-func chanOf(p unsafe.Pointer) *channel {
+// chanOf is p's channel, its free slots given by thread when first met;
+// mu is held.
+func chanOf(p unsafe.Pointer, capacity int, thread, loc string) *channel {
 	c := chans[p]
 	if c == nil {
 		c = &channel{name: fixedName(p, "", nil, "ch")}
 		chans[p] = c
 	}
+	if !c.slots {
+		c.slots = true
+		for i := 0; i < freeSlots(capacity); i++ {
+			message(thread, "give", c.name+".r", loc)
+		}
+	}
 	return c
 }
 
-// SendPre starts the send statement `ch <- v` that follows it: it posts
-// ch#N.sk and holds the channel's send lock until SendPost.
+// SendPre starts the send statement `ch <- v` that follows it: it gives
+// a ch#N token and holds the channel's send lock until SendPost.
 func SendPre[T any](ch chan<- T, loc string) {
 	if !on {
 		return
 	}
 	mu.Lock()
-	c := chanOf(pointer(ch))
+	th := self()
+	c := chanOf(pointer(ch), cap(ch), th, loc)
 	mu.Unlock()
 	c.send.Lock()
 	mu.Lock()
 	c.sends++
-	message(self(), "post", c.name+".s"+strconv.Itoa(c.sends), loc)
+	message(th, "give", c.name, loc)
 	mu.Unlock()
 }
 
-// SendPost ends the send: the send that k-C receives ago made room, or
-// for an unbuffered channel the receive that took the value, is waited
-// for once its post is in the trace.
+// SendPost ends the send: it takes a room token once the receive that
+// made room is in the trace (the receiver writes its give just after its
+// receive returns). A channel larger than maxSlots lets its first C sends
+// go without one.
 func SendPost[T any](ch chan<- T, loc string) {
 	if !on {
 		return
 	}
 	mu.Lock()
-	c := chanOf(pointer(ch))
-	if j := c.sends - cap(ch); j > 0 && awaitReceive(c, j) {
-		message(self(), "wait", c.name+".r"+strconv.Itoa(j), loc)
+	c := chanOf(pointer(ch), cap(ch), self(), loc)
+	free := freeSlots(cap(ch))
+	takes := cap(ch) <= maxSlots || c.sends > cap(ch)
+	if takes && awaitReceive(c, c.taken+1-free) {
+		message(self(), "take", c.name+".r", loc)
+		c.taken++
 	}
 	mu.Unlock()
 	c.send.Unlock()
 }
 
-// awaitReceive waits until receive j of c is in the trace (the receiver
-// writes it just after its receive returns); mu is held. A receive made
-// where the recorder does not see it (a select, uninstrumented code) is
-// never written: after a second the send goes on without the edge.
+// awaitReceive waits until receive j of c is in the trace; mu is held. A
+// receive made where the recorder does not see it (a select, uninstrumented
+// code) is never written: after a second the send goes on without its
+// token.
 func awaitReceive(c *channel, j int) bool {
 	if c.recvs >= j {
 		return true
@@ -95,28 +130,29 @@ func Recv[T any](ch <-chan T, loc string) T {
 }
 
 // Recv2 is the receive v, ok := <-ch: it holds the channel's receive lock
-// across the receive and its lines, which follow it.
+// across the receive and its lines, which follow it: it takes a ch#N
+// token and gives a room one.
 func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 	if !on {
 		v, ok := <-ch
 		return v, ok
 	}
 	mu.Lock()
-	c := chanOf(pointer(ch))
+	c := chanOf(pointer(ch), cap(ch), self(), loc)
 	mu.Unlock()
 	c.recv.Lock()
 	defer c.recv.Unlock()
 	v, ok := <-ch
 	mu.Lock()
 	defer mu.Unlock()
+	th := self()
 	if !ok {
-		message(self(), "wait", c.name+".c", loc)
+		message(th, "wait", c.name+".c", loc)
 		return v, ok
 	}
 	c.recvs++
-	k := strconv.Itoa(c.recvs)
-	message(self(), "wait", c.name+".s"+k, loc)
-	message(self(), "post", c.name+".r"+k, loc)
+	message(th, "take", c.name, loc)
+	message(th, "give", c.name+".r", loc)
 	cond.Broadcast()
 	return v, ok
 }
@@ -125,7 +161,8 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 func Close[T any](ch chan<- T, loc string) {
 	if on {
 		mu.Lock()
-		message(self(), "post", chanOf(pointer(ch)).name+".c", loc)
+		th := self()
+		message(th, "post", chanOf(pointer(ch), cap(ch), th, loc).name+".c", loc)
 		mu.Unlock()
 	}
 	close(ch)
