@@ -37,6 +37,10 @@ func init() {
 	if path == "" {
 		return
 	}
+	// A test that runs its own binary again (to watch it crash, say)
+	// passes its environment on: the child must not write over this
+	// trace.
+	os.Unsetenv(envTrace)
 	f, err := os.Create(path)
 	if err != nil {
 		os.Stderr.WriteString("conc record: " + err.Error() + "\n")
