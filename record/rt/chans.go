@@ -21,6 +21,10 @@ type channel struct {
 	send, recv   sync.Mutex
 	sends, recvs int
 	name         string
+	// unpaired: a select used the channel; its sends and receives are
+	// no longer numbered in the channel's order, so no more messages
+	// are written for them (close excepted).
+	unpaired bool
 }
 
 var chans = map[unsafe.Pointer]*channel{}
@@ -46,7 +50,9 @@ func SendPre[T any](ch chan<- T, loc string) {
 	c.send.Lock()
 	mu.Lock()
 	c.sends++
-	message(self(), "post", c.name+".s"+strconv.Itoa(c.sends), loc)
+	if !c.unpaired {
+		message(self(), "post", c.name+".s"+strconv.Itoa(c.sends), loc)
+	}
 	mu.Unlock()
 }
 
@@ -59,7 +65,7 @@ func SendPost[T any](ch chan<- T, loc string) {
 	}
 	mu.Lock()
 	c := chanOf(pointer(ch))
-	if j := c.sends - cap(ch); j > 0 && awaitReceive(c, j) {
+	if j := c.sends - cap(ch); j > 0 && !c.unpaired && awaitReceive(c, j) {
 		message(self(), "wait", c.name+".r"+strconv.Itoa(j), loc)
 	}
 	mu.Unlock()
@@ -81,11 +87,11 @@ func awaitReceive(c *channel, j int) bool {
 		cond.Broadcast()
 		mu.Unlock()
 	})
-	for c.recvs < j && !done {
+	for c.recvs < j && !done && !c.unpaired {
 		cond.Wait()
 	}
 	t.Stop()
-	return c.recvs >= j
+	return c.recvs >= j && !c.unpaired
 }
 
 // Recv is the receive expression <-ch.
@@ -114,11 +120,29 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 		return v, ok
 	}
 	c.recvs++
+	if c.unpaired {
+		return v, ok
+	}
 	k := strconv.Itoa(c.recvs)
 	message(self(), "wait", c.name+".s"+k, loc)
 	message(self(), "post", c.name+".r"+k, loc)
 	cond.Broadcast()
 	return v, ok
+}
+
+// Unpaired is the channel operand of a select case: it marks the
+// channel unpaired (no more messages) and wakes the sends that wait for
+// a receive, which they would now wait for in vain.
+func Unpaired[C any](ch C, loc string) C {
+	if on {
+		if p := pointer(ch); p != nil {
+			mu.Lock()
+			chanOf(p).unpaired = true
+			cond.Broadcast()
+			mu.Unlock()
+		}
+	}
+	return ch
 }
 
 // Close posts ch#N.c, then closes ch.
