@@ -99,8 +99,7 @@ func TestEnd(k int, loc string) {
 	ended[k] = true
 	message(self(), "post", "test#"+strconv.Itoa(k), loc)
 	if on && !closed { // a test that panics kills the binary after its defers
-		bw.Flush()
-		zw.Flush()
+		flush()
 	}
 }
 
