@@ -20,6 +20,7 @@ type Target struct {
 	Skipped instr.Counts // what its files left out
 	name    string       // its package name (not the external test's)
 	tests   bool         // it has _test.go files
+	proper  bool         // it has files besides its tests
 	main    bool         // it declares TestMain
 }
 
@@ -60,10 +61,8 @@ func overlay(tmp, root, modPath string, pkgs []*packages.Package, atomic []strin
 		return nil, "", err
 	}
 	for _, t := range targets {
-		if t.tests && !t.main {
-			if err := addTestMain(tmp, t, cfg.RT, repl); err != nil {
-				return nil, "", err
-			}
+		if err := addFiles(tmp, t, cfg.RT, repl); err != nil {
+			return nil, "", err
 		}
 	}
 	path := filepath.Join(tmp, "overlay.json")
@@ -95,6 +94,7 @@ func rewritePkg(tmp string, cfg *instr.Config, p *packages.Package, t *Target, r
 		repl[name] = dst
 		t.main = t.main || declares(f, "TestMain")
 		t.tests = t.tests || strings.HasSuffix(name, "_test.go")
+		t.proper = t.proper || !strings.HasSuffix(name, "_test.go")
 	}
 	return nil
 }
@@ -111,6 +111,22 @@ func addRuntime(tmp, root string, repl map[string]string) error {
 			return err
 		}
 		repl[filepath.Join(root, rtDir, name)] = dst
+	}
+	return nil
+}
+
+// addFiles adds the recorder's own files to a test binary's package.
+func addFiles(tmp string, t *Target, rt string, repl map[string]string) error {
+	if !t.tests {
+		return nil
+	}
+	if !t.main {
+		if err := addTestMain(tmp, t, rt, repl); err != nil {
+			return err
+		}
+	}
+	if t.proper {
+		return addGetg(tmp, t, rt, repl)
 	}
 	return nil
 }

@@ -93,12 +93,16 @@ func sums(t *testing.T, dir string) map[string][32]byte {
 // trace ends with the cut line (cut); --rapid (basic without post and
 // wait, read locks as acq and rel); a package tested only from outside
 // (ext); a module whose go version (1.16) predates generics, a file
-// with a //go:build line (old); a TestMain that returns (tmain).
+// with a //go:build line (old); a TestMain that returns (tmain); a test
+// that runs its own binary again, which must not write over the trace,
+// and an element of another package's variable (reexec); a channel used
+// in a select, whose other operations write no messages (sel).
 var recordCases = []struct {
 	mod, pkg string
 	rapid    bool
 }{{"rec", "basic", false}, {"rec", "chans", false}, {"rec", "once", false}, {"rec", "cut", false},
-	{"rec", "ext", false}, {"rec", "basic", true}, {"old", "old", false}, {"rec", "tmain", false}}
+	{"rec", "ext", false}, {"rec", "basic", true}, {"old", "old", false}, {"rec", "tmain", false},
+	{"rec", "reexec", false}, {"rec", "sel", false}}
 
 // TestRecord records through the real go test, one build per case (the
 // quick suite the first two), and checks that the user's files are

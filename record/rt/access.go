@@ -57,7 +57,13 @@ func WI[T any](p *T, i int, hint, loc string) {
 // mapName names a map as a whole: its entries are one variable
 // "HINT[]#N", N the map's number among those reached through hint.
 func mapName(m any, hint string) string {
-	return hint + "[]#" + number(hint+"[]", pointer(m))
+	k := objKey{hint + "[]", pointer(m)}
+	if name, ok := names[k]; ok {
+		return name
+	}
+	name := hint + "[]#" + number(k.typ, k.p)
+	names[k] = name
+	return name
 }
 
 // MR records a read of map m (any lookup, len, range) and returns it.

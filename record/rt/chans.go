@@ -27,6 +27,10 @@ type channel struct {
 	taken        int  // room tokens taken by sends
 	slots        bool // its free slots given as tokens, when first met
 	name         string
+	// unpaired: a select used the channel; its sends and receives are
+	// no longer all seen, so no more tokens are written for it (close
+	// excepted).
+	unpaired bool
 }
 
 // maxSlots bounds the free slots given as room tokens when the recorder
@@ -77,7 +81,9 @@ func SendPre[T any](ch chan<- T, loc string) {
 	c.send.Lock()
 	mu.Lock()
 	c.sends++
-	message(th, "give", c.name, loc)
+	if !c.unpaired {
+		message(th, "give", c.name, loc)
+	}
 	mu.Unlock()
 }
 
@@ -92,7 +98,7 @@ func SendPost[T any](ch chan<- T, loc string) {
 	mu.Lock()
 	c := chanOf(pointer(ch), cap(ch), self(), loc)
 	free := freeSlots(cap(ch))
-	takes := cap(ch) <= maxSlots || c.sends > cap(ch)
+	takes := (cap(ch) <= maxSlots || c.sends > cap(ch)) && !c.unpaired
 	if takes && awaitReceive(c, c.taken+1-free) {
 		message(self(), "take", c.name+".r", loc)
 		c.taken++
@@ -116,11 +122,11 @@ func awaitReceive(c *channel, j int) bool {
 		cond.Broadcast()
 		mu.Unlock()
 	})
-	for c.recvs < j && !done {
+	for c.recvs < j && !done && !c.unpaired {
 		cond.Wait()
 	}
 	t.Stop()
-	return c.recvs >= j
+	return c.recvs >= j && !c.unpaired
 }
 
 // Recv is the receive expression <-ch.
@@ -151,10 +157,33 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 		return v, ok
 	}
 	c.recvs++
+	if c.unpaired {
+		return v, ok
+	}
 	message(th, "take", c.name, loc)
 	message(th, "give", c.name+".r", loc)
 	cond.Broadcast()
 	return v, ok
+}
+
+// Unpaired is the channel operand of a select case: it marks the
+// channel unpaired (no more tokens) and wakes the sends that wait for a
+// receive, which they would now wait for in vain.
+func Unpaired[C any](ch C, loc string) C {
+	if on {
+		if p := pointer(ch); p != nil {
+			mu.Lock()
+			c := chans[p]
+			if c == nil {
+				c = &channel{name: fixedName(p, "", nil, "ch"), slots: true}
+				chans[p] = c
+			}
+			c.unpaired = true
+			cond.Broadcast()
+			mu.Unlock()
+		}
+	}
+	return ch
 }
 
 // Close posts ch#N.c, then closes ch.

@@ -22,6 +22,10 @@ type objKey struct {
 	p   unsafe.Pointer
 }
 
+// names remembers the names varName and mapName built, by hint and
+// address: looking a name up costs less than building it per event.
+var names = map[objKey]string{}
+
 // number is the object number of p among the objects of type typ; mu is
 // held.
 func number(typ string, p unsafe.Pointer) string {
@@ -48,11 +52,17 @@ func varName(hint string, obj any) string {
 	if obj == nil {
 		return hint
 	}
+	k := objKey{hint, pointer(obj)}
+	if name, ok := names[k]; ok {
+		return name
+	}
 	typ := hint
 	if i := strings.LastIndexByte(hint, '.'); i > 0 {
 		typ = hint[:i]
 	}
-	return hint + "#" + number(typ, pointer(obj))
+	name := hint + "#" + number(typ, k.p)
+	names[k] = name
+	return name
 }
 
 // fixedName names the object at p the first time it is met and keeps the

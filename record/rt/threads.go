@@ -2,10 +2,7 @@
 
 package rt
 
-import (
-	"runtime"
-	"strconv"
-)
+import "strconv"
 
 // Thread names: a goroutine started by an instrumented go statement is
 // gN, N in creation order; a test function's goroutine is named after the
@@ -21,20 +18,6 @@ var (
 	tests    int              // tests started
 	ended    = map[int]bool{} // tests whose end is posted
 )
-
-// goid is the calling goroutine's id, read from its stack header
-// "goroutine N [": the standard library has no cheaper public way.
-func goid() uint64 {
-	var buf [64]byte
-	n := runtime.Stack(buf[:], false)
-	b := buf[len("goroutine "):n]
-	i := 0
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	id, _ := strconv.ParseUint(string(b[:i]), 10, 64)
-	return id
-}
 
 // self is the calling goroutine's thread name; mu is held.
 func self() string {
@@ -116,8 +99,7 @@ func TestEnd(k int, loc string) {
 	ended[k] = true
 	message(self(), "post", "test#"+strconv.Itoa(k), loc)
 	if on && !closed { // a test that panics kills the binary after its defers
-		bw.Flush()
-		zw.Flush()
+		flush()
 	}
 }
 

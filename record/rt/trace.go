@@ -3,7 +3,6 @@
 package rt
 
 import (
-	"bufio"
 	"compress/gzip"
 	"os"
 	"sync"
@@ -26,7 +25,6 @@ var cond = sync.NewCond(&mu)
 var (
 	file   *os.File
 	zw     *gzip.Writer
-	bw     *bufio.Writer
 	on     bool // a trace is being written
 	closed bool // Exit closed it: later events are dropped
 	rapid  bool
@@ -37,15 +35,22 @@ func init() {
 	if path == "" {
 		return
 	}
+	// A test that runs its own binary again (to watch it crash, say)
+	// passes its environment on: the child must not write over this
+	// trace.
+	os.Unsetenv(envTrace)
 	f, err := os.Create(path)
 	if err != nil {
 		os.Stderr.WriteString("conc record: " + err.Error() + "\n")
 		os.Exit(2)
 	}
 	file, rapid = f, os.Getenv(envRapid) == "1"
-	zw = gzip.NewWriter(f)
-	bw = bufio.NewWriterSize(zw, 64<<10)
+	// The fastest level: compression runs beside the program, and at the
+	// default level it takes longer than the events themselves.
+	zw, _ = gzip.NewWriterLevel(f, gzip.BestSpeed)
+	buf = make([]byte, 0, chunkSize)
 	on = true
+	go compressor()
 	go flusher()
 }
 
@@ -60,8 +65,7 @@ func flusher() {
 			mu.Unlock()
 			return
 		}
-		bw.Flush()
-		zw.Flush()
+		handOff(make(chan struct{}))
 		mu.Unlock()
 	}
 }
@@ -72,19 +76,22 @@ func emit(thread, op, arg, loc string) {
 	if closed {
 		return
 	}
-	bw.WriteString(thread)
-	bw.WriteByte('|')
-	bw.WriteString(op)
+	buf = append(buf, thread...)
+	buf = append(buf, '|')
+	buf = append(buf, op...)
 	if arg != "" {
-		bw.WriteByte('(')
-		bw.WriteString(arg)
-		bw.WriteByte(')')
+		buf = append(buf, '(')
+		buf = append(buf, arg...)
+		buf = append(buf, ')')
 	}
 	if loc != "" {
-		bw.WriteByte('|')
-		bw.WriteString(loc)
+		buf = append(buf, '|')
+		buf = append(buf, loc...)
 	}
-	bw.WriteByte('\n')
+	buf = append(buf, '\n')
+	if len(buf) >= chunkSize {
+		handOff(nil)
+	}
 }
 
 // event writes one event of the calling goroutine.
@@ -95,6 +102,14 @@ func event(op, arg, loc string) {
 	mu.Lock()
 	emit(self(), op, arg, loc)
 	mu.Unlock()
+}
+
+// flush writes every line emitted so far to the file and returns when
+// they are there; mu is held.
+func flush() {
+	done := make(chan struct{})
+	handOff(done)
+	<-done
 }
 
 // Finish ends the trace: a complete gzip stream. Events after it are
@@ -109,9 +124,9 @@ func Finish() {
 		return
 	}
 	closed = true
-	bw.Flush()
-	zw.Close()
-	file.Close()
+	handOff(nil)
+	close(chunks)
+	<-compressed
 }
 
 // Exit closes the trace and exits: the TestMain the recorder adds ends

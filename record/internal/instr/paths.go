@@ -116,6 +116,11 @@ func (r *file) hint(e ast.Expr) string {
 		if f, ok := r.field(e); ok {
 			return f.hint
 		}
+		if x, ok := e.X.(*ast.Ident); ok { // another package's variable (os.Args)
+			if pkg, ok := r.info.Uses[x].(*types.PkgName); ok {
+				return pkg.Imported().Name() + "." + e.Sel.Name
+			}
+		}
 	case *ast.Ident:
 		return e.Name
 	}

@@ -63,9 +63,38 @@ func (r *file) stmt(s ast.Stmt, inList bool) {
 	case *ast.SelectStmt:
 		r.skip("select")
 		for _, c := range s.Body.List {
+			r.selectCase(c.(*ast.CommClause))
 			r.block(c.(*ast.CommClause).Body)
 		}
 	}
+}
+
+// selectCase passes the channel of a select case through Unpaired: a
+// select's send or receive is not numbered, so from then on the
+// channel's sends and receives can no longer be paired by their numbers
+// and the runtime writes no more messages for them (and no send waits
+// for a receive that a select may have made).
+func (r *file) selectCase(c *ast.CommClause) {
+	var ch ast.Expr
+	switch s := c.Comm.(type) {
+	case *ast.SendStmt:
+		ch = s.Chan
+	case *ast.ExprStmt:
+		ch = recvOperand(s.X)
+	case *ast.AssignStmt:
+		ch = recvOperand(s.Rhs[0])
+	}
+	if ch != nil {
+		r.ed.wrap(r.off(ch.Pos()), r.off(ch.End()), "_concrt.Unpaired(", ", "+r.loc(ch.Pos())+")")
+	}
+}
+
+// recvOperand is ch of the receive <-ch, nil for any other expression.
+func recvOperand(e ast.Expr) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
 }
 
 // header instruments the init or post statement of a for, if or switch.
