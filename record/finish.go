@@ -22,78 +22,91 @@ type Stats struct {
 	Cut     bool // the trace ends with CutLine
 }
 
-// finishTrace reads the trace the test binary wrote; when its gzip
-// stream is not closed (the binary died), it rewrites it as the whole
-// lines it holds followed by CutLine.
+// finishTrace reads the trace the test binary wrote, streaming (a trace
+// may be larger than memory); when its gzip stream is not closed (the
+// binary died), it rewrites it as the whole lines it holds followed by
+// CutLine, through a file beside it that then takes its place.
 func finishTrace(path string) (Stats, error) {
-	data, complete, err := readGzip(path)
+	st, complete, err := scanTrace(path, nil)
+	if err != nil || complete {
+		return st, err
+	}
+	tmp := path + ".cut"
+	f, err := os.Create(tmp)
 	if err != nil {
 		return Stats{}, err
 	}
-	if !complete {
-		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-			data = data[:i+1]
-		} else {
-			data = nil
-		}
-		if err := writeGzip(path, append(data, CutLine+"\n"...)); err != nil {
-			return Stats{}, err
-		}
+	zw := gzip.NewWriter(f)
+	if _, _, err = scanTrace(path, zw); err == nil {
+		_, err = io.WriteString(zw, CutLine+"\n")
 	}
-	st := count(data)
-	st.Cut = !complete
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return Stats{}, err
+	}
+	st.Cut = true
 	return st, nil
 }
 
-// readGzip inflates what it can of path: complete is false when the
-// stream ends early or is damaged.
-func readGzip(path string) ([]byte, bool, error) {
+// scanTrace inflates what it can of path, line by line, counting the
+// events and threads and copying each whole line to w (nil: none):
+// complete is false when the stream ends early or is damaged, and then
+// a last line without its end is left out.
+func scanTrace(path string, w io.Writer) (st Stats, complete bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, err
+		return Stats{}, false, err
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil { // not even a header: the binary died at once
-		return nil, false, nil
+		return Stats{}, false, nil
 	}
-	var buf bytes.Buffer
-	_, err = io.Copy(&buf, zr)
-	return buf.Bytes(), err == nil, nil
-}
-
-func writeGzip(path string, data []byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	zw := gzip.NewWriter(f)
-	if _, err := zw.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// count counts the events and threads of STD text.
-func count(data []byte) Stats {
 	threads := map[string]bool{}
-	st := Stats{}
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		if len(line) == 0 {
+	br := bufio.NewReaderSize(zr, 1<<16)
+	var line []byte
+	for {
+		chunk, rerr := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if rerr == bufio.ErrBufferFull {
 			continue
 		}
-		st.Events++
-		if i := bytes.IndexByte(line, '|'); i > 0 {
-			threads[string(line[:i])] = true
+		whole := len(line) > 0 && line[len(line)-1] == '\n'
+		if whole || rerr == io.EOF && len(line) > 0 {
+			countLine(line, &st, threads)
+			if w != nil && whole {
+				if _, err := w.Write(line); err != nil {
+					return st, false, err
+				}
+			}
+		}
+		line = line[:0]
+		if rerr != nil {
+			st.Threads = len(threads)
+			return st, rerr == io.EOF, nil
 		}
 	}
-	st.Threads = len(threads)
-	return st
+}
+
+// countLine counts one line of STD text (with or without its end).
+func countLine(line []byte, st *Stats, threads map[string]bool) {
+	line = bytes.TrimRight(line, "\n")
+	if len(line) == 0 {
+		return
+	}
+	st.Events++
+	if i := bytes.IndexByte(line, '|'); i > 0 && !threads[string(line[:i])] {
+		threads[string(line[:i])] = true
+	}
 }
 
 // Summary is conc record's line for one test binary: the trace, its
