@@ -8,6 +8,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// readOrdered reads src whole with the ordering extension, tiers m.
+func readOrdered(t *testing.T, src string, m tiers) (*Reader, []Event) {
+	t.Helper()
+	r, err := NewReader(strings.NewReader(src), "t.std", Options{Orderings: true})
+	require.NoError(t, err)
+	m.set(r)
+	var evs []Event
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			require.Equal(t, "EOF", err.Error(), "tiers %d", m)
+			return r, evs
+		}
+		evs = append(evs, ev)
+	}
+}
+
 // showOrdered is show with the extension's targets named.
 func showOrdered(r *Reader, evs []Event) string {
 	var b strings.Builder
@@ -33,18 +50,7 @@ func TestReaderOrderings(t *testing.T) {
 	want := "T1 racq(m) :21\nT2 racq(m) :22\nT1 r(x) :24\nT1 rrel(m) :26\nT2 rrel(m) :27\n" +
 		"T3 acq(m) :28\nT3 post(done) :29\nT3 rel(m) :30\nT1 post(done) :31\nT2 wait(done) :32\nT1 wait(done) :33\nT2 wait(none) :34\n"
 	for _, m := range allTiers {
-		r, err := NewReader(strings.NewReader(src), "t.std", Options{Orderings: true})
-		require.NoError(t, err)
-		m.set(r)
-		var evs []Event
-		for {
-			ev, err := r.Next()
-			if err != nil {
-				require.Equal(t, "EOF", err.Error(), "tiers %d", m)
-				break
-			}
-			evs = append(evs, ev)
-		}
+		r, evs := readOrdered(t, src, m)
 		require.Equal(t, want, showOrdered(r, evs[20:]), "tiers %d", m)
 		require.Equal(t, int64(1), r.Stats().Reentrant)
 		require.Equal(t, []string{"done", "none"}, r.Msgs().Names())
@@ -93,18 +99,7 @@ func TestReaderTokens(t *testing.T) {
 	src := strings.Repeat("T0|w(x)|1\n", 20) + "T1|give(s)\nT2|give(s)|a.go:9\nT3|take(s)\nT1|take(s)\nT2|give(s)\nT2|take(s)\n"
 	want := "T1 give(s) :21\nT2 give(s) :22\nT3 take(s) :23\nT1 take(s) :24\nT2 give(s) :25\nT2 take(s) :26\n"
 	for _, m := range allTiers {
-		r, err := NewReader(strings.NewReader(src), "t.std", Options{Orderings: true})
-		require.NoError(t, err)
-		m.set(r)
-		var evs []Event
-		for {
-			ev, err := r.Next()
-			if err != nil {
-				require.Equal(t, "EOF", err.Error(), "tiers %d", m)
-				break
-			}
-			evs = append(evs, ev)
-		}
+		r, evs := readOrdered(t, src, m)
 		require.Equal(t, want, showOrdered(r, evs[20:]), "tiers %d", m)
 	}
 }

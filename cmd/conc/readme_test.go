@@ -145,16 +145,7 @@ func TestReadmeNamesOptionalTools(t *testing.T) {
 // header of the abridged run and the normal run's note as printed.
 func TestTracesDocQuotesPredict(t *testing.T) {
 	t.Chdir("../..")
-	doc, err := os.ReadFile("docs/trace-commands.md")
-	require.NoError(t, err)
-	const head = "`conc predict testdata/traces/jgf-moldyn-reduced.std`:\n\n```\n"
-	_, block, ok := strings.Cut(string(doc), head)
-	require.True(t, ok)
-	block, _, _ = strings.Cut(block, "\n```")
-	o := conc("predict", "testdata/traces/jgf-moldyn-reduced.std")
-	require.Equal(t, exitViolation, o.code, o.stderr)
-	millis := regexp.MustCompile(`\d+ ms\n$`)
-	require.Equal(t, millis.ReplaceAllString(o.stdout, "ms\n"), millis.ReplaceAllString(block+"\n", "ms\n"))
+	requireDocQuotesPredict(t, "`conc predict testdata/traces/jgf-moldyn-reduced.std`:\n\n", "", "testdata/traces/jgf-moldyn-reduced.std")
 
 	spec, err := os.ReadFile("docs/spec.md")
 	require.NoError(t, err)
@@ -171,18 +162,27 @@ func TestTracesDocQuotesPredict(t *testing.T) {
 // timing aside), and conc monitor finds the observed order serializable.
 func TestTracesDocQuotesOrderings(t *testing.T) {
 	t.Chdir("../..")
-	doc, err := os.ReadFile("docs/trace-commands.md")
-	require.NoError(t, err)
-	const head = "`conc predict\n  testdata/traces/orderings-withdraw.std`:\n\n  ```\n"
-	_, block, ok := strings.Cut(string(doc), head)
-	require.True(t, ok)
-	block, _, _ = strings.Cut(block, "\n  ```")
-	block = regexp.MustCompile(`(?m)^  `).ReplaceAllString(block, "")
-	o := conc("predict", "testdata/traces/orderings-withdraw.std")
-	require.Equal(t, exitViolation, o.code, o.stderr)
-	millis := regexp.MustCompile(`\d+ ms\n$`)
-	require.Equal(t, millis.ReplaceAllString(o.stdout, "ms\n"), millis.ReplaceAllString(block+"\n", "ms\n"))
+	requireDocQuotesPredict(t, "`conc predict\n  testdata/traces/orderings-withdraw.std`:\n\n", "  ", "testdata/traces/orderings-withdraw.std")
 	m := conc("monitor", "testdata/traces/orderings-withdraw.std")
 	require.Equal(t, exitSerializable, m.code, m.stderr)
 	require.True(t, strings.HasPrefix(m.stdout, "serializable\n"), m.stdout)
+}
+
+// requireDocQuotesPredict: the code block after head in
+// docs/trace-commands.md, indented by indent, is what conc predict prints
+// for trace (its timing aside), a violation.
+func requireDocQuotesPredict(t *testing.T, head, indent, trace string) {
+	t.Helper()
+	doc, err := os.ReadFile("docs/trace-commands.md")
+	require.NoError(t, err)
+	_, block, ok := strings.Cut(string(doc), head+indent+"```\n")
+	require.True(t, ok, head)
+	block, _, _ = strings.Cut(block, "\n"+indent+"```")
+	if indent != "" {
+		block = regexp.MustCompile(`(?m)^`+indent).ReplaceAllString(block, "")
+	}
+	o := conc("predict", trace)
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	millis := regexp.MustCompile(`\d+ ms\n$`)
+	require.Equal(t, millis.ReplaceAllString(o.stdout, "ms\n"), millis.ReplaceAllString(block+"\n", "ms\n"))
 }

@@ -160,18 +160,26 @@ func TestTrackerAgainstBrute(t *testing.T) {
 		seed := rng.Uint64()
 		evs := randomTrace(rng, seed)
 		for _, le := range []bool{false, true} {
-			want, _ := bruteBroken(evs, le)
-			got := track(evs, le)
-			ctx := fmt.Sprintf("trace %d (seed %d, lock edges %v):\n%s", i, seed, le, fmtTrace(evs))
-			require.Equal(t, int64(len(want)), got.Count, ctx)
-			for _, b := range got.Broken {
-				require.True(t, want[b.Begin], "transaction at line %d is not broken: %s", b.Begin, ctx)
-				checkPath(t, evs, b, le, ctx)
-			}
-			broken += len(want)
+			broken += checkAgainstBrute(t, evs, le, fmt.Sprintf("trace %d (seed %d, lock edges %v)", i, seed, le))
 		}
 	}
 	require.Greater(t, broken, n/4, "the traces break too few transactions to test anything")
+}
+
+// checkAgainstBrute compares the tracker on evs with the definition
+// (token events matched first in, first out: trace.FIFOTargets) and
+// checks every explanation; it returns how many transactions are broken.
+func checkAgainstBrute(t *testing.T, evs []trace.Event, le bool, name string) int {
+	t.Helper()
+	want, _ := bruteBroken(trace.FIFOTargets(evs), le)
+	got := track(evs, le)
+	ctx := name + ":\n" + fmtTrace(evs)
+	require.Equal(t, int64(len(want)), got.Count, ctx)
+	for _, b := range got.Broken {
+		require.True(t, want[b.Begin], "transaction at line %d is not broken: %s", b.Begin, ctx)
+		checkPath(t, evs, b, le, ctx)
+	}
+	return len(want)
 }
 
 // checkPath checks b's explanation against the trace, event by event.
@@ -281,15 +289,7 @@ func TestTrackerOrderingsAgainstBrute(t *testing.T) {
 		seed := rng.Uint64()
 		evs := trace.OrderingEvents(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
 		for _, le := range []bool{false, true} {
-			want, _ := bruteBroken(trace.FIFOTargets(evs), le)
-			got := track(evs, le)
-			ctx := fmt.Sprintf("trace %d (seed %d, lock edges %v):\n%s", i, seed, le, fmtTrace(evs))
-			require.Equal(t, int64(len(want)), got.Count, ctx)
-			for _, b := range got.Broken {
-				require.True(t, want[b.Begin], "transaction at line %d is not broken: %s", b.Begin, ctx)
-				checkPath(t, evs, b, le, ctx)
-			}
-			broken += len(want)
+			broken += checkAgainstBrute(t, evs, le, fmt.Sprintf("trace %d (seed %d, lock edges %v)", i, seed, le))
 		}
 	}
 	require.Greater(t, broken, n/4, "the traces break too few transactions to test anything")
