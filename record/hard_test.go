@@ -41,10 +41,11 @@ func requireReads(t *testing.T, std string) {
 
 // What real tests do and the recorder must take: generic types and
 // functions with closures and method values, a goroutine started in
-// init, parallel subtests, a test that calls os.Exit (go test's failing
+// init, parallel subtests, a receive from time.After's channel (no
+// instrumented send gave its value: no take), a test that calls os.Exit (go test's failing
 // status passed on, the trace closed before the exit, not cut).
 func TestRecordHardCases(t *testing.T) {
-	for _, pkg := range []string{"gen", "initgo", "par"} {
+	for _, pkg := range []string{"gen", "initgo", "par", "tafter"} {
 		std, status := recordStatus(t, pkg)
 		require.Zero(t, status, pkg)
 		requireReads(t, std)

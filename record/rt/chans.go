@@ -25,6 +25,7 @@ type channel struct {
 	send, recv   sync.Mutex
 	sends, recvs int  // sends and receives written
 	taken        int  // room tokens taken by sends
+	values       int  // value tokens given and not yet taken
 	slots        bool // its free slots given as tokens, when first met
 	name         string
 	// unpaired: a select used the channel; its sends and receives are
@@ -83,6 +84,7 @@ func SendPre[T any](ch chan<- T, loc string) {
 	c.sends++
 	if !c.unpaired {
 		message(th, "give", c.name, loc)
+		c.values++
 	}
 	mu.Unlock()
 }
@@ -160,7 +162,13 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 	if c.unpaired {
 		return v, ok
 	}
-	message(th, "take", c.name, loc)
+	// A value no instrumented send gave (time.After's, the standard
+	// library's, another module's) has no token to take: its sender's
+	// order is not recorded.
+	if c.values > 0 {
+		message(th, "take", c.name, loc)
+		c.values--
+	}
 	message(th, "give", c.name+".r", loc)
 	cond.Broadcast()
 	return v, ok
