@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"errors"
+	"flag"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +15,11 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 )
+
+// update rewrites the want.std files from what is recorded (go test
+// ./record -run TestRecord -update; CONC_LONG=1 for every case): read
+// the diff before committing it.
+var update = flag.Bool("update", false, "rewrite testdata's want.std from the recorded traces")
 
 // recordRec records packages of the module testdata/MOD (one go test
 // build each) and returns each trace's text by package directory.
@@ -62,6 +68,12 @@ func want(t *testing.T, mod, pkg, got string, rapid bool) {
 		t.Fatal(err)
 	}
 	exp := string(w)
+	if *update && !rapid {
+		if err := os.WriteFile(filepath.Join("testdata", mod, pkg, "want.std"), []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		exp = got
+	}
 	if rapid {
 		exp = plainSTD(exp)
 	}

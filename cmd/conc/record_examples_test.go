@@ -14,12 +14,12 @@ import (
 
 // goExamples are examples/go's packages, each test not atomic and its
 // correct twin, with the code location of an access on the broken one's
-// cycle (the report names it).
-var goExamples = []struct{ pkg, broken, twin, loc string }{
-	{"transfer", "TestTransfer", "TestTransferAtomic", "examples/go/transfer/transfer.go:"},
-	{"handoff", "TestPut", "TestPutAtomic", "examples/go/handoff/handoff.go:"},
-	{"cache", "TestGet", "TestGetAtomic", "examples/go/cache/cache.go:"},
-	{"counter", "TestInc", "TestIncAtomic", "examples/go/counter/counter.go:"},
+// cycle and its function (the report names them).
+var goExamples = []struct{ pkg, broken, twin, loc, fn string }{
+	{"transfer", "TestTransfer", "TestTransferAtomic", "examples/go/transfer/transfer.go:", "Transfer"},
+	{"handoff", "TestPut", "TestPutAtomic", "examples/go/handoff/handoff.go:", `\(\*Queue\)\.Put`},
+	{"cache", "TestGet", "TestGetAtomic", "examples/go/cache/cache.go:", `\(\*Cache\)\.Get`},
+	{"counter", "TestInc", "TestIncAtomic", "examples/go/counter/counter.go:", `\(\*Counter\)\.load`},
 }
 
 // recordOne records the one test of an examples/go package and returns
@@ -49,7 +49,7 @@ func TestGoExamplesEndToEnd(t *testing.T) {
 		broken := recordOne(t, ex.pkg, ex.broken)
 		o := conc("predict", broken)
 		require.Equal(t, exitViolation, o.code, "%s: %s%s", ex.broken, o.stdout, o.stderr)
-		require.Regexp(t, "signature: \\S+@"+ex.loc+"\\d+ \\| ", o.stdout, "%s: the signature names the Go source", ex.broken)
+		require.Regexp(t, `signature: \S+@`+ex.loc+`\d+ `+ex.fn+` \| `, o.stdout, "%s: the signature names the Go source line and function", ex.broken)
 		all := conc("predict", "--all", broken)
 		require.Equal(t, exitViolation, all.code, "%s: %s%s", ex.broken, all.stdout, all.stderr)
 		require.Contains(t, all.stdout, "signature: ", ex.broken)

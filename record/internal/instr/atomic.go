@@ -35,6 +35,17 @@ func (r *file) atomic(fd *ast.FuncDecl) bool {
 // path/pkg.F for a function; (*T).M, T.M and the same with pkg. or the
 // import path before them for a method.
 func funcNames(fd *ast.FuncDecl, pkg, importPath string) []string {
+	local := localNames(fd)
+	names := append([]string{}, local...)
+	for _, l := range local {
+		names = append(names, pkg+"."+l, importPath+"."+l)
+	}
+	return names
+}
+
+// localNames are fd's names within its package: F, or T.M and, for a
+// pointer receiver, (*T).M last; nil for a receiver it cannot name.
+func localNames(fd *ast.FuncDecl) []string {
 	local := []string{fd.Name.Name}
 	if fd.Recv != nil && len(fd.Recv.List) == 1 {
 		t := fd.Recv.List[0].Type
@@ -57,11 +68,7 @@ func funcNames(fd *ast.FuncDecl, pkg, importPath string) []string {
 			local = append(local, "(*"+id.Name+")."+fd.Name.Name)
 		}
 	}
-	names := append([]string{}, local...)
-	for _, l := range local {
-		names = append(names, pkg+"."+l, importPath+"."+l)
-	}
-	return names
+	return local
 }
 
 func sortedKeys(m map[string]int) []string {

@@ -54,7 +54,8 @@ type file struct {
 	ed     editor
 	base   int // the file's offset in fset
 	counts Counts
-	temps  int // names _concT1, … of go statements' temporaries
+	temps  int    // names _concT1, … of go statements' temporaries
+	fn     string // the function being rewritten ((*T).M, F), "" outside one
 	used   bool
 }
 
@@ -82,7 +83,8 @@ func Rewrite(cfg *Config, fset *token.FileSet, f *ast.File, src []byte, info *ty
 // off is p's byte offset in the file.
 func (r *file) off(p token.Pos) int { return int(p) - r.base }
 
-// loc is the "path:line" of p, path relative to the module root.
+// loc is the "path:line" of p, path relative to the module root, and
+// the name of the function it is in: the code location a report shows.
 func (r *file) loc(p token.Pos) string {
 	pos := r.fset.Position(p)
 	name := pos.Filename
@@ -90,7 +92,11 @@ func (r *file) loc(p token.Pos) string {
 		name = rel
 	}
 	name = strings.NewReplacer("|", "_", "\n", "_", "\r", "_").Replace(filepath.ToSlash(name))
-	return strconv.Quote(name + ":" + strconv.Itoa(pos.Line))
+	name += ":" + strconv.Itoa(pos.Line)
+	if r.fn != "" {
+		name += " " + r.fn
+	}
+	return strconv.Quote(name)
 }
 
 // text is the source of n.
@@ -102,6 +108,11 @@ func (r *file) skip(kind string) { r.counts[kind]++ }
 // funcDecl instruments a function: a transaction if it is marked, a test
 // function's thread name, then its body.
 func (r *file) funcDecl(fd *ast.FuncDecl) {
+	r.fn = fd.Name.Name
+	if names := localNames(fd); len(names) > 0 {
+		r.fn = names[len(names)-1] // (*T).M for a pointer receiver
+	}
+	defer func() { r.fn = "" }()
 	open := r.off(fd.Body.Lbrace) + 1
 	if r.atomic(fd) {
 		r.ed.insert(open, " _concrt.Begin("+r.loc(fd.Pos())+"); defer _concrt.End("+r.loc(fd.Body.Rbrace)+");")
