@@ -19,7 +19,7 @@ import (
 // before it ends. Every transaction of T1 lies on a cycle T0 → (T1's read
 // of a) ⇒ … ⇒ (T1's write of b) → T0, which program order makes three
 // transactions long; a search back through the run one transaction at a
-// time runs out of budget inside it (issue 15).
+// time runs out of budget inside it, which the entries' jumps avoid.
 func longRunTrace(run int) []trace.Event {
 	var evs []trace.Event
 	add := func(th int32, op model.Op, target int32) {

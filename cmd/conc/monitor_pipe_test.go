@@ -13,9 +13,8 @@ import (
 
 // A trace from a pipe (`conc monitor <(zcat t.gz)`) is read once, like
 // standard input: the cycles' events (--cycles) are named by line only,
-// with a note. The
-// second reading used to open the pipe again, and wait forever for a
-// writer (go test's timeout ends it).
+// with a note. Opening the pipe again for a second reading would wait
+// forever for a writer (go test's timeout would end it).
 func TestMonitorPipeIsReadOnce(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "trace.fifo")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
