@@ -160,8 +160,10 @@ func conflicts(a, b event, lockEdges bool) bool {
 		return a.target == b.target && (a.op == model.OpWrite || b.op == model.OpWrite)
 	case !lockEdges:
 		return false
-	case a.op == model.OpRelease && b.op == model.OpAcquire:
-		return a.target == b.target
+	case a.op == model.OpRelease && (b.op == model.OpAcquire || b.op == model.OpReadAcquire),
+		a.op == model.OpReadRelease && b.op == model.OpAcquire,
+		a.op == model.OpPost && b.op == model.OpWait:
+		return a.target == b.target // docs/spec.md §3's orderings but tokens (their give is the run's)
 	case a.op == model.OpFork && int(a.target) == b.at.Thread:
 		return true
 	}
