@@ -38,7 +38,7 @@ func runRecord(e *env, args []string) int {
 	pos, code, done := parseCommand(e, "record", func(fs *flag.FlagSet) {
 		fs.StringVar(&out, "o", "conc-traces", "write the traces into `DIR`")
 		fs.Var(&atomic, "atomic", "also record the functions that `PATTERN` names as transactions ('(*Account).Transfer', 'bank.*'); repeatable")
-		fs.BoolVar(&rapid, "rapid", false, "write plain STD (RAPID's): read locks as acq/rel, no post/wait")
+		fs.BoolVar(&rapid, "rapid", false, "write plain STD (RAPID's): read locks as acq/rel, no post/wait or give/take")
 	}, own)
 	if done {
 		return code
