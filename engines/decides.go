@@ -33,6 +33,10 @@ type Decides struct {
 	// DepthBound: --max-depth bounds the search, so that an unknown
 	// answer is acceptable whenever it is given.
 	DepthBound bool
+	// Orderings: the engine honours docs/spec.md §3's orderings (read
+	// locks, messages, tokens) in the runs it explores, without
+	// --lock-edges (it does not model their conflicts).
+	Orderings bool
 }
 
 // Shape is what the registry needs to know of a program to say which

@@ -84,6 +84,21 @@ func (p *Program) Uses(f func(Op) bool) bool {
 // HasSync reports whether any lock, fork or join event is in play.
 func (p *Program) HasSync() bool { return p.Uses(Op.IsSync) }
 
+// HasOrderings reports an event of docs/spec.md §3's orderings (read
+// locks, messages, tokens).
+func (p *Program) HasOrderings() bool {
+	for _, th := range p.Threads {
+		for _, out := range th.Auto.Out {
+			for _, e := range out {
+				if e.Ev.Op.IsExtension() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // ForkedBy returns, for each thread, the index of the thread that forks it, or
 // -1: a forked thread may not move before its fork event (docs/spec.md §1).
 func (p *Program) ForkedBy() []int {

@@ -144,8 +144,34 @@ var cascadeSteps = []cascadeStep{
 		decide: (*cascade).nestedDecision},
 	{name: "product search", decides: findsViolation | proves, runs: func(*cascade) bool { return true },
 		decide: (*cascade).productSearch},
+	{name: "ordered search", decides: findsViolation | proves, runs: (*cascade).orderedSearchRuns,
+		decide: (*cascade).orderedSearch},
 	{name: "pair products", decides: findsViolation | proves, runs: func(c *cascade) bool { return c.unknown != nil },
 		decide: (*cascade).pairProducts},
+}
+
+// orderedSearchRuns: the product search gave up on a trace with
+// docs/spec.md §3's orderings, without lock edges, the engine chosen.
+func (c *cascade) orderedSearchRuns() bool {
+	o := c.p.o.Check
+	return c.unknown != nil && c.shortcuts && c.p.s.Orderings && !o.LockEdges && !o.IgnoreSync
+}
+
+// orderedSearch runs the brute engine, which honours the orderings
+// (engines.Decides.Orderings), on the reduced projection with them, under
+// the same budgets: the global engine searched it without them, and its
+// run broke one or its budget ran out. An unknown leaves the product
+// search's.
+func (c *cascade) orderedSearch() (*Outcome, error) {
+	eng, err := engines.Lookup("brute")
+	if err != nil {
+		return nil, err
+	}
+	u, _, err := c.p.engine(eng, false)
+	if err != nil || u.out.Result.Verdict == engines.Unknown {
+		return nil, err
+	}
+	return u.out, nil
 }
 
 // short tells whether the shortcuts run (--engine auto).

@@ -18,7 +18,7 @@ import (
 // returns the reduced projection's size (its counting pass), which the
 // pairs' products reuse.
 func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswer, *proj.Reduced, error) {
-	size, err := p.s.Reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, true)
+	size, err := p.reduce(eng, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -39,6 +39,17 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswe
 		return unknown(eng.Name, true, engines.NoLimit, err.Error()), size, nil
 	}
 	return &productAnswer{out: out}, size, err
+}
+
+// reduce is the reduced projection eng searches (countOnly: its size),
+// with docs/spec.md §3's orderings when eng honours them: without lock
+// edges, whose conflicts it does not model.
+func (p *predictor) reduce(eng *engines.Engine, countOnly bool) (*proj.Reduced, error) {
+	c := p.o.Check
+	if eng.Decides.Orderings && p.s.Orderings && !c.LockEdges {
+		return p.s.ReduceOrdered(p.sp, p.u, c.LockEdges, c.IgnoreSync, countOnly)
+	}
+	return p.s.Reduce(p.sp, p.u, c.LockEdges, c.IgnoreSync, countOnly)
 }
 
 // errDeadline is search's deadline: an unknown that says nothing of the
@@ -80,7 +91,7 @@ func unknown(engine string, pairs bool, l engines.Limit, why string) *productAns
 // search runs the engine on the reduced projection (under the default
 // state budget unless the user gave limits). A deadline is an unknown.
 func (p *predictor) search(eng *engines.Engine, prefiltered bool) (engines.Result, *proj.Reduced, error) {
-	rd, err := p.s.Reduce(p.sp, p.u, p.o.Check.LockEdges, p.o.Check.IgnoreSync, false)
+	rd, err := p.reduce(eng, false)
 	if err != nil {
 		return engines.Result{}, nil, err
 	}

@@ -54,11 +54,11 @@ func TestOrderingsInWitness(t *testing.T) {
 // messages (docs/spec.md §3), predict's decided answers agree with the
 // exhaustive reference, whose runs honour the orderings: a violation
 // (with a witness the gate replayed, orderings included) is a violation
-// of some run, and serializable means no run has a cycle. The searches
-// drop the orderings, so an unknown is allowed; without lock edges nearly
-// every trace is decided, with them every serializable trace with an
-// ordering is unknown (its conflicts go unseen), but the violations are
-// found.
+// of some run, and serializable means no run has a cycle. Without lock
+// edges the brute engine honours the orderings and decides every trace,
+// and auto, which runs it when the global engine gave up, does too; with
+// lock edges every serializable trace with an ordering is unknown (its
+// conflicts go unseen), but the violations are found.
 func TestOrderingsAgainstOracle(t *testing.T) {
 	n := testflag.N(300, 3000)
 	rng := rand.New(rand.NewPCG(3, 14))
@@ -68,7 +68,7 @@ func TestOrderingsAgainstOracle(t *testing.T) {
 		src := projtest.OrderedTrace(seed, 8+rng.IntN(18), 2+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2))
 		for k, le := range []bool{false, true} {
 			want := oracleViolates(t, src, le)
-			for _, eng := range []string{"auto", "global"} {
+			for _, eng := range []string{"auto", "global", "brute"} {
 				out := predictOrdered(t, src, Options{Engine: eng, Check: engines.Options{LockEdges: le}})
 				switch out.Result.Verdict {
 				case engines.Violation:
@@ -82,11 +82,16 @@ func TestOrderingsAgainstOracle(t *testing.T) {
 				if want {
 					violating[k]++
 				}
+				if !le && eng != "global" {
+					// brute honours the orderings, and auto runs it when the
+					// global engine's search gave up: both decide.
+					require.NotEqual(t, engines.Unknown, out.Result.Verdict, "engine %s: %s\n%s", eng, out.Result.Reason, src)
+				}
 			}
 		}
 	}
-	require.Greater(t, decided[0], 2*n*9/10, "too few decided answers without lock edges")
-	require.Greater(t, violating[1], 2*n/5, "too few violating traces to test anything")
+	require.Greater(t, decided[0], 3*n*9/10, "too few decided answers without lock edges")
+	require.Greater(t, violating[1], 3*n/5, "too few violating traces to test anything")
 	require.Greater(t, decided[1], violating[1]*8/10, "too few violations found with lock edges")
 }
 

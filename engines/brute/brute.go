@@ -34,21 +34,30 @@ func init() {
 		Check:    Check,
 		// Exact on loop-free programs, explored whole; loops are cut at
 		// --max-depth and recursion at --max-stack.
-		Decides: engines.Decides{DepthBound: true},
+		Decides: engines.Decides{DepthBound: true, Orderings: true},
 		Auto:    3,
 	})
 }
 
 // supports accepts every well-formed program: the exact conflict graph
-// has no limit on variables, locks or threads.
-func supports(p *model.Program, _ engines.Options) error { return engines.ValidProgram(p) }
+// has no limit on variables, locks or threads. It honours docs/spec.md
+// §3's orderings, but not their conflicts under --lock-edges.
+func supports(p *model.Program, opts engines.Options) error {
+	if err := engines.ValidOrderedProgram(p); err != nil {
+		return err
+	}
+	if opts.LockEdges && p.HasOrderings() {
+		return fmt.Errorf("brute does not model the orderings' conflicts under --lock-edges (docs/spec.md §3)")
+	}
+	return nil
+}
 
 // Check explores every lock-valid interleaving of prefixes of the
 // threads (docs/spec.md §1) depth first, within the bounds, stopping at the first run
 // whose conflict graph has a cycle (Lemma 1).
 func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines.Result, error) {
 	start := time.Now()
-	if err := engines.ValidProgram(p); err != nil {
+	if err := supports(p, opts); err != nil {
 		return engines.Result{}, err
 	}
 	if opts.IgnoreSync {

@@ -123,9 +123,11 @@ func (s *searcher) check(t int, e model.Edge) moveCheck {
 func (s *searcher) syncAllowed(t int, ev model.Event) bool {
 	switch ev.Op {
 	case model.OpAcquire:
-		return s.owner[ev.Target] < 0
+		return s.owner[ev.Target] < 0 && s.ord.free(ev.Target)
 	case model.OpRelease:
 		return s.owner[ev.Target] == int32(t)
+	case model.OpReadAcquire:
+		return s.owner[ev.Target] < 0
 	case model.OpFork:
 		return !s.started[ev.Target]
 	case model.OpJoin:
@@ -133,7 +135,7 @@ func (s *searcher) syncAllowed(t int, ev model.Event) bool {
 		return int(u) != t && s.started[u] &&
 			s.p.Threads[u].Auto.Terminal(s.q[u]) && len(s.stacks[u]) == 0
 	}
-	return true
+	return s.ord.allows(ev)
 }
 
 // undoInfo is what undoing a move needs.
@@ -188,6 +190,8 @@ func (s *searcher) applySync(t int, ev model.Event, do bool) {
 		}
 	case model.OpFork:
 		s.started[ev.Target] = do
+	default:
+		s.ord.apply(ev, do)
 	}
 }
 

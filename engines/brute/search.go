@@ -34,6 +34,7 @@ type searcher struct {
 	depth   []int     // per thread: events made
 	owner   []int32   // per lock: holder or -1
 	started []bool    // per thread: may move (not forked, or forked already)
+	ord     orderings // docs/spec.md §3's: read holders, posts, tokens
 	run     []model.Step
 	paths   [][]model.Move
 
@@ -79,6 +80,7 @@ func newSearcher(ctx context.Context, p *model.Program, opts engines.Options) *s
 		s.owner[l] = -1
 	}
 	s.readShared, s.writeShared = sharing(p)
+	s.ord = newOrderings(p)
 	return s
 }
 
@@ -299,6 +301,7 @@ func (s *searcher) appendKey(g *graph.Graph) []byte {
 	for _, o := range s.owner {
 		b = binary.AppendUvarint(b, uint64(o+1))
 	}
+	b = s.ord.appendKey(b)
 	b = g.AppendKey(b)
 	s.keyBuf = b
 	return b

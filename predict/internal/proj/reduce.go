@@ -39,6 +39,7 @@ type reducer struct {
 	u         *Users
 	lockEdges bool
 	dropSync  bool
+	orderings bool    // keep docs/spec.md §3's orderings (an engine honours them)
 	keep      []bool  // the threads kept (nil: all): predict/pair_product.go
 	varID     []int32 // old variable -> new, -1 dropped
 	lockID    []int32
@@ -52,12 +53,23 @@ func (s *Summary) Reduce(sp *Spool, u *Users, lockEdges, dropSync, countOnly boo
 	return s.ReduceThreads(sp, u, lockEdges, dropSync, countOnly, nil)
 }
 
+// ReduceOrdered is Reduce keeping docs/spec.md §3's orderings, for an
+// engine that honours them (engines.Decides.Orderings): dropped, they
+// would only add runs, which the gate must then refuse.
+func (s *Summary) ReduceOrdered(sp *Spool, u *Users, lockEdges, dropSync, countOnly bool) (*Reduced, error) {
+	return s.reduce(sp, u, lockEdges, dropSync, countOnly, nil, true)
+}
+
 // ReduceThreads is reduce over the threads keep holds for (nil: all): the
 // others' events, and forks and joins of them, are left out, so the
 // program's runs are the kept threads' runs with every other thread out of
 // the way (predict/pair_product.go).
 func (s *Summary) ReduceThreads(sp *Spool, u *Users, lockEdges, dropSync, countOnly bool, keep []bool) (*Reduced, error) {
-	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync, keep: keep}
+	return s.reduce(sp, u, lockEdges, dropSync, countOnly, keep, false)
+}
+
+func (s *Summary) reduce(sp *Spool, u *Users, lockEdges, dropSync, countOnly bool, keep []bool, orderings bool) (*Reduced, error) {
+	rd := &reducer{s: s, u: u, lockEdges: lockEdges, dropSync: dropSync, keep: keep, orderings: orderings && !dropSync}
 	rd.varID, rd.vars = renumber(len(s.Vars), s.Vars, func(x int) bool { return u.varRelevant(x) })
 	rd.lockID, rd.locks = renumber(len(s.Locks), s.Locks, func(l int) bool { return !dropSync && s.SharedLock(int32(l)) })
 	k := len(s.Threads)
@@ -215,11 +227,18 @@ func (rd *reducer) event(b *AutoBuilder, ev *trace.Event, pending *pendingBegin,
 		if e.Target = rd.lockID[ev.Target]; e.Target < 0 {
 			return
 		}
-	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpWait, model.OpGive, model.OpTake:
-		// The engines do not honour the ordering extension: dropped, the
-		// orderings only add runs, and the gate checks the witness keeps
-		// them (docs/predict.md).
-		return
+	case model.OpReadAcquire, model.OpReadRelease:
+		// An engine that does not honour the orderings gets none: dropped,
+		// they only add runs, and the gate checks the witness keeps them
+		// (docs/predict.md).
+		if e.Target = rd.lockID[ev.Target]; !rd.orderings || e.Target < 0 {
+			return
+		}
+	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
+		if !rd.orderings {
+			return
+		}
+		e.Target = ev.Target
 	default: // fork, join
 		if rd.dropSync || rd.keep != nil && !rd.keep[ev.Target] {
 			return

@@ -131,6 +131,9 @@ func (s *Summary) step(ev *trace.Event) {
 		s.Sync = true
 		s.useLock(ev.Target, ev.Thread)
 		th.now.Remove(ev.Target)
+	case model.OpReadAcquire, model.OpReadRelease:
+		s.Sync, s.Orderings = true, true
+		s.useLock(ev.Target, ev.Thread)
 	default:
 		s.Sync = true
 		s.Orderings = s.Orderings || ev.Op.IsExtension()
