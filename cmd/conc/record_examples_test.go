@@ -20,6 +20,7 @@ var goExamples = []struct{ pkg, broken, twin, loc, fn string }{
 	{"handoff", "TestPut", "TestPutAtomic", "examples/go/handoff/handoff.go:", `\(\*Queue\)\.Put`},
 	{"cache", "TestGet", "TestGetAtomic", "examples/go/cache/cache.go:", `\(\*Cache\)\.Get`},
 	{"counter", "TestInc", "TestIncAtomic", "examples/go/counter/counter.go:", `\(\*Counter\)\.load`},
+	{"stock", "TestTake", "TestTakeAtomic", "examples/go/stock/stock.go:", `\(\*Stock\)\.Take`},
 }
 
 // recordOne records the one test of an examples/go package and returns
