@@ -26,7 +26,7 @@ type TraceMonitor struct {
 	// readRels, posts: per lock its read releases since its last
 	// acquire, per message its posts, one per thread (orderings.go).
 	readRels, posts []txn.Var
-	tokens          []tokenQueue // per token, its gives not yet taken
+	tokens          []txn.Tokens // per token, its gives not yet taken
 	nodes           []*txn.Txn
 	srcs            []txn.Src // scratch: sources of the current event's edges
 	search          traceSearch

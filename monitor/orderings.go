@@ -9,7 +9,7 @@ import (
 // acquire follows the lock's last release, as an acquire does; a write
 // acquire follows, besides, every read release since the lock's previous
 // write acquire; a wait follows every post of its message; a take
-// follows the give it takes, the oldest not yet taken (tokenQueue). The read
+// follows the give it takes, the oldest not yet taken (txn.Tokens). The read
 // releases of a lock and the posts of a message are kept as a variable's
 // reads are, one per thread (txn.Var; a thread's earlier ones reach its
 // latest by program order), and renamed and collected with them.
@@ -30,14 +30,6 @@ func (m *TraceMonitor) orderingEvent(th *traceThread, t int32, ev model.Op, targ
 	}
 }
 
-// tokenQueue is a token's gives not yet taken, oldest first: the k-th
-// take follows the k-th give (a receive its send). A give whose
-// transaction is garbage keeps its place, as a nil source.
-type tokenQueue struct {
-	gives []txn.Src
-	head  int
-}
-
 // tokenEvent is a give (queued) or a take (after the oldest give not yet
 // taken) of token s.
 func (m *TraceMonitor) tokenEvent(th *traceThread, t, s int32, line int64, take bool) {
@@ -47,18 +39,14 @@ func (m *TraceMonitor) tokenEvent(th *traceThread, t, s int32, line int64, take 
 	q := &m.tokens[s]
 	cur := th.cur
 	srcs := m.threadSources(th, cur)
-	if take && q.head < len(q.gives) {
-		if g := q.gives[q.head]; g.Txn != nil && g.Txn != cur && m.live(&g) {
+	if take {
+		if g, ok := q.Take(); ok && g.Txn != nil && g.Txn != cur && m.live(&g) {
 			srcs = append(srcs, g)
-		}
-		q.gives[q.head] = txn.Src{}
-		if q.head++; q.head == len(q.gives) || q.head > 64 && 2*q.head > len(q.gives) {
-			q.gives, q.head = append(q.gives[:0], q.gives[q.head:]...), 0
 		}
 	}
 	x := m.attach(cur, srcs, t, line)
 	if !take {
-		q.gives = append(q.gives, txn.Src{Txn: x, Line: line})
+		q.Give(txn.Src{Txn: x, Line: line})
 	}
 	m.settle(th, cur, x, line)
 }
@@ -66,10 +54,7 @@ func (m *TraceMonitor) tokenEvent(th *traceThread, t, s int32, line int64, take 
 // eachTokenRecord calls f on every give not yet taken.
 func (m *TraceMonitor) eachTokenRecord(f func(*txn.Src)) {
 	for i := range m.tokens {
-		q := &m.tokens[i]
-		for j := q.head; j < len(q.gives); j++ {
-			f(&q.gives[j])
-		}
+		m.tokens[i].Each(f)
 	}
 }
 

@@ -162,3 +162,34 @@ func (v *Var) Roomy() {
 func (v *Var) ReadByOthers(cur *Txn) bool {
 	return v.R0.Txn != nil && v.R0.Txn != cur || len(v.Rest) > 0
 }
+
+// Tokens is a token's gives not yet taken, oldest first: the k-th take
+// follows the k-th give (a receive its send). A give whose transaction is
+// garbage keeps its place, as a nil source.
+type Tokens struct {
+	gives []Src
+	head  int
+}
+
+// Give queues a give.
+func (q *Tokens) Give(s Src) { q.gives = append(q.gives, s) }
+
+// Take dequeues the oldest give; ok is false when there is none (a
+// reader refuses such a take).
+func (q *Tokens) Take() (s Src, ok bool) {
+	if q.head == len(q.gives) {
+		return Src{}, false
+	}
+	s, q.gives[q.head] = q.gives[q.head], Src{}
+	if q.head++; q.head == len(q.gives) || q.head > 64 && 2*q.head > len(q.gives) {
+		q.gives, q.head = append(q.gives[:0], q.gives[q.head:]...), 0
+	}
+	return s, true
+}
+
+// Each calls f on every give not yet taken.
+func (q *Tokens) Each(f func(*Src)) {
+	for j := q.head; j < len(q.gives); j++ {
+		f(&q.gives[j])
+	}
+}

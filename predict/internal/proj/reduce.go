@@ -227,27 +227,33 @@ func (rd *reducer) event(b *AutoBuilder, ev *trace.Event, pending *pendingBegin,
 		if e.Target = rd.lockID[ev.Target]; e.Target < 0 {
 			return
 		}
-	case model.OpReadAcquire, model.OpReadRelease:
-		// An engine that does not honour the orderings gets none: dropped,
-		// they only add runs, and the gate checks the witness keeps them
-		// (docs/predict.md).
-		if e.Target = rd.lockID[ev.Target]; !rd.orderings || e.Target < 0 {
-			return
-		}
-	case model.OpPost, model.OpWait, model.OpGive, model.OpTake:
-		if !rd.orderings {
-			return
-		}
-		e.Target = ev.Target
-	default: // fork, join
+	case model.OpFork, model.OpJoin:
 		if rd.dropSync || rd.keep != nil && !rd.keep[ev.Target] {
 			return
 		}
 		e.Target = ev.Target
+	default: // docs/spec.md §3's orderings
+		if e.Target = rd.ordering(ev); e.Target < 0 {
+			return
+		}
 	}
 	if open && pending.edge >= 0 && (ev.Op.IsAccess() || rd.lockEdges) {
 		b.add(model.Event{Op: model.OpBegin, Target: -1, Pos: model.Pos{File: rd.s.Name, Line: pending.line}}, pending.edge)
 		pending.edge = -1
 	}
 	b.add(e, pos)
+}
+
+// ordering is the reduced target of an ordering event, -1 when it is
+// dropped: for an engine that does not honour the orderings, which they
+// then only add runs to, and the gate checks the witness keeps them
+// (docs/predict.md).
+func (rd *reducer) ordering(ev *trace.Event) int32 {
+	switch {
+	case !rd.orderings:
+		return -1
+	case ev.Op == model.OpReadAcquire || ev.Op == model.OpReadRelease:
+		return rd.lockID[ev.Target]
+	}
+	return ev.Target
 }
