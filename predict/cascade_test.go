@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -133,4 +134,20 @@ func TestCascadeStepAllows(t *testing.T) {
 	require.ErrorContains(t, proof.allows(answer(engines.Violation), nil), `step "a proof" answered violation`)
 	require.NoError(t, witness.allows(answer(engines.Violation), nil))
 	require.ErrorContains(t, witness.allows(answer(engines.Serializable), nil), `step "a witness" answered serializable`)
+}
+
+// Under the default budget the product search's unknown at its state
+// limit says so in predict's words; an unknown for another limit (the
+// memory budget) keeps the engine's reason, which names that limit.
+func TestGaveUpKeepsOtherLimits(t *testing.T) {
+	p := &predictor{ctx: context.Background()}
+	require.True(t, p.defaultBudget())
+	mem := engines.Result{Engine: "global", Verdict: engines.Unknown, Limit: engines.MemoryBudget,
+		Reason: "the memory budget of 1 MiB was reached (--max-memory raises it)"}
+	u := p.gaveUp(mem)
+	require.Equal(t, mem.Reason, u.out.Result.Reason)
+	require.Equal(t, engines.MemoryBudget, u.out.Result.Limit)
+	states := engines.Result{Engine: "global", Verdict: engines.Unknown, Limit: engines.StateBudget, Reason: "state limit"}
+	u = p.gaveUp(states)
+	require.Contains(t, u.out.Result.Reason, "no violation within predict's default budget of")
 }

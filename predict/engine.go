@@ -119,10 +119,11 @@ func (p *predictor) search(eng *engines.Engine, prefiltered bool) (engines.Resul
 	return res, rd, nil
 }
 
-// gaveUp is the engine's unknown at its state limit: under the default
-// budget, that budget's reason.
+// gaveUp is the engine's unknown: at its state limit under the default
+// budget, that budget's reason; any other limit (the memory budget, the
+// stack bound) keeps the engine's own (docs/spec.md §7).
 func (p *predictor) gaveUp(res engines.Result) *productAnswer {
-	if p.defaultBudget() {
+	if p.defaultBudget() && res.Limit == engines.StateBudget {
 		res.Reason = fmt.Sprintf("no violation within predict's default budget of %d states "+
 			"(docs/predict.md): --max-states or --timeout to search further, --ignore-sync for the optimistic answer",
 			p.budget())
