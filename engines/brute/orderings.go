@@ -9,8 +9,9 @@ import (
 // orderings is the state of docs/spec.md §3's orderings in a
 // configuration: per lock its read holders, per message the posts made and
 // the posts the program has in all (a wait follows every one), per token
-// the tokens given and not yet taken. Programs without them have empty
-// tables, and every check passes.
+// the tokens given and not yet taken. A program without them (every
+// .conc program) has empty tables: its checks pass and its configuration
+// keys carry nothing more.
 type orderings struct {
 	readers []int32
 	posted  []int32
@@ -22,6 +23,9 @@ type orderings struct {
 // trace's, whose projections are straight lines, every edge taken once by
 // a run to its end.
 func newOrderings(p *model.Program) orderings {
+	if !p.HasOrderings() {
+		return orderings{}
+	}
 	o := orderings{readers: make([]int32, len(p.Locks)), posted: make([]int32, len(p.Msgs)),
 		posts: make([]int32, len(p.Msgs)), tokens: make([]int32, len(p.Msgs))}
 	for _, th := range p.Threads {
