@@ -52,7 +52,7 @@ func (p *predictor) observedAnswer(v monitor.TraceViolation, first int64) (*Outc
 		return nil, false, err
 	}
 	out, ok, err := p.checked(trimmed, why)
-	if ok || err != nil || !p.s.Orderings {
+	if ok || err != nil || trimmed.Observed == pl.Observed {
 		return out, ok, err
 	}
 	// The trim keeps what happens before the cycle by locks, fork and join

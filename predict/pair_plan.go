@@ -95,16 +95,15 @@ func (p *predictor) observedOrPairs(pairsToo bool) (*Outcome, bool, error) {
 	switch {
 	case err != nil:
 		return nil, false, err
-	case hit && p.s.Orderings:
-		// The pattern's run may break an ordering (docs/spec.md §3), and
-		// its hit ended the pass before the observed order's violation:
-		// that one is looked for on its own.
+	case hit:
+		// A pattern whose run verify refuses (one that breaks an ordering
+		// of docs/spec.md §3, say) is no answer; its hit ended the pass
+		// before the observed order's violation, which is looked for on
+		// its own.
 		if out, ok, err := p.answerPairLock(f); err != nil || ok {
 			return out, ok, err
 		}
 		return p.observed()
-	case hit:
-		return p.answerPairLock(f)
 	case ok:
 		if out, ok, err := p.observedAnswer(v, first); err != nil || ok {
 			return out, ok, err
