@@ -55,16 +55,22 @@ var chans = map[unsafe.Pointer]*channel{}
 // chanOf is p's channel, its free slots given by thread when first met;
 // mu is held.
 func chanOf(p unsafe.Pointer, capacity int, thread, loc string) *channel {
-	c := chans[p]
-	if c == nil {
-		c = &channel{name: fixedName(p, "", nil, "ch")}
-		chans[p] = c
-	}
+	c := channelAt(p)
 	if !c.slots {
 		c.slots = true
 		for i := 0; i < freeSlots(capacity); i++ {
 			message(thread, "give", c.name+".r", loc)
 		}
+	}
+	return c
+}
+
+// channelAt is p's channel, named when first met; mu is held.
+func channelAt(p unsafe.Pointer) *channel {
+	c := chans[p]
+	if c == nil {
+		c = &channel{name: fixedName(p, "", nil, "ch")}
+		chans[p] = c
 	}
 	return c
 }
@@ -181,12 +187,8 @@ func Unpaired[C any](ch C, loc string) C {
 	if on {
 		if p := pointer(ch); p != nil {
 			mu.Lock()
-			c := chans[p]
-			if c == nil {
-				c = &channel{name: fixedName(p, "", nil, "ch"), slots: true}
-				chans[p] = c
-			}
-			c.unpaired = true
+			c := channelAt(p)
+			c.slots, c.unpaired = true, true // no tokens from now on
 			cond.Broadcast()
 			mu.Unlock()
 		}

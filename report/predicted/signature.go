@@ -13,13 +13,14 @@ import (
 )
 
 // SignatureLines are the trace lines whose code locations the broken
-// transactions' signatures name (Sign): per path, where it leaves the
-// transaction, the event that interrupts it and where it comes back.
+// transactions' signatures name (Sign).
 func SignatureLines(rep *report.Report, out *predict.Outcome) []int64 {
 	var lines []int64
-	eachSignatureEvent(rep, out, func(s model.Step) {
-		lines = append(lines, int64(s.Ev.Pos.Line))
-	})
+	for _, steps := range signatureSteps(rep, out) {
+		for _, s := range steps {
+			lines = append(lines, int64(s.Ev.Pos.Line))
+		}
+	}
 	return lines
 }
 
@@ -28,19 +29,26 @@ func SignatureLines(rep *report.Report, out *predict.Outcome) []int64 {
 // line without one is named by its op and target, as conc monitor names
 // it.
 func Sign(rep *report.Report, out *predict.Outcome, locs map[int64]string) {
-	if rep.Witness == nil || rep.Witness.Broken == nil {
-		return
+	for i, steps := range signatureSteps(rep, out) {
+		(*rep.Witness.Broken)[i].Signature = site(out.Program, steps[0], locs) + " | " +
+			site(out.Program, steps[1], locs) + " | " + site(out.Program, steps[2], locs)
+	}
+}
+
+// signatureSteps are, per broken transaction of rep (in order), the run
+// events its signature names: where its path leaves it, the event that
+// interrupts it, and where the path comes back.
+func signatureSteps(rep *report.Report, out *predict.Outcome) [][3]model.Step {
+	if rep.Witness == nil || rep.Witness.Broken == nil || out.Result.Witness == nil {
+		return nil
 	}
 	run := out.Result.Witness.Run
-	broken := *rep.Witness.Broken
-	for i, b := range broken {
+	var steps [][3]model.Step
+	for _, b := range *rep.Witness.Broken {
 		p := b.Path
-		sites := [3]string{}
-		for k, at := range [3]int{p[0].From, p[len(p)-1].From, p[len(p)-1].To} {
-			sites[k] = site(out.Program, run[at], locs)
-		}
-		broken[i].Signature = sites[0] + " | " + sites[1] + " | " + sites[2]
+		steps = append(steps, [3]model.Step{run[p[0].From], run[p[len(p)-1].From], run[p[len(p)-1].To]})
 	}
+	return steps
 }
 
 // site is s as a signature names it: op@LOC, or op and target.
@@ -53,20 +61,6 @@ func site(p *model.Program, s model.Step, locs map[int64]string) string {
 		return op + " " + name
 	}
 	return op
-}
-
-// eachSignatureEvent calls f on the run events the signatures name.
-func eachSignatureEvent(rep *report.Report, out *predict.Outcome, f func(model.Step)) {
-	if rep.Witness == nil || rep.Witness.Broken == nil || out.Result.Witness == nil {
-		return
-	}
-	run := out.Result.Witness.Run
-	for _, b := range *rep.Witness.Broken {
-		p := b.Path
-		for _, at := range [3]int{p[0].From, p[len(p)-1].From, p[len(p)-1].To} {
-			f(run[at])
-		}
-	}
 }
 
 // Locations reads the code locations of lines (sorted or not) from src, the
