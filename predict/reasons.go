@@ -18,7 +18,7 @@ const (
 // orderingsLockEdgesNote is the unknown of a trace with read locks or
 // messages (docs/spec.md §3) that a step found serializable with the
 // orderings dropped, which with lock edges proves nothing.
-const orderingsLockEdgesNote = "no violation was found, but the trace orders its threads with read locks or messages " +
+const orderingsLockEdgesNote = "no violation was found, but the trace orders its threads with read locks, messages or tokens " +
 	"(docs/spec.md §3), whose conflicts under --lock-edges predict's searches do not see, so that proves nothing"
 
 // pairsProvedNote is the reason of a serializable answer that the pairs'
