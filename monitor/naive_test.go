@@ -10,6 +10,7 @@ import (
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/monitor/internal/montest"
+	"github.com/conc-dev/conc/testkit/ordertrace"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -44,7 +45,7 @@ func (r naiveResult) cyclicBlocks() int {
 }
 
 func naiveCheck(evs []trace.Event, lockEdges bool) naiveResult {
-	evs = trace.FIFOTargets(evs)
+	evs = ordertrace.FIFOTargets(evs)
 	res := naiveResult{cyclic: map[int64]naiveTxn{}, txnOf: map[int64]int{}, events: map[int64]trace.Event{}}
 	var in []trace.Event // events that belong to a transaction
 	var txnIdx []int
@@ -134,7 +135,7 @@ func orderedBefore(a, b trace.Event) bool {
 		return b.Op == model.OpAcquire
 	case model.OpPost:
 		return b.Op == model.OpWait
-	case model.OpGive: // trace.FIFOTargets: the same target for a give and its take only
+	case model.OpGive: // ordertrace.FIFOTargets: the same target for a give and its take only
 		return b.Op == model.OpTake
 	}
 	return false

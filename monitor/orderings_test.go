@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/testkit/ordertrace"
 	"github.com/conc-dev/conc/trace"
 	"github.com/stretchr/testify/require"
 )
@@ -22,7 +23,7 @@ func TestOrderingsAgainstNaive(t *testing.T) {
 	violations := 0
 	for range n {
 		seed := rng.Uint64()
-		evs := trace.OrderingEvents(seed, 20+rng.IntN(60), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
+		evs := ordertrace.Events(seed, 20+rng.IntN(60), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
 		v, _ := checkEventsAgainstNaive(t, evs, fmt.Sprintf("ordering seed %d", seed), naiveConfigs)
 		violations += v
 	}
@@ -34,7 +35,7 @@ func TestOrderingsAgainstNaive(t *testing.T) {
 // Options.Orderings, without a complaint and with every event.
 func TestOrderingEventsAreValid(t *testing.T) {
 	for seed := range uint64(200) {
-		evs := trace.OrderingEvents(seed, 80, 3, 2, 2, 2)
+		evs := ordertrace.Events(seed, 80, 3, 2, 2, 2)
 		var b []byte
 		for _, e := range evs {
 			b = trace.AppendSTD(b, e, trace.GenName)

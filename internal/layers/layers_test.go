@@ -110,7 +110,11 @@ func isBase(p string) bool { return isUnder(p, "internal") }
 
 // isTestKit reports whether p is a test kit: helpers that import the
 // module's own packages to test them, for test files only.
-func isTestKit(p string) bool { return isUnder(p, "testkit") }
+func isTestKit(p string) bool { return isUnder(p, "testkit") || contains(treeKits, p) }
+
+// treeKits are the test kits that live under the package tree whose tests
+// use them (docs/design.md): only test files and other kits import them.
+var treeKits = []string{"engines/internal/enginetest", "monitor/internal/montest", "predict/internal/proj/projtest"}
 
 // floorBroken reports the edge pkg -> q leaving the base floor upward.
 func floorBroken(pkg, q string) (string, bool) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conc-dev/conc/internal/testflag"
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/testkit/ordertrace"
 	"github.com/conc-dev/conc/trace"
 )
 
@@ -31,7 +32,7 @@ func edge(a, b trace.Event, lockEdges bool) bool {
 	return a.Op == model.OpRelease && (b.Op == model.OpAcquire || b.Op == model.OpReadAcquire) && a.Target == b.Target ||
 		a.Op == model.OpReadRelease && b.Op == model.OpAcquire && a.Target == b.Target ||
 		a.Op == model.OpPost && b.Op == model.OpWait && a.Target == b.Target ||
-		a.Op == model.OpGive && b.Op == model.OpTake && a.Target == b.Target || // matched, after trace.FIFOTargets
+		a.Op == model.OpGive && b.Op == model.OpTake && a.Target == b.Target || // matched, after ordertrace.FIFOTargets
 		a.Op == model.OpFork && a.Target == b.Thread ||
 		b.Op == model.OpJoin && b.Target == a.Thread
 }
@@ -167,11 +168,11 @@ func TestTrackerAgainstBrute(t *testing.T) {
 }
 
 // checkAgainstBrute compares the tracker on evs with the definition
-// (token events matched first in, first out: trace.FIFOTargets) and
+// (token events matched first in, first out: ordertrace.FIFOTargets) and
 // checks every explanation; it returns how many transactions are broken.
 func checkAgainstBrute(t *testing.T, evs []trace.Event, le bool, name string) int {
 	t.Helper()
-	want, _ := bruteBroken(trace.FIFOTargets(evs), le)
+	want, _ := bruteBroken(ordertrace.FIFOTargets(evs), le)
 	got := track(evs, le)
 	ctx := name + ":\n" + fmtTrace(evs)
 	require.Equal(t, int64(len(want)), got.Count, ctx)
@@ -287,7 +288,7 @@ func TestTrackerOrderingsAgainstBrute(t *testing.T) {
 	broken := 0
 	for i := range n {
 		seed := rng.Uint64()
-		evs := trace.OrderingEvents(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
+		evs := ordertrace.Events(seed, 10+rng.IntN(40), 2+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(3))
 		for _, le := range []bool{false, true} {
 			broken += checkAgainstBrute(t, evs, le, fmt.Sprintf("trace %d (seed %d, lock edges %v)", i, seed, le))
 		}

@@ -8,13 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/testkit/ordertrace"
 	"github.com/conc-dev/conc/trace"
 )
 
-// OrderedTrace is trace.OrderingEvents' trace as STD text.
+// OrderedTrace is ordertrace.Events' trace as STD text.
 func OrderedTrace(seed uint64, n, threads, vars, locks, msgs int) string {
 	var b []byte
-	for _, e := range trace.OrderingEvents(seed, n, threads, vars, locks, msgs) {
+	for _, e := range ordertrace.Events(seed, n, threads, vars, locks, msgs) {
 		b = trace.AppendSTD(b, e, trace.GenName)
 	}
 	return string(b)

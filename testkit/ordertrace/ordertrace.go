@@ -1,19 +1,24 @@
-package trace
+// Package ordertrace draws random traces that use docs/spec.md §3's
+// ordering extension, for the tests of the commands that read it (the
+// monitor, the atomicity tracker, predict), and matches their tokens'
+// gives and takes as a run does.
+package ordertrace
 
 import (
 	"math/rand/v2"
 	"slices"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
 )
 
-// OrderingEvents is a random trace that uses docs/spec.md §3's ordering
+// Events is a random trace that uses docs/spec.md §3's ordering
 // extension besides accesses, transactions and locks, for the tests of
 // the commands that read it: msgs messages and as many tokens: read and write
 // holds of a few locks (readers overlapping), and posts and waits of a
 // few messages, every post of a message before its first wait. It is
 // valid by construction (the reader accepts its STD text as it is).
-func OrderingEvents(seed uint64, n, threads, vars, locks, msgs int) []Event {
+func Events(seed uint64, n, threads, vars, locks, msgs int) []trace.Event {
 	g := orderingGen{rng: rand.New(rand.NewPCG(seed, seed^0x5eed)), threads: threads, vars: vars,
 		writer: make([]int32, locks), readers: make([]map[int32]bool, locks),
 		waited: make([]bool, msgs), inTxn: make([]bool, threads), held: make([][]int32, threads)}
@@ -29,7 +34,7 @@ func OrderingEvents(seed uint64, n, threads, vars, locks, msgs int) []Event {
 type orderingGen struct {
 	rng           *rand.Rand
 	threads, vars int
-	evs           []Event
+	evs           []trace.Event
 	writer        []int32          // per lock: the write holder, -1 if none
 	readers       []map[int32]bool // per lock: its read holders
 	waited        []bool           // per message: a wait came
@@ -39,7 +44,7 @@ type orderingGen struct {
 }
 
 func (g *orderingGen) emit(t int32, op model.Op, target int32) {
-	g.evs = append(g.evs, Event{Thread: t, Op: op, Target: target, Loc: -1, Line: int64(len(g.evs) + 1)})
+	g.evs = append(g.evs, trace.Event{Thread: t, Op: op, Target: target, Loc: -1, Line: int64(len(g.evs) + 1)})
 }
 
 // step emits one event of thread t, or none when the one drawn cannot
@@ -124,7 +129,7 @@ func (g *orderingGen) messageStep(t int32) {
 // k-th take of a token and the k-th give of it share a target no other
 // event has (docs/spec.md §3: a take follows the give it takes, the oldest
 // not yet taken), so that the tests' naive conflict relations can match them pairwise.
-func FIFOTargets(evs []Event) []Event {
+func FIFOTargets(evs []trace.Event) []trace.Event {
 	out := slices.Clone(evs)
 	gives, takes := map[int32]int32{}, map[int32]int32{}
 	id := func(s, k int32) int32 { return 1<<24 + s<<12 + k }
