@@ -130,7 +130,7 @@ type Indexer struct {
 	acqLog [][]acq
 	names  *proj.Summary
 	epoch  []int32 // per thread: its forks and joins so far
-	fj     *fjClocks
+	fj     *hb.FJ
 	// joined: per thread, its joins with the joined thread's observed
 	// clock, which a witness's context must run to their end.
 	joined [][]joinAt
@@ -155,7 +155,7 @@ func newIndexer(s *proj.Summary) *Indexer {
 	k := len(s.Threads)
 	nx := &Indexer{w: hb.NewWalk(k, len(s.Locks), true), th: make([]thread, k), pend: make([][]pending, k),
 		pendIdx: make([]map[pendingKey]int, k), acqLog: make([][]acq, k), idx: make([][]class, len(s.Vars)), keys: map[classKey]int32{}, ctxs: map[uint64][]*lockContext{}, pc: make([]*pendingContext, k), names: s,
-		epoch: make([]int32, k), sync: map[syncKey]int64{}, fj: newFJClocks(k),
+		epoch: make([]int32, k), sync: map[syncKey]int64{}, fj: hb.NewFJ(k),
 		joined: make([][]joinAt, k)}
 	for t := range nx.pendIdx {
 		nx.pendIdx[t] = map[pendingKey]int{}
@@ -194,9 +194,9 @@ func (nx *Indexer) step(ev *trace.Event) {
 			nx.sync[key] = at
 		}
 		if ev.Op == model.OpFork {
-			nx.fj.fork(t, ev.Target, at)
+			nx.fj.Fork(t, ev.Target, at)
 		} else {
-			nx.fj.join(t, ev.Target, nx.w.VC[ev.Target][ev.Target])
+			nx.fj.Join(t, ev.Target, nx.w.VC[ev.Target][ev.Target])
 			nx.joined[t] = append(nx.joined[t], joinAt{nx.epoch[t], ev.Target, append([]int64(nil), nx.w.VC[ev.Target]...)})
 		}
 		nx.epoch[t]++

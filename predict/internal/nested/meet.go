@@ -63,7 +63,7 @@ type Meeter struct {
 	snap  []*snapshot // per thread: its last sections snapshot
 	idx   [][]class
 	sync  map[syncKey]int64
-	fj    *fjClocks
+	fj    *hb.FJ
 	epoch []int32 // per thread: its forks and joins so far
 	ends  []int64 // each thread's edges
 	// work counts classes met and lock pairs looked up; beyond limit (64
@@ -230,15 +230,15 @@ func (f *Find) context() []int64 {
 // member is the access of class c that a pattern with T1's e1 and e2
 // takes: the first of the class that forks and joins allow to run as e1 <
 // f < e2 (neither f precedes e1 nor e2 precedes f in every run,
-// fjClocks), or else the last; false when neither is. Two members are
+// hb.FJ), or else the last; false when neither is. Two members are
 // enough because a class's accesses share an epoch of T2: the bound on f
 // from T1's side is a count of T2's edges, which the last member passes
 // if any member does, and the bound on e2 is the epoch's alone.
 func (m *Meeter) member(t1 int, c *class, e1 *firstAccess, e2 int64) (member, bool) {
-	if e2 < m.fj.before(c.t, c.epoch, int32(t1)) {
+	if e2 < m.fj.Before(c.t, c.epoch, int32(t1)) {
 		return member{}, false
 	}
-	bound := m.fj.before(int32(t1), e1.epoch, c.t)
+	bound := m.fj.Before(int32(t1), e1.epoch, c.t)
 	switch {
 	case c.first.f >= bound:
 		return c.first, true

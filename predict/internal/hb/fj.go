@@ -1,30 +1,31 @@
-package nested
+package hb
 
 import "maps"
 
-// fjClocks is the order that forks and joins impose on every run (locks
-// play no part: their order can change from run to run). Per thread and
-// epoch (its forks and joins so far) it says how many edges of each other
+// FJ is the order that forks and joins impose on every run (locks play
+// no part: their order can change from run to run). Per thread and epoch
+// (its forks and joins so far) it says how many edges of each other
 // thread precede, in every run, the thread's events of that epoch: a
 // thread's first events follow its forker's fork and everything before
 // it, and a thread's events after a join follow the joined thread's end
-// and everything before that. The linear two-thread decision uses it to
-// leave out patterns no run can have (index.go).
-type fjClocks struct {
+// and everything before that. The finders use it to leave out patterns no
+// run can have.
+type FJ struct {
 	cur    []map[int32]int64   // per thread: its clock now (never changed once stored)
 	epochs [][]map[int32]int64 // per thread: its clock in each epoch
 }
 
-func newFJClocks(k int) *fjClocks {
-	c := &fjClocks{cur: make([]map[int32]int64, k), epochs: make([][]map[int32]int64, k)}
+// NewFJ is the order of k threads before their first event.
+func NewFJ(k int) *FJ {
+	c := &FJ{cur: make([]map[int32]int64, k), epochs: make([][]map[int32]int64, k)}
 	for t := range c.epochs {
 		c.epochs[t] = []map[int32]int64{nil}
 	}
 	return c
 }
 
-// fork: thread t forks u at its edge q.
-func (c *fjClocks) fork(t, u int32, q int64) {
+// Fork: thread t forks u at its edge q.
+func (c *FJ) Fork(t, u int32, q int64) {
 	m := maps.Clone(c.cur[t])
 	if m == nil {
 		m = map[int32]int64{}
@@ -34,8 +35,8 @@ func (c *fjClocks) fork(t, u int32, q int64) {
 	c.epochs[t] = append(c.epochs[t], c.cur[t])
 }
 
-// join: thread t joins u, which has taken n edges.
-func (c *fjClocks) join(t, u int32, n int64) {
+// Join: thread t joins u, which has taken n edges.
+func (c *FJ) Join(t, u int32, n int64) {
 	m := maps.Clone(c.cur[t])
 	if m == nil {
 		m = map[int32]int64{}
@@ -48,8 +49,8 @@ func (c *fjClocks) join(t, u int32, n int64) {
 	c.epochs[t] = append(c.epochs[t], m)
 }
 
-// before is how many edges of thread u precede thread t's events of epoch
+// Before is how many edges of thread u precede thread t's events of epoch
 // e in every run.
-func (c *fjClocks) before(t, e, u int32) int64 {
+func (c *FJ) Before(t, e, u int32) int64 {
 	return c.epochs[t][e][u]
 }
