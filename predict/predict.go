@@ -33,6 +33,9 @@ type Options struct {
 	// default time budget, not a --timeout the user gave: the default state
 	// limits still apply.
 	DefaultDeadline bool
+	// Criterion is Conflict ("" too) or View: whether a reordering makes
+	// two transactions non-view-serializable as a pair (view.go).
+	Criterion string
 
 	// Tuning shrinks predict's own limits so that the tests reach them
 	// with small traces; the zero value is the command's. Its type is
@@ -67,12 +70,21 @@ func (e *UsageError) Error() string { return e.Msg }
 // reduced projection program goes to the lock-aware engine.
 func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) {
 	start := time.Now()
+	if o.Criterion == View {
+		if err := viewUsage(o); err != nil {
+			return nil, err
+		}
+	}
 	p, out, err := firstPass(ctx, r, o, false)
 	if p == nil {
 		return out, err
 	}
 	defer p.sp.Close()
-	out, err = p.decide()
+	if o.Criterion == View {
+		out, err = p.viewDecide()
+	} else {
+		out, err = p.decide()
+	}
 	if err != nil {
 		return nil, err
 	}

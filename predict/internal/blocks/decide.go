@@ -1,0 +1,165 @@
+package blocks
+
+import (
+	"github.com/conc-dev/conc/predict/internal/proj"
+)
+
+// The decision: the block test's patterns, each searched for a run in
+// every pair of transactions that has it, until one's run is accepted.
+// No pattern proves the pair criterion for every reordering; so does a
+// search in which every pattern of every pair was searched exactly and
+// none has a run (the test is only a necessary condition, the grid is the
+// decision). Otherwise what was not found is no proof.
+
+// Options bound a decision.
+type Options struct {
+	// MaxWork bounds the work: the test's comparisons and the grids'
+	// cells (0: no bound).
+	MaxWork int64
+	// Stop reports that the deadline has passed.
+	Stop func() bool
+}
+
+// Found is a pattern of two transactions with its run.
+type Found struct {
+	In     Instance
+	TX, TY int32 // the transactions, in their threads' Txns
+	Plan   proj.Plan
+}
+
+// Accept is told of each pattern found with a run: ok when its witness
+// is one (predict verifies it), stop to end the search.
+type Accept func(Found) (ok, stop bool, err error)
+
+// Result is what the decision concluded.
+type Result struct {
+	Patterns int64 // the patterns the test kept, in pairs of contents
+	Searched int64 // pairs of transactions searched
+	Found    int64 // runs accepted
+	// Proved: no reordering has a pattern (the test kept none, or every
+	// one was searched exactly and none has a run).
+	Proved bool
+	// Inexact counts the searches that may have missed a run (a fork,
+	// join or ordering, a grid over its bound, a run predict refused).
+	Inexact int64
+	Stop    string // "budget" or "deadline" when one ended the search
+	Work    int64
+}
+
+// decider is one decision.
+type decider struct {
+	ix     *Index
+	s      *proj.Summary
+	sp     *proj.Spool
+	o      Options
+	lead   Lead
+	accept Accept
+	res    Result
+	err    error
+	cells  int64
+}
+
+// Decide runs the block test over ix and searches its patterns' runs.
+func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, accept Accept) (Result, error) {
+	d := &decider{ix: ix, s: s, sp: sp, o: o, lead: lead, accept: accept}
+	f := &filter{ix: ix, limit: func(work int64) bool { return d.over(work) }}
+	f.emit = func(ins []Instance) bool {
+		d.res.Patterns += int64(len(ins))
+		return d.contents(ins, work(f))
+	}
+	f.pairs()
+	d.res.Work = f.work + d.cells
+	d.res.Proved = d.err == nil && d.res.Found == 0 && d.res.Inexact == 0 && d.res.Stop == ""
+	return d.res, d.err
+}
+
+func work(f *filter) int64 { return f.work }
+
+// over reports that the budget or the deadline ends the search (test
+// work done so far).
+func (d *decider) over(test int64) bool {
+	switch {
+	case d.res.Stop != "":
+	case d.o.MaxWork > 0 && test+d.cells > d.o.MaxWork:
+		d.res.Stop = "budget"
+	case d.o.Stop != nil && (test+d.cells)&1023 == 0 && d.o.Stop():
+		d.res.Stop = "deadline"
+	}
+	return d.res.Stop != ""
+}
+
+// contents searches the patterns of one pair of contents in every pair of
+// their transactions; it reports false to end the decision.
+func (d *decider) contents(ins []Instance, test int64) bool {
+	in0 := ins[0]
+	tx, ty := d.ix.Threads[in0.X], d.ix.Threads[in0.Y]
+	for _, ti := range tx.Contents[in0.CX].Txns {
+		for _, ui := range ty.Contents[in0.CY].Txns {
+			if d.over(test) || d.o.Stop != nil && d.o.Stop() {
+				if d.res.Stop == "" {
+					d.res.Stop = "deadline"
+				}
+				return false
+			}
+			if !d.pair(ins, ti, ui) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pair searches every pattern of ins in transactions ti of thread X and
+// ui of thread Y (ins[0]'s; a pattern may have them the other way
+// round); it reports false to end the decision.
+func (d *decider) pair(ins []Instance, ti, ui int32) bool {
+	in0 := ins[0]
+	d.res.Searched++
+	w, err := d.ix.openWindow(d.s, d.sp, in0.X, ti, in0.Y, ui, d.lead)
+	if err != nil {
+		d.err = err
+		return false
+	}
+	for _, in := range ins {
+		f := Found{In: in, TX: ti, TY: ui}
+		if in.X != in0.X {
+			f.TX, f.TY = ui, ti
+		}
+		if !d.search(w, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// search looks for the run of one pattern in the window of its pair; it
+// reports false to end the decision.
+func (d *decider) search(w *window, f Found) bool {
+	in := f.In
+	t, u := &d.ix.Threads[in.X].Txns[f.TX], &d.ix.Threads[in.Y].Txns[f.TY]
+	cx, cy := d.ix.Threads[in.X].Contents[in.CX], d.ix.Threads[in.Y].Contents[in.CY]
+	a0, b0 := t.Start+cx.Acc[in.A0].Off, t.Start+cx.Acc[in.B0].Off
+	a1, b1 := u.Start+cy.Acc[in.A1].Off, u.Start+cy.Acc[in.B1].Off
+	moves, found, exact, cells := d.ix.searchGrid(w.as(in.X), a0, b0, a1, b1)
+	d.cells += cells
+	if !found {
+		if !exact {
+			d.res.Inexact++
+		}
+		return true
+	}
+	X, Y := int(in.X), int(in.Y)
+	f.Plan = proj.Plan{Segs: merge(w.leadIn(), moves),
+		Cycle: [][2]proj.Ref{{{Thread: X, Edge: a0}, {Thread: Y, Edge: a1}}, {{Thread: Y, Edge: b1}, {Thread: X, Edge: b0}}}}
+	ok, stop, err := d.accept(f)
+	switch {
+	case err != nil:
+		d.err = err
+		return false
+	case ok:
+		d.res.Found++
+	default:
+		d.res.Inexact++
+	}
+	return !stop
+}

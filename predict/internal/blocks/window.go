@@ -1,0 +1,167 @@
+package blocks
+
+import (
+	"slices"
+
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/hb"
+	"github.com/conc-dev/conc/predict/internal/proj"
+)
+
+// A pair of transactions, t of thread X and u of Y, is searched for a
+// run in the grid of X's and Y's positions. The run starts with the
+// context C (what happens before X's and Y's forks and before the ends of
+// the third threads they join, in its observed order), then X and Y run
+// alone to the window's start, the last positions before t and u where
+// they hold no lock, and the grid runs from there to their first
+// positions after t and u where they hold none. Without forks and joins
+// C is empty, and the window loses no run: a run of the trace keeps its
+// order of X's and Y's events when every other thread is left out, X and
+// Y can wait at their lock-free positions, and what they do before and
+// after the window touches neither t nor u (docs/predict.md).
+
+// Lead starts a pair's run: it may grow the context C in place (other
+// threads run on until they release the locks they hold where C leaves
+// them) and returns C's run as segments (predict/internal/nested.Lead).
+type Lead func(ctx []int64, x, y int) ([]proj.Segment, error)
+
+// window is what a pair's grid needs: the context, and the two threads'
+// sides.
+type window struct {
+	ctx     []int64        // C, edges per thread
+	lead    []proj.Segment // C's run
+	x, y    side
+	blocked []int32 // shared locks third threads hold where C leaves them
+	exact   bool    // no run of the pair is lost by the window (no fork, join or ordering)
+}
+
+// side is one thread of a window.
+type side struct {
+	t       int32
+	s, a    int64         // the grid's first and last positions
+	e       int64         // its transaction ends here (the grid must reach it)
+	ev      []model.Event // events from s
+	held    []int32       // shared locks held at s
+	heldAtC bool          // it holds a lock where C leaves it: its lead-in goes first
+	forked  int64         // the other thread's edge that forks it (-1: none)
+}
+
+// as is the window with thread t as X.
+func (w *window) as(t int32) *window {
+	if w.x.t == t {
+		return w
+	}
+	v := *w
+	v.x, v.y = w.y, w.x
+	return &v
+}
+
+// openWindow reads the window of t (X's txn tx) and u (Y's txn ty).
+func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead) (*window, error) {
+	t, u := &ix.Threads[x].Txns[tx], &ix.Threads[y].Txns[ty]
+	w := &window{x: side{t: x, a: t.Free1, e: t.End}, y: side{t: y, a: u.Free1, e: u.End}, exact: !ix.ForkJoin && !ix.Orderings}
+	if j := ix.joinOf(x, y); j >= 0 && j < w.x.a { // X waits for Y's end inside its window
+		w.y.a = ix.Threads[y].Edges
+	}
+	if j := ix.joinOf(y, x); j >= 0 && j < w.y.a {
+		w.x.a = ix.Threads[x].Edges
+	}
+	w.ctx = ix.context(x, y, w.x.a, w.y.a)
+	if lead != nil && ix.ForkJoin {
+		segs, err := lead(w.ctx, int(x), int(y))
+		if err != nil {
+			return nil, err
+		}
+		w.lead = segs
+	}
+	w.x.s, w.y.s = max(t.Free0, w.ctx[x]), max(u.Free0, w.ctx[y])
+	w.y.forked, w.x.forked = ix.forkOf(x, y), ix.forkOf(y, x)
+	if w.y.forked >= w.x.s { // Y starts inside X's window: it cannot run ahead
+		w.y.s = w.ctx[y]
+	}
+	if w.x.forked >= w.y.s {
+		w.x.s = w.ctx[x]
+	}
+	return w, w.read(s, sp)
+}
+
+// joinOf is thread x's edge that joins y, -1 when it does not.
+func (ix *Index) joinOf(x, y int32) int64 {
+	for _, j := range ix.Threads[x].joins {
+		if j.other == y {
+			return j.edge
+		}
+	}
+	return -1
+}
+
+// forkOf is thread x's edge that forks y, -1 when it does not.
+func (ix *Index) forkOf(x, y int32) int64 {
+	for _, f := range ix.Threads[x].forks {
+		if f.other == y {
+			return f.edge
+		}
+	}
+	return -1
+}
+
+// context is C: what happens before X's and Y's forks and before the
+// ends of the other threads they join before xa and yb, in the observed
+// happens-before order (so that its observed order is a run).
+func (ix *Index) context(x, y int32, xa, yb int64) []int64 {
+	c := make([]int64, len(ix.Threads))
+	if !ix.ForkJoin || ix.forkVC == nil {
+		return c
+	}
+	for _, t := range []int32{x, y} {
+		if ix.forkVC[t] != nil {
+			hb.Join(c, ix.forkVC[t])
+		}
+	}
+	for _, side := range [2]struct {
+		t, other int32
+		upto     int64
+	}{{x, y, xa}, {y, x, yb}} {
+		for _, j := range ix.Threads[side.t].joins {
+			if j.other != side.other && j.edge < side.upto {
+				hb.Join(c, ix.endVC[j.other])
+			}
+		}
+	}
+	return c
+}
+
+// read takes the window's events from the spool, with the locks held at
+// its start and those C leaves third threads holding.
+func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
+	need := slices.Clone(w.ctx)
+	need[w.x.t], need[w.y.t] = w.x.a, w.y.a
+	held := make([][]int32, len(need))
+	sides := map[int]*side{int(w.x.t): &w.x, int(w.y.t): &w.y}
+	err := s.EachEdge(sp, need, false, func(t int, q int64, ev model.Event) {
+		sd := sides[t]
+		switch {
+		case sd != nil && q >= sd.s:
+			sd.ev = append(sd.ev, ev)
+			return
+		case sd == nil && q >= w.ctx[t]:
+			return
+		case sd != nil && q == w.ctx[t]:
+			sd.heldAtC = len(held[t]) > 0
+		}
+		switch {
+		case ev.Op == model.OpAcquire && s.SharedLock(ev.Target):
+			held[t] = append(held[t], ev.Target)
+		case ev.Op == model.OpRelease:
+			held[t] = proj.RemoveLock(held[t], ev.Target)
+		}
+	})
+	for t, h := range held {
+		if sd := sides[t]; sd != nil {
+			sd.held = h
+		} else {
+			w.blocked = append(w.blocked, h...)
+		}
+	}
+	return err
+}

@@ -1,0 +1,184 @@
+package predict
+
+import (
+	"fmt"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/predict/internal/blocks"
+	"github.com/conc-dev/conc/predict/internal/proj"
+)
+
+// conc predict --criterion view (docs/predict.md, "View serializability
+// of two transactions"): whether some reordering makes two transactions
+// of different threads non-view-serializable as a pair, by Wang and
+// Stoller's block test (predict/internal/blocks), each pattern it keeps
+// searched for a run, which is materialised and verified here.
+
+// Criteria of Options.Criterion.
+const (
+	Conflict = "conflict"
+	View     = "view"
+)
+
+// ViewEngine is the engine a view answer names (the JSON's engine).
+const ViewEngine = "blocks"
+
+// DefaultViewWork is the view decision's budget without --max-states or
+// --timeout: the block test's comparisons and the grids' cells.
+const DefaultViewWork = 200_000_000
+
+// viewTries is how many runs of patterns are tried after the first for
+// one whose other events write none of the pair's variables (so that
+// conc monitor --criterion view flags the run as a whole too).
+const viewTries = 16
+
+// viewUsage refuses what the view criterion does not take.
+func viewUsage(o Options) error {
+	switch {
+	case o.Engine != "" && o.Engine != "auto":
+		return &UsageError{"--criterion view decides with Wang and Stoller's block test: --engine does not apply"}
+	case o.Check.LockEdges:
+		return &UsageError{"--criterion view compares reads and final writes: --lock-edges (a conflict relation) does not apply"}
+	case o.Check.IgnoreSync:
+		return &UsageError{"--criterion view does not take --ignore-sync"}
+	}
+	return nil
+}
+
+// viewDecide is the view criterion's answer.
+func (p *predictor) viewDecide() (*Outcome, error) {
+	ix, err := blocks.Collect(p.ctx, p.s, p.sp, p.u)
+	if err != nil {
+		if p.ctx.Err() != nil {
+			return viewUnknown(0, "deadline reached (--timeout)", engines.Deadline), nil
+		}
+		return nil, err
+	}
+	v := &viewSearch{p: p, ix: ix}
+	res, err := blocks.Decide(p.s, p.sp, ix, blocks.Options{MaxWork: p.viewBudget(), Stop: func() bool { return p.ctx.Err() != nil }},
+		p.viewLead, v.accept)
+	switch {
+	case err != nil:
+		return nil, err
+	case v.best != nil:
+		v.best.Result.Stats.States = res.Work
+		return v.best, nil
+	case res.Proved:
+		out := &Outcome{Result: engines.Result{Engine: ViewEngine, Verdict: engines.Serializable, Reason: viewProof(res)}}
+		out.Result.Stats.States = res.Work
+		return out, nil
+	}
+	return p.viewUndecided(ix, res), nil
+}
+
+// viewBudget is the work budget: --max-states, else the default unless
+// --timeout or --max-states 0 lifts it.
+func (p *predictor) viewBudget() int64 {
+	switch {
+	case p.o.Check.MaxStates > 0:
+		return int64(p.o.Check.MaxStates)
+	case p.defaultBudget():
+		if p.o.Tuning.Budget > 0 {
+			return p.o.Tuning.Budget
+		}
+		return DefaultViewWork
+	}
+	return 0
+}
+
+// viewLead starts a pair's run as the two-thread patterns' runs start.
+func (p *predictor) viewLead(ctx []int64, x, y int) ([]proj.Segment, error) {
+	if err := p.freeContext(ctx, x, y); err != nil {
+		return nil, err
+	}
+	return p.contextSegments(ctx)
+}
+
+// viewSearch keeps the best witness found: the first whose run no other
+// event writes the pair's variables in, else the first.
+type viewSearch struct {
+	p     *predictor
+	ix    *blocks.Index
+	best  *Outcome
+	clean bool
+	tries int
+}
+
+// accept materialises and verifies a pattern's run, and checks it
+// against the pair criterion (a run that replays but does not break the
+// pair is an internal error: the search's, never an answer).
+func (v *viewSearch) accept(f blocks.Found) (ok, stop bool, err error) {
+	p := v.p
+	m, err := p.s.Materialise(p.sp, f.Plan, false, false)
+	if err != nil {
+		return false, false, err
+	}
+	if p.s.Replays(m) != nil {
+		return false, false, nil
+	}
+	tx, ty := v.ix.Threads[f.In.X].Txns[f.TX], v.ix.Threads[f.In.Y].Txns[f.TY]
+	bad, clean := blocks.PairView(m.Witness.Run, int(f.In.X), tx.Start, tx.End, int(f.In.Y), ty.Start, ty.End)
+	if !bad {
+		return false, false, &proj.WitnessError{Engine: ViewEngine, Err: fmt.Errorf("the pair of lines %d and %d is view-serializable in its run", tx.Begin, ty.Begin)}
+	}
+	v.tries++
+	if v.best == nil || clean && !v.clean {
+		w := m.Witness
+		var lines [4]int64
+		for i, k := range []int{w.Cycle[0].From, w.Cycle[0].To, w.Cycle[1].From, w.Cycle[1].To} {
+			lines[i] = w.Run[k].Ev.Pos.Line
+		}
+		res := engines.Result{Engine: ViewEngine, Verdict: engines.Violation, Witness: w, Reason: v.ix.Why(p.s, f, lines)}
+		v.best, v.clean = &Outcome{Result: res, Program: m.Names}, clean
+	}
+	return true, v.clean || v.tries > viewTries, nil
+}
+
+// viewProofNote is what a serializable answer proves.
+const viewProofNote = "no reordering makes two transactions of different threads non-view-serializable as a pair"
+
+// viewProof words a serializable answer.
+func viewProof(res blocks.Result) string {
+	if res.Patterns == 0 {
+		return viewProofNote + " (Wang and Stoller's block test: no two blocks can interleave unserializably); " + viewNotChecked
+	}
+	return fmt.Sprintf("%s (the block test kept %d patterns, and the grid of their two threads has no run for any); %s",
+		viewProofNote, res.Patterns, viewNotChecked)
+}
+
+// viewNotChecked is what the pair criterion leaves out.
+const viewNotChecked = "cycles through three or more transactions are not checked (docs/predict.md)"
+
+// viewUnknown is an unknown answer of the view criterion.
+func viewUnknown(states int64, why string, lim engines.Limit) *Outcome {
+	out := &Outcome{Result: engines.Result{Engine: ViewEngine, Verdict: engines.Unknown, Reason: why, Limit: lim}}
+	out.Result.Stats.States = states
+	return out
+}
+
+// viewUndecided words an unknown: a budget, or patterns whose runs the
+// search may have missed, with the likely cause.
+func (p *predictor) viewUndecided(ix *blocks.Index, res blocks.Result) *Outcome {
+	switch res.Stop {
+	case "deadline":
+		return viewUnknown(res.Work, "deadline reached (--timeout)", engines.Deadline)
+	case "budget":
+		if p.o.Check.MaxStates > 0 {
+			return viewUnknown(res.Work, fmt.Sprintf("no answer within --max-states %d states", p.o.Check.MaxStates), engines.StateBudget)
+		}
+		return viewUnknown(res.Work, fmt.Sprintf("no answer within predict's default budget of %d states (docs/predict.md): "+
+			"--max-states or --timeout to search further", p.viewBudget()), engines.StateBudget)
+	}
+	why := fmt.Sprintf("the block test kept %d patterns and no run was found for them, but %d searches may have missed one", res.Patterns, res.Inexact)
+	switch {
+	case ix.Inversion != "":
+		why += " (a potential deadlock: " + ix.Inversion + ")"
+	case ix.ForkJoin:
+		why += " (forks and joins: the runs searched start after what the forks need, in the observed order)"
+	case ix.Orderings:
+		why += " (the searches leave out read locks, messages and tokens)"
+	default:
+		why += " (a pair's grid over its bound)"
+	}
+	return viewUnknown(res.Work, why, engines.NoLimit)
+}

@@ -1,0 +1,175 @@
+package predict
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/testflag"
+	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/predict/internal/proj/projtest"
+	"github.com/conc-dev/conc/verify"
+)
+
+// viewTraces are the random traces of the view criterion's checks, by
+// kind: every kind with blind writes half the time (a write is as likely
+// as a read, and transactions are short).
+var viewTraces = []struct {
+	name string
+	gen  func(r *rand.Rand) string
+}{
+	{"lock-free", func(r *rand.Rand) string {
+		return pairGen{r: r, vars: 1 + r.IntN(3)}.trace(2+r.IntN(2), pairTraceMaxEvents)
+	}},
+	{"closed nested", func(r *rand.Rand) string { return closedNestedTrace(r, 2+r.IntN(2), 5) }},
+	{"pair shapes", randomPairTraces},
+	{"nested, forks", func(r *rand.Rand) string { return nestedTrace(r, 2+r.IntN(2), pairTraceMaxEvents) }},
+}
+
+// TestViewAgreesWithOracle is --criterion view's correctness claim: on
+// random traces of each kind (lock-free; nested locks, every section
+// closed; locks nested or not with forks, joins, unary and nested
+// transactions and prefixes; nested locks up to four deep with forks and
+// joins through third threads), the verdict is the reference's: a
+// violation is one, with a witness that replays, keeps each thread's
+// projection in order, respects locks, forks and joins, breaks a pair in
+// it, and is flagged by conc monitor; serializable is the reference's;
+// unknown only where forks or joins make the search inexact, never on a
+// trace without them.
+func TestViewAgreesWithOracle(t *testing.T) {
+	n := testflag.N(250, 4000)
+	for _, kind := range viewTraces {
+		var tally [3]int
+		for seed := uint64(0); seed < uint64(n); seed++ {
+			src := kind.gen(rand.New(rand.NewPCG(seed, 29)))
+			if src == "" {
+				continue
+			}
+			tally[checkView(t, src)]++
+		}
+		t.Logf("%s: serializable %d, violation %d, unknown %d", kind.name, tally[0], tally[1], tally[2])
+		require.Greater(t, tally[engines.Serializable], n/10, kind.name)
+		require.Greater(t, tally[engines.Violation], n/10, kind.name)
+		require.Less(t, tally[engines.Unknown], n/20, kind.name)
+	}
+}
+
+// checkView checks one trace and returns the verdict.
+func checkView(t *testing.T, src string) engines.Verdict {
+	t.Helper()
+	o := newViewOracle(t, src)
+	_, want := o.violation()
+	got := predictString(t, src, Options{Criterion: View})
+	switch got.Result.Verdict {
+	case engines.Violation:
+		require.True(t, want, "predict found a violation the reference does not have: %s\n%s", got.Result.Reason, src)
+		requireViewWitness(t, src, o, got)
+	case engines.Serializable:
+		require.False(t, want, "predict proved a trace the reference breaks: %s\n%s", got.Result.Reason, src)
+	default:
+		require.Contains(t, src, "fork", "unknown on a trace without forks: %s\n%s", got.Result.Reason, src)
+	}
+	return got.Result.Verdict
+}
+
+// requireViewWitness checks a violation's witness: it replays on the
+// projection program (verify), and as STD it is a reordering of the trace
+// (requireReordering) that conc monitor flags and in which some pair of
+// transactions, each whole, is not serializable.
+func requireViewWitness(t *testing.T, src string, o *viewOracle, out *Outcome) {
+	t.Helper()
+	require.NoError(t, verify.Witness(projectionOf(t, src), out.Result.Witness), "%s", src)
+	var b strings.Builder
+	require.NoError(t, WriteSTD(&b, out.Program, out.Result.Witness))
+	std := b.String()
+	projtest.RequireSTDRun(t, src, std, false)
+	lines := requireReordering(t, src, o, std)
+	require.True(t, o.breaksIn(lines), "no pair is broken in the witness\n%s\nwitness:\n%s", src, std)
+}
+
+// requireReordering checks that std (THREAD|OP|LINE, LINE the original
+// line) runs each thread's projection in order, a prefix of it, with
+// locks held by one thread at a time, forked threads after their fork and
+// joins after the joined thread's last event; it returns the lines.
+func requireReordering(t *testing.T, src string, o *viewOracle, std string) []int64 {
+	t.Helper()
+	byLine := map[int64][2]int{} // line: thread, index
+	for th, evs := range o.threads {
+		for i, e := range evs {
+			byLine[e.line] = [2]int{th, i}
+		}
+	}
+	pos := make([]int, len(o.threads))
+	var lines []int64
+	for _, l := range strings.Split(strings.TrimSpace(std), "\n") {
+		f := strings.Split(l, "|")
+		n, err := strconv.ParseInt(f[2], 10, 64)
+		require.NoError(t, err)
+		at, ok := byLine[n]
+		require.True(t, ok, "witness line %q is no event of the trace", l)
+		th, i := at[0], at[1]
+		require.Equal(t, pos[th], i, "thread %d out of order at %q\n%s\n%s", th, l, src, std)
+		require.True(t, o.enabled(pos, th), "%q cannot run there (a lock, fork or join)\n%s\n%s", l, src, std)
+		pos[th]++
+		lines = append(lines, n)
+	}
+	return lines
+}
+
+// breaksIn reports that the run of these trace lines breaks some pair of
+// transactions that are whole in it.
+func (o *viewOracle) breaksIn(lines []int64) bool {
+	at := map[int64]int{}
+	for k, l := range lines {
+		at[l] = k
+	}
+	for a := range o.txns {
+		for b := a + 1; b < len(o.txns); b++ {
+			if o.txns[a].thread != o.txns[b].thread && o.whole(a, at) && o.whole(b, at) && !serialSigma(o.sigma(a, b, lines)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// whole reports that every event of transaction x is in the run.
+func (o *viewOracle) whole(x int, at map[int64]int) bool {
+	tx := o.txns[x]
+	for _, e := range o.threads[tx.thread][tx.first : tx.last+1] {
+		if _, ok := at[e.line]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sigma is the accesses of transactions a and b in the run's order.
+func (o *viewOracle) sigma(a, b int, lines []int64) []byte {
+	ev := map[int64]vEvent{}
+	for _, evs := range o.threads {
+		for _, e := range evs {
+			ev[e.line] = e
+		}
+	}
+	var s []byte
+	for _, l := range lines {
+		e := ev[l]
+		if !e.op.IsAccess() || e.txn != a && e.txn != b {
+			continue
+		}
+		side, w := byte(0), byte(0)
+		if e.txn == b {
+			side = 1
+		}
+		if e.op == model.OpWrite {
+			w = 1
+		}
+		s = append(s, side<<7|w<<6|byte(e.target))
+	}
+	return s
+}
