@@ -32,12 +32,24 @@ type bTrace struct {
 	// arcs are extra precedences between transactions (lock edges), by
 	// index; program order is implicit.
 	arcs [][2]int
+	// lines are the (line, transaction) of each event in a transaction.
+	lines [][2]int64
 }
 
-// parseRef reads an STD text of begin, end, r and w lines (nothing else,
-// no nesting): a begin opens a transaction of its thread, an access
-// outside one is a unary transaction.
-func parseRef(text string) bTrace {
+// txnOfLine maps an event's line to its transaction.
+func (t bTrace) txnOfLine() map[int64]int {
+	m := map[int64]int{}
+	for _, l := range t.lines {
+		m[l[0]] = int(l[1])
+	}
+	return m
+}
+
+// parseRef reads an STD text (no nesting): a begin opens a transaction
+// of its thread, an access outside one is a unary transaction, and so is
+// a sync event (acq, rel, fork, join, post, wait, give, take) when
+// syncUnary (--lock-edges); sync events have no part in the views.
+func parseRef(text string, syncUnary bool) bTrace {
 	var t bTrace
 	open := map[string]int{}
 	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
@@ -51,13 +63,19 @@ func parseRef(text string) bTrace {
 		case op == "end":
 			delete(open, th)
 		default:
-			e := bEvent{thread: th, op: op[:1], target: op[2 : len(op)-1], line: ln}
+			access := op[0] == 'r' && op[1] == '(' || op[0] == 'w' && op[1] == '('
+			if !access && !syncUnary {
+				continue
+			}
 			k, ok := open[th]
 			if !ok {
 				k = len(t.txns)
 				t.txns = append(t.txns, bTxn{thread: th, begin: ln})
 			}
-			t.txns[k].events = append(t.txns[k].events, e)
+			t.lines = append(t.lines, [2]int64{ln, int64(k)})
+			if access {
+				t.txns[k].events = append(t.txns[k].events, bEvent{thread: th, op: op[:1], target: op[2 : len(op)-1], line: ln})
+			}
 		}
 	}
 	return t
@@ -204,7 +222,7 @@ func genTrace(rng *rand.Rand, threads, vars, n, maxTxns int) string {
 		t := rng.IntN(threads)
 		th := fmt.Sprintf("T%d", t)
 		switch r := rng.IntN(10); {
-		case inTxn[t] && r < 2:
+		case inTxn[t] && r < 1:
 			fmt.Fprintf(&b, "%s|end\n", th)
 			inTxn[t] = false
 		case !inTxn[t] && r < 3 && txns < maxTxns:
@@ -215,9 +233,9 @@ func genTrace(rng *rand.Rand, threads, vars, n, maxTxns int) string {
 			if !inTxn[t] {
 				txns++
 			}
-			op := "r"
-			if rng.IntN(2) == 0 {
-				op = "w"
+			op := "w"
+			if rng.IntN(5) < 2 {
+				op = "r"
 			}
 			fmt.Fprintf(&b, "%s|%s(x%d)\n", th, op, rng.IntN(vars))
 		}
@@ -228,4 +246,52 @@ func genTrace(rng *rand.Rand, threads, vars, n, maxTxns int) string {
 		}
 	}
 	return b.String()
+}
+
+// genShaped draws a random STD text whose transactions read some
+// variables and then write some, each at most once, so that no
+// transaction shows an obstacle of its own and the polygraph decides:
+// threads, vars, at most txns transactions, some unary, interleaved at
+// random.
+func genShaped(rng *rand.Rand, threads, vars, txns int) string {
+	scripts := make([][]string, threads)
+	for range txns {
+		t := rng.IntN(threads)
+		var body []string
+		for x := range vars {
+			if rng.IntN(3) == 0 {
+				body = append(body, fmt.Sprintf("r(x%d)", x))
+			}
+		}
+		for x := range vars {
+			if rng.IntN(2) == 0 {
+				body = append(body, fmt.Sprintf("w(x%d)", x))
+			}
+		}
+		switch {
+		case len(body) == 0:
+			continue
+		case len(body) == 1 && rng.IntN(2) == 0:
+			scripts[t] = append(scripts[t], body[0])
+		default:
+			scripts[t] = append(scripts[t], "begin")
+			scripts[t] = append(scripts[t], body...)
+			scripts[t] = append(scripts[t], "end")
+		}
+	}
+	var b strings.Builder
+	for {
+		var live []int
+		for t, s := range scripts {
+			if len(s) > 0 {
+				live = append(live, t)
+			}
+		}
+		if len(live) == 0 {
+			return b.String()
+		}
+		t := live[rng.IntN(len(live))]
+		fmt.Fprintf(&b, "T%d|%s\n", t, scripts[t][0])
+		scripts[t] = scripts[t][1:]
+	}
 }

@@ -80,8 +80,8 @@ type builder struct {
 	arcs      []arc  // --lock-edges' arcs: both graphs have them, and program order (node.prev)
 	conflicts []pair // the conflict graph's access arcs, transitively reduced
 	vars      []varState
-	threads   []threadState
-	local     []Obstacle
+	threads   []*threadState
+	local     []rawObstacle
 	sync      syncState
 }
 
@@ -110,6 +110,7 @@ func (b *builder) read(ctx context.Context, r *trace.Reader) (string, error) {
 		b.events += int64(n)
 		switch {
 		case err == io.EOF:
+			b.messageArcs()
 			return "", nil
 		case err != nil:
 			return "", err
@@ -121,9 +122,9 @@ func (b *builder) read(ctx context.Context, r *trace.Reader) (string, error) {
 
 func (b *builder) thread(t int32) *threadState {
 	for int(t) >= len(b.threads) {
-		b.threads = append(b.threads, threadState{open: -1, last: -1, forkedBy: -1})
+		b.threads = append(b.threads, &threadState{open: -1, last: -1, forkedBy: -1})
 	}
-	return &b.threads[t]
+	return b.threads[t]
 }
 
 func (b *builder) variable(x int32) *varState {
@@ -218,14 +219,14 @@ func (b *builder) readAccess(c, x int32, v *varState, a *access, line int64) {
 		if v.last.node != c && !a.flagged {
 			a.flagged = true
 			o := b.obstacle(OwnWriteLost, x, c, line, v.last)
-			o.Events = append(o.Events, b.event(c, a.wrote, x, model.OpWrite))
+			o.events = append(o.events, rawEvent{c, a.wrote, model.OpWrite})
 			b.local = append(b.local, o)
 		}
 	case a.hasExt:
 		if a.ext != v.last && !a.flagged {
 			a.flagged = true
 			o := b.obstacle(SplitRead, x, c, line, v.last)
-			o.Events = append(o.Events, b.event(a.ext.node, a.ext.line, x, model.OpWrite))
+			o.events = append(o.events, rawEvent{a.ext.node, a.ext.line, model.OpWrite})
 			b.local = append(b.local, o)
 		}
 	default:
@@ -240,7 +241,7 @@ func (b *builder) markRead(w src, c, x int32, line int64) {
 	if w.node < 0 {
 		return
 	}
-	ts := &b.threads[b.nodes[w.node].thread]
+	ts := b.threads[b.nodes[w.node].thread]
 	if ts.open != w.node {
 		return // closed: the write was its last
 	}
@@ -264,7 +265,7 @@ func (b *builder) writeAccess(c, x int32, v *varState, a *access, line int64) {
 	}
 	if a.readBy >= 0 {
 		o := b.obstacle(StaleRead, x, a.readBy, a.readAt, src{c, a.wrote})
-		o.Events = append(o.Events, b.event(c, line, x, model.OpWrite))
+		o.events = append(o.events, rawEvent{c, line, model.OpWrite})
 		b.local = append(b.local, o)
 		a.readBy = -1
 	}

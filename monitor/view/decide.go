@@ -10,13 +10,14 @@ const maxObstacles = 32
 
 // decider runs Check's stages over what the builder kept.
 type decider struct {
-	b         *builder
-	ctx       context.Context
-	maxStates int64
-	hard      []arc // the polygraph's arcs (stage arcs on)
-	arcs      int64
-	choices   int64
-	states    int64
+	b          *builder
+	ctx        context.Context
+	maxStates  int64
+	searchOnly bool
+	hard       []arc // the polygraph's arcs (stage arcs on)
+	arcs       int64
+	choices    int64
+	states     int64
 }
 
 // decide fills res's verdict, witness and stage.
@@ -26,9 +27,12 @@ func (d *decider) decide(res *Result) {
 	case b.real == 0:
 		res.Verdict, res.Decided = Serializable, StageEmpty
 	case len(b.local) > 0:
-		res.Verdict, res.Decided, res.Why = Violation, StageLocal, b.local[:min(len(b.local), maxObstacles)]
+		res.Verdict, res.Decided = Violation, StageLocal
+		for _, o := range b.local[:min(len(b.local), maxObstacles)] {
+			res.Why = append(res.Why, b.resolve(o))
+		}
 	default:
-		if order, ok := d.conflictOrder(); ok {
+		if order, ok := d.conflictOrder(); ok && !d.searchOnly {
 			res.Verdict, res.Decided, res.Order = Serializable, StageConflict, d.txns(order)
 			return
 		}
@@ -96,6 +100,15 @@ func (d *decider) polygraph(res *Result) {
 		return
 	}
 	s := newSearch(d, g, order, cs)
+	if serializable, nodes, ok := d.oneVariable(g, order, cs); ok && !d.searchOnly {
+		res.Decided = StageOneVar
+		if serializable {
+			res.Verdict, res.Order = Serializable, d.txns(nodes)
+		} else {
+			res.Verdict, res.Why = Violation, []Obstacle{s.rootObstacle()}
+		}
+		return
+	}
 	s.run(res)
 }
 

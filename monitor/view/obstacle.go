@@ -69,6 +69,8 @@ const (
 	Join                         // Before is thread Var's last transaction, After joins it (Lines[1]) (LockEdges)
 	Message                      // a post of message Var before its waits (LockEdges)
 	Token                        // a give of token Var (Lines[0]) before the take that takes it (Lines[1]) (LockEdges)
+	SourceNext                   // Before reads Var (Lines[0]) from a write of After's thread before After's write (Lines[1])
+	ReaderPrev                   // Before's write of Var (Lines[0]) precedes, in its thread, After's reader's read (Lines[1]) of After's write
 	Conflict                     // a conflict of the conflict graph on Var (the fast path's)
 )
 
@@ -87,10 +89,33 @@ type Fact struct {
 	Forced, Open  bool
 }
 
+// rawObstacle is a local obstacle while the trace is read: its events
+// name nodes, whose lines are known only at the end.
+type rawObstacle struct {
+	kind   ObstacleKind
+	x      int32
+	events []rawEvent
+}
+
+type rawEvent struct {
+	node int32
+	line int64
+	op   model.Op
+}
+
 // obstacle is a local obstacle of kind on x: the read by node reader at
-// line that sees w, and the events the kind adds after them.
-func (b *builder) obstacle(kind ObstacleKind, x, reader int32, line int64, w src) Obstacle {
-	return Obstacle{Kind: kind, Var: x, Events: []Event{b.event(reader, line, x, model.OpRead), b.event(w.node, w.line, x, model.OpWrite)}}
+// line that sees w; the kind adds its third event.
+func (b *builder) obstacle(kind ObstacleKind, x, reader int32, line int64, w src) rawObstacle {
+	return rawObstacle{kind: kind, x: x, events: []rawEvent{{reader, line, model.OpRead}, {w.node, w.line, model.OpWrite}}}
+}
+
+// resolve is o with its transactions' lines.
+func (b *builder) resolve(o rawObstacle) Obstacle {
+	out := Obstacle{Kind: o.kind, Var: o.x}
+	for _, e := range o.events {
+		out.Events = append(out.Events, b.event(e.node, e.line, o.x, e.op))
+	}
+	return out
 }
 
 // event is the event of node n at line.

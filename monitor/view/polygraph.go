@@ -1,6 +1,10 @@
 package view
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // choicesPerState is how many choices the search may hold per state of
 // its budget: the choices live in memory (40 bytes each).
@@ -54,7 +58,55 @@ func (d *decider) varArcs(hard []arc, x int32) []arc {
 	if initial > 0 {
 		hard = d.initialArcs(hard, x)
 	}
+	hard = d.threadArcs(hard, x)
 	return d.finalArcs(hard, x)
+}
+
+// threadArcs place the writers of x that share a thread with a read's
+// writer or reader: a later write of x in the writer's thread goes after
+// the reader (SourceNext), an earlier one in the reader's thread before
+// the writer (ReaderPrev). Program order places the rest of those
+// threads' writers, so one arc per read and thread does.
+func (d *decider) threadArcs(hard []arc, x int32) []arc {
+	b := d.b
+	v := &b.vars[x]
+	if len(v.writers) < 2 {
+		return hard
+	}
+	byThread := d.writersByThread(x)
+	for _, r := range v.reads {
+		w := r.from.node
+		if w < 0 || w == r.reader {
+			continue
+		}
+		ws := byThread[b.nodes[w].thread]
+		i, _ := slices.BinarySearchFunc(ws, w+1, func(s src, n int32) int { return int(s.node - n) })
+		if i < len(ws) && ws[i].node != r.reader {
+			hard = append(hard, arc{r.reader, ws[i].node, SourceNext, x, r.line, ws[i].line})
+		}
+		if b.nodes[r.reader].thread == b.nodes[w].thread {
+			continue
+		}
+		rs := byThread[b.nodes[r.reader].thread]
+		j, _ := slices.BinarySearchFunc(rs, r.reader, func(s src, n int32) int { return int(s.node - n) })
+		if j > 0 {
+			hard = append(hard, arc{rs[j-1].node, w, ReaderPrev, x, rs[j-1].line, r.line})
+		}
+	}
+	return hard
+}
+
+// writersByThread are x's writers by thread, each in program order.
+func (d *decider) writersByThread(x int32) map[int32][]src {
+	m := map[int32][]src{}
+	for _, w := range d.b.vars[x].writers {
+		t := d.b.nodes[w.node].thread
+		m[t] = append(m[t], w)
+	}
+	for _, ws := range m {
+		slices.SortFunc(ws, func(a, b src) int { return int(a.node - b.node) })
+	}
+	return m
 }
 
 // initialArcs: a read of x's initial value comes before every other
@@ -118,8 +170,9 @@ func (d *decider) finalArcs(hard []arc, x int32) []arc {
 
 // choicesOf lists the polygraph's choices: for each read of a write of x
 // other than the initial value, each other writer of x but the final
-// one (whose place the arcs fix), unless program order already keeps it
-// out of the way. Too many for the budget is an error (Unknown).
+// one (whose place the arcs fix) in a third thread (threadArcs place
+// those of the writer's and the reader's threads). Too many for the
+// budget is an error (Unknown).
 func (d *decider) choicesOf() ([]choice, error) {
 	b := d.b
 	limit := d.maxStates * choicesPerState
@@ -129,6 +182,8 @@ func (d *decider) choicesOf() ([]choice, error) {
 		if len(v.writers) < 2 {
 			continue
 		}
+		byThread := d.writersByThread(int32(x))
+		threads := slices.Sorted(maps.Keys(byThread)) // a fixed order: the search and its answer are deterministic
 		for _, r := range v.reads {
 			w := r.from.node
 			if w < 0 || w == r.reader || w == v.last.node {
@@ -136,24 +191,23 @@ func (d *decider) choicesOf() ([]choice, error) {
 				// have their arcs
 				continue
 			}
-			for _, k := range v.writers {
-				if k.node == w || k.node == r.reader || k.node == v.last.node || d.aside(k.node, w, r.reader) {
-					continue
+			tw, tr := b.nodes[w].thread, b.nodes[r.reader].thread
+			for _, t := range threads {
+				ws := byThread[t]
+				if t == tw || t == tr {
+					continue // threadArcs place them
 				}
-				if int64(len(cs)) >= limit {
-					return nil, d.budgetError(fmt.Sprintf("the polygraph has more than %d choices (writers to place around the reads of their variable), more than the search holds", limit))
+				for _, k := range ws {
+					if k.node == v.last.node {
+						continue
+					}
+					if int64(len(cs)) >= limit {
+						return nil, d.budgetError(fmt.Sprintf("the polygraph has more than %d choices (writers to place around the reads of their variable), more than the search holds", limit))
+					}
+					cs = append(cs, choice{k: k.node, w: w, r: r.reader, x: int32(x), kLine: k.line, wLine: r.from.line, rLine: r.line})
 				}
-				cs = append(cs, choice{k: k.node, w: w, r: r.reader, x: int32(x), kLine: k.line, wLine: r.from.line, rLine: r.line})
 			}
 		}
 	}
 	return cs, nil
-}
-
-// aside tells whether program order alone keeps writer k out of the way
-// of the read of w's write by r: k is a transaction of w's thread before
-// w, or of r's thread after r.
-func (d *decider) aside(k, w, r int32) bool {
-	nk := d.b.nodes[k]
-	return (nk.thread == d.b.nodes[w].thread && k < w) || (nk.thread == d.b.nodes[r].thread && k > r)
 }

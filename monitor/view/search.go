@@ -82,6 +82,16 @@ func (s *search) run(res *Result) {
 	}
 }
 
+// rootObstacle is the obstacle of a polygraph known to have no order:
+// the choice propagation finds without a place, or the choices it leaves
+// open.
+func (s *search) rootObstacle() Obstacle {
+	if !s.propagate() {
+		return s.noPlace(s.conflict)
+	}
+	return s.exhausted(s.openChoices())
+}
+
 // solve searches on from the state after propagation: true when every
 // choice is kept or decided, false at a dead end or when a budget stops
 // it (stop says so).

@@ -1,26 +1,31 @@
 package view
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/trace"
 )
 
 // syncState is what LockEdges' arcs need of the synchronisation so far:
 // per lock the node of its last release and the read-releases since, per
-// thread the line of its fork, per message a helper node every post
-// precedes and every wait follows, per token the givers not yet taken
+// thread the line of its fork, per message its posts and waits, per token the givers not yet taken
 // (first in, first out, docs/spec.md §3).
 type syncState struct {
 	lastRel  map[int32]src
 	rrels    map[int32][]src
 	forkLine map[int32]int64
-	msg      map[int32]int32
+	msgs     map[int32]*msgState
 	tokens   map[int32][]src
 }
 
+// msgState are a message's posts and waits, each node once.
+type msgState struct{ posts, waits []src }
+
 func newSyncState() syncState {
 	return syncState{lastRel: map[int32]src{}, rrels: map[int32][]src{}, forkLine: map[int32]int64{},
-		msg: map[int32]int32{}, tokens: map[int32][]src{}}
+		msgs: map[int32]*msgState{}, tokens: map[int32][]src{}}
 }
 
 // syncEvent adds the arcs of a lock, fork, join or ordering event of node
@@ -48,7 +53,7 @@ func (b *builder) syncEvent(c int32, ev *trace.Event) {
 			b.arcs = append(b.arcs, arc{last, c, Join, t, b.nodes[last].begin, line})
 		}
 	case model.OpPost, model.OpWait:
-		b.messageArc(c, ev)
+		b.message(c, ev)
 	case model.OpGive:
 		s.tokens[t] = append(s.tokens[t], src{c, line})
 	case model.OpTake:
@@ -68,18 +73,53 @@ func (b *builder) syncArc(from src, c int32, kind FactKind, x int32, line int64)
 	b.arcs = append(b.arcs, arc{from.node, c, kind, x, from.line, line})
 }
 
-// messageArc puts a post before the message's helper node and a wait
-// after it: every post precedes every wait, with arcs linear in their
-// number.
-func (b *builder) messageArc(c int32, ev *trace.Event) {
-	h, ok := b.sync.msg[ev.Target]
-	if !ok {
-		h = b.newNode(-1, ev.Line)
-		b.sync.msg[ev.Target] = h
+// message notes a post or wait of node c (each node once in a row).
+func (b *builder) message(c int32, ev *trace.Event) {
+	m := b.sync.msgs[ev.Target]
+	if m == nil {
+		m = &msgState{}
+		b.sync.msgs[ev.Target] = m
 	}
+	list := &m.waits
 	if ev.Op == model.OpPost {
-		b.arcs = append(b.arcs, arc{c, h, Message, ev.Target, ev.Line, 0})
-	} else {
-		b.arcs = append(b.arcs, arc{h, c, Message, ev.Target, 0, ev.Line})
+		list = &m.posts
+	}
+	if n := len(*list); n == 0 || (*list)[n-1].node != c {
+		*list = append(*list, src{c, ev.Line})
+	}
+}
+
+// messageArcs puts every post of each message before each of its waits
+// in another transaction, once the trace is read, with a helper node
+// between the posters and the waiters. A transaction that both posts and
+// waits gets arcs of its own (through the helper it would precede
+// itself); two such already precede each other, so two are enough.
+func (b *builder) messageArcs() {
+	for _, id := range slices.Sorted(maps.Keys(b.sync.msgs)) {
+		m := b.sync.msgs[id]
+		posted := map[int32]src{}
+		for _, p := range m.posts {
+			posted[p.node] = p
+		}
+		var both []src
+		h := b.newNode(-1, 0)
+		for _, w := range m.waits {
+			if p, ok := posted[w.node]; ok {
+				both = append(both, p, w)
+				continue
+			}
+			b.arcs = append(b.arcs, arc{h, w.node, Message, id, 0, w.line})
+		}
+		for _, p := range m.posts {
+			b.arcs = append(b.arcs, arc{p.node, h, Message, id, p.line, 0})
+		}
+		for i := 0; i < len(both) && i < 4; i += 2 {
+			for _, w := range m.waits {
+				b.syncArc(both[i], w.node, Message, id, w.line)
+			}
+			for _, p := range m.posts {
+				b.syncArc(p, both[i].node, Message, id, both[i+1].line)
+			}
+		}
 	}
 }

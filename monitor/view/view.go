@@ -24,6 +24,9 @@ type Options struct {
 	// criterion's --lock-edges makes them conflict. Without it only
 	// program order constrains them.
 	LockEdges bool
+	// searchOnly skips the fast paths (the conflict graph, the one-variable
+	// case), so that the tests hold the search alone to the reference.
+	searchOnly bool
 }
 
 // Verdict is Check's answer.
@@ -108,7 +111,7 @@ func Check(ctx context.Context, r *trace.Reader, o Options) (Result, error) {
 	if stopped != "" {
 		res.Verdict, res.Reason = Unknown, stopped
 	} else {
-		d := &decider{b: b, ctx: ctx, maxStates: o.MaxStates}
+		d := &decider{b: b, ctx: ctx, maxStates: o.MaxStates, searchOnly: o.searchOnly}
 		d.decide(&res)
 		res.Stats.Arcs, res.Stats.Choices, res.Stats.States = d.arcs, d.choices, d.states
 	}

@@ -80,17 +80,29 @@ func agree(t testing.TB, text string, ref bTrace, res Result) {
 func TestAgainstBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 29))
 	counts := map[string]int{}
-	for i := range testflag.N(3000, 30000) {
+	for i := range testflag.N(1500, 30000) {
 		threads, vars := 2+rng.IntN(3), 1+rng.IntN(3)
 		text := genTrace(rng, threads, vars, 6+rng.IntN(12), 7)
+		if i%2 == 1 {
+			text = genShaped(rng, threads, 1+rng.IntN(3), 3+rng.IntN(5))
+		}
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		ref := parseRef(text)
+		ref := parseRef(text, false)
 		res := check(t, text, Options{})
 		agree(t, text, ref, res)
+		searched := check(t, text, Options{searchOnly: true})
+		agree(t, text, ref, searched)
+		if searched.Decided == StageSearch {
+			counts["searched "+searched.Verdict.String()]++
+			if searched.Verdict == Violation {
+				counts[fmt.Sprintf("obstacle %d", searched.Why[0].Kind)]++
+			}
+		}
 		counts[res.Verdict.String()]++
 		counts[string(res.Decided)]++
+		counts[string(res.Decided)+" "+res.Verdict.String()]++
 		if conflictSerializable(t, text, false) {
 			require.Equal(t, Serializable, res.Verdict, "case %d: conflict-serializable, yet %v on\n%s", i, res.Verdict, text)
 			counts["conflict-serializable"]++
@@ -99,7 +111,7 @@ func TestAgainstBrute(t *testing.T) {
 		}
 	}
 	t.Logf("%v", counts)
-	for _, k := range []string{"serializable", "violation", "view only", "local", "conflict", "arcs", "search"} {
-		require.Greater(t, counts[k], testflag.N(3000, 30000)/100, "too few %q: %v", k, counts)
+	for _, k := range []string{"serializable", "violation", "view only", "local", "conflict", "arcs violation", "arcs serializable", "one-variable violation", "one-variable serializable", "searched violation", "searched serializable"} {
+		require.Greater(t, counts[k], testflag.N(1500, 30000)/100, "too few %q: %v", k, counts)
 	}
 }

@@ -110,6 +110,10 @@ func (n Names) why(f Fact) string {
 		return fmt.Sprintf("the read of %s at line %d sees another write than the final one at line %d", x(), l[0], l[1])
 	case Choice:
 		return n.choice(f)
+	case SourceNext:
+		return fmt.Sprintf("the read of %s at line %d sees an earlier write of the thread that writes %s again at line %d", x(), l[0], x(), l[1])
+	case ReaderPrev:
+		return fmt.Sprintf("the write of %s at line %d comes, in its thread, before the read at line %d of the other's write", x(), l[0], l[1])
 	case LockPass:
 		return fmt.Sprintf("lock %s passes from the release at line %d to the acquire at line %d (--lock-edges)", n.Locks[f.Var], l[0], l[1])
 	case Fork:
