@@ -46,9 +46,11 @@ func runMonitor(e *env, args []string) int {
 	defer outs.close()
 	ctx, stop := f.limits()
 	defer stop()
-	na, err := notAtomicSpec(f.notAtomic)
-	if err != nil {
-		return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
+	var na *tracereport.NotAtomic
+	if f.notAtomic.set {
+		if na, err = tracereport.ParseNotAtomic(f.notAtomic.value); err != nil {
+			return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
+		}
 	}
 	rep, verdict, err := tracereport.Monitor(ctx, r, f.options(e, files[0], na))
 	var reread *tracereport.SecondReadingError
