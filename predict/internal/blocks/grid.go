@@ -31,7 +31,10 @@ type grid struct {
 // window is exact).
 func (ix *Index) searchGrid(w *window, a0, b0, a1, b1 int64) (moves []proj.Segment, found, exact bool, cells int64) {
 	g := &grid{w: w, ix: ix, a0: a0, b0: b0, a1: a1, b1: b1}
-	exact = w.exact && a0 >= w.x.s && b0 >= w.x.s && a1 >= w.y.s && b1 >= w.y.s
+	// An event of the pattern before the grid is in C, and precedes the
+	// other thread's grid in every run; two of one order both in C are
+	// ordered by C's schedule, which need not be the run's.
+	exact = w.exact && !(a0 < w.x.s && a1 < w.y.s) && !(b0 < w.x.s && b1 < w.y.s)
 	g.cells = (w.x.a - w.x.s + 1) * (w.y.a - w.y.s + 1)
 	if g.cells > maxGrid || w.x.s > w.x.a || w.y.s > w.y.a || !g.lockBits() {
 		return nil, false, false, 0
@@ -187,7 +190,7 @@ func (w *window) leadIn() []proj.Segment {
 	for _, sd := range []*side{&w.x, &w.y} {
 		if sd.s > w.ctx[sd.t] {
 			in := proj.Segment{Thread: int(sd.t), Upto: sd.s - 1}
-			if sd.heldAtC {
+			if len(sd.heldAtC) > 0 {
 				ins = append([]proj.Segment{in}, ins...)
 			} else {
 				ins = append(ins, in)

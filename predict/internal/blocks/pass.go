@@ -95,6 +95,7 @@ type Index struct {
 	// shared locks in opposite orders ("" when none was seen).
 	Inversion string
 	order     map[[2]int32]orderAt // lock l held while m is taken: the first such acquire
+	forkedBy  map[int32]syncAt     // a forked thread: its forker and the fork's edge
 }
 
 // orderAt is an acquire of one lock while holding another.
@@ -113,7 +114,8 @@ const maxDense = 2048
 // Collect is the block pass over the spool.
 func Collect(ctx context.Context, s *proj.Summary, sp *proj.Spool, u *proj.Users) (*Index, error) {
 	k := len(s.Threads)
-	ix := &Index{Threads: make([]*Thread, k), s: s, fj: hb.NewFJ(k), order: map[[2]int32]orderAt{}, Orderings: s.Orderings}
+	ix := &Index{Threads: make([]*Thread, k), s: s, fj: hb.NewFJ(k), order: map[[2]int32]orderAt{}, Orderings: s.Orderings,
+		forkedBy: map[int32]syncAt{}}
 	c := &collector{ix: ix, s: s, u: u, st: make([]threadState, k)}
 	for t := range ix.Threads {
 		ix.Threads[t] = &Thread{epochStart: []int64{0}, keys: map[string]int32{}}
@@ -256,6 +258,7 @@ func (c *collector) sync(t int32, st *threadState, ev *trace.Event) {
 	if ev.Op == model.OpFork {
 		c.ix.fj.Fork(t, ev.Target, st.pos)
 		th.forks = append(th.forks, syncAt{st.pos, ev.Target})
+		c.ix.forkedBy[ev.Target] = syncAt{st.pos, t}
 	} else {
 		c.ix.fj.Join(t, ev.Target, c.st[ev.Target].pos)
 		th.joins = append(th.joins, syncAt{st.pos, ev.Target})

@@ -32,6 +32,7 @@ type window struct {
 	lead    []proj.Segment // C's run
 	x, y    side
 	blocked []int32 // shared locks third threads hold where C leaves them
+	used    []int32 // shared locks third threads acquire in C
 	exact   bool    // no run of the pair is lost by the window (no fork, join or ordering)
 }
 
@@ -42,7 +43,7 @@ type side struct {
 	e       int64         // its transaction ends here (the grid must reach it)
 	ev      []model.Event // events from s
 	held    []int32       // shared locks held at s
-	heldAtC bool          // it holds a lock where C leaves it: its lead-in goes first
+	heldAtC []int32       // shared locks it holds where C leaves it: its lead-in goes first
 	forked  int64         // the other thread's edge that forks it (-1: none)
 }
 
@@ -59,20 +60,15 @@ func (w *window) as(t int32) *window {
 // openWindow reads the window of t (X's txn tx) and u (Y's txn ty).
 func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead) (*window, error) {
 	t, u := &ix.Threads[x].Txns[tx], &ix.Threads[y].Txns[ty]
-	w := &window{x: side{t: x, a: t.Free1, e: t.End}, y: side{t: y, a: u.Free1, e: u.End}, exact: !ix.ForkJoin && !ix.Orderings}
+	w := &window{x: side{t: x, a: t.Free1, e: t.End}, y: side{t: y, a: u.Free1, e: u.End}, exact: !ix.Orderings}
 	if j := ix.joinOf(x, y); j >= 0 && j < w.x.a { // X waits for Y's end inside its window
 		w.y.a = ix.Threads[y].Edges
 	}
 	if j := ix.joinOf(y, x); j >= 0 && j < w.y.a {
 		w.x.a = ix.Threads[x].Edges
 	}
-	w.ctx = ix.context(x, y, w.x.a, w.y.a)
-	if lead != nil && ix.ForkJoin {
-		segs, err := lead(w.ctx, int(x), int(y))
-		if err != nil {
-			return nil, err
-		}
-		w.lead = segs
+	if err := ix.startWith(s, sp, w, t.Free0, u.Free0, lead); err != nil {
+		return nil, err
 	}
 	w.x.s, w.y.s = max(t.Free0, w.ctx[x]), max(u.Free0, w.ctx[y])
 	w.y.forked, w.x.forked = ix.forkOf(x, y), ix.forkOf(y, x)
@@ -82,7 +78,42 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 	if w.x.forked >= w.y.s {
 		w.x.s = w.ctx[x]
 	}
-	return w, w.read(s, sp)
+	if err := w.read(s, sp); err != nil {
+		return nil, err
+	}
+	// C first loses no run when it leaves third threads holding no lock
+	// and takes none that X or Y holds where it leaves them (in a run,
+	// that lock passes from X or Y to the third thread only after the cut).
+	if len(w.blocked) > 0 || !disjoint(w.used, w.x.heldAtC) || !disjoint(w.used, w.y.heldAtC) {
+		w.exact = false
+	}
+	return w, nil
+}
+
+// startWith fills the window's context C and its run: none without forks
+// and joins; else what forks and joins make every run do first
+// (fjContext), or, when that cannot be run first, the observed
+// happens-before context, grown by lead.
+func (ix *Index) startWith(s *proj.Summary, sp *proj.Spool, w *window, x0, y0 int64, lead Lead) error {
+	w.ctx = make([]int64, len(ix.Threads))
+	if !ix.ForkJoin {
+		return nil
+	}
+	if c, ok := ix.fjContext(w, x0, y0); ok {
+		segs, ok, err := ix.schedule(s, sp, c)
+		if err != nil || ok {
+			w.ctx, w.lead = c, segs
+			return err
+		}
+	}
+	w.exact = false
+	w.ctx = ix.context(w.x.t, w.y.t, w.x.a, w.y.a)
+	if lead == nil {
+		return nil
+	}
+	segs, err := lead(w.ctx, int(w.x.t), int(w.y.t))
+	w.lead = segs
+	return err
 }
 
 // joinOf is thread x's edge that joins y, -1 when it does not.
@@ -147,11 +178,14 @@ func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
 		case sd == nil && q >= w.ctx[t]:
 			return
 		case sd != nil && q == w.ctx[t]:
-			sd.heldAtC = len(held[t]) > 0
+			sd.heldAtC = slices.Clone(held[t])
 		}
 		switch {
 		case ev.Op == model.OpAcquire && s.SharedLock(ev.Target):
 			held[t] = append(held[t], ev.Target)
+			if sd == nil {
+				w.used = append(w.used, ev.Target)
+			}
 		case ev.Op == model.OpRelease:
 			held[t] = proj.RemoveLock(held[t], ev.Target)
 		}
@@ -159,6 +193,9 @@ func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
 	for t, h := range held {
 		if sd := sides[t]; sd != nil {
 			sd.held = h
+			if w.ctx[t] == sd.s {
+				sd.heldAtC = h
+			}
 		} else {
 			w.blocked = append(w.blocked, h...)
 		}

@@ -54,3 +54,15 @@ func (c *FJ) Join(t, u int32, n int64) {
 func (c *FJ) Before(t, e, u int32) int64 {
 	return c.epochs[t][e][u]
 }
+
+// Epochs is how many epochs thread t has had so far (its forks and joins
+// plus one).
+func (c *FJ) Epochs(t int32) int32 { return int32(len(c.epochs[t])) }
+
+// Each calls f with every thread u and the edges of u that precede thread
+// t's events of epoch e in every run (only those with some).
+func (c *FJ) Each(t, e int32, f func(u int32, n int64)) {
+	for u, n := range c.epochs[t][e] {
+		f(u, n)
+	}
+}
