@@ -74,6 +74,7 @@ type access struct {
 // graph's arcs, noting the obstacles one transaction shows on its own.
 type builder struct {
 	lockEdges bool
+	filter    *trace.BlockFilter
 	events    int64
 	nodes     []node
 	real      int64  // transactions among nodes
@@ -81,7 +82,8 @@ type builder struct {
 	conflicts []pair // the conflict graph's access arcs, transitively reduced
 	vars      []varState
 	threads   []*threadState
-	local     []rawObstacle
+	local     []rawObstacle // the first maxObstacles
+	locals    int64         // all of them
 	sync      syncState
 }
 
@@ -104,10 +106,11 @@ func (b *builder) read(ctx context.Context, r *trace.Reader) (string, error) {
 	evs := make([]trace.Event, 4096)
 	for {
 		n, err := r.Read(evs)
-		for i := range evs[:n] {
-			b.step(&evs[i])
-		}
 		b.events += int64(n)
+		kept := b.filter.Filter(evs[:n])
+		for i := range kept {
+			b.step(&kept[i])
+		}
 		switch {
 		case err == io.EOF:
 			b.messageArcs()
@@ -220,14 +223,14 @@ func (b *builder) readAccess(c, x int32, v *varState, a *access, line int64) {
 			a.flagged = true
 			o := b.obstacle(OwnWriteLost, x, c, line, v.last)
 			o.events = append(o.events, rawEvent{c, a.wrote, model.OpWrite})
-			b.local = append(b.local, o)
+			b.addLocal(o)
 		}
 	case a.hasExt:
 		if a.ext != v.last && !a.flagged {
 			a.flagged = true
 			o := b.obstacle(SplitRead, x, c, line, v.last)
 			o.events = append(o.events, rawEvent{a.ext.node, a.ext.line, model.OpWrite})
-			b.local = append(b.local, o)
+			b.addLocal(o)
 		}
 	default:
 		a.ext, a.hasExt = v.last, true
@@ -266,7 +269,7 @@ func (b *builder) writeAccess(c, x int32, v *varState, a *access, line int64) {
 	if a.readBy >= 0 {
 		o := b.obstacle(StaleRead, x, a.readBy, a.readAt, src{c, a.wrote})
 		o.events = append(o.events, rawEvent{c, line, model.OpWrite})
-		b.local = append(b.local, o)
+		b.addLocal(o)
 		a.readBy = -1
 	}
 	a.wrote = line
@@ -279,4 +282,12 @@ func (b *builder) conflict(from, to int32) {
 		return
 	}
 	b.conflicts = append(b.conflicts, pair{from, to})
+}
+
+// addLocal notes a local obstacle: the first maxObstacles are kept,
+// all are counted.
+func (b *builder) addLocal(o rawObstacle) {
+	if b.locals++; len(b.local) < maxObstacles {
+		b.local = append(b.local, o)
+	}
 }

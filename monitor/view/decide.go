@@ -5,7 +5,8 @@ import (
 	"fmt"
 )
 
-// maxObstacles bounds the obstacles a violation lists.
+// maxObstacles bounds the obstacles a violation lists (Stats.Obstacles
+// counts them all).
 const maxObstacles = 32
 
 // decider runs Check's stages over what the builder kept.
@@ -28,7 +29,8 @@ func (d *decider) decide(res *Result) {
 		res.Verdict, res.Decided = Serializable, StageEmpty
 	case len(b.local) > 0:
 		res.Verdict, res.Decided = Violation, StageLocal
-		for _, o := range b.local[:min(len(b.local), maxObstacles)] {
+		res.Stats.Obstacles = b.locals
+		for _, o := range b.local {
 			res.Why = append(res.Why, b.resolve(o))
 		}
 	default:

@@ -24,6 +24,10 @@ type Options struct {
 	// criterion's --lock-edges makes them conflict. Without it only
 	// program order constrains them.
 	LockEdges bool
+	// NotAtomic, if set, names the begins of blocks that are not
+	// transactions (--not-atomic, trace.BlockFilter): their begin and
+	// end are dropped. It runs where the reader does.
+	NotAtomic func(begin *trace.Event) bool
 	// searchOnly skips the fast paths (the conflict graph, the one-variable
 	// case), so that the tests hold the search alone to the reference.
 	searchOnly bool
@@ -79,6 +83,7 @@ const (
 	StageOneVar   Stage = "one-variable"
 	StageSearch   Stage = "search"
 	StageEmpty    Stage = "empty" // no transaction
+	StageRead     Stage = "read"  // the context ended the reading (Unknown)
 )
 
 // Stats measure Check's work.
@@ -88,7 +93,9 @@ type Stats struct {
 	Arcs    int64 // the polygraph's arcs before the search (reads-from, program order, ...)
 	Choices int64 // the polygraph's choices the search had to make
 	States  int64 // search nodes visited
-	Millis  int64
+	// Obstacles counts the obstacles found; Why lists at most 32.
+	Obstacles int64
+	Millis    int64
 }
 
 // Check reads the trace r to its end and decides whether it is
@@ -103,16 +110,22 @@ func Check(ctx context.Context, r *trace.Reader, o Options) (Result, error) {
 		o.MaxStates = DefaultMaxStates
 	}
 	b := newBuilder(o.LockEdges)
+	if o.NotAtomic != nil {
+		b.filter = trace.NewBlockFilter(o.NotAtomic)
+	}
 	stopped, err := b.read(ctx, r)
 	if err != nil {
 		return Result{}, err
 	}
 	res := Result{Threads: r.Threads().Names(), Vars: r.Vars().Names(), Locks: r.Locks().Names(), Msgs: r.Msgs().Names()}
 	if stopped != "" {
-		res.Verdict, res.Reason = Unknown, stopped
+		res.Verdict, res.Reason, res.Decided = Unknown, stopped, StageRead
 	} else {
 		d := &decider{b: b, ctx: ctx, maxStates: o.MaxStates, searchOnly: o.searchOnly}
 		d.decide(&res)
+		if res.Stats.Obstacles == 0 {
+			res.Stats.Obstacles = int64(len(res.Why))
+		}
 		res.Stats.Arcs, res.Stats.Choices, res.Stats.States = d.arcs, d.choices, d.states
 	}
 	res.Stats.Events, res.Stats.Txns = b.events, b.real

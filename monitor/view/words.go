@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/conc-dev/conc/model"
 )
@@ -58,7 +59,8 @@ func (n Names) Words(o Obstacle) []string {
 		return []string{fmt.Sprintf("%s sees %s, which %s overwrites at line %d: in a serial order the read would see the later write",
 			n.event(ev[0]), n.event(ev[1]), n.TxnWords(ev[1].Txn), ev[2].Line)}
 	case Cycle:
-		return append([]string{"these precedences close a cycle, so no serial order keeps them all:"}, n.facts(o.Paths[0])...)
+		head := fmt.Sprintf("these precedences close a cycle (%s), so no serial order keeps them all:", n.chain(o.Paths[0]))
+		return append([]string{head}, n.facts(o.Paths[0])...)
 	case NoPlace:
 		return n.noPlace(o)
 	}
@@ -73,6 +75,18 @@ func (n Names) noPlace(o Obstacle) []string {
 	out = append(out, n.facts(o.Paths[0])...)
 	out = append(out, fmt.Sprintf("and %s before %s:", n.TxnWords(k.Txn), n.TxnWords(r.Txn)))
 	return append(out, n.facts(o.Paths[1])...)
+}
+
+// chain is a cycle's transactions, "T1 lines 1-5 → T2 line 3 → T1 lines 1-5".
+func (n Names) chain(fs []Fact) string {
+	parts := make([]string, 0, len(fs)+1)
+	for _, f := range fs {
+		parts = append(parts, n.TxnWords(f.Before))
+	}
+	if len(fs) > 0 {
+		parts = append(parts, n.TxnWords(fs[len(fs)-1].After))
+	}
+	return strings.Join(parts, " → ")
 }
 
 func (n Names) facts(fs []Fact) []string {
