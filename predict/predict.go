@@ -77,6 +77,9 @@ func Predict(ctx context.Context, r *trace.Reader, o Options) (*Outcome, error) 
 	}
 	p, out, err := firstPass(ctx, r, o, false)
 	if p == nil {
+		if out != nil && o.Criterion == View {
+			out.Result.Engine = ViewEngine
+		}
 		return out, err
 	}
 	defer p.sp.Close()

@@ -62,6 +62,9 @@ func (p *predictor) viewDecide() (*Outcome, error) {
 		return nil, err
 	case v.best != nil:
 		v.best.Result.Stats.States = res.Work
+		if !v.clean {
+			v.best.Result.Reason += viewWholeNote
+		}
 		return v.best, nil
 	case res.Proved:
 		out := &Outcome{Result: engines.Result{Engine: ViewEngine, Verdict: engines.Serializable, Reason: viewProof(res)}}
@@ -133,6 +136,12 @@ func (v *viewSearch) accept(f blocks.Found) (ok, stop bool, err error) {
 	}
 	return true, v.clean || v.tries > viewTries, nil
 }
+
+// viewWholeNote ends a violation's reason when another transaction of
+// the witness run writes a variable of the pair: the pair is still broken,
+// but the run as a whole may be view-serializable.
+const viewWholeNote = "; another transaction of this run writes a variable of the pair too, so the run as a whole " +
+	"may be view-serializable (conc monitor --criterion view judges the whole run; docs/predict.md)"
 
 // viewProofNote is what a serializable answer proves.
 const viewProofNote = "no reordering makes two transactions of different threads non-view-serializable as a pair"

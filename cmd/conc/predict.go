@@ -34,6 +34,7 @@ type predictFlags struct {
 	all        bool // every group of violations (predict_all.go)
 	maxGroups  int
 	group      int // with --all and --witness-out: whose witness, from 1 (0: not given, the first shown)
+	criterion  string
 }
 
 func (f *predictFlags) register(fs *flag.FlagSet) {
@@ -45,6 +46,7 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.all, "all", false, "report every group of predicted violations (by the code locations of the interrupted transaction's two accesses), each with a verified witness")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "with --all, list at most `N` groups in the text output (0: all)")
 	groupVar(fs, &f.group)
+	fs.StringVar(&f.criterion, "criterion", "conflict", "`conflict` or view: a reordering that is not conflict-serializable, or two transactions that a reordering makes not view-serializable as a pair (Wang and Stoller's block test; docs/predict.md)")
 }
 
 // groupVar defines --group. The groups are numbered from 1, so 0 is
@@ -86,6 +88,10 @@ func runPredict(e *env, args []string) int {
 		return e.usagef("%v; run 'conc predict --help'", err)
 	}
 	switch {
+	case f.criterion != predict.Conflict && f.criterion != predict.View:
+		return e.badFlag("criterion", f.criterion, "want conflict or view")
+	case f.criterion == predict.View && f.all:
+		return e.usagef("--all groups conflict cycles: it does not apply to --criterion view; run 'conc predict --help'")
 	case f.maxGroups < 0:
 		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more")
 	case f.group > 0 && (!f.all || f.witnessOut == ""):
@@ -112,7 +118,7 @@ func runPredict(e *env, args []string) int {
 
 // predictOptions are the flags as package predict takes them.
 func (f *predictFlags) predictOptions(dl deadline) predict.Options {
-	return predict.Options{Engine: f.engine, Check: f.options(),
+	return predict.Options{Engine: f.engine, Check: f.options(), Criterion: f.criterion,
 		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given}
 }
 

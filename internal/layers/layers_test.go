@@ -210,6 +210,10 @@ func (g graph) violations() []string {
 				add("%s imports predict/all: predict's internal packages know nothing of --all", pkg)
 			case pkg == "predict/internal/tuning":
 				add("predict/internal/tuning imports %s: predict's limits import nothing of ours", q)
+			case pkg == "predict/internal/blocks" && isUnder(q, "predict") && q != "predict/internal/proj" && q != "predict/internal/hb":
+				// the view criterion's block test and grid search: predict
+				// materialises and verifies their runs.
+				add("predict/internal/blocks imports %s: the block test builds on the projection layer and its clocks, not on predict or another finder", q)
 			case pkg == "predict/internal/batch" && isUnder(q, "predict") && q != "predict/internal/proj":
 				// predict plans the witnesses; a batch only fills and
 				// verifies the plans' runs.
@@ -262,7 +266,7 @@ var forkOrderImports = []string{"predict/internal/proj", "predict/internal/hb", 
 // named are the packages the rules name besides programSide.
 var named = []string{"engines/brute", "engines/profile", "engines/global", "monitor", "monitor/atomicity", "monitor/pass", "trace", "predict", "predict/all", "predict/internal/tuning", "tracereport", "report/predicted",
 	"internal/budget", "testkit/expect", "testkit/shrink", "testkit/schedtest", "predict/internal/proj",
-	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products", "monitor/internal/txn",
+	"predict/internal/chain", "predict/internal/nested", "predict/internal/pair", "predict/internal/hb", "predict/internal/observed", "predict/internal/forkorder", "predict/internal/sites", "predict/internal/batch", "predict/internal/products", "predict/internal/blocks", "monitor/internal/txn",
 	"record", "record/rt", "record/internal/instr"}
 
 // TestLayers: the module's imports keep docs/design.md's rules.
@@ -310,6 +314,7 @@ func TestLayersCatch(t *testing.T) {
 		{"predict/internal/observed", "predict", "predict/internal/observed imports predict: the observed-order finder builds on"},
 		{"predict/internal/observed", "predict/internal/chain", "predict/internal/observed imports predict/internal/chain"},
 		{"predict/internal/forkorder", "predict", "predict/internal/forkorder imports predict: the prefilter with fork order builds on"},
+		{"predict/internal/blocks", "predict/internal/pair", "predict/internal/blocks imports predict/internal/pair: the block test builds on"},
 		{"predict/internal/forkorder", "predict/internal/observed", "predict/internal/forkorder imports predict/internal/observed"},
 		{"predict/internal/products", "predict", "predict/internal/products imports predict: the pairs' products build on"},
 		{"predict/internal/products", "predict/internal/pair", "predict/internal/products imports predict/internal/pair"},

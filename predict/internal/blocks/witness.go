@@ -137,11 +137,11 @@ func (ix *Index) Why(s *proj.Summary, f Found, lines [4]int64) string {
 			"and %s's %s of %s at line %d before %s's %s of it at line %d, which puts %s first",
 			X, role(a0), v(a0), lines[0], Y, role(a1), lines[1], X, Y, role(b1), v(b1), lines[2], X, role(b0), lines[3], Y)
 	}
-	return fmt.Sprintf("%s: %s and %s are not view-serializable as a pair in this run: %s", Note, txnName(X, t), txnName(Y, u), what)
+	return fmt.Sprintf("%s and %s are not view-serializable as a pair in this run (%s): %s", txnName(X, t), txnName(Y, u), Note, what)
 }
 
-// Note starts the reason of a violation.
-const Note = "two transactions that no serial order of the pair explains (Wang and Stoller's block test)"
+// Note names the test in a violation's reason.
+const Note = "Wang and Stoller's block test"
 
 // role is an access of a 2v-block as the paper names it.
 func role(a *Access) string {
