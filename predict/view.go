@@ -182,10 +182,10 @@ func (p *predictor) viewUndecided(ix *blocks.Index, res blocks.Result) *Outcome 
 	switch {
 	case ix.Inversion != "":
 		why += " (a potential deadlock: " + ix.Inversion + ")"
+	case ix.Messages:
+		why += " (the searches leave out messages and tokens, docs/spec.md §3)"
 	case ix.ForkJoin:
-		why += " (forks and joins: the runs searched start after what the forks need, in the observed order)"
-	case ix.Orderings:
-		why += " (the searches leave out read locks, messages and tokens)"
+		why += " (forks and joins: a context that leaves a lock held, or that runs only in the observed order)"
 	default:
 		why += " (a pair's grid over its bound)"
 	}

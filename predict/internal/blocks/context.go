@@ -69,7 +69,7 @@ func (ix *Index) schedule(s *proj.Summary, sp *proj.Spool, c []int64) ([]proj.Se
 	if err := s.EachEdge(sp, c, false, func(t int, _ int64, ev model.Event) { evs[t] = append(evs[t], ev) }); err != nil {
 		return nil, false, err
 	}
-	r := &runner{ix: ix, evs: evs, pos: make([]int64, len(c)), owner: map[int32]int{}}
+	r := &runner{ix: ix, evs: evs, pos: make([]int64, len(c)), owner: map[int32]int{}, readers: map[int32]int{}}
 	var segs []proj.Segment
 	for {
 		t := r.next()
@@ -92,7 +92,8 @@ type runner struct {
 	ix    *Index
 	evs   [][]model.Event
 	pos   []int64
-	owner map[int32]int // lock: its holder, -1 free
+	owner   map[int32]int // lock: its write holder, -1 free
+	readers map[int32]int // lock: its read holds
 }
 
 // next is the enabled thread whose next event has the earliest line, -1
@@ -117,9 +118,9 @@ func (r *runner) enabled(t int) bool {
 	}
 	ev := r.evs[t][r.pos[t]]
 	switch ev.Op {
-	case model.OpAcquire:
+	case model.OpAcquire, model.OpReadAcquire:
 		h, held := r.owner[ev.Target]
-		return !held || h < 0
+		return (!held || h < 0) && (ev.Op == model.OpReadAcquire || r.readers[ev.Target] == 0)
 	case model.OpJoin:
 		u := ev.Target
 		return r.pos[u] == r.ix.Threads[u].Edges
@@ -136,6 +137,10 @@ func (r *runner) take(t int) {
 		r.owner[ev.Target] = t
 	case model.OpRelease:
 		r.owner[ev.Target] = -1
+	case model.OpReadAcquire:
+		r.readers[ev.Target]++
+	case model.OpReadRelease:
+		r.readers[ev.Target]--
 	}
 }
 

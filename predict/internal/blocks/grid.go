@@ -19,9 +19,10 @@ const maxGrid = 1 << 24
 type grid struct {
 	w              *window
 	ix             *Index
-	a0, b0, a1, b1 int64 // the pattern's edges: X's a0 and b0, Y's a1 and b1
-	hx, hy         []uint64
-	blocked        uint64
+	a0, b0, a1, b1 int64    // the pattern's edges: X's a0 and b0, Y's a1 and b1
+	hx, hy         []uint64 // write holds per position
+	rx, ry         []uint64 // read holds per position
+	blockW, blockR uint64   // what third threads hold, for writing and for reading
 	cells          int64
 }
 
@@ -82,9 +83,12 @@ func (g *grid) reach() bitset {
 
 // open reports whether the point (x, y) may be on the path.
 func (g *grid) open(x, y int64) bool {
-	hx, hy := g.hx[x-g.w.x.s], g.hy[y-g.w.y.s]
+	i, j := x-g.w.x.s, y-g.w.y.s
+	wx, wy, rx, ry := g.hx[i], g.hy[j], g.rx[i], g.ry[j]
 	switch {
-	case hx&hy != 0, (hx|hy)&g.blocked != 0:
+	case wx&(wy|ry) != 0, rx&wy != 0: // a write hold excludes every other hold
+		return false
+	case (wx|wy|rx|ry)&g.blockW != 0, (wx|wy)&g.blockR != 0:
 		return false
 	case y > g.a1 && x <= g.a0: // Y's a1 before X's a0
 		return false
@@ -159,25 +163,41 @@ func (g *grid) lockBits() bool {
 		}
 		return 1 << b
 	}
-	sets := func(init []int32, evs []model.Event) []uint64 {
-		out := make([]uint64, len(evs)+1)
-		for _, l := range init {
-			out[0] |= num(l)
-		}
-		for i, ev := range evs {
-			out[i+1] = out[i]
-			switch {
-			case ev.Op == model.OpAcquire && g.ix.shared(ev.Target):
-				out[i+1] |= num(ev.Target)
-			case ev.Op == model.OpRelease && g.ix.shared(ev.Target):
-				out[i+1] &^= num(ev.Target)
+	sets := func(init []hold, evs []model.Event) (w, r []uint64) {
+		w, r = make([]uint64, len(evs)+1), make([]uint64, len(evs)+1)
+		for _, h := range init {
+			if h.read {
+				r[0] |= num(h.lock)
+			} else {
+				w[0] |= num(h.lock)
 			}
 		}
-		return out
+		for i, ev := range evs {
+			w[i+1], r[i+1] = w[i], r[i]
+			h, ok := holdOf(g.ix.s, ev)
+			if !ok {
+				continue
+			}
+			set := &w[i+1]
+			if h.read {
+				set = &r[i+1]
+			}
+			if acquires(ev.Op) {
+				*set |= num(h.lock)
+			} else {
+				*set &^= num(h.lock)
+			}
+		}
+		return w, r
 	}
-	g.hx, g.hy = sets(g.w.x.held, g.w.x.ev), sets(g.w.y.held, g.w.y.ev)
-	for _, l := range g.w.blocked {
-		g.blocked |= num(l)
+	g.hx, g.rx = sets(g.w.x.held, g.w.x.ev)
+	g.hy, g.ry = sets(g.w.y.held, g.w.y.ev)
+	for _, h := range g.w.blocked {
+		if h.read {
+			g.blockR |= num(h.lock)
+		} else {
+			g.blockW |= num(h.lock)
+		}
 	}
 	return ok
 }

@@ -90,7 +90,9 @@ type Index struct {
 	// end, nil beyond maxDense threads: a witness's context.
 	forkVC, endVC [][]int64
 	ForkJoin      bool // some fork or join
-	Orderings     bool // some op of docs/spec.md §3's extension
+	// Messages: some post, wait, give or take (docs/spec.md §3), which
+	// the grid does not model (read locks it does).
+	Messages bool
 	// Inversion is a potential deadlock, in words: two threads take two
 	// shared locks in opposite orders ("" when none was seen).
 	Inversion string
@@ -114,7 +116,7 @@ const maxDense = 2048
 // Collect is the block pass over the spool.
 func Collect(ctx context.Context, s *proj.Summary, sp *proj.Spool, u *proj.Users) (*Index, error) {
 	k := len(s.Threads)
-	ix := &Index{Threads: make([]*Thread, k), s: s, fj: hb.NewFJ(k), order: map[[2]int32]orderAt{}, Orderings: s.Orderings,
+	ix := &Index{Threads: make([]*Thread, k), s: s, fj: hb.NewFJ(k), order: map[[2]int32]orderAt{},
 		forkedBy: map[int32]syncAt{}}
 	c := &collector{ix: ix, s: s, u: u, st: make([]threadState, k)}
 	for t := range ix.Threads {
@@ -190,7 +192,7 @@ func (c *collector) step(ev *trace.Event) {
 	case op == model.OpFork || op == model.OpJoin:
 		c.sync(t, st, ev)
 	}
-	c.ix.Orderings = c.ix.Orderings || ev.Op.IsExtension()
+	c.ix.Messages = c.ix.Messages || ev.Op.IsExtension() && ev.Op != model.OpReadAcquire && ev.Op != model.OpReadRelease
 	st.pos += proj.EdgesOf(ev, st.open)
 	if len(st.held) == 0 {
 		st.lastFree = st.pos

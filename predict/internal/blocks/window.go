@@ -31,9 +31,9 @@ type window struct {
 	ctx     []int64        // C, edges per thread
 	lead    []proj.Segment // C's run
 	x, y    side
-	blocked []int32 // shared locks third threads hold where C leaves them
+	blocked []hold  // shared locks third threads hold where C leaves them
 	used    []int32 // shared locks third threads acquire in C
-	exact   bool    // no run of the pair is lost by the window (no fork, join or ordering)
+	exact   bool    // no run of the pair is lost by the window
 }
 
 // side is one thread of a window.
@@ -42,8 +42,8 @@ type side struct {
 	s, a    int64         // the grid's first and last positions
 	e       int64         // its transaction ends here (the grid must reach it)
 	ev      []model.Event // events from s
-	held    []int32       // shared locks held at s
-	heldAtC []int32       // shared locks it holds where C leaves it: its lead-in goes first
+	held    []hold        // shared locks held at s
+	heldAtC []hold        // shared locks it holds where C leaves it: its lead-in goes first
 	forked  int64         // the other thread's edge that forks it (-1: none)
 }
 
@@ -60,7 +60,7 @@ func (w *window) as(t int32) *window {
 // openWindow reads the window of t (X's txn tx) and u (Y's txn ty).
 func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead) (*window, error) {
 	t, u := &ix.Threads[x].Txns[tx], &ix.Threads[y].Txns[ty]
-	w := &window{x: side{t: x, a: t.Free1, e: t.End}, y: side{t: y, a: u.Free1, e: u.End}, exact: !ix.Orderings}
+	w := &window{x: side{t: x, a: t.Free1, e: t.End}, y: side{t: y, a: u.Free1, e: u.End}, exact: !ix.Messages}
 	if j := ix.joinOf(x, y); j >= 0 && j < w.x.a { // X waits for Y's end inside its window
 		w.y.a = ix.Threads[y].Edges
 	}
@@ -84,7 +84,7 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 	// C first loses no run when it leaves third threads holding no lock
 	// and takes none that X or Y holds where it leaves them (in a run,
 	// that lock passes from X or Y to the third thread only after the cut).
-	if len(w.blocked) > 0 || !disjoint(w.used, w.x.heldAtC) || !disjoint(w.used, w.y.heldAtC) {
+	if len(w.blocked) > 0 || !disjoint(w.used, locksOf(w.x.heldAtC)) || !disjoint(w.used, locksOf(w.y.heldAtC)) {
 		w.exact = false
 	}
 	return w, nil
@@ -167,7 +167,7 @@ func (ix *Index) context(x, y int32, xa, yb int64) []int64 {
 func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
 	need := slices.Clone(w.ctx)
 	need[w.x.t], need[w.y.t] = w.x.a, w.y.a
-	held := make([][]int32, len(need))
+	held := make([][]hold, len(need))
 	sides := map[int]*side{int(w.x.t): &w.x, int(w.y.t): &w.y}
 	err := s.EachEdge(sp, need, false, func(t int, q int64, ev model.Event) {
 		sd := sides[t]
@@ -180,14 +180,11 @@ func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
 		case sd != nil && q == w.ctx[t]:
 			sd.heldAtC = slices.Clone(held[t])
 		}
-		switch {
-		case ev.Op == model.OpAcquire && s.SharedLock(ev.Target):
-			held[t] = append(held[t], ev.Target)
-			if sd == nil {
+		if h, ok := holdOf(s, ev); ok {
+			held[t] = h.apply(held[t], ev.Op)
+			if sd == nil && acquires(ev.Op) {
 				w.used = append(w.used, ev.Target)
 			}
-		case ev.Op == model.OpRelease:
-			held[t] = proj.RemoveLock(held[t], ev.Target)
 		}
 	})
 	for t, h := range held {
@@ -201,4 +198,44 @@ func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
 		}
 	}
 	return err
+}
+
+// hold is a shared lock held, for writing or for reading (docs/spec.md
+// §3's read locks: read holds exclude only write holds).
+type hold struct {
+	lock int32
+	read bool
+}
+
+// holdOf is the hold an acquire or release (or read-acquire or
+// read-release) of a shared lock concerns.
+func holdOf(s *proj.Summary, ev model.Event) (hold, bool) {
+	switch ev.Op {
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
+		return hold{ev.Target, ev.Op == model.OpReadAcquire || ev.Op == model.OpReadRelease}, s.SharedLock(ev.Target)
+	}
+	return hold{}, false
+}
+
+func acquires(op model.Op) bool { return op == model.OpAcquire || op == model.OpReadAcquire }
+
+// apply takes or gives back h in the holds hs.
+func (h hold) apply(hs []hold, op model.Op) []hold {
+	if acquires(op) {
+		return append(slices.Clone(hs), h)
+	}
+	i := slices.Index(hs, h)
+	if i < 0 {
+		return hs
+	}
+	return slices.Delete(slices.Clone(hs), i, i+1)
+}
+
+// locksOf is the locks of some holds.
+func locksOf(hs []hold) []int32 {
+	out := make([]int32, len(hs))
+	for i, h := range hs {
+		out[i] = h.lock
+	}
+	return out
 }

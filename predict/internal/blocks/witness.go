@@ -116,7 +116,7 @@ func (ix *Index) Why(s *proj.Summary, f Found, lines [4]int64) string {
 	tx, ty := ix.Threads[in.X], ix.Threads[in.Y]
 	t, u := &tx.Txns[f.TX], &ty.Txns[f.TY]
 	c, d := tx.Contents[in.CX], ty.Contents[in.CY]
-	X, Y := s.ThreadNames[in.X], s.ThreadNames[in.Y]
+	X, Y := prose(s.ThreadNames, in.X), prose(s.ThreadNames, in.Y)
 	v := func(a *Access) string { return s.Vars[a.Var] }
 	var what string
 	switch a0, a1, b0, b1 := &c.Acc[in.A0], &d.Acc[in.A1], &c.Acc[in.B0], &d.Acc[in.B1]; in.Kind {
@@ -161,4 +161,38 @@ func txnName(thread string, t *Txn) string {
 		return fmt.Sprintf("%s#%d (line %d)", thread, t.Num, t.Begin)
 	}
 	return fmt.Sprintf("%s#%d (lines %d-%s)", thread, t.Num, t.Begin, end)
+}
+
+// prose names thread t as the report's sentences do (report.Naming): a
+// numeric name n reads Tn, unless some thread is itself named Tm for a
+// numeric name m of another; then every name reads as it is.
+func prose(names []string, t int32) string {
+	name := names[t]
+	if !numeric(name) {
+		return name
+	}
+	tn := map[string]bool{}
+	for _, s := range names {
+		if len(s) > 1 && s[0] == 'T' && numeric(s[1:]) {
+			tn[s[1:]] = true
+		}
+	}
+	for _, s := range names {
+		if tn[s] {
+			return name
+		}
+	}
+	return "T" + name
+}
+
+func numeric(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
