@@ -56,16 +56,22 @@ type decider struct {
 	accept Accept
 	res    Result
 	err    error
-	cells  int64
+	test   int64 // the block test's work so far
+	cells  int64 // the grids' cells so far
 }
 
 // Decide runs the block test over ix and searches its patterns' runs.
 func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, accept Accept) (Result, error) {
 	d := &decider{ix: ix, s: s, sp: sp, o: o, lead: lead, accept: accept}
-	f := &filter{ix: ix, limit: func(work int64) bool { return d.over(work) }}
+	f := &filter{ix: ix}
+	f.limit = func(work int64) bool {
+		d.test = work
+		return d.over(0)
+	}
 	f.emit = func(ins []Instance) bool {
+		d.test = f.work
 		d.res.Patterns += int64(len(ins))
-		return d.contents(ins, work(f))
+		return d.contents(ins)
 	}
 	f.pairs()
 	d.res.Work = f.work + d.cells
@@ -73,16 +79,15 @@ func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, ac
 	return d.res, d.err
 }
 
-func work(f *filter) int64 { return f.work }
-
-// over reports that the budget or the deadline ends the search (test
-// work done so far).
-func (d *decider) over(test int64) bool {
+// over reports that the budget (with more work to come) or the deadline
+// ends the search. The deadline is looked at every 1,024 units of the
+// test's work, and before every pair's search.
+func (d *decider) over(more int64) bool {
 	switch {
 	case d.res.Stop != "":
-	case d.o.MaxWork > 0 && test+d.cells > d.o.MaxWork:
+	case d.o.MaxWork > 0 && d.test+d.cells+more > d.o.MaxWork:
 		d.res.Stop = "budget"
-	case d.o.Stop != nil && (test+d.cells)&1023 == 0 && d.o.Stop():
+	case d.o.Stop != nil && (more > 0 || d.test&1023 == 0) && d.o.Stop():
 		d.res.Stop = "deadline"
 	}
 	return d.res.Stop != ""
@@ -90,17 +95,11 @@ func (d *decider) over(test int64) bool {
 
 // contents searches the patterns of one pair of contents in every pair of
 // their transactions; it reports false to end the decision.
-func (d *decider) contents(ins []Instance, test int64) bool {
+func (d *decider) contents(ins []Instance) bool {
 	in0 := ins[0]
 	tx, ty := d.ix.Threads[in0.X], d.ix.Threads[in0.Y]
 	for _, ti := range tx.Contents[in0.CX].Txns {
 		for _, ui := range ty.Contents[in0.CY].Txns {
-			if d.over(test) || d.o.Stop != nil && d.o.Stop() {
-				if d.res.Stop == "" {
-					d.res.Stop = "deadline"
-				}
-				return false
-			}
 			if !d.pair(ins, ti, ui) {
 				return false
 			}
@@ -114,6 +113,10 @@ func (d *decider) contents(ins []Instance, test int64) bool {
 // round); it reports false to end the decision.
 func (d *decider) pair(ins []Instance, ti, ui int32) bool {
 	in0 := ins[0]
+	t, u := &d.ix.Threads[in0.X].Txns[ti], &d.ix.Threads[in0.Y].Txns[ui]
+	if d.over(min(maxGrid, max(1, (t.Free1-t.Free0+1)*(u.Free1-u.Free0+1)))) { // about the grid's cells, searched only up to maxGrid
+		return false
+	}
 	d.res.Searched++
 	w, err := d.ix.openWindow(d.s, d.sp, in0.X, ti, in0.Y, ui, d.lead)
 	if err != nil {
