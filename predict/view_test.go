@@ -112,3 +112,15 @@ func TestViewUsage(t *testing.T) {
 		require.True(t, errors.As(err, &ue), "%+v: %v", o, err)
 	}
 }
+
+// T1 joins T3 between its read and its write of x: the run that puts
+// T2's write between them must run T3 to its end first, which the
+// context does (fjContext); T3's events hold a lock T1 takes too.
+func TestViewJoinInsideWindow(t *testing.T) {
+	src := "T1|begin\nT1|r(x)\nT3|acq(m)\nT3|w(y)\nT3|rel(m)\nT1|join(T3)\nT1|acq(m)\nT1|w(x)\nT1|rel(m)\nT1|end\nT2|w(x)\n"
+	_, want := newViewOracle(t, src).violation()
+	require.True(t, want)
+	out := predictString(t, src, Options{Criterion: View})
+	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+	requireViewWitness(t, src, newViewOracle(t, src), out)
+}
