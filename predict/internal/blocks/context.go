@@ -1,10 +1,12 @@
 package blocks
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/trace"
 )
 
 // The context of a pair's run when the trace forks or joins: what every
@@ -61,15 +63,74 @@ func (ix *Index) fjContext(w *window, x0, y0 int64) ([]int64, bool) {
 	return c, c[w.x.t] <= starts[0] && c[w.y.t] <= starts[1]
 }
 
+// freeAndSchedule schedules the context c, first moving each third thread
+// it leaves holding a lock on to its next position holding none, with
+// what forks and joins make that need (in place), as long as that needs
+// no move of X or Y past their starts x0, y0; false when it cannot.
+func (ix *Index) freeAndSchedule(s *proj.Summary, sp *proj.Spool, w *window, c []int64, x0, y0 int64) ([]proj.Segment, bool, error) {
+	bx, by := max(x0, c[w.x.t]), max(y0, c[w.y.t])
+	for range len(c) + 1 {
+		segs, r, err := ix.schedule(s, sp, c)
+		if err != nil || r == nil {
+			return nil, false, err
+		}
+		holding := r.holding(w.x.t, w.y.t)
+		if len(holding) == 0 {
+			return segs, true, nil
+		}
+		for _, t := range holding {
+			p, err := ix.nextFree(sp, t, c[t])
+			if err != nil {
+				return nil, false, err
+			}
+			c[t] = max(c[t], p)
+			ix.fj.Each(t, ix.epochAt(t, max(p-1, 0)), func(u int32, n int64) { c[u] = max(c[u], n) })
+		}
+		if c[w.x.t] > bx || c[w.y.t] > by {
+			return nil, false, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// nextFree is thread t's first position at or after from where it holds
+// no shared lock (its end when there is none).
+func (ix *Index) nextFree(sp *proj.Spool, t int32, from int64) (int64, error) {
+	pos, open, at := int64(0), false, ix.Threads[t].Edges
+	var held []hold
+	_, err := proj.SpoolEach(sp, func() bool { return false }, func(ev *trace.Event) bool {
+		if ev.Thread != t {
+			return true
+		}
+		if h, ok := holdOf(ix.s, model.Event{Op: ev.Op, Target: ev.Target}); ok {
+			held = h.apply(held, ev.Op)
+		}
+		switch ev.Op {
+		case model.OpBegin:
+			open = true
+		case model.OpEnd:
+			open = false
+		}
+		pos += proj.EdgesOf(ev, open)
+		if pos >= from && len(held) == 0 {
+			at = pos
+			return false
+		}
+		return true
+	})
+	return at, err
+}
+
 // schedule runs the context c: each thread to its cut, the enabled event
-// with the earliest line first. It reports false when it gets stuck (the
-// window then checks the locks C leaves held).
-func (ix *Index) schedule(s *proj.Summary, sp *proj.Spool, c []int64) ([]proj.Segment, bool, error) {
+// with the earliest line first. It returns the run and the runner at its
+// end, nil when it gets stuck.
+func (ix *Index) schedule(s *proj.Summary, sp *proj.Spool, c []int64) ([]proj.Segment, *runner, error) {
 	evs := make([][]model.Event, len(c))
 	if err := s.EachEdge(sp, c, false, func(t int, _ int64, ev model.Event) { evs[t] = append(evs[t], ev) }); err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
-	r := &runner{ix: ix, evs: evs, pos: make([]int64, len(c)), owner: map[int32]int{}, readers: map[int32]int{}}
+	r := &runner{ix: ix, evs: evs, pos: make([]int64, len(c)), owner: map[int32]int{}, readers: map[int32]int{},
+		reads: map[int][]int32{}}
 	var segs []proj.Segment
 	for {
 		t := r.next()
@@ -81,19 +142,42 @@ func (ix *Index) schedule(s *proj.Summary, sp *proj.Spool, c []int64) ([]proj.Se
 	}
 	for t := range c {
 		if r.pos[t] < c[t] {
-			return nil, false, nil
+			return nil, nil, nil
 		}
 	}
-	return segs, true, nil
+	return segs, r, nil
+}
+
+// holding is the threads but x and y that hold a shared lock.
+func (r *runner) holding(x, y int32) []int32 {
+	var out []int32
+	add := func(t int) {
+		if int32(t) != x && int32(t) != y && !slices.Contains(out, int32(t)) {
+			out = append(out, int32(t))
+		}
+	}
+	for l, t := range r.owner {
+		if t >= 0 && r.ix.shared(l) {
+			add(t)
+		}
+	}
+	for t, hs := range r.reads {
+		if len(hs) > 0 {
+			add(t)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // runner runs a context.
 type runner struct {
-	ix    *Index
-	evs   [][]model.Event
-	pos   []int64
-	owner   map[int32]int // lock: its write holder, -1 free
-	readers map[int32]int // lock: its read holds
+	ix      *Index
+	evs     [][]model.Event
+	pos     []int64
+	owner   map[int32]int   // lock: its write holder, -1 free
+	readers map[int32]int   // lock: its read holds
+	reads   map[int][]int32 // thread: the shared locks it read-holds
 }
 
 // next is the enabled thread whose next event has the earliest line, -1
@@ -139,8 +223,14 @@ func (r *runner) take(t int) {
 		r.owner[ev.Target] = -1
 	case model.OpReadAcquire:
 		r.readers[ev.Target]++
+		if r.ix.shared(ev.Target) {
+			r.reads[t] = append(r.reads[t], ev.Target)
+		}
 	case model.OpReadRelease:
 		r.readers[ev.Target]--
+		if i := slices.Index(r.reads[t], ev.Target); i >= 0 {
+			r.reads[t] = slices.Delete(r.reads[t], i, i+1)
+		}
 	}
 }
 

@@ -75,6 +75,8 @@ type Thread struct {
 	Contents   []*Content
 	Edges      int64   // its projection's edges
 	epochStart []int64 // the edge each epoch starts at
+	epochHeld  []bool  // whether it holds a shared lock there
+	endHeld    bool    // whether it holds one at its end
 	forks      []syncAt
 	joins      []syncAt
 	keys       map[string]int32 // content keys
@@ -120,7 +122,7 @@ func Collect(ctx context.Context, s *proj.Summary, sp *proj.Spool, u *proj.Users
 		forkedBy: map[int32]syncAt{}}
 	c := &collector{ix: ix, s: s, u: u, st: make([]threadState, k)}
 	for t := range ix.Threads {
-		ix.Threads[t] = &Thread{epochStart: []int64{0}, keys: map[string]int32{}}
+		ix.Threads[t] = &Thread{epochStart: []int64{0}, epochHeld: []bool{false}, keys: map[string]int32{}}
 	}
 	if k <= maxDense {
 		c.w = hb.NewWalk(k, len(s.Locks), true)
@@ -267,6 +269,7 @@ func (c *collector) sync(t int32, st *threadState, ev *trace.Event) {
 	}
 	st.epoch++
 	th.epochStart = append(th.epochStart, st.pos+1)
+	th.epochHeld = append(th.epochHeld, len(st.held) > 0)
 }
 
 // freed gives the transactions waiting for a lock-free position theirs.
@@ -285,7 +288,7 @@ func (c *collector) finish() {
 		if st.cur != nil {
 			c.close(int32(t), st, st.pos, 0)
 		}
-		th.Edges = st.pos
+		th.Edges, th.endHeld = st.pos, len(st.held) > 0
 		for _, i := range st.pending {
 			th.Txns[i].Free1 = st.pos
 		}

@@ -32,7 +32,6 @@ type window struct {
 	lead    []proj.Segment // C's run
 	x, y    side
 	blocked []hold  // shared locks third threads hold where C leaves them
-	used    []int32 // shared locks third threads acquire in C
 	exact   bool    // no run of the pair is lost by the window
 }
 
@@ -78,13 +77,20 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 	if w.x.forked >= w.y.s {
 		w.x.s = w.ctx[x]
 	}
+	// A thread that C leaves holding a lock may have to release it before
+	// the other can run to its window: the other's window then starts at
+	// its cut.
+	if w.x.s == w.ctx[x] && !ix.lockFreeAt(x, w.x.s) {
+		w.y.s = w.ctx[y]
+	}
+	if w.y.s == w.ctx[y] && !ix.lockFreeAt(y, w.y.s) {
+		w.x.s = w.ctx[x]
+	}
 	if err := w.read(s, sp); err != nil {
 		return nil, err
 	}
-	// C first loses no run when it leaves third threads holding no lock
-	// and takes none that X or Y holds where it leaves them (in a run,
-	// that lock passes from X or Y to the third thread only after the cut).
-	if len(w.blocked) > 0 || !disjoint(w.used, locksOf(w.x.heldAtC)) || !disjoint(w.used, locksOf(w.y.heldAtC)) {
+	// C first loses no run when it leaves third threads holding no lock.
+	if len(w.blocked) > 0 {
 		w.exact = false
 	}
 	return w, nil
@@ -100,7 +106,7 @@ func (ix *Index) startWith(s *proj.Summary, sp *proj.Spool, w *window, x0, y0 in
 		return nil
 	}
 	if c, ok := ix.fjContext(w, x0, y0); ok {
-		segs, ok, err := ix.schedule(s, sp, c)
+		segs, ok, err := ix.freeAndSchedule(s, sp, w, c, x0, y0)
 		if err != nil || ok {
 			w.ctx, w.lead = c, segs
 			return err
@@ -114,6 +120,17 @@ func (ix *Index) startWith(s *proj.Summary, sp *proj.Spool, w *window, x0, y0 in
 	segs, err := lead(w.ctx, int(w.x.t), int(w.y.t))
 	w.lead = segs
 	return err
+}
+
+// lockFreeAt reports that thread t holds no shared lock at position p,
+// known at its epochs' starts and its end (false elsewhere).
+func (ix *Index) lockFreeAt(t int32, p int64) bool {
+	th := ix.Threads[t]
+	if p == th.Edges {
+		return !th.endHeld
+	}
+	i, ok := slices.BinarySearch(th.epochStart, p)
+	return ok && !th.epochHeld[i]
 }
 
 // joinOf is thread x's edge that joins y, -1 when it does not.
@@ -182,9 +199,6 @@ func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
 		}
 		if h, ok := holdOf(s, ev); ok {
 			held[t] = h.apply(held[t], ev.Op)
-			if sd == nil && acquires(ev.Op) {
-				w.used = append(w.used, ev.Target)
-			}
 		}
 	})
 	for t, h := range held {
