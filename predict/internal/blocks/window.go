@@ -31,8 +31,8 @@ type window struct {
 	ctx     []int64        // C, edges per thread
 	lead    []proj.Segment // C's run
 	x, y    side
-	blocked []hold  // shared locks third threads hold where C leaves them
-	exact   bool    // no run of the pair is lost by the window
+	blocked []hold // shared locks third threads hold where C leaves them
+	exact   bool   // no run of the pair is lost by the window
 }
 
 // side is one thread of a window.
