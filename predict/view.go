@@ -180,6 +180,9 @@ func (p *predictor) viewUndecided(ix *blocks.Index, res blocks.Result) *Outcome 
 	}
 	why := fmt.Sprintf("the block test kept %d patterns and no run was found for them, but %d searches may have missed one", res.Patterns, res.Inexact)
 	switch {
+	case res.Unbuilt:
+		why = fmt.Sprintf("no run was found for the %d patterns the block test kept, but a transaction has more than %d initial reads "+
+			"and final writes, whose 2v-blocks were not compared", res.Patterns, blocks.MaxIRFW)
 	case ix.Inversion != "":
 		why += " (a potential deadlock: " + ix.Inversion + ")"
 	case ix.Messages:

@@ -43,6 +43,9 @@ type Result struct {
 	// join or ordering, a grid over its bound, a run predict refused).
 	Inexact int64
 	Stop    string // "budget" or "deadline" when one ended the search
+	// Unbuilt: some transaction has more initial reads and final writes
+	// than its 2v-blocks are built for (MaxIRFW), so nothing is proved.
+	Unbuilt bool
 	Work    int64
 }
 
@@ -68,14 +71,17 @@ func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, ac
 		d.test = work
 		return d.over(0)
 	}
-	f.emit = func(ins []Instance) bool {
+	f.emit = func(in Instance) bool {
 		d.test = f.work
-		d.res.Patterns += int64(len(ins))
-		return d.contents(ins)
+		d.res.Patterns++
+		return d.contents(in)
 	}
 	f.pairs()
 	d.res.Work = f.work + d.cells
-	d.res.Proved = d.err == nil && d.res.Found == 0 && d.res.Inexact == 0 && d.res.Stop == ""
+	for _, th := range ix.Threads {
+		d.res.Unbuilt = d.res.Unbuilt || th.bs != nil && th.bs.over
+	}
+	d.res.Proved = d.err == nil && d.res.Found == 0 && d.res.Inexact == 0 && d.res.Stop == "" && !d.res.Unbuilt
 	return d.res, d.err
 }
 
@@ -93,14 +99,13 @@ func (d *decider) over(more int64) bool {
 	return d.res.Stop != ""
 }
 
-// contents searches the patterns of one pair of contents in every pair of
-// their transactions; it reports false to end the decision.
-func (d *decider) contents(ins []Instance) bool {
-	in0 := ins[0]
-	tx, ty := d.ix.Threads[in0.X], d.ix.Threads[in0.Y]
-	for _, ti := range tx.Contents[in0.CX].Txns {
-		for _, ui := range ty.Contents[in0.CY].Txns {
-			if !d.pair(ins, ti, ui) {
+// contents searches a pattern in every pair of transactions with its
+// contents; it reports false to end the decision.
+func (d *decider) contents(in Instance) bool {
+	tx, ty := d.ix.Threads[in.X], d.ix.Threads[in.Y]
+	for _, ti := range tx.Contents[in.CX].Txns {
+		for _, ui := range ty.Contents[in.CY].Txns {
+			if !d.pair(in, ti, ui) {
 				return false
 			}
 		}
@@ -108,42 +113,28 @@ func (d *decider) contents(ins []Instance) bool {
 	return true
 }
 
-// pair searches every pattern of ins in transactions ti of thread X and
-// ui of thread Y (ins[0]'s; a pattern may have them the other way
-// round); it reports false to end the decision.
-func (d *decider) pair(ins []Instance, ti, ui int32) bool {
-	in0 := ins[0]
-	t, u := &d.ix.Threads[in0.X].Txns[ti], &d.ix.Threads[in0.Y].Txns[ui]
+// pair searches the pattern in transactions ti of thread X and ui of
+// Y; it reports false to end the decision.
+func (d *decider) pair(in Instance, ti, ui int32) bool {
+	t, u := &d.ix.Threads[in.X].Txns[ti], &d.ix.Threads[in.Y].Txns[ui]
 	if d.over(min(maxGrid, max(1, (t.Free1-t.Free0+1)*(u.Free1-u.Free0+1)))) { // about the grid's cells, searched only up to maxGrid
 		return false
 	}
 	d.res.Searched++
-	w, err := d.ix.openWindow(d.s, d.sp, in0.X, ti, in0.Y, ui, d.lead)
+	w, err := d.ix.openWindow(d.s, d.sp, in.X, ti, in.Y, ui, d.lead)
 	if err != nil {
 		d.err = err
 		return false
 	}
-	for _, in := range ins {
-		f := Found{In: in, TX: ti, TY: ui}
-		if in.X != in0.X {
-			f.TX, f.TY = ui, ti
-		}
-		if !d.search(w, f) {
-			return false
-		}
-	}
-	return true
+	return d.search(w, Found{In: in, TX: ti, TY: ui})
 }
 
 // search looks for the run of one pattern in the window of its pair; it
 // reports false to end the decision.
 func (d *decider) search(w *window, f Found) bool {
 	in := f.In
-	t, u := &d.ix.Threads[in.X].Txns[f.TX], &d.ix.Threads[in.Y].Txns[f.TY]
-	cx, cy := d.ix.Threads[in.X].Contents[in.CX], d.ix.Threads[in.Y].Contents[in.CY]
-	a0, b0 := t.Start+cx.Acc[in.A0].Off, t.Start+cx.Acc[in.B0].Off
-	a1, b1 := u.Start+cy.Acc[in.A1].Off, u.Start+cy.Acc[in.B1].Off
-	moves, found, exact, cells := d.ix.searchGrid(w.as(in.X), a0, b0, a1, b1)
+	a0, b0, a1, b1 := w.x.acc[in.A0], w.x.acc[in.B0], w.y.acc[in.A1], w.y.acc[in.B1]
+	moves, found, exact, cells := d.ix.searchGrid(w, a0, b0, a1, b1)
 	d.cells += cells
 	if !found {
 		if !exact {

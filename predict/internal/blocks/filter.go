@@ -1,5 +1,9 @@
 package blocks
 
+import (
+	"slices"
+)
+
 // The block test (the paper's isAtomic1vBlk and isAtomic2vBlk). Two
 // transactions t (of thread X) and u (of Y) interleaved alone, as σ, are
 // view-equivalent to t·u or u·t unless σ has one of these patterns
@@ -22,7 +26,12 @@ package blocks
 // the order of forks and joins do not rule out in every run; that is
 // only a necessary condition for a run to have it (a potential deadlock,
 // a lock held to the end, a lock passed on from section to section, make
-// it insufficient), so each is then searched for a run (search.go).
+// it insufficient), so each is then searched for a run (grid.go).
+//
+// As in the paper, a block is kept once per thread with where it occurs:
+// what the test compares is a block's variables, ops, locks and epochs,
+// so two threads' blocks are compared once, however many transactions
+// share them.
 
 // Kind is an unserializable pattern.
 type Kind uint8
@@ -46,20 +55,28 @@ type Instance struct {
 	A1, B1 int32 // Y's accesses
 }
 
-// filter enumerates the test's instances, counting its work: each pair
-// of contents' instances go to emit together.
+// at is where a block or an access occurs: a content and one or two of
+// its accesses.
+type at struct {
+	c    int32
+	i, j int32
+}
+
+// filter enumerates the test's instances as it finds them, counting its
+// work.
 type filter struct {
 	ix    *Index
 	work  int64
-	emit  func([]Instance) bool // false: stop
+	emit  func(Instance) bool   // false: stop
 	limit func(work int64) bool // true: stop (a budget, the deadline)
 	stop  bool
-	out   []Instance
 }
 
-// pairs runs the test over every two contents of different threads that
-// share a variable, until emit says stop.
+// pairs runs the test over every two threads, until emit says stop.
 func (f *filter) pairs() {
+	for _, th := range f.ix.Threads {
+		th.blocks()
+	}
 	for x := range f.ix.Threads {
 		for y := x + 1; y < len(f.ix.Threads) && !f.stop; y++ {
 			f.threads(int32(x), int32(y))
@@ -67,68 +84,36 @@ func (f *filter) pairs() {
 	}
 }
 
-// threads compares every content of thread x with every content of y.
+// threads compares the blocks of threads x and y.
 func (f *filter) threads(x, y int32) {
 	tx, ty := f.ix.Threads[x], f.ix.Threads[y]
-	for cx := range tx.Contents {
-		for cy := range ty.Contents {
+	f.oneV(x, y, tx.bs, ty.bs)
+	f.oneV(y, x, ty.bs, tx.bs)
+	f.twoV(x, y, tx.bs, ty.bs)
+}
+
+// tick counts work and looks at the limit.
+func (f *filter) tick() bool {
+	f.work++
+	if !f.stop && f.limit != nil && f.limit(f.work) {
+		f.stop = true
+	}
+	return !f.stop
+}
+
+// add emits an instance for each pair of occurrences.
+func (f *filter) add(k Kind, x, y int32, xs, ys []at, mk func(p, q at) (a0, a1, b1, b0 int32)) {
+	for _, p := range xs {
+		for _, q := range ys {
 			if f.stop {
 				return
 			}
-			f.work++
-			if f.limit != nil && f.limit(f.work) {
-				f.stop = true
-				return
-			}
-			sv := shared(tx.Contents[cx].vars, ty.Contents[cy].vars)
-			if len(sv) == 0 {
-				continue
-			}
-			f.out = f.out[:0]
-			p := pairOf{f: f, X: x, Y: y, CX: int32(cx), CY: int32(cy), c: tx.Contents[cx], d: ty.Contents[cy]}
-			p.oneV(sv)
-			p.swap().oneV(sv)
-			p.twoV(sv)
-			if len(f.out) > 0 && !f.emit(f.out) {
+			a0, a1, b1, b0 := mk(p, q)
+			if !f.emit(Instance{Kind: k, X: x, Y: y, CX: p.c, CY: q.c, A0: a0, A1: a1, B1: b1, B0: b0}) {
 				f.stop = true
 			}
 		}
 	}
-}
-
-// shared is the sorted intersection of two sorted sets of variables.
-func shared(a, b []int32) []int32 {
-	var out []int32
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			out = append(out, a[i])
-			i, j = i+1, j+1
-		}
-	}
-	return out
-}
-
-// pairOf is one pair of contents, c of thread X and d of Y.
-type pairOf struct {
-	f      *filter
-	X, Y   int32
-	CX, CY int32
-	c, d   *Content
-}
-
-// swap is the pair seen from the other side.
-func (p pairOf) swap() pairOf {
-	return pairOf{f: p.f, X: p.Y, Y: p.X, CX: p.CY, CY: p.CX, c: p.d, d: p.c}
-}
-
-// add keeps an instance.
-func (p pairOf) add(k Kind, a0, a1, b1, b0 int32) {
-	p.f.out = append(p.f.out, Instance{Kind: k, X: p.X, Y: p.Y, CX: p.CX, CY: p.CY, A0: a0, A1: a1, B1: b1, B0: b0})
 }
 
 // precedes reports that thread t's events of epoch e come before thread
@@ -142,75 +127,24 @@ func (ix *Index) precedes(t, e, u, g int32) bool {
 	return end <= ix.fj.Before(u, g, t)
 }
 
-// mayPrecede reports that access a of X may come before access b of Y in
-// some run, as far as forks and joins tell.
-func (p pairOf) mayPrecede(a *Access, xa int32, b *Access, yb int32) bool {
-	return !p.f.ix.precedes(yb, b.Epoch, xa, a.Epoch)
-}
+// mayPrecede reports that an access of thread x in epoch ex may come
+// before one of y in epoch ey in some run, as far as forks and joins
+// tell.
+func (ix *Index) mayPrecede(x, ex, y, ey int32) bool { return !ix.precedes(y, ey, x, ex) }
 
-// oneV looks for the 1v-block patterns with the block in c and the event
-// between in d.
-func (p pairOf) oneV(vars []int32) {
-	for _, v := range vars {
-		for _, pr := range outerPairs(p.c, p.c.byVar[v]) {
-			e1, e2 := &p.c.Acc[pr[0]], &p.c.Acc[pr[1]]
-			k := kindOf(e1, e2)
-			h := held12(e1, e2)
-			for _, j := range p.d.byVar[v] {
-				p.f.work++
-				op := &p.d.Acc[j]
-				if fits(k, op) && disjoint(op.locks(), h) &&
-					p.mayPrecede(e1, p.X, op, p.Y) && p.mayPrecede(op, p.Y, e2, p.X) {
-					p.add(k, pr[0], j, j, pr[1])
-				}
+// oneV compares x's 1v-blocks with y's accesses between them.
+func (f *filter) oneV(x, y int32, bx, by *threadBlocks) {
+	for _, b := range bx.one {
+		for _, op := range by.ops[b.v] {
+			if !f.tick() {
+				return
+			}
+			if fits(b.k, op) && disjoint(op.held, b.h12) &&
+				f.ix.mayPrecede(x, b.e1, y, op.epoch) && f.ix.mayPrecede(y, op.epoch, x, b.e2) {
+				f.add(b.k, x, y, b.at, op.at, func(p, q at) (int32, int32, int32, int32) { return p.i, q.i, q.i, p.j })
 			}
 		}
 	}
-}
-
-// outerPairs are the 1v-blocks of one variable's accesses is (in order):
-// each access with the last write before it, or when there is none the
-// last read before it (the paper's rule a), and the first initial read
-// with the final write (rule b).
-func outerPairs(c *Content, is []int32) [][2]int32 {
-	var out [][2]int32
-	lastW, lastR := int32(-1), int32(-1)
-	ir, fw := int32(-1), int32(-1)
-	for _, i := range is {
-		a := &c.Acc[i]
-		switch {
-		case lastW >= 0:
-			out = append(out, [2]int32{lastW, i})
-		case lastR >= 0:
-			out = append(out, [2]int32{lastR, i})
-		}
-		if a.Write {
-			lastW = i
-		} else {
-			lastR = i
-		}
-		if a.IR && ir < 0 {
-			ir = i
-		}
-		if a.FW {
-			fw = i
-		}
-	}
-	if ir >= 0 && fw >= 0 {
-		if pr := [2]int32{ir, fw}; len(out) == 0 || !containsPair(out, pr) {
-			out = append(out, pr)
-		}
-	}
-	return out
-}
-
-func containsPair(ps [][2]int32, p [2]int32) bool {
-	for _, q := range ps {
-		if q == p {
-			return true
-		}
-	}
-	return false
 }
 
 // kindOf is the pattern a block of these two accesses can make.
@@ -227,12 +161,19 @@ func kindOf(e1, e2 *Access) Kind {
 }
 
 // fits reports that op, between a block's two accesses, makes pattern k.
-func fits(k Kind, op *Access) bool {
+func fits(k Kind, op *opBlock) bool {
 	switch k {
 	case ReadBetweenWrites:
-		return op.IR
+		return op.ir
 	case FinalWriteBetween:
-		return op.FW
+		return op.fw
 	}
-	return op.Write
+	return op.write
+}
+
+// sortedLocks is a set of locks, sorted.
+func sortedLocks(ls []int32) []int32 {
+	out := slices.Clone(ls)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

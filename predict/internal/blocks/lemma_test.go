@@ -126,18 +126,17 @@ func anyPatternIn(c, d *Content, sigma []int) bool {
 	for k, side := range sigma {
 		pos[side] = append(pos[side], k)
 	}
-	ix := &Index{Threads: []*Thread{{Edges: 9, epochStart: []int64{0}}, {Edges: 9, epochStart: []int64{0}}}, fj: hb.NewFJ(2)}
-	f := &filter{ix: ix}
-	p := pairOf{f: f, X: 0, Y: 1, CX: 0, CY: 0, c: c, d: d}
-	sv := shared(c.vars, d.vars)
-	p.oneV(sv)
-	p.swap().oneV(sv)
-	p.twoV(sv)
-	for _, in := range f.out {
+	c.Txns, d.Txns = []int32{0}, []int32{0}
+	ix := &Index{Threads: []*Thread{{Edges: 9, epochStart: []int64{0}, Contents: []*Content{c}},
+		{Edges: 9, epochStart: []int64{0}, Contents: []*Content{d}}}, fj: hb.NewFJ(2)}
+	found := false
+	f := &filter{ix: ix, emit: func(in Instance) bool {
 		x, y := int(in.X), int(in.Y)
 		if pos[x][in.A0] < pos[y][in.A1] && pos[y][in.B1] < pos[x][in.B0] {
-			return true
+			found = true
 		}
-	}
-	return false
+		return true
+	}}
+	f.pairs()
+	return found
 }

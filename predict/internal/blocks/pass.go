@@ -11,10 +11,10 @@ import (
 	"github.com/conc-dev/conc/trace"
 )
 
-// lockAt is a shared lock held at an access, with the edge of its acquire
-// counted from the transaction's first edge (negative: before it). Two
-// accesses hold a lock continuously between them iff both hold it with
-// the same acquire (the paper's held(e1, e2)).
+// lockAt is a shared lock held at an access, with its acquire's place
+// (as Access.Off; -1: before the transaction). Two accesses hold a lock
+// continuously between them iff both hold it with the same acquire (the
+// paper's held(e1, e2)).
 type lockAt struct {
 	lock int32
 	acq  int64
@@ -25,7 +25,10 @@ type lockAt struct {
 type Access struct {
 	Var   int32
 	Write bool
-	Off   int64 // its edge, from the transaction's first
+	// Off is its place among the transaction's accesses and the
+	// acquires and releases of its sections (a rank: transactions of one
+	// shape share a content; a run's positions come from its window).
+	Off   int64
 	Epoch int32 // the thread's forks and joins before it
 	// IR: a read with no write of Var before it in the transaction (an
 	// initial read); FW: the last write of Var in it (its final write).
@@ -34,7 +37,7 @@ type Access struct {
 }
 
 // section is a critical section of a shared lock inside a transaction:
-// its acquire and release edges, from the transaction's first.
+// its acquire's and release's places (as Access.Off).
 type section struct {
 	lock     int32
 	acq, rel int64
@@ -80,12 +83,14 @@ type Thread struct {
 	forks      []syncAt
 	joins      []syncAt
 	keys       map[string]int32 // content keys
+	bs         *threadBlocks    // its blocks (blockset.go), once built
 }
 
 // Index is the block pass's result.
 type Index struct {
 	Threads []*Thread
 	s       *proj.Summary
+	u       *proj.Users
 	fj      *hb.FJ
 	// forkVC and endVC are the observed happens-before clocks (locks
 	// included) of each forked thread's first event and of each thread's
@@ -118,7 +123,7 @@ const maxDense = 2048
 // Collect is the block pass over the spool.
 func Collect(ctx context.Context, s *proj.Summary, sp *proj.Spool, u *proj.Users) (*Index, error) {
 	k := len(s.Threads)
-	ix := &Index{Threads: make([]*Thread, k), s: s, fj: hb.NewFJ(k), order: map[[2]int32]orderAt{},
+	ix := &Index{Threads: make([]*Thread, k), s: s, u: u, fj: hb.NewFJ(k), order: map[[2]int32]orderAt{},
 		forkedBy: map[int32]syncAt{}}
 	c := &collector{ix: ix, s: s, u: u, st: make([]threadState, k)}
 	for t := range ix.Threads {
@@ -308,6 +313,7 @@ func (c *collector) close(t int32, st *threadState, end, line int64) {
 		return
 	}
 	th := c.ix.Threads[t]
+	ranks(b.acc, b.secs)
 	ct := newContent(b.acc, b.secs)
 	key := ct.key()
 	ci, ok := th.keys[key]
@@ -320,6 +326,41 @@ func (c *collector) close(t int32, st *threadState, end, line int64) {
 	th.Txns = append(th.Txns, Txn{Content: ci, Num: b.num, Start: b.start, End: end, Free0: b.free0, Free1: -1,
 		Begin: b.line, EndLine: line})
 	st.pending = append(st.pending, len(th.Txns)-1) // the next lock-free position, from End on, is its Free1
+}
+
+// ranks replaces the edges (from the transaction's first) of the
+// accesses, of their locks' acquires and of the sections by their ranks
+// among them; an acquire before the transaction becomes -1 (at most one
+// acquire of a lock before it is still held inside).
+func ranks(acc []Access, secs []section) {
+	var offs []int64
+	for _, a := range acc {
+		offs = append(offs, a.Off)
+		for _, h := range a.held {
+			offs = append(offs, h.acq)
+		}
+	}
+	for _, s := range secs {
+		offs = append(offs, s.acq, s.rel)
+	}
+	slices.Sort(offs)
+	offs = slices.Compact(offs)
+	rank := func(o int64) int64 {
+		if o < 0 {
+			return -1
+		}
+		i, _ := slices.BinarySearch(offs, o)
+		return int64(i)
+	}
+	for i := range acc {
+		acc[i].Off = rank(acc[i].Off)
+		for j := range acc[i].held {
+			acc[i].held[j].acq = rank(acc[i].held[j].acq)
+		}
+	}
+	for i := range secs {
+		secs[i].acq, secs[i].rel = rank(secs[i].acq), rank(secs[i].rel)
+	}
 }
 
 // newContent marks the initial reads and final writes and indexes the

@@ -13,7 +13,7 @@ package blocks
 // stands for all: if two of them fall on different sides of u's final
 // write, a 1v pattern (two initial reads and a write between) is there.
 
-// irfw is a content's first initial read and final write of each shared
+// irfw is a content's first initial read and final write of each
 // variable (-1: none).
 type irfw struct {
 	ir, fw map[int32]int32
@@ -36,83 +36,66 @@ func irfwOf(c *Content, vars []int32) irfw {
 	return e
 }
 
-// events are the initial reads and final writes of these variables, in
-// program order.
-func (e irfw) events(c *Content, vars []int32) []int32 {
+// events are the initial reads and final writes, in program order.
+func (e irfw) events(c *Content) []int32 {
 	var out []int32
 	for i := range c.Acc {
-		a := &c.Acc[i]
-		v := a.Var
-		if _, ok := e.ir[v]; ok && (e.ir[v] == int32(i) || e.fw[v] == int32(i)) {
+		v := c.Acc[i].Var
+		if e.ir[v] == int32(i) || e.fw[v] == int32(i) {
 			out = append(out, int32(i))
 		}
 	}
 	return out
 }
 
-// of is the variable's initial read and final write that exist.
-func (e irfw) of(v int32) []int32 {
-	var out []int32
-	for _, i := range []int32{e.ir[v], e.fw[v]} {
-		if i >= 0 {
-			out = append(out, i)
-		}
-	}
-	return out
-}
+func conflict(wa, wb bool) bool { return wa || wb }
 
-// twoV looks for the 2v-block patterns of c's blocks against d's.
-func (p pairOf) twoV(vars []int32) {
-	if len(vars) < 2 {
-		return
-	}
-	ec, ed := irfwOf(p.c, vars), irfwOf(p.d, vars)
-	evs := ec.events(p.c, vars)
-	for i, ai := range evs {
-		for _, bi := range evs[i+1:] {
-			a, b := &p.c.Acc[ai], &p.c.Acc[bi]
-			if a.Var == b.Var {
-				continue
+// twoV compares x's 2v-blocks with y's on the same two variables.
+func (f *filter) twoV(x, y int32, bx, by *threadBlocks) {
+	for _, A := range bx.two {
+		for _, B := range by.two {
+			if !f.tick() {
+				return
 			}
-			for _, ai2 := range ed.of(a.Var) {
-				for _, bi2 := range ed.of(b.Var) {
-					p.f.work++
-					if conflict(a, &p.d.Acc[ai2]) && conflict(b, &p.d.Acc[bi2]) {
-						p.disagree(ai, bi, ai2, bi2)
-					}
+			switch {
+			case B.va == A.va && B.vb == A.vb: // y's a2 before its b2
+				if conflict(A.wa, B.wa) && conflict(A.wb, B.wb) {
+					f.nested(x, y, A, B)
+				}
+			case B.va == A.vb && B.vb == A.va: // y's b2 (its first) before its a2
+				if conflict(A.wa, B.wb) && conflict(A.wb, B.wa) {
+					f.crossing(x, y, A, B)
 				}
 			}
 		}
 	}
 }
 
-func conflict(a, b *Access) bool { return a.Write || b.Write }
-
-// disagree emits the orders of c's a, b (a first) and d's a2 (a's
-// variable), b2 (b's) that make the pairs disagree, when the locks and
-// the forks and joins allow them.
-func (p pairOf) disagree(ai, bi, ai2, bi2 int32) {
-	a, b, a2, b2 := &p.c.Acc[ai], &p.c.Acc[bi], &p.d.Acc[ai2], &p.d.Acc[bi2]
-	hc, hd := held12(a, b), held12(a2, b2)
-	if a2.Off < b2.Off {
-		// d's inside c's: a < a2 … b2 < b.
-		if disjoint(p.d.span(a2, b2), hc) && p.mayPrecede(a, p.X, a2, p.Y) && p.mayPrecede(b2, p.Y, b, p.X) {
-			p.add(TwoVariables, ai, ai2, bi2, bi)
-		}
-		// c's inside d's: a2 < a … b < b2, as X's b before Y's b2 and
-		// Y's a2 before X's a.
-		if disjoint(p.c.span(a, b), hd) && p.mayPrecede(a2, p.Y, a, p.X) && p.mayPrecede(b, p.X, b2, p.Y) {
-			p.add(TwoVariables, bi, bi2, ai2, ai)
-		}
-		return
+// nested emits the disagreements of x's a, b with y's a2 before b2: y's
+// two between x's (a < a2 … b2 < b) or x's two between y's (a2 < a … b <
+// b2), when the locks and the forks and joins allow them.
+func (f *filter) nested(x, y int32, A, B *twoBlock) {
+	ix := f.ix
+	if disjoint(B.span, A.h12) && ix.mayPrecede(x, A.ea, y, B.ea) && ix.mayPrecede(y, B.eb, x, A.eb) {
+		f.add(TwoVariables, x, y, A.at, B.at, func(p, q at) (int32, int32, int32, int32) { return p.i, q.i, q.j, p.j })
 	}
-	// b2 before a2 in d: a < a2 and b2 < b, in one of four interleavings.
-	hd = held12(b2, a2)
-	crossing := disjoint(a.locks(), hd) && disjoint(a2.locks(), hc) || // b2 a a2 b
-		disjoint(p.c.span(a, b), hd) || // b2 a b a2
-		disjoint(p.d.span(b2, a2), hc) || // a b2 a2 b
-		disjoint(b2.locks(), hc) && disjoint(b.locks(), hd) // a b2 b a2
-	if crossing && p.mayPrecede(a, p.X, a2, p.Y) && p.mayPrecede(b2, p.Y, b, p.X) {
-		p.add(TwoVariables, ai, ai2, bi2, bi)
+	// As x's b before y's b2, and y's a2 before x's a.
+	if disjoint(A.span, B.h12) && ix.mayPrecede(y, B.ea, x, A.ea) && ix.mayPrecede(x, A.eb, y, B.eb) {
+		f.add(TwoVariables, x, y, A.at, B.at, func(p, q at) (int32, int32, int32, int32) { return p.j, q.j, q.i, p.i })
+	}
+}
+
+// crossing emits the disagreement of x's a, b with y's b2 before a2
+// (B's first is b2, on b's variable): a < a2 and b2 < b, in one of four
+// interleavings, each allowed by its locks: b2 a a2 b, b2 a b a2, a b2
+// a2 b, a b2 b a2.
+func (f *filter) crossing(x, y int32, A, B *twoBlock) {
+	ha2, hb2 := B.hb, B.ha
+	ok := disjoint(A.ha, B.h12) && disjoint(ha2, A.h12) ||
+		disjoint(A.span, B.h12) ||
+		disjoint(B.span, A.h12) ||
+		disjoint(hb2, A.h12) && disjoint(A.hb, B.h12)
+	if ok && f.ix.mayPrecede(x, A.ea, y, B.eb) && f.ix.mayPrecede(y, B.ea, x, A.eb) {
+		f.add(TwoVariables, x, y, A.at, B.at, func(p, q at) (int32, int32, int32, int32) { return p.i, q.j, q.i, p.j })
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
 )
@@ -39,27 +40,20 @@ type window struct {
 type side struct {
 	t       int32
 	s, a    int64         // the grid's first and last positions
+	start   int64         // its transaction's first edge
 	e       int64         // its transaction ends here (the grid must reach it)
+	acc     []int64       // the edges of its transaction's relevant accesses (Content.Acc's)
 	ev      []model.Event // events from s
 	held    []hold        // shared locks held at s
 	heldAtC []hold        // shared locks it holds where C leaves it: its lead-in goes first
 	forked  int64         // the other thread's edge that forks it (-1: none)
 }
 
-// as is the window with thread t as X.
-func (w *window) as(t int32) *window {
-	if w.x.t == t {
-		return w
-	}
-	v := *w
-	v.x, v.y = w.y, w.x
-	return &v
-}
-
 // openWindow reads the window of t (X's txn tx) and u (Y's txn ty).
 func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead) (*window, error) {
 	t, u := &ix.Threads[x].Txns[tx], &ix.Threads[y].Txns[ty]
-	w := &window{x: side{t: x, a: t.Free1, e: t.End}, y: side{t: y, a: u.Free1, e: u.End}, exact: !ix.Messages}
+	w := &window{x: side{t: x, a: t.Free1, start: t.Start, e: t.End}, y: side{t: y, a: u.Free1, start: u.Start, e: u.End},
+		exact: !ix.Messages}
 	if j := ix.joinOf(x, y); j >= 0 && j < w.x.a { // X waits for Y's end inside its window
 		w.y.a = ix.Threads[y].Edges
 	}
@@ -86,7 +80,7 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 	if w.y.s == w.ctx[y] && !ix.lockFreeAt(y, w.y.s) {
 		w.x.s = w.ctx[x]
 	}
-	if err := w.read(s, sp); err != nil {
+	if err := w.read(s, sp, ix.u); err != nil {
 		return nil, err
 	}
 	// C first loses no run when it leaves third threads holding no lock.
@@ -181,13 +175,16 @@ func (ix *Index) context(x, y int32, xa, yb int64) []int64 {
 
 // read takes the window's events from the spool, with the locks held at
 // its start and those C leaves third threads holding.
-func (w *window) read(s *proj.Summary, sp *proj.Spool) error {
+func (w *window) read(s *proj.Summary, sp *proj.Spool, u *proj.Users) error {
 	need := slices.Clone(w.ctx)
 	need[w.x.t], need[w.y.t] = w.x.a, w.y.a
 	held := make([][]hold, len(need))
 	sides := map[int]*side{int(w.x.t): &w.x, int(w.y.t): &w.y}
 	err := s.EachEdge(sp, need, false, func(t int, q int64, ev model.Event) {
 		sd := sides[t]
+		if sd != nil && q >= sd.start && q < sd.e && ev.Op.IsAccess() && u.Relevant(int32(t), profiles.LetterOf(ev)) {
+			sd.acc = append(sd.acc, q)
+		}
 		switch {
 		case sd != nil && q >= sd.s:
 			sd.ev = append(sd.ev, ev)
