@@ -4,9 +4,9 @@ import (
 	"slices"
 
 	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/profiles"
 	"github.com/conc-dev/conc/predict/internal/hb"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/profiles"
 )
 
 // A pair of transactions, t of thread X and u of Y, is searched for a
