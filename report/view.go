@@ -78,7 +78,7 @@ func writeViewOrder(b *bufio.Writer, r *Report, o TextOptions) {
 		b.WriteString("  " + row.text + "\n")
 	}
 	if shown < len(rows) {
-		fmt.Fprintf(b, "  ... and %s more (--all lists them; --format json has them)\n", plural(n-rows[shown].at, "transaction"))
+		fmt.Fprintf(b, "  ... and %d more transactions (--all lists them; --format json has them)\n", n-rows[shown].at)
 	}
 }
 
@@ -113,7 +113,7 @@ func (r *Report) orderRows() []orderRow {
 func unary(t ViewTxn) bool { return t.End != nil && *t.End == t.Begin }
 
 func writeObstacles(b *bufio.Writer, r *Report, o TextOptions) {
-	fmt.Fprintf(b, "no serial order of the %s is view-equivalent to the trace (docs/monitor.md, \"View serializability\"):\n", plural64(derefOr(r.Transactions), "transaction"))
+	fmt.Fprintf(b, "no serial order of the %s is view-equivalent to the trace (docs/traces.md, \"View serializability\"):\n", plural64(derefOr(r.Transactions), "transaction"))
 	shown := len(r.Obstacles)
 	if !o.All && shown > 3 {
 		shown = 3

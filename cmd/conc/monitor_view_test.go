@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,4 +98,23 @@ func TestMonitorViewBudgets(t *testing.T) {
 	require.Equal(t, exitUnknown, cut.code, cut.stdout)
 	require.Contains(t, cut.stdout, "--max-states 1")
 	_ = os.Remove(np)
+}
+
+// TestTracesDocQuotesView: each `$ conc monitor … --criterion view`
+// example of docs/trace-commands.md is what conc prints (its timing
+// aside).
+func TestTracesDocQuotesView(t *testing.T) {
+	t.Chdir("../..")
+	doc, err := os.ReadFile("docs/trace-commands.md")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```\n\\$ conc (monitor [^\n]*--criterion view)\n(.*?)```\n").FindAllStringSubmatch(string(doc), -1)
+	require.Len(t, blocks, 2)
+	millis := regexp.MustCompile(`\d+ ms\n$`)
+	for _, b := range blocks {
+		args := strings.Fields(b[1])
+		args[1] = filepath.Join("cmd/conc", strings.TrimPrefix(args[1], "cmd/conc/"))
+		o := conc(args...)
+		require.Empty(t, o.stderr)
+		require.Equal(t, millis.ReplaceAllString(b[2], "ms\n"), millis.ReplaceAllString(o.stdout, "ms\n"), b[1])
+	}
 }

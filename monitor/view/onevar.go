@@ -3,7 +3,7 @@ package view
 import "slices"
 
 // The one-variable case (Wang and Stoller's Theorem 3 for one observed
-// trace; docs/monitor.md, "View serializability"): when the choices of
+// trace; docs/traces.md, "View serializability"): when the choices of
 // the polygraph all place writers of one variable x, every other
 // variable's precedences are arcs, and deciding is ordering x's blocks.
 // A block is a writer of x with the transactions that read x from it

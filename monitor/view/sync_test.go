@@ -159,7 +159,7 @@ func genSyncTrace(rng *rand.Rand, threads, vars, n int) string {
 func TestLockEdgesAgainstBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 29))
 	counts := map[string]int{}
-	for range testflag.N(1500, 15000) {
+	for range testflag.N(1000, 15000) {
 		text := genSyncTrace(rng, 2+rng.IntN(2), 1+rng.IntN(2), 6+rng.IntN(8))
 		if strings.TrimSpace(text) == "" {
 			continue
@@ -185,6 +185,6 @@ func TestLockEdgesAgainstBrute(t *testing.T) {
 	}
 	t.Logf("%v", counts)
 	for _, k := range []string{"serializable", "violation", "view only"} {
-		require.Greater(t, counts[k], testflag.N(1500, 15000)/100, "too few %q: %v", k, counts)
+		require.Greater(t, counts[k], testflag.N(1000, 15000)/100, "too few %q: %v", k, counts)
 	}
 }
