@@ -118,3 +118,18 @@ func TestTracesDocQuotesView(t *testing.T) {
 		require.Equal(t, millis.ReplaceAllString(b[2], "ms\n"), millis.ReplaceAllString(o.stdout, "ms\n"), b[1])
 	}
 }
+
+// With --lock-edges serial orders keep fork and join: a transaction that
+// forks a thread and reads what it wrote has no place (a violation, as
+// under the conflict criterion's --lock-edges); without, the thread's
+// write goes first.
+func TestMonitorViewLockEdges(t *testing.T) {
+	path := "testdata/view/fork-inside.std"
+	plain := conc("monitor", path, "--criterion", "view")
+	require.Equal(t, exitSerializable, plain.code, plain.stdout)
+	edges := conc("monitor", path, "--criterion", "view", "--lock-edges")
+	require.Equal(t, exitViolation, edges.code, edges.stdout)
+	require.Contains(t, edges.stdout, "main lines 1-5 before W line 3: the fork of W at line 2 comes before its first transaction (--lock-edges)")
+	require.Equal(t, exitViolation, conc("monitor", path, "--lock-edges").code)
+	require.Equal(t, exitSerializable, conc("monitor", path).code)
+}
