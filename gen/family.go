@@ -18,6 +18,9 @@ type Family struct {
 	Gen   func(rng *rand.Rand, p Params) string
 	// Bytes estimates the length of Gen's text under p, before drawing it.
 	Bytes func(p Params) float64
+	// Trace says that Gen writes an STD trace (docs/spec.md §3), not a
+	// .conc program.
+	Trace bool
 }
 
 var families = map[string]Family{}

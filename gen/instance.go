@@ -20,8 +20,8 @@ func (m Mode) Fits(family string) error {
 		return err
 	}
 	switch {
-	case m.DFA && family != "w1", m.CNF && family != "np":
-		return fmt.Errorf("--dfa goes with w1 and --cnf with np, not %s", family)
+	case m.DFA && family != "w1", m.CNF && family != "np" && family != "view-np":
+		return fmt.Errorf("--dfa goes with w1 and --cnf with np and view-np, not %s", family)
 	case m.Trace && family != "random":
 		return fmt.Errorf("--trace goes with the random family, not %s", family)
 	}
@@ -89,12 +89,22 @@ func FromDFA(name string, text []byte, m int) (string, error) {
 	return W1(s, max(m, 0)), nil
 }
 
-// FromDIMACS is np's instance for the formula in text (DIMACS CNF, read
-// from the file name).
-func FromDIMACS(name string, text []byte) (string, error) {
+// FromDIMACS is np's or view-np's instance for the formula in text
+// (DIMACS CNF, read from the file name).
+func FromDIMACS(family, name string, text []byte) (string, error) {
 	cnf, err := ParseDIMACS(string(text))
 	if err != nil {
 		return "", fmt.Errorf("%s: %v", name, err)
+	}
+	if family == "view-np" {
+		occurrences := 0
+		for _, c := range cnf.Clauses {
+			occurrences += len(c)
+		}
+		if err := CheckBytes(viewNPBytes(cnf.Vars, occurrences), "the formula's size"); err != nil {
+			return "", err
+		}
+		return ViewNP(cnf), nil
 	}
 	if err := CheckBytes(NPBytes(cnf), "the formula's size"); err != nil {
 		return "", err

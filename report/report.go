@@ -25,6 +25,20 @@ type Report struct {
 	Skipped      *int64           `json:"skipped,omitempty"`
 	SkippedKinds map[string]int64 `json:"skipped_kinds,omitempty"`
 
+	// Criterion is "view" for conc monitor --criterion view (absent for
+	// the conflict criterion, whose report is as it always was);
+	// Transactions counts the trace's transactions, DecidedBy names the
+	// stage that answered, Order is a view-equivalent serial order
+	// (serializable) and Obstacles say why none is (violation): report/view.go.
+	Criterion    string         `json:"criterion,omitempty"`
+	Transactions *int64         `json:"transactions,omitempty"`
+	DecidedBy    string         `json:"decided_by,omitempty"`
+	Order        []ViewTxn      `json:"order,omitempty"`
+	Obstacles    []ViewObstacle `json:"obstacles,omitempty"`
+	// ObstaclesFound counts the obstacles found (a violation); Obstacles
+	// lists at most 32 of them.
+	ObstaclesFound *int64 `json:"obstacles_found,omitempty"`
+
 	Witness *Witness `json:"witness,omitempty"`
 
 	// First and Violations are filled by conc monitor for traces: the trace

@@ -43,7 +43,9 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		writeCycle(b, r.naming, r.Witness, r.TxnLines)
 		writeBroken(b, r.naming, r.Witness, r.TxnLines)
 	}
-	if r.NonAtomic != nil || r.NonAtomicUnknown != "" {
+	if r.Criterion == CriterionView {
+		writeView(b, r, o)
+	} else if r.NonAtomic != nil || r.NonAtomicUnknown != "" {
 		writeBlame(b, r, o)
 	} else if r.Groups != nil {
 		writeGroups(b, r, o)
@@ -192,6 +194,9 @@ func txnName(n Naming, t Txn) string {
 // SummaryLine is the text report's last line (the HTML page's too):
 // the program's class and size, the engine and its statistics.
 func SummaryLine(r *Report) string {
+	if r.Criterion == CriterionView {
+		return viewSummary(r)
+	}
 	return fmt.Sprintf("%s program, %s, %s, %s; engine %s: %s, %s, %d ms",
 		r.Class, plural(r.Threads, "thread"), plural(r.Vars, "var"), plural(r.Locks, "lock"),
 		r.Engine, plural64(r.Stats.States, "state"), plural64(r.Stats.Events, "event"), r.Stats.Millis)

@@ -40,6 +40,11 @@ type Options struct {
 	// named no begin, the lines skipped, why the cycles' events are named
 	// by line only.
 	Notes io.Writer
+	// View decides the view criterion instead (package monitor/view),
+	// its search bounded by MaxStates (0: its default); First, Cycles and
+	// MaxCycle do not apply.
+	View      bool
+	MaxStates int64
 }
 
 // Monitor reads the trace r once with the trace monitor, then again (when
@@ -48,6 +53,9 @@ type Options struct {
 // the trace's (trace errors read "file:line: reason"); one of the second
 // is a *SecondReadingError.
 func Monitor(ctx context.Context, r *trace.Reader, o Options) (*report.Report, engines.Verdict, error) {
+	if o.View {
+		return monitorView(ctx, r, o)
+	}
 	c := newCollector(r, o)
 	res, err := pass.Check(ctx, r, c.opts)
 	if err == nil && res.Violation {

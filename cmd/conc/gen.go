@@ -54,9 +54,9 @@ func (f *genFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.p.M, "m", 0, "w1: the least length `m` of the common word")
 	fs.IntVar(&f.p.States, "states", 0, "w1: states of each random DFA; w1-counters: half the states of each counting automaton")
 	fs.IntVar(&f.p.Letters, "letters", 0, "w1: letters of the random DFAs' alphabet")
-	fs.IntVar(&f.p.Clauses, "clauses", 0, "np: clauses of the random 3-CNF formula")
+	fs.IntVar(&f.p.Clauses, "clauses", 0, "np, view-np: clauses of the random 3-CNF formula")
 	fs.StringVar(&f.dfaFile, "dfa", "", "w1: read the DFAs from `FILE` (conc's DFA text format; - for stdin) instead of drawing them")
-	fs.StringVar(&f.cnfFile, "cnf", "", "np: read the formula from `FILE` (DIMACS CNF; - for stdin) instead of drawing it")
+	fs.StringVar(&f.cnfFile, "cnf", "", "np, view-np: read the formula from `FILE` (DIMACS CNF; - for stdin) instead of drawing it")
 	fs.BoolVar(&f.trace, "trace", false, "random: write a random STD trace instead of a program (default sizes: --threads 4 --vars 4 --locks 2 --txn 4)")
 	fs.Int64Var(&f.events, "events", 1000, "--trace: about this many events")
 }
@@ -143,7 +143,7 @@ func (f *genFlags) generate(e *env, family string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return gen.FromDIMACS(f.cnfFile, text)
+		return gen.FromDIMACS(family, f.cnfFile, text)
 	}
 	return gen.Seeded(family, f.seed, f.p)
 }

@@ -46,9 +46,11 @@ func runMonitor(e *env, args []string) int {
 	defer outs.close()
 	ctx, stop := f.limits()
 	defer stop()
-	na, err := notAtomicSpec(f.notAtomic)
-	if err != nil {
-		return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
+	var na *tracereport.NotAtomic
+	if f.notAtomic.set {
+		if na, err = tracereport.ParseNotAtomic(f.notAtomic.value); err != nil {
+			return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
+		}
 	}
 	rep, verdict, err := tracereport.Monitor(ctx, r, f.options(e, files[0], na))
 	var reread *tracereport.SecondReadingError
@@ -76,6 +78,24 @@ func (f *monitorFlags) check(e *env, files []string) (code int, bad bool) {
 		return e.badFlag("max-cycle", f.maxCycle, "want 1 or more"), true
 	case f.maxGroups < 0:
 		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more"), true
+	case f.criterion != "conflict" && f.criterion != "view":
+		return e.badFlag("criterion", f.criterion, "want conflict or view"), true
+	}
+	return f.checkCriterion(e)
+}
+
+// checkCriterion refuses the flags that do not apply to the criterion:
+// view has no cycles of conflicts to stop at, list or draw, conflict no
+// search to bound.
+func (f *monitorFlags) checkCriterion(e *env) (code int, bad bool) {
+	given := map[string]bool{"first": f.first, "cycles": f.cycles, "dot": f.dot != "", "html": f.html != ""}
+	for _, name := range []string{"first", "cycles", "dot", "html"} {
+		if given[name] && f.criterion == "view" {
+			return e.errorf("monitor: --%s applies to --criterion conflict (the conflict graph's cycles); run 'conc monitor --help'", name), true
+		}
+	}
+	if f.statesSet && f.criterion != "view" {
+		return e.errorf("monitor: --max-states applies to --criterion view (the conflict graph needs no search); run 'conc monitor --help'"), true
 	}
 	return 0, false
 }
@@ -97,7 +117,8 @@ func (f *monitorFlags) limits() (context.Context, func()) {
 func (f *monitorFlags) options(e *env, path string, na *tracereport.NotAtomic) tracereport.Options {
 	return tracereport.Options{Path: path, LockEdges: f.lockEdges, First: f.first, MaxCycle: f.maxCycle,
 		Cycles: f.cycles, ListAll: f.format == "json" || f.all, NotAtomic: na,
-		Lenient: f.lenient, NoteSkipped: f.format == "text", Notes: e.stderr}
+		Lenient: f.lenient, NoteSkipped: f.format == "text", Notes: e.stderr,
+		View: f.criterion == "view", MaxStates: int64(f.maxStates)}
 }
 
 // render writes rep as the flags ask: text or JSON on standard output

@@ -2,16 +2,11 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/internal/progress"
 	"github.com/conc-dev/conc/monitor"
-	"github.com/conc-dev/conc/tracereport"
 )
 
 // monitorFlags are conc monitor's flags: docs/spec.md §4's that apply to one
@@ -32,6 +27,9 @@ type monitorFlags struct {
 	progress  progress.Mode
 	cycles    bool
 	notAtomic setString
+	criterion string
+	maxStates int
+	statesSet bool
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -45,6 +43,8 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
 	fs.BoolVar(&f.all, "all", false, "also list every broken transaction (with --cycles: every transaction on a cycle) in the text output, one a line")
 	fs.BoolVar(&f.cycles, "cycles", false, "report every transaction on a cycle of conflicts, grouped (Velodrome's answer), instead of the transactions broken by themselves")
+	fs.StringVar(&f.criterion, "criterion", "conflict", "`conflict` or view: conflict-serializability, or view-serializability (a serial order that reads every value from the same write and ends with the same last writes; docs/traces.md)")
+	cliflag.Count(fs, "max-states", "with --criterion view, give up the search after `N` states with verdict unknown (default 0: 1000000)", &f.maxStates, &f.statesSet)
 	fs.Var(&f.notAtomic, "not-atomic", "treat the blocks whose begin is at `SPEC[,SPEC...]` as not atomic: SPEC is a begin's LOC or line:N (its trace line); @FILE reads SPECs from FILE")
 	cliflag.Timeout(fs, &f.timeout, timeoutHelp)
 	memoryVar(fs, &f.maxMemory)
@@ -61,50 +61,3 @@ type setString struct {
 
 func (s *setString) String() string     { return s.value }
 func (s *setString) Set(v string) error { s.value, s.set = v, true; return nil }
-
-// notAtomicSpec reads --not-atomic (nil without the flag): SPECs
-// separated by commas, each a begin's LOC or line:N; a value @FILE reads
-// them from FILE, one or more a line ('#' starts a comment).
-func notAtomicSpec(flag setString) (*tracereport.NotAtomic, error) {
-	if !flag.set {
-		return nil, nil
-	}
-	value := flag.value
-	if name, ok := strings.CutPrefix(value, "@"); ok {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		var specs []string
-		for _, line := range strings.Split(string(data), "\n") {
-			line, _, _ = strings.Cut(line, "#")
-			specs = append(specs, line)
-		}
-		value = strings.Join(specs, ",")
-	}
-	n := &tracereport.NotAtomic{Lines: map[int64]bool{}, Locs: map[string]bool{}}
-	for _, spec := range strings.Split(value, ",") {
-		spec = strings.TrimSpace(spec)
-		if num, ok := strings.CutPrefix(spec, "line:"); ok {
-			line, err := strconv.ParseInt(num, 10, 64)
-			if err != nil || line < 1 {
-				return nil, fmt.Errorf("want line:N with N a trace line (1 or more)%s", naming(spec, flag.value))
-			}
-			n.Lines[line] = true
-		} else if spec != "" {
-			n.Locs[spec] = true
-		}
-	}
-	if len(n.Lines)+len(n.Locs) == 0 {
-		return nil, fmt.Errorf("no SPEC: want LOC or line:N, separated by commas")
-	}
-	return n, nil
-}
-
-// naming names the bad spec when the value holds more than it.
-func naming(spec, value string) string {
-	if spec == value {
-		return ""
-	}
-	return fmt.Sprintf(", not %q", spec)
-}

@@ -14,14 +14,14 @@ import (
 // the atomicity tracker on its own goroutine.
 type passes struct {
 	m      *monitor.TraceMonitor
-	filter *notAtomic
+	filter *trace.BlockFilter
 	blame  *blamer
 }
 
 func newPasses(m *monitor.TraceMonitor, opts Options) *passes {
 	p := &passes{m: m}
 	if opts.NotAtomic != nil {
-		p.filter = &notAtomic{is: opts.NotAtomic}
+		p.filter = trace.NewBlockFilter(opts.NotAtomic)
 	}
 	if opts.Blame {
 		p.blame = newBlamer(atomicity.Options{LockEdges: opts.LockEdges, OnBroken: opts.OnBroken, MaxBroken: opts.MaxBroken})
@@ -34,7 +34,7 @@ func newPasses(m *monitor.TraceMonitor, opts Options) *passes {
 func (p *passes) read(r *trace.Reader) func([]trace.Event) (int, error) {
 	return func(evs []trace.Event) (int, error) {
 		n, err := r.Read(evs)
-		return len(p.filter.filter(evs[:n])), err
+		return len(p.filter.Filter(evs[:n])), err
 	}
 }
 

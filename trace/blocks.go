@@ -1,22 +1,26 @@
-package pass
+package trace
 
-import (
-	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/trace"
-)
+import "github.com/conc-dev/conc/model"
 
-// notAtomic drops the begin and end of the blocks that
-// Options.NotAtomic names, so that their events count as unary (or
-// as parts of the transactions nested inside them), as RAPID's
+// BlockFilter drops the begin and end of the blocks its function names
+// (conc monitor's --not-atomic), so that their events count as unary,
+// or as parts of the blocks nested inside them, as RAPID's
 // ExcludeMethods does for excluded methods. It keeps, per thread, which
 // of the open begins it dropped.
-type notAtomic struct {
-	is    func(begin *trace.Event) bool
+type BlockFilter struct {
+	is    func(begin *Event) bool
 	stack [][]bool // per thread: per open begin, whether it was dropped
 }
 
-// filter compacts evs in place without the dropped begins and ends.
-func (f *notAtomic) filter(evs []trace.Event) []trace.Event {
+// NewBlockFilter drops the blocks whose begin is names. It is called
+// where the reader runs, so it may read the reader's tables.
+func NewBlockFilter(is func(begin *Event) bool) *BlockFilter {
+	return &BlockFilter{is: is}
+}
+
+// Filter compacts evs in place without the dropped begins and ends; a
+// nil filter keeps them all.
+func (f *BlockFilter) Filter(evs []Event) []Event {
 	if f == nil {
 		return evs
 	}
@@ -31,7 +35,7 @@ func (f *notAtomic) filter(evs []trace.Event) []trace.Event {
 }
 
 // keep tells whether ev stays.
-func (f *notAtomic) keep(ev *trace.Event) bool {
+func (f *BlockFilter) keep(ev *Event) bool {
 	if ev.Op != model.OpBegin && ev.Op != model.OpEnd {
 		return true
 	}
