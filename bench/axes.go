@@ -16,6 +16,9 @@ type Axis struct {
 	DefaultK int
 	Sizes    []int // conc bench's default sizes
 	Params   func(n, k int) gen.Params
+	// Trace says the family writes STD traces, which the trace deciders
+	// (RegisterTraceDecider) decide instead of the engines.
+	Trace bool
 }
 
 // axes are the families conc bench can sweep.
@@ -38,6 +41,9 @@ var axes = map[string]Axis{
 	"np": {N: "clauses (variables: n/4, at least 3)", K: "none", DefaultK: 0, Sizes: []int{4, 8, 12, 16}, Params: func(n, _ int) gen.Params {
 		return gen.Params{Vars: max(3, n/4), Clauses: n}
 	}},
+	"view-np": {N: "clauses (variables: n/4, at least 3)", K: "none", DefaultK: 0, Sizes: []int{8, 16, 24, 32, 48, 64}, Trace: true, Params: func(n, _ int) gen.Params {
+		return gen.Params{Vars: max(3, n/4), Clauses: n}
+	}},
 	"w1": {N: "states of each DFA (2 letters, m = 2)", K: "DFAs = threads", MinK: 2, DefaultK: 2, Sizes: []int{2, 3, 4, 5}, Params: func(n, k int) gen.Params {
 		return gen.Params{Threads: k, States: n, Letters: 2, M: 2}
 	}},
@@ -49,6 +55,9 @@ var axes = map[string]Axis{
 // LookupAxis finds how to sweep a family, with its gen.Family.
 func LookupAxis(family string) (Axis, gen.Family, error) {
 	a, ok := axes[family]
+	if ok && a.Trace && len(deciders) == 0 {
+		ok = false // a trace family, and no decider linked (the playground's lab)
+	}
 	if !ok {
 		return Axis{}, gen.Family{}, fmt.Errorf("family %q cannot be swept (have %s)", family, strings.Join(AxisNames(), ", "))
 	}
@@ -77,8 +86,10 @@ func (a Axis) CheckThreads(family string, ks []int) error {
 // AxisNames lists the families conc bench can sweep, sorted.
 func AxisNames() []string {
 	var ns []string
-	for n := range axes {
-		ns = append(ns, n)
+	for n, a := range axes {
+		if !a.Trace || len(deciders) > 0 {
+			ns = append(ns, n)
+		}
 	}
 	sort.Strings(ns)
 	return ns

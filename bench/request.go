@@ -40,7 +40,7 @@ func (r Request) Spec() (Spec, string, error) {
 	}
 	s := Spec{Family: r.Family, Timeout: r.Timeout, Repeat: r.Repeat, Seed: r.Seed,
 		Options: engines.Options{MaxDepth: r.MaxDepth}}
-	if s.Engines, err = engineList(r.Engines); err != nil {
+	if s.Engines, err = engineList(r.Engines, axis.Trace); err != nil {
 		return s, "", err
 	}
 	if s.Sizes, err = ParseCounts("--sizes", r.Sizes, axis.Sizes); err != nil {
@@ -57,15 +57,22 @@ func (r Request) Spec() (Spec, string, error) {
 }
 
 // engineList reads --engines: registered names, blanks left out.
-func engineList(list string) ([]string, error) {
+// (for a trace family, registered trace deciders).
+func engineList(list string, traces bool) ([]string, error) {
 	var names []string
 	for _, name := range strings.Split(list, ",") {
 		if name = strings.TrimSpace(name); name != "" {
+			names = append(names, name)
+			if traces {
+				continue
+			}
 			if _, err := engines.Lookup(name); err != nil {
 				return nil, fmt.Errorf("--engines: %v", err)
 			}
-			names = append(names, name)
 		}
+	}
+	if traces {
+		return names, deciderList(names)
 	}
 	return names, nil
 }

@@ -52,6 +52,9 @@ func Run(ctx context.Context, s Spec, each func(Point)) ([]Point, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sw.axis.Trace {
+		return runTraces(ctx, sw, each)
+	}
 	var out []Point
 	for _, k := range sw.ks {
 		stopped := map[string]string{}
@@ -103,6 +106,10 @@ func plan(s Spec) (sweep, error) {
 		return sweep{}, errors.New("bench: want at least one engine and one size")
 	}
 	sw := sweep{s: s, axis: axis, fam: fam, ks: s.Threads}
+	if axis.Trace {
+		sw.sizes = sortedSizes(s)
+		return sw, deciderList(s.Engines)
+	}
 	for _, name := range s.Engines {
 		e, err := engines.Lookup(name)
 		if err != nil {

@@ -87,7 +87,7 @@ func viewVerdict(t *testing.T, text string) view.Result {
 // the formula's own assignment-by-assignment check.
 func TestViewNPAgainstSAT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 29))
-	counts := map[bool]int{}
+	counts, exhausted := map[bool]int{}, 0
 	for range testflag.N(300, 2000) {
 		vars := 3 + rng.IntN(6)
 		f := RandomCNF(rng, vars, 1+rng.IntN(5*vars))
@@ -97,9 +97,18 @@ func TestViewNPAgainstSAT(t *testing.T) {
 		require.NotEqual(t, view.Unknown, res.Verdict, "%s on\n%v", res.Reason, f)
 		require.Equal(t, sat, res.Verdict == view.Serializable, "decided by %s on\n%v", res.Decided, f)
 		counts[sat]++
+		if !sat {
+			require.NotEmpty(t, res.Why)
+			words := res.Names().Words(res.Why[0])
+			require.Greater(t, len(words), 1, "an obstacle with its precedences")
+			if res.Why[0].Kind == view.Exhausted {
+				exhausted++
+			}
+		}
 	}
 	require.Greater(t, counts[true], 50, "%v", counts)
 	require.Greater(t, counts[false], 50, "%v", counts)
+	require.Greater(t, exhausted, 10, "searches that tried every place")
 }
 
 // TestViewNPEdgeFormulas: an empty clause, a one-literal clause, a

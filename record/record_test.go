@@ -108,13 +108,15 @@ func sums(t *testing.T, dir string) map[string][32]byte {
 // with a //go:build line (old); a TestMain that returns (tmain); a test
 // that runs its own binary again, which must not write over the trace,
 // and an element of another package's variable (reexec); a channel used
-// in a select, whose other operations write no messages (sel).
+// in a select, whose other operations write no messages (sel); a
+// sync.Cond signalled with a waiter under its Mutex, and broadcast to a
+// waiter under an RWMutex's read lock (cond).
 var recordCases = []struct {
 	mod, pkg string
 	rapid    bool
 }{{"rec", "basic", false}, {"rec", "chans", false}, {"rec", "once", false}, {"rec", "cut", false},
 	{"rec", "ext", false}, {"rec", "basic", true}, {"old", "old", false}, {"rec", "tmain", false},
-	{"rec", "reexec", false}, {"rec", "sel", false}}
+	{"rec", "reexec", false}, {"rec", "sel", false}, {"rec", "cond", false}}
 
 // TestRecord records through the real go test, one build per case (the
 // quick suite the first two), and checks that the user's files are

@@ -47,6 +47,9 @@ func WriteJSON(w io.Writer, r *Report) error {
 // encodeReport is r as encoding/json writes it; a monitor's violations are
 // written one at a time (json_violations.go).
 func encodeReport(w io.Writer, r *Report) error {
+	if len(r.Order) > 0 {
+		return writeViewJSON(w, r)
+	}
 	if len(r.Violations) > 0 {
 		return writeViolationsJSON(w, r)
 	}

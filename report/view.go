@@ -2,8 +2,11 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 
 	"github.com/conc-dev/conc/engines"
 )
@@ -78,7 +81,7 @@ func writeViewOrder(b *bufio.Writer, r *Report, o TextOptions) {
 		b.WriteString("  " + row.text + "\n")
 	}
 	if shown < len(rows) {
-		fmt.Fprintf(b, "  ... and %s more (--all lists them; --format json has them)\n", plural(n-rows[shown].at, "transaction"))
+		fmt.Fprintf(b, "  ... and %d more transactions (--all lists them; --format json has them)\n", n-rows[shown].at)
 	}
 }
 
@@ -113,7 +116,7 @@ func (r *Report) orderRows() []orderRow {
 func unary(t ViewTxn) bool { return t.End != nil && *t.End == t.Begin }
 
 func writeObstacles(b *bufio.Writer, r *Report, o TextOptions) {
-	fmt.Fprintf(b, "no serial order of the %s is view-equivalent to the trace (docs/monitor.md, \"View serializability\"):\n", plural64(derefOr(r.Transactions), "transaction"))
+	fmt.Fprintf(b, "no serial order of the %s is view-equivalent to the trace (docs/traces.md, \"View serializability\"):\n", plural64(derefOr(r.Transactions), "transaction"))
 	shown := len(r.Obstacles)
 	if !o.All && shown > 3 {
 		shown = 3
@@ -212,4 +215,47 @@ func BuildView(a ViewAnswer) *Report {
 		rep.Reason = EmptyTraceNote
 	}
 	return rep
+}
+
+// orderHole is the thread of the one transaction writeViewJSON encodes in
+// place of the serial order, to find where to write the order itself.
+const orderHole = "\x00order"
+
+// writeViewJSON writes a view report as encoding/json would, but the
+// serial order (a million transactions on a real trace) one transaction
+// at a time into the place of a stand-in, so that the output is never
+// built in memory whole (TestViewJSONStreamMatchesEncoder).
+func writeViewJSON(w io.Writer, r *Report) error {
+	shell := *r
+	shell.Order = []ViewTxn{{Thread: orderHole}}
+	var head bytes.Buffer
+	if err := encodeJSON(&head, &shell); err != nil {
+		return err
+	}
+	b := head.Bytes()
+	open := bytes.Index(b, []byte(`"order": [`))
+	hole := bytes.Index(b, []byte(`"\u0000order"`))
+	if open < 0 || hole < 0 {
+		return fmt.Errorf("report: internal error: no serial order in the JSON encoding")
+	}
+	closing := bytes.Index(b[hole:], []byte("\n  ]")) + hole
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(b[:open+len(`"order": [`)])
+	q := newJSONQuoter()
+	for i, t := range r.Order {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    {\n      \"thread\": ")
+		bw.Write(q.quote(t.Thread))
+		fmt.Fprintf(bw, ",\n      \"begin\": %d,\n      \"end\": ", t.Begin)
+		if t.End == nil {
+			bw.WriteString("null")
+		} else {
+			bw.WriteString(strconv.FormatInt(*t.End, 10))
+		}
+		bw.WriteString("\n    }")
+	}
+	bw.Write(b[closing:])
+	return bw.Flush()
 }

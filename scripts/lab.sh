@@ -28,6 +28,7 @@ np --family np --sizes 4,8,12,16,20,24,28 --engines profile --timeout 20s --metr
 deep --family deep --sizes 2,4,8,16,32,64,128,256,512,1024,2048 --engines profile,global --repeat 3
 locked --family locked --threads 2,3,4 --sizes 2,4,8,16,32,64 --engines global --timeout 20s --metric states
 w1 --family w1-counters --threads 2,3 --sizes 1,2,3,4,6,8 --engines global --timeout 30s --metric states
+view-np --family view-np --sizes 16,32,64,96,128,160,192,224,256,288,320 --engines conflict,view --repeat 3 --timeout 30s --metric time
 '
 
 want=" $* "

@@ -69,9 +69,16 @@ func viewAnswer(r *trace.Reader, res view.Result, verdict engines.Verdict, reaso
 		Locks: r.Locks().Len(), Names: res.Threads, Transactions: res.Stats.Txns, DecidedBy: string(res.Decided),
 		ObstaclesFound: res.Stats.Obstacles,
 		Stats:          engines.Stats{States: res.Stats.States, Events: res.Stats.Events, Millis: res.Stats.Millis}}
-	for _, t := range res.Order {
-		a.Order = append(a.Order, viewTxn(res, t))
+	a.Order = make([]report.ViewTxn, len(res.Order))
+	ends := make([]int64, len(res.Order)) // one array for a million ends
+	for i, t := range res.Order {
+		a.Order[i] = report.ViewTxn{Thread: res.Threads[t.Thread], Begin: t.Begin}
+		if t.End >= 0 {
+			ends[i] = t.End
+			a.Order[i].End = &ends[i]
+		}
 	}
+	res.Order = nil
 	for _, o := range res.Why {
 		ob := report.ViewObstacle{Kind: obstacleKinds[o.Kind], Words: names.Words(o), Transactions: []report.ViewTxn{}}
 		if o.Var >= 0 {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conc-dev/conc/bench"
+	_ "github.com/conc-dev/conc/bench/traces" // the trace families' deciders: conflict and view
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/internal/cliflag"

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/engines"
-	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 )
@@ -67,9 +65,9 @@ func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool
 		}
 		return nil, nil, e.errorf("%v", err)
 	}
-	p, err = lang.CompileLimited(name, src, lim)
-	if res, ok := compileUnknown(err, dl); ok {
-		return nil, &res, exitUnknown
+	p, unknown, err = check.Compile(name, src, lim, dl)
+	if unknown != nil {
+		return nil, unknown, exitUnknown
 	}
 	if err != nil {
 		if asJSON {
@@ -80,34 +78,6 @@ func compileInput(e *env, path string, lim lang.Limits, dl deadline, asJSON bool
 		return nil, nil, exitUsage
 	}
 	return p, nil, 0
-}
-
-// compileUnknown is the unknown answer (its reason and limit, no engine)
-// when err is a limit of the run (lang's TooLarge or Stopped), in the
-// words the searches use for the same limits; ok is false for other
-// errors, and for a compile stopped by its caller (a client that went
-// away), which is no answer.
-func compileUnknown(err error, dl deadline) (res engines.Result, ok bool) {
-	var big *lang.TooLarge
-	var stopped *lang.Stopped
-	var ex *budget.Exceeded
-	unknown := func(l engines.Limit, why string) (engines.Result, bool) {
-		return engines.Result{Verdict: engines.Unknown, Reason: why, Limit: l}, true
-	}
-	switch {
-	case errors.As(err, &big) && big.OverStates:
-		return unknown(engines.StateBudget, big.Reason)
-	case errors.As(err, &big):
-		return unknown(engines.MemoryBudget, big.Reason)
-	case !errors.As(err, &stopped):
-		return engines.Result{}, false
-	case errors.As(err, &ex):
-		return unknown(engines.MemoryBudget, fmt.Sprintf("memory budget of %s reached while compiling the program's automata, after %s states (--max-memory raises it)",
-			budget.Format(ex.Limit), budget.Count(stopped.States)))
-	case errors.Is(err, context.DeadlineExceeded):
-		return unknown(engines.Deadline, dl.reason())
-	}
-	return engines.Result{}, false
 }
 
 // readInput reads a named file, or standard input for "-" (named <stdin>).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/model"
 )
@@ -49,8 +50,8 @@ func init() { engines.Register(stubborn) }
 // TestOverrunIsUnknown: an engine abandoned by the backstop did not finish;
 // the answer is unknown with the timeout's reason, exit 3.
 func TestOverrunIsUnknown(t *testing.T) {
-	defer func(g time.Duration) { timeoutGrace = g }(timeoutGrace)
-	timeoutGrace = 10 * time.Millisecond
+	defer func(g time.Duration) { check.TimeoutGrace = g }(check.TimeoutGrace)
+	check.TimeoutGrace = 10 * time.Millisecond
 	o := conc("check", file(t, "bank.conc", lostUpdate), "--engine", stubborn.Name, "--timeout", "10ms")
 	require.Equal(t, exitUnknown, o.code, o.stdout+o.stderr)
 	require.True(t, strings.HasPrefix(o.stdout, "unknown: timeout: no answer within 10ms (--timeout)"), o.stdout)

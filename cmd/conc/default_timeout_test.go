@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,8 +16,8 @@ import (
 // two-transaction program of 1,000 accesses each took 29 s in the profile
 // engine, a fork tree of 200 threads 20 s in predict's lock-aware search).
 func TestDefaultTimeout(t *testing.T) {
-	defer func(d, g time.Duration) { defaultTimeout, timeoutGrace = d, g }(defaultTimeout, timeoutGrace)
-	defaultTimeout, timeoutGrace = 300*time.Millisecond, 50*time.Millisecond
+	defer func(d, g time.Duration) { check.DefaultTimeout, check.TimeoutGrace = d, g }(check.DefaultTimeout, check.TimeoutGrace)
+	check.DefaultTimeout, check.TimeoutGrace = 300*time.Millisecond, 50*time.Millisecond
 	want := "unknown: timeout: no answer within the default time budget of 300ms (--timeout raises it)\n"
 
 	o := conc("check", file(t, "wide.conc", wideTransactions(1000)), "--quiet")

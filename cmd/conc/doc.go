@@ -19,8 +19,9 @@
 // the verdict to an exit code. Each subcommand is one file that registers
 // itself in the command table (commands.go); the commands that decide
 // (check, predict) share decideFlags (flags.go), the limits they run under
-// (engines.Within and engines.Settle, through memory.go; profiles too) and the rendering
-// (decide.go); check's pipeline is decide, predict's runPrediction.
+// (check.Deadline: engines.Within and engines.Settle; profiles too) and the
+// rendering (decide.go); check's pipeline is package check (decide.go
+// calls it, and so does conc serve), predict's runPrediction.
 //
 // Decisions where the spec is silent:
 //   - flags may come before, between or after the arguments; "--" ends them;

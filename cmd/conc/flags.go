@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/engines/brute"
 	"github.com/conc-dev/conc/engines/global"
@@ -61,38 +62,17 @@ const (
 	dashHelp    = "(-: standard output, and the report goes to standard error)"
 )
 
-// defaultTimeout is the time budget of check, predict and profiles when
-// --timeout is not given (docs/spec.md §7): a search can be exponential,
-// and no answer should be a hang. monitor, linear in the trace, has none. (A variable so
-// that tests need not wait five minutes.)
-var defaultTimeout = 5 * time.Minute
+var decideTimeoutHelp = fmt.Sprintf("give up after `DURATION` (e.g. 30s, 2h) with verdict unknown (default %v)", check.DefaultTimeout)
 
-var decideTimeoutHelp = fmt.Sprintf("give up after `DURATION` (e.g. 30s, 2h) with verdict unknown (default %v)", defaultTimeout)
+// deadline is the time budget of a search: --timeout, or
+// check.DefaultTimeout.
+type deadline = check.Deadline
 
-// deadline is the time budget of a search: --timeout, or defaultTimeout.
-type deadline struct {
-	d      time.Duration
-	given  bool            // --timeout was given
-	within context.Context // the parent of the search's context (nil: none)
-}
+func (f *decideFlags) deadline() deadline { return check.DeadlineOf(f.timeout, f.within) }
 
-func (f *decideFlags) deadline() deadline { return deadlineOf(f.timeout, f.within) }
-
-// deadlineOf is the deadline of a --timeout value (0: not given) under
-// within (nil: none).
-func deadlineOf(timeout time.Duration, within context.Context) deadline {
-	if timeout > 0 {
-		return deadline{d: timeout, given: true, within: within}
-	}
-	return deadline{d: defaultTimeout, within: within}
-}
-
-// reason is the unknown's reason when the deadline ended the search.
-func (dl deadline) reason() string {
-	if dl.given {
-		return fmt.Sprintf("timeout: no answer within %v (--timeout)", dl.d)
-	}
-	return fmt.Sprintf("timeout: no answer within the default time budget of %v (--timeout raises it)", dl.d)
+// request is the question f asks of package check.
+func (f *decideFlags) request() check.Request {
+	return check.Request{Engine: f.engine, Options: f.options(), Timeout: f.timeout, Within: f.within}
 }
 
 // maxStackHelp states --max-stack's real default: each engine with a
@@ -111,8 +91,8 @@ func (f *decideFlags) check() error {
 	switch {
 	case f.format != "text" && f.format != "json":
 		return fmt.Errorf("--format %q: want text or json", f.format)
-	case f.engine != "auto" && !registered(f.engine):
-		return unknownEngine(f.engine)
+	case f.engine != "auto" && !check.Registered(f.engine):
+		return check.UnknownEngine(f.engine)
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/conc-dev/conc/check"
 )
 
 // fuzzCommands are the commands FuzzCLI runs: those that read an input
@@ -46,9 +48,9 @@ const fuzzPatience = 5 * time.Second
 //	go test ./cmd/conc -run '^$' -fuzz FuzzCLI -fuzztime 5m
 func FuzzCLI(f *testing.F) {
 	addFuzzSeeds(f)
-	saved := timeoutGrace
-	timeoutGrace = 100 * time.Millisecond
-	defer func() { timeoutGrace = saved }()
+	saved := check.TimeoutGrace
+	check.TimeoutGrace = 100 * time.Millisecond
+	defer func() { check.TimeoutGrace = saved }()
 	f.Fuzz(func(t *testing.T, cmd uint8, flags string, input []byte, stdin, asJSON bool) {
 		name := fuzzCommands[int(cmd)%len(fuzzCommands)]
 		dir := t.TempDir()

@@ -5,11 +5,10 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/budget"
 	"github.com/conc-dev/conc/lang"
-	"github.com/conc-dev/conc/model"
-	"github.com/conc-dev/conc/report"
 )
 
 // memoryVar defines --max-memory, the memory budget (internal/budget):
@@ -33,10 +32,10 @@ func memoryVar(fs *flag.FlagSet, n *int64) {
 func withMemoryLimit(limit int64) func() { return budget.SetLimit(limit) }
 
 // refused answers unknown (exit 3) for a program the limits did not let
-// compile (compileUnknown's answer): the report has no threads, and the
-// engine the user asked for (auto when none), since none ran.
+// compile (check.Compile's unknown answer): the report has no threads,
+// and the engine the user asked for (auto when none), since none ran.
 func refused(e *env, f *decideFlags, unknown engines.Result) int {
-	r, err := refusedReport(f, unknown)
+	r, err := check.Refused(f.engine, unknown)
 	if err != nil {
 		return e.errorf("internal error (please report): %v", err)
 	}
@@ -46,35 +45,30 @@ func refused(e *env, f *decideFlags, unknown engines.Result) int {
 	return exitUnknown
 }
 
-// refusedReport is refused's report, which conc serve answers too.
-func refusedReport(f *decideFlags, unknown engines.Result) (*report.Report, error) {
-	unknown.Engine = f.engine
-	return report.BuildLean(&model.Program{}, unknown)
-}
-
 // startLimits starts the deadline and the memory watch of f's run before
-// it compiles, so that compiling, choosing the engine and searching take
-// from one budget: f.within becomes their context, under which the
-// search's own limits (runEngine) end no later. stop ends them.
+// it compiles (check.Request.Start): f.within becomes the context of
+// compiling, choosing the engine and searching. stop ends them.
 func (f *decideFlags) startLimits() (dl deadline, stop func()) {
-	dl = f.deadline()
-	f.within, stop = withinLimits(dl, f.maxMemory)
+	req := f.request()
+	dl, stop = req.Start()
+	f.within = req.Within
 	return dl, stop
 }
 
 // compileLimits are the limits of f's run for compiling, under the
 // context startLimits made.
 func (f *decideFlags) compileLimits() lang.Limits {
-	return lang.Limits{Ctx: f.within, MaxBytes: f.maxMemory, MaxStates: int64(f.maxStates)}
+	req := f.request()
+	return req.CompileLimits()
 }
 
 // withinLimits is the context a search runs under: dl's deadline and the
 // memory budget of limit bytes (0: the default), engines.Within.
 func withinLimits(dl deadline, limit int64) (ctx context.Context, stop func()) {
-	return engines.Within(dl.within, dl.d, limit)
+	return dl.Limits(limit)
 }
 
 // settle is engines.Settle with dl's reason for a search it ended.
 func settle(ctx context.Context, dl deadline, res engines.Result, err error) (engines.Result, error) {
-	return engines.Settle(ctx, dl.reason(), res, err)
+	return dl.Settle(ctx, res, err)
 }

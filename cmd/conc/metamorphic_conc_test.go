@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/lang"
@@ -269,7 +270,7 @@ func replayWitness(t *testing.T, ctx, src, engine string, opts engines.Options) 
 	require.NoError(t, err, ctx)
 	eng, err := engines.Lookup(engine)
 	require.NoError(t, err, ctx)
-	res, err := runEngine(eng, p, opts, deadline{d: defaultTimeout})
+	res, err := check.Run(eng, p, opts, check.Deadline{D: check.DefaultTimeout})
 	require.NoError(t, err, ctx)
 	want := expect.Want{Verdict: engines.Violation, Options: opts}
 	require.NoError(t, expect.Judge(p, eng.Name, want, res), ctx)

@@ -43,7 +43,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "list at most `N` groups of violating transactions in the text output (0: all)")
 	fs.BoolVar(&f.all, "all", false, "also list every broken transaction (with --cycles: every transaction on a cycle) in the text output, one a line")
 	fs.BoolVar(&f.cycles, "cycles", false, "report every transaction on a cycle of conflicts, grouped (Velodrome's answer), instead of the transactions broken by themselves")
-	fs.StringVar(&f.criterion, "criterion", "conflict", "`conflict` or view: conflict-serializability, or view-serializability (a serial order that reads every value from the same write and ends with the same last writes; docs/monitor.md)")
+	fs.StringVar(&f.criterion, "criterion", "conflict", "`conflict` or view: conflict-serializability, or view-serializability (a serial order that reads every value from the same write and ends with the same last writes; docs/traces.md)")
 	cliflag.Count(fs, "max-states", "with --criterion view, give up the search after `N` states with verdict unknown (default 0: 1000000)", &f.maxStates, &f.statesSet)
 	fs.Var(&f.notAtomic, "not-atomic", "treat the blocks whose begin is at `SPEC[,SPEC...]` as not atomic: SPEC is a begin's LOC or line:N (its trace line); @FILE reads SPECs from FILE")
 	cliflag.Timeout(fs, &f.timeout, timeoutHelp)

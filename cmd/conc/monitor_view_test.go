@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,4 +98,38 @@ func TestMonitorViewBudgets(t *testing.T) {
 	require.Equal(t, exitUnknown, cut.code, cut.stdout)
 	require.Contains(t, cut.stdout, "--max-states 1")
 	_ = os.Remove(np)
+}
+
+// TestTracesDocQuotesView: each `$ conc monitor … --criterion view`
+// example of docs/trace-commands.md is what conc prints (its timing
+// aside).
+func TestTracesDocQuotesView(t *testing.T) {
+	t.Chdir("../..")
+	doc, err := os.ReadFile("docs/trace-commands.md")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```\n\\$ conc (monitor [^\n]*--criterion view)\n(.*?)```\n").FindAllStringSubmatch(string(doc), -1)
+	require.Len(t, blocks, 2)
+	millis := regexp.MustCompile(`\d+ ms\n$`)
+	for _, b := range blocks {
+		args := strings.Fields(b[1])
+		args[1] = filepath.Join("cmd/conc", strings.TrimPrefix(args[1], "cmd/conc/"))
+		o := conc(args...)
+		require.Empty(t, o.stderr)
+		require.Equal(t, millis.ReplaceAllString(b[2], "ms\n"), millis.ReplaceAllString(o.stdout, "ms\n"), b[1])
+	}
+}
+
+// With --lock-edges serial orders keep fork and join: a transaction that
+// forks a thread and reads what it wrote has no place (a violation, as
+// under the conflict criterion's --lock-edges); without, the thread's
+// write goes first.
+func TestMonitorViewLockEdges(t *testing.T) {
+	path := "testdata/view/fork-inside.std"
+	plain := conc("monitor", path, "--criterion", "view")
+	require.Equal(t, exitSerializable, plain.code, plain.stdout)
+	edges := conc("monitor", path, "--criterion", "view", "--lock-edges")
+	require.Equal(t, exitViolation, edges.code, edges.stdout)
+	require.Contains(t, edges.stdout, "main lines 1-5 before W line 3: the fork of W at line 2 comes before its first transaction (--lock-edges)")
+	require.Equal(t, exitViolation, conc("monitor", path, "--lock-edges").code)
+	require.Equal(t, exitSerializable, conc("monitor", path).code)
 }

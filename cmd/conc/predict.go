@@ -119,7 +119,7 @@ func runPredict(e *env, args []string) int {
 // predictOptions are the flags as package predict takes them.
 func (f *predictFlags) predictOptions(dl deadline) predict.Options {
 	return predict.Options{Engine: f.engine, Check: f.options(), Criterion: f.criterion,
-		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.given}
+		Unbounded: f.maxStatesSet && f.maxStates == 0, DefaultDeadline: !dl.Given}
 }
 
 // runPrediction runs predict under --timeout; a nil outcome comes with the

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
@@ -52,7 +53,7 @@ func runProfiles(e *env, args []string) int {
 		return e.badFlag("format", f.format, "want text or json")
 	}
 	defer withMemoryLimit(f.maxMemory)()
-	dl := deadlineOf(f.timeout, f.within)
+	dl := check.DeadlineOf(f.timeout, f.within)
 	ctx, stop := withinLimits(dl, f.maxMemory) // compiling takes from the run's budgets
 	defer stop()
 	f.within = ctx
@@ -92,7 +93,7 @@ type profilesOut struct {
 // the same context, so an abandoned one stops too (within a few hundred
 // steps) rather than running on in the background (conc serve's explain).
 func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) {
-	dl := deadlineOf(f.timeout, f.within)
+	dl := check.DeadlineOf(f.timeout, f.within)
 	ctx, stop := withinLimits(dl, f.maxMemory)
 	defer stop()
 	done := make(chan *profilesOut, 1) // buffered: an abandoned extraction never blocks
@@ -106,7 +107,7 @@ func extractWithin(prog *model.Program, f profilesFlags) (*profilesOut, string) 
 		return out, ""
 	case <-ctx.Done(): // the deadline, or the watch with the budget as cause
 		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-			return nil, dl.reason()
+			return nil, dl.Reason()
 		}
 		return nil, context.Cause(ctx).Error()
 	}

@@ -16,7 +16,7 @@ import (
 
 // liar returns an engine that answers as brute does, then spoils a
 // violation's witness with spoil: an engine bug that only the witness
-// gate (replay.go) can catch, since the report renders the spoilt witness
+// gate (check.Replays) can catch, since the report renders the spoilt witness
 // as readily as a good one.
 func liar(name string, spoil func(*model.Witness) *model.Witness) *engines.Engine {
 	return &engines.Engine{

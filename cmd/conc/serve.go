@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/internal/cliflag"
-	"github.com/conc-dev/conc/lang"
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/serve"
@@ -80,62 +76,54 @@ func playConfig(f serveFlags) serve.Config {
 	}
 }
 
-// playFlags are the decideFlags of conc check --format json with q's
-// parameters.
-func playFlags(ctx context.Context, q serve.Query, maxMemory int64) *decideFlags {
-	return &decideFlags{format: "json", engine: q.Engine, lockEdges: q.LockEdges, ignoreSync: q.IgnoreSync,
-		timeout: q.Timeout, maxMemory: maxMemory, within: ctx}
-}
-
-// playEnv is a run's env: the report goes back as a value, and an error
-// message to the buffer.
-func playEnv(stderr *bytes.Buffer) *env {
-	return &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, cmd: "check"}
-}
-
-// playCompile is the flags of q, their limits started (stop ends them),
-// and the program of src, as conc check reads them: a usage error is a
-// serve.UsageError, a static error the lang.ErrorList (400 with
-// positions), and a program the limits refused or stopped comes back as
-// its unknown answer. Compiling takes from the request's time and
-// memory budget, as the search does.
-func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (f *decideFlags, p *model.Program, unknown *engines.Result, stop func(), err error) {
-	f = playFlags(ctx, q, maxMemory)
-	if err := f.check(); err != nil {
-		return f, nil, nil, func() {}, &serve.UsageError{Msg: err.Error()}
+// playRequest is conc check --format json's request for q's parameters,
+// under the request's context.
+func playRequest(ctx context.Context, q serve.Query, maxMemory int64) (check.Request, error) {
+	if q.Engine != "auto" && !check.Registered(q.Engine) {
+		return check.Request{}, &serve.UsageError{Msg: check.UnknownEngine(q.Engine).Error()}
 	}
-	dl, stop := f.startLimits()
-	p, err = lang.CompileLimited(q.Name, src, f.compileLimits())
-	if res, ok := compileUnknown(err, dl); ok {
-		return f, nil, &res, stop, nil
-	}
-	return f, p, nil, stop, err
+	opts := engines.Options{LockEdges: q.LockEdges, IgnoreSync: q.IgnoreSync, MaxMemory: maxMemory}
+	return check.Request{Engine: q.Engine, Options: opts, Timeout: q.Timeout, Within: ctx}, nil
 }
 
-// playCheck is POST /api/check: conc check's compile, engine choice, run
-// and replay (check.go, decide.go) on the body.
+// playCompile is the request of q, its limits started (stop ends them),
+// the program of src and the engine for it, as conc check takes them: a
+// usage error is a serve.UsageError, a static error the lang.ErrorList
+// (400 with positions), and a program the limits refused or stopped
+// comes back as its unknown answer. Compiling takes from the request's
+// time and memory budget, as the search does.
+func playCompile(ctx context.Context, src []byte, q serve.Query, maxMemory int64) (req check.Request, p *model.Program, eng *engines.Engine, unknown *engines.Result, stop func(), err error) {
+	stop = func() {}
+	if req, err = playRequest(ctx, q, maxMemory); err != nil {
+		return req, nil, nil, nil, stop, err
+	}
+	dl, stop := req.Start()
+	p, unknown, err = check.Compile(q.Name, src, req.CompileLimits(), dl)
+	if unknown != nil || err != nil {
+		return req, nil, nil, unknown, stop, err
+	}
+	p, eng, err = check.Prepare(req, p)
+	if err != nil {
+		return req, nil, nil, nil, stop, &serve.UsageError{Msg: err.Error()}
+	}
+	return req, p, eng, nil, stop, nil
+}
+
+// playCheck is POST /api/check: conc check's pipeline (package check) on
+// the body.
 func playCheck(maxMemory int64) serve.Checker {
 	return func(ctx context.Context, src []byte, q serve.Query) (*report.Report, error) {
-		f, p, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
+		req, p, eng, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
 		defer stop()
 		if unknown != nil {
-			return refusedReport(f, *unknown)
+			return check.Refused(q.Engine, *unknown)
 		}
 		if err != nil {
 			return nil, abandoned(ctx, err)
 		}
-		var stderr bytes.Buffer
-		e := playEnv(&stderr)
-		p, eng, _ := engineFor(e, f, p)
-		if eng == nil {
-			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
-		}
-		r, _ := judge(e, f, eng, p)
-		if err := abandoned(ctx, nil); err != nil {
+		r, _, err := check.Judge(req, eng, p)
+		if err := abandoned(ctx, err); err != nil {
 			return nil, err
-		}
-		if r == nil {
-			return nil, errors.New(playMessage(&stderr))
 		}
 		return r, nil
 	}
@@ -155,7 +143,7 @@ func abandoned(ctx context.Context, err error) error {
 // why, and conc profiles' text (profiles.go) under the same budgets.
 func playExplain(maxMemory int64) serve.Explainer {
 	return func(ctx context.Context, src []byte, q serve.Query) (*serve.Explanation, error) {
-		f, p, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
+		req, p, eng, unknown, stop, err := playCompile(ctx, src, q, maxMemory)
 		defer stop()
 		if unknown != nil {
 			return &serve.Explanation{Why: "unknown: " + unknown.Reason, Cut: true}, nil
@@ -163,13 +151,8 @@ func playExplain(maxMemory int64) serve.Explainer {
 		if err != nil {
 			return nil, abandoned(ctx, err)
 		}
-		var stderr bytes.Buffer
-		p, eng, _ := engineFor(playEnv(&stderr), f, p)
-		if eng == nil {
-			return nil, &serve.UsageError{Msg: playMessage(&stderr)}
-		}
-		profiles, cut := playProfiles(f.within, p, q.Timeout, maxMemory)
-		return &serve.Explanation{Engine: eng.Name, Why: engineWhy(f.engine, p, eng, f.options()),
+		profiles, cut := playProfiles(req.Within, p, q.Timeout, maxMemory)
+		return &serve.Explanation{Engine: eng.Name, Why: check.Why(q.Engine, p, eng, req.Options),
 			Profiles: profiles, Cut: cut}, nil
 	}
 }
@@ -185,11 +168,4 @@ func playProfiles(ctx context.Context, p *model.Program, timeout time.Duration, 
 		return "profiles: " + out.err.Error(), false
 	}
 	return out.text.String(), false
-}
-
-// playMessage is the message a run wrote, without its "conc: check: ".
-func playMessage(stderr *bytes.Buffer) string {
-	s := strings.TrimSpace(stderr.String())
-	s = strings.TrimPrefix(s, "conc: ")
-	return strings.TrimPrefix(s, "check: ")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/conc-dev/conc/check"
 	"github.com/conc-dev/conc/gen"
 	"github.com/conc-dev/conc/serve"
 )
@@ -31,7 +32,7 @@ func playground(f serveFlags) http.Handler { return serve.New(playConfig(f)) }
 // compared with has: with the server's 10 s, recursive_counter.conc (2 s
 // alone, a search to --max-stack) timed out under a loaded go test ./...
 // and its unknown's counts differed from the CLI's.
-var examplesPlayground = sync.OnceValue(func() http.Handler { return playground(serveFlags{timeout: defaultTimeout}) })
+var examplesPlayground = sync.OnceValue(func() http.Handler { return playground(serveFlags{timeout: check.DefaultTimeout}) })
 
 func postProgram(t *testing.T, h http.Handler, path, query, src string) *httptest.ResponseRecorder {
 	t.Helper()

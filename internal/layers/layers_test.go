@@ -92,7 +92,7 @@ func (g graph) deps(pkg string) map[string]bool {
 // programSide are the packages that check .conc programs: none may depend
 // on the trace reader (trace) or the trace monitor (monitor, and so
 // monitor/pass).
-var programSide = []string{"model", "lang", "profiles", "monitor/graph", "monitor/fsm", "engines", "verify", "report", "report/html", "serve"}
+var programSide = []string{"model", "lang", "profiles", "monitor/graph", "monitor/fsm", "engines", "verify", "report", "report/html", "check", "serve"}
 
 // engineImports are the engines one engine may import: global asks
 // profile first (its prefilter, docs/global.md).

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/conc-dev/conc/gen"
 )
 
 // benchTrace is a trace of n transactions over 4 threads and 8
@@ -38,6 +40,12 @@ func BenchmarkCheck(b *testing.B) {
 		for _, n := range []int{100, 1000, 10000} {
 			benchOne(b, fmt.Sprintf("%s/txns=%d", c.name, n), c.gen(n))
 		}
+	}
+	// The search: conc gen view-np's traces of random formulas at four
+	// clauses a variable (docs/complexity.md).
+	for _, clauses := range []int{32, 64, 128} {
+		f := gen.RandomCNF(rand.New(rand.NewPCG(1, uint64(clauses))), clauses/4, clauses)
+		benchOne(b, fmt.Sprintf("view-np/clauses=%d", clauses), gen.ViewNP(f))
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 func TestBudgetEndsInUnknown(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 29))
 	searched, choices := 0, 0
-	for range 3000 {
+	for range 1500 {
 		text := genShaped(rng, 3+rng.IntN(2), 2+rng.IntN(2), 5+rng.IntN(4))
 		if strings.TrimSpace(text) == "" {
 			continue

@@ -92,7 +92,8 @@ type builder struct {
 // that forked it.
 type threadState struct {
 	open, last int32
-	acc        map[int32]*access
+	acc        map[int32]int32 // variable -> index into slab
+	slab       []access
 	forkedBy   int32
 }
 
@@ -175,7 +176,7 @@ func (b *builder) begin(t int32, ts *threadState, line int64) {
 	}
 	ts.open, ts.last = id, id
 	if ts.acc == nil {
-		ts.acc = map[int32]*access{}
+		ts.acc = map[int32]int32{}
 	}
 }
 
@@ -191,18 +192,19 @@ func (b *builder) newNode(t int32, line int64) int32 {
 // finish closes the thread's open transaction.
 func (b *builder) finish(ts *threadState) {
 	ts.open = -1
-	clear(ts.acc)
+	if len(ts.acc) > 64 {
+		ts.acc = map[int32]int32{} // clear costs a map's capacity, which stays
+	} else {
+		clear(ts.acc)
+	}
+	ts.slab = ts.slab[:0]
 }
 
 // access adds a read or write of the open transaction of ts.
 func (b *builder) access(ts *threadState, ev *trace.Event) {
 	c, x := ts.open, ev.Target
 	v := b.variable(x)
-	a := ts.acc[x]
-	if a == nil {
-		a = &access{readBy: -1}
-		ts.acc[x] = a
-	}
+	a := ts.get(x)
 	if ev.Op == model.OpRead {
 		b.readAccess(c, x, v, a, ev.Line)
 		return
@@ -248,7 +250,8 @@ func (b *builder) markRead(w src, c, x int32, line int64) {
 	if ts.open != w.node {
 		return // closed: the write was its last
 	}
-	if wa := ts.acc[x]; wa != nil && wa.readBy < 0 {
+	if i, ok := ts.acc[x]; ok && ts.slab[i].readBy < 0 {
+		wa := &ts.slab[i]
 		wa.readBy, wa.readAt = c, line
 	}
 }
@@ -290,4 +293,16 @@ func (b *builder) addLocal(o rawObstacle) {
 	if b.locals++; len(b.local) < maxObstacles {
 		b.local = append(b.local, o)
 	}
+}
+
+// get is the open transaction's record of x, made on first use. The
+// pointer is good until the next get.
+func (ts *threadState) get(x int32) *access {
+	i, ok := ts.acc[x]
+	if !ok {
+		i = int32(len(ts.slab))
+		ts.slab = append(ts.slab, access{readBy: -1})
+		ts.acc[x] = i
+	}
+	return &ts.slab[i]
 }

@@ -58,7 +58,8 @@ func (d *decider) txns(nodes []int32) []Txn {
 // conflict-equivalent serial order, so a view-equivalent one.
 func (d *decider) conflictOrder() ([]int32, bool) {
 	b := d.b
-	g := newCSR(len(b.nodes), func(add func(from, to, id int32)) {
+	defer func() { b.conflicts = nil }() // the polygraph has no use for them
+	g := buildCSR(len(b.nodes), func(add func(from, to, id int32)) {
 		for v, nd := range b.nodes {
 			if nd.prev >= 0 {
 				add(nd.prev, int32(v), -1)
@@ -70,7 +71,7 @@ func (d *decider) conflictOrder() ([]int32, bool) {
 		for _, c := range b.conflicts {
 			add(c.from, c.to, -1)
 		}
-	})
+	}, false)
 	return g.topo()
 }
 

@@ -1,5 +1,5 @@
 // Package view decides whether an observed trace is view-serializable
-// (Wang and Stoller 2006, Section 2; docs/monitor.md, "View
+// (Wang and Stoller 2006, Section 2; docs/traces.md, "View
 // serializability"): whether some serial order of its transactions reads
 // every value from the same write as the trace does (or the initial value)
 // and leaves every variable with the same final write.

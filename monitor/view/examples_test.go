@@ -41,7 +41,7 @@ func TestExamples(t *testing.T) {
 		{"blind write (the issue's example)", "T1|begin\nT1|w(x)\nT2|w(x)\nT1|w(x)\nT1|end\n", Serializable, StageArcs,
 			"T2 line 3, T1 lines 1-5"},
 		{"lost update", "T1|begin\nT1|r(x)\nT2|w(x)\nT1|w(x)\nT1|end\n", Violation, StageArcs,
-			"these precedences close a cycle, so no serial order keeps them all:\n" +
+			"these precedences close a cycle (T1 lines 1-5 → T2 line 3 → T1 lines 1-5), so no serial order keeps them all:\n" +
 				"  T1 lines 1-5 before T2 line 3: the read of x at line 2 sees its initial value, and the other writes x at line 3\n" +
 				"  T2 line 3 before T1 lines 1-5: the write of x at line 4 is its final write, and the other writes x at line 3\n"},
 		{"own write lost", "T1|begin\nT1|w(x)\nT2|w(x)\nT1|r(x)\nT1|end\n", Violation, StageLocal,

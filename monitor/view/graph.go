@@ -7,18 +7,30 @@ type csr struct {
 	off, to, id []int32
 }
 
-// newCSR builds the digraph of n nodes whose arcs each yields.
+// newCSR builds the digraph of n nodes whose arcs each yields, with
+// their ids.
 func newCSR(n int, each func(add func(from, to, id int32))) *csr {
+	return buildCSR(n, each, true)
+}
+
+// buildCSR is newCSR, keeping no ids unless withIDs.
+func buildCSR(n int, each func(add func(from, to, id int32)), withIDs bool) *csr {
 	g := &csr{off: make([]int32, n+1)}
 	each(func(from, _, _ int32) { g.off[from+1]++ })
 	for v := 0; v < n; v++ {
 		g.off[v+1] += g.off[v]
 	}
 	m := g.off[n]
-	g.to, g.id = make([]int32, m), make([]int32, m)
+	g.to = make([]int32, m)
+	if withIDs {
+		g.id = make([]int32, m)
+	}
 	fill := append([]int32(nil), g.off[:n]...)
 	each(func(from, to, id int32) {
-		g.to[fill[from]], g.id[fill[from]] = to, id
+		g.to[fill[from]] = to
+		if withIDs {
+			g.id[fill[from]] = id
+		}
 		fill[from]++
 	})
 	return g

@@ -3,7 +3,7 @@ package view
 import "slices"
 
 // The one-variable case (Wang and Stoller's Theorem 3 for one observed
-// trace; docs/monitor.md, "View serializability"): when the choices of
+// trace; docs/traces.md, "View serializability"): when the choices of
 // the polygraph all place writers of one variable x, every other
 // variable's precedences are arcs, and deciding is ordering x's blocks.
 // A block is a writer of x with the transactions that read x from it
@@ -137,48 +137,16 @@ func (o *oneVar) blockEdges() {
 // chain's blocks in a row, the final writer's chain last; false when no
 // order exists (a cycle, or an edge back within a chain).
 func (o *oneVar) orderBlocks() ([]int32, bool) {
-	n := len(o.writer)
-	head, pos := make([]int32, n), make([]int32, n)
-	for i := range n {
-		if o.prev[i] >= 0 {
-			continue
-		}
-		p := int32(0)
-		for c := int32(i); c >= 0; c = o.next[c] {
-			if p > 0 && c == int32(i) {
-				return nil, false // a chain that closes on itself
-			}
-			head[c], pos[c] = int32(i), p
-			p++
-		}
+	head, pos, ok := o.chains()
+	if !ok {
+		return nil, false
 	}
-	for i := range n {
-		if o.prev[i] >= 0 && pos[i] == 0 && head[i] == 0 {
-			return nil, false // on a cycle of chains, reached from no head
-		}
-	}
-	final := head[o.blk[o.d.b.vars[o.x].last.node]]
-	g := newCSR(n, func(add func(from, to, id int32)) {
-		for _, e := range o.edges {
-			if head[e[0]] != head[e[1]] {
-				add(head[e[0]], head[e[1]], -1)
-			}
-		}
-		for i := range int32(n) {
-			if head[i] == i && i != final {
-				add(i, final, -1)
-			}
-			if head[i] == i && i != head[0] {
-				add(head[0], i, -1)
-			}
-		}
-	})
 	for _, e := range o.edges {
 		if head[e[0]] == head[e[1]] && pos[e[0]] > pos[e[1]] {
 			return nil, false
 		}
 	}
-	heads, ok := g.topo()
+	heads, ok := o.chainGraph(head).topo()
 	if !ok {
 		return nil, false
 	}
@@ -192,6 +160,53 @@ func (o *oneVar) orderBlocks() ([]int32, bool) {
 		}
 	}
 	return blocks, true
+}
+
+// chains gives each block its chain's head and its place in the chain;
+// false when chains close a cycle (blocks no head reaches).
+func (o *oneVar) chains() (head, pos []int32, ok bool) {
+	n := len(o.writer)
+	head, pos = make([]int32, n), make([]int32, n)
+	reached := make([]bool, n)
+	for i := range n {
+		if o.prev[i] >= 0 {
+			continue
+		}
+		p := int32(0)
+		for c := int32(i); c >= 0; c = o.next[c] {
+			head[c], pos[c], reached[c] = int32(i), p, true
+			p++
+		}
+	}
+	for i := range n {
+		if !reached[i] {
+			return nil, nil, false
+		}
+	}
+	return head, pos, true
+}
+
+// chainGraph is the graph of the chains (by their heads): the block
+// edges between chains, the initial value's chain before every other,
+// the final writer's after every other.
+func (o *oneVar) chainGraph(head []int32) *csr {
+	n := len(o.writer)
+	final := head[o.blk[o.d.b.vars[o.x].last.node]]
+	return buildCSR(n, func(add func(from, to, id int32)) {
+		for _, e := range o.edges {
+			if head[e[0]] != head[e[1]] {
+				add(head[e[0]], head[e[1]], -1)
+			}
+		}
+		for i := range int32(n) {
+			if head[i] == i && i != final {
+				add(i, final, -1)
+			}
+			if head[i] == i && i != head[0] {
+				add(head[0], i, -1)
+			}
+		}
+	}, false)
 }
 
 // serial is the serial order: each transaction at the place of its block,

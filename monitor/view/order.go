@@ -14,7 +14,8 @@ func (s *search) reach(a, b int32) bool {
 	}
 	limit := s.ord[b]
 	s.newStamp()
-	stack := []int32{a}
+	stack := append(s.stack[:0], a)
+	defer func() { s.stack = stack[:0] }()
 	s.mark[a] = s.stamp
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]

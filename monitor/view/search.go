@@ -40,6 +40,7 @@ type search struct {
 	failed   map[[2]uint64]bool
 	mark     []uint32
 	stamp    uint32
+	stack    []int32 // reach's, reused
 	work     int64
 	stop     string // why the search stopped (a budget), "" while it runs
 	conflict int    // the choice propagation found impossible, -1 none

@@ -72,84 +72,118 @@ func (t *bTrace) arc(a, b int) {
 // acquires and releases of free locks, posts and waits (all posts of a
 // message before its first wait), inside transactions or not.
 func genSyncTrace(rng *rand.Rand, threads, vars, n int) string {
-	var b strings.Builder
-	type th struct {
-		forked, joined, inTxn bool
-		left                  int
-		held                  []int
-	}
-	ts := make([]th, threads)
-	ts[0] = th{forked: true, left: n}
+	g := &syncGen{rng: rng, vars: vars, ts: make([]syncThread, threads), lockFree: []bool{true, true}, waited: map[int]bool{}}
+	g.ts[0] = syncThread{forked: true, left: n}
 	for i := 1; i < threads; i++ {
-		ts[i].left = 2 + rng.IntN(n/threads+2)
+		g.ts[i].left = 2 + rng.IntN(n/threads+2)
 	}
-	lockFree := []bool{true, true}
-	waited := map[int]bool{}
-	emit := func(t int, op string) { fmt.Fprintf(&b, "T%d|%s\n", t, op) }
 	for range 3 * n {
 		t := rng.IntN(threads)
-		s := &ts[t]
-		if !s.forked || s.joined || s.left == 0 {
-			continue
-		}
-		s.left--
-		switch r := rng.IntN(20); {
-		case t == 0 && r < 2:
-			u := 1 + rng.IntN(threads-1)
-			if !ts[u].forked {
-				ts[u].forked = true
-				emit(0, fmt.Sprintf("fork(T%d)", u))
-			} else if ts[u].left == 0 && !ts[u].joined && !ts[u].inTxn && len(ts[u].held) == 0 {
-				ts[u].joined = true
-				emit(0, fmt.Sprintf("join(T%d)", u))
-			}
-		case r < 5 && (!s.inTxn || r < 3):
-			if s.inTxn {
-				emit(t, "end")
-			} else {
-				emit(t, "begin")
-			}
-			s.inTxn = !s.inTxn
-		case r < 6:
-			if len(s.held) > 0 {
-				l := s.held[len(s.held)-1]
-				s.held = s.held[:len(s.held)-1]
-				lockFree[l] = true
-				emit(t, fmt.Sprintf("rel(L%d)", l))
-			} else if l := rng.IntN(2); lockFree[l] {
-				lockFree[l] = false
-				s.held = append(s.held, l)
-				emit(t, fmt.Sprintf("acq(L%d)", l))
-			}
-		case r < 7:
-			m := rng.IntN(2)
-			if rng.IntN(2) == 0 && !waited[m] {
-				emit(t, fmt.Sprintf("post(M%d)", m))
-			} else {
-				waited[m] = true
-				emit(t, fmt.Sprintf("wait(M%d)", m))
-			}
-		default:
-			op := "w"
-			if rng.IntN(5) < 2 {
-				op = "r"
-			}
-			emit(t, fmt.Sprintf("%s(x%d)", op, rng.IntN(vars)))
-		}
-		if s.left == 0 {
-			for len(s.held) > 0 {
-				l := s.held[len(s.held)-1]
-				s.held = s.held[:len(s.held)-1]
-				lockFree[l] = true
-				emit(t, fmt.Sprintf("rel(L%d)", l))
-			}
-			if s.inTxn && rng.IntN(3) > 0 {
-				emit(t, "end")
-				s.inTxn = false
+		if s := &g.ts[t]; s.forked && !s.joined && s.left > 0 {
+			s.left--
+			g.step(t)
+			if s.left == 0 {
+				g.finish(t)
 			}
 		}
 	}
-	return b.String()
+	return g.b.String()
+}
+
+// syncGen is genSyncTrace's state: per thread, per lock, per message.
+type syncGen struct {
+	rng      *rand.Rand
+	b        strings.Builder
+	vars     int
+	ts       []syncThread
+	lockFree []bool
+	waited   map[int]bool
+}
+
+type syncThread struct {
+	forked, joined, inTxn bool
+	left                  int
+	held                  []int
+}
+
+func (g *syncGen) emit(t int, op string) { fmt.Fprintf(&g.b, "T%d|%s\n", t, op) }
+
+// step emits one event of thread t.
+func (g *syncGen) step(t int) {
+	s := &g.ts[t]
+	switch r := g.rng.IntN(20); {
+	case t == 0 && r < 2:
+		g.forkOrJoin()
+	case r < 5 && (!s.inTxn || r < 3):
+		if s.inTxn {
+			g.emit(t, "end")
+		} else {
+			g.emit(t, "begin")
+		}
+		s.inTxn = !s.inTxn
+	case r < 6:
+		g.lock(t)
+	case r < 7:
+		m := g.rng.IntN(2)
+		if g.rng.IntN(2) == 0 && !g.waited[m] {
+			g.emit(t, fmt.Sprintf("post(M%d)", m))
+		} else {
+			g.waited[m] = true
+			g.emit(t, fmt.Sprintf("wait(M%d)", m))
+		}
+	default:
+		op := "w"
+		if g.rng.IntN(5) < 2 {
+			op = "r"
+		}
+		g.emit(t, fmt.Sprintf("%s(x%d)", op, g.rng.IntN(g.vars)))
+	}
+}
+
+// forkOrJoin: T0 forks a thread not yet forked, or joins one done.
+func (g *syncGen) forkOrJoin() {
+	u := 1 + g.rng.IntN(len(g.ts)-1)
+	switch v := &g.ts[u]; {
+	case !v.forked:
+		v.forked = true
+		g.emit(0, fmt.Sprintf("fork(T%d)", u))
+	case v.left == 0 && !v.joined && !v.inTxn && len(v.held) == 0:
+		v.joined = true
+		g.emit(0, fmt.Sprintf("join(T%d)", u))
+	}
+}
+
+// lock releases t's last lock, or acquires a free one.
+func (g *syncGen) lock(t int) {
+	s := &g.ts[t]
+	if len(s.held) > 0 {
+		g.release(t)
+	} else if l := g.rng.IntN(2); g.lockFree[l] {
+		g.lockFree[l] = false
+		s.held = append(s.held, l)
+		g.emit(t, fmt.Sprintf("acq(L%d)", l))
+	}
+}
+
+func (g *syncGen) release(t int) {
+	s := &g.ts[t]
+	l := s.held[len(s.held)-1]
+	s.held = s.held[:len(s.held)-1]
+	g.lockFree[l] = true
+	g.emit(t, fmt.Sprintf("rel(L%d)", l))
+}
+
+// finish releases a thread's locks when its events are done, and mostly
+// ends its open transaction.
+func (g *syncGen) finish(t int) {
+	s := &g.ts[t]
+	for len(s.held) > 0 {
+		g.release(t)
+	}
+	if s.inTxn && g.rng.IntN(3) > 0 {
+		g.emit(t, "end")
+		s.inTxn = false
+	}
 }
 
 // TestLockEdgesAgainstBrute: with LockEdges, serial orders also keep the
@@ -159,7 +193,7 @@ func genSyncTrace(rng *rand.Rand, threads, vars, n int) string {
 func TestLockEdgesAgainstBrute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 29))
 	counts := map[string]int{}
-	for range testflag.N(1500, 15000) {
+	for range testflag.N(1000, 15000) {
 		text := genSyncTrace(rng, 2+rng.IntN(2), 1+rng.IntN(2), 6+rng.IntN(8))
 		if strings.TrimSpace(text) == "" {
 			continue
@@ -185,6 +219,6 @@ func TestLockEdgesAgainstBrute(t *testing.T) {
 	}
 	t.Logf("%v", counts)
 	for _, k := range []string{"serializable", "violation", "view only"} {
-		require.Greater(t, counts[k], testflag.N(1500, 15000)/100, "too few %q: %v", k, counts)
+		require.Greater(t, counts[k], testflag.N(1000, 15000)/100, "too few %q: %v", k, counts)
 	}
 }

@@ -101,7 +101,7 @@ type Stats struct {
 // Check reads the trace r to its end and decides whether it is
 // view-serializable. It keeps what the decision needs: per transaction
 // its thread and lines, per read of another transaction's write the
-// reads-from arc, per variable its writers (docs/monitor.md, "View
+// reads-from arc, per variable its writers (docs/traces.md, "View
 // serializability", says how much that is). A bad line is an error; the
 // context's end while reading or searching is Unknown.
 func Check(ctx context.Context, r *trace.Reader, o Options) (Result, error) {

@@ -70,10 +70,10 @@ func (n Names) Words(o Obstacle) []string {
 
 func (n Names) noPlace(o Obstacle) []string {
 	r, w, k := o.Events[0], o.Events[1], o.Events[2]
-	out := []string{fmt.Sprintf("%s sees %s, so %s must come before %s or after %s; but %s comes before %s:",
-		n.event(r), n.event(w), n.event(k), n.TxnWords(w.Txn), n.TxnWords(r.Txn), n.TxnWords(w.Txn), n.TxnWords(k.Txn))}
+	out := []string{fmt.Sprintf("%s sees %s, so %s must come before %s or after %s; but %s comes before %s, and %s before %s:",
+		n.event(r), n.event(w), n.event(k), n.TxnWords(w.Txn), n.TxnWords(r.Txn),
+		n.TxnWords(w.Txn), n.TxnWords(k.Txn), n.TxnWords(k.Txn), n.TxnWords(r.Txn))}
 	out = append(out, n.facts(o.Paths[0])...)
-	out = append(out, fmt.Sprintf("and %s before %s:", n.TxnWords(k.Txn), n.TxnWords(r.Txn)))
 	return append(out, n.facts(o.Paths[1])...)
 }
 

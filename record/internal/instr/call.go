@@ -24,14 +24,13 @@ var syncCalls = map[string]string{
 	"(*sync.WaitGroup).Wait":   "WGWait",
 	"(*sync.WaitGroup).Go":     "WGGo",
 	"(*sync.Once).Do":          "OnceDo",
+	"(*sync.Cond).Wait":        "CondWait",
+	"(*sync.Cond).Signal":      "CondSignal",
+	"(*sync.Cond).Broadcast":   "CondBroadcast",
 }
 
 // Calls the runtime does not record, counted by kind.
 var skipped = map[string]string{
-	"(*sync.Cond).Wait":          "sync.Cond",
-	"(*sync.Cond).Signal":        "sync.Cond",
-	"(*sync.Cond).Broadcast":     "sync.Cond",
-	"(*sync.RWMutex).RLocker":    "sync.RWMutex.RLocker",
 	"(sync.Locker).Lock":         "sync.Locker",
 	"(sync.Locker).Unlock":       "sync.Locker",
 	"(*sync.Map).Load":           "sync.Map",

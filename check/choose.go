@@ -1,14 +1,14 @@
-package main
+package check
 
 import (
 	"fmt"
 
 	"github.com/conc-dev/conc/engines"
-	_ "github.com/conc-dev/conc/engines/all" // the CLI offers every engine
+	_ "github.com/conc-dev/conc/engines/all" // every engine can be asked for
 	"github.com/conc-dev/conc/model"
 )
 
-// chooseEngine resolves --engine for p, the program as it will be checked
+// Choose resolves --engine for p, the program as it will be checked
 // (after --ignore-sync has dropped its lock, fork and join events), and checks
 // that the engine accepts p under opts.
 //
@@ -19,13 +19,13 @@ import (
 // explicit --engine is taken as asked; one that does not decide
 // synchronisation refuses a program with it (engines.SyncError names the
 // flags).
-func chooseEngine(name string, p *model.Program, opts engines.Options) (*engines.Engine, error) {
+func Choose(name string, p *model.Program, opts engines.Options) (*engines.Engine, error) {
 	if name == "auto" {
 		return engines.Auto(p, opts)
 	}
 	eng, err := engines.Lookup(name)
 	if err != nil {
-		return nil, unknownEngine(name)
+		return nil, UnknownEngine(name)
 	}
 	if eng.Decides.LockFree && p.HasSync() {
 		return nil, engines.SyncError(name, "a program")
@@ -36,15 +36,16 @@ func chooseEngine(name string, p *model.Program, opts engines.Options) (*engines
 	return eng, nil
 }
 
-func registered(name string) bool {
+// Registered reports whether name is an engine of the registry.
+func Registered(name string) bool {
 	_, err := engines.Lookup(name)
 	return err == nil
 }
 
-// engineWhy says, in a sentence for a learner (conc serve's playground),
+// Why says, in a sentence for a learner (conc serve's playground),
 // why asked (--engine) became eng for p: above all why a program with
 // locks, fork or join needs the global engine's product.
-func engineWhy(asked string, p *model.Program, eng *engines.Engine, opts engines.Options) string {
+func Why(asked string, p *model.Program, eng *engines.Engine, opts engines.Options) string {
 	switch {
 	case asked != "auto":
 		return fmt.Sprintf("The %s engine decides it, as --engine asked.", eng.Name)
@@ -66,8 +67,8 @@ func engineWhy(asked string, p *model.Program, eng *engines.Engine, opts engines
 	return fmt.Sprintf("auto took the %s engine: %s.", eng.Name, why)
 }
 
-// unknownEngine is the usage error of an --engine value that names no
+// UnknownEngine is the usage error of an --engine value that names no
 // engine: it offers docs/spec.md §4's values, not the tests' engines.
-func unknownEngine(name string) error {
+func UnknownEngine(name string) error {
 	return fmt.Errorf("--engine %q: want auto, profile, global or brute", name)
 }
