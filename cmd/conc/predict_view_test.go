@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,8 +17,10 @@ import (
 // --witness-out flagged by conc monitor --criterion view unless the
 // reason says the run as a whole may be view-serializable.
 func TestPredictViewGolden(t *testing.T) {
-	inputs, err := filepath.Glob("testdata/view/*.std")
-	require.NoError(t, err)
+	var inputs []string
+	for _, name := range []string{"blind", "fork-inside", "forked", "lost-update", "no-place", "stale-read"} {
+		inputs = append(inputs, filepath.Join("testdata/view", name+".std"))
+	}
 	excerpts := traceExcerpts(t, "../../testdata/traces")
 	require.NotEmpty(t, excerpts)
 	for _, x := range excerpts {
@@ -67,5 +70,24 @@ func TestPredictCriterion(t *testing.T) {
 		out := conc(append([]string{"predict", path}, args...)...)
 		require.Equal(t, exitUsage, out.code, "%v: %s", args, out.stderr)
 		require.Contains(t, out.stderr, "conc: predict: ", args)
+	}
+}
+
+// TestTracesDocQuotesPredictView: each `$ conc predict … --criterion
+// view` example of docs/trace-commands.md is what conc prints (its timing
+// aside).
+func TestTracesDocQuotesPredictView(t *testing.T) {
+	t.Chdir("../..")
+	doc, err := os.ReadFile("docs/trace-commands.md")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)```\n\\$ conc (predict [^\n]*--criterion view)\n(.*?)```\n").FindAllStringSubmatch(string(doc), -1)
+	require.Len(t, blocks, 2)
+	millis := regexp.MustCompile(`\d+ ms\n$`)
+	for _, b := range blocks {
+		args := strings.Fields(b[1])
+		args[1] = filepath.Join("cmd/conc", strings.TrimPrefix(args[1], "cmd/conc/"))
+		o := conc(args...)
+		require.Empty(t, o.stderr)
+		require.Equal(t, millis.ReplaceAllString(b[2], "ms\n"), millis.ReplaceAllString(o.stdout, "ms\n"), b[1])
 	}
 }
