@@ -44,7 +44,7 @@ var viewTraces = []struct {
 // unknown only where forks or joins make the search inexact, never on a
 // trace without them.
 func TestViewAgreesWithOracle(t *testing.T) {
-	n := testflag.N(250, 4000)
+	n := testflag.N(150, 4000)
 	for _, kind := range viewTraces {
 		var tally [3]int
 		for seed := uint64(0); seed < uint64(n); seed++ {
