@@ -13,8 +13,8 @@ import (
 
 // Options bound a decision.
 type Options struct {
-	// MaxWork bounds the work: the test's comparisons and the grids'
-	// cells (0: no bound).
+	// MaxWork bounds the work: the test's comparisons, the grids' cells
+	// and the edges read for their windows (0: no bound).
 	MaxWork int64
 	// Stop reports that the deadline has passed.
 	Stop func() bool
@@ -60,7 +60,7 @@ type decider struct {
 	res    Result
 	err    error
 	test   int64 // the block test's work so far
-	cells  int64 // the grids' cells so far
+	cells  int64 // the grids' cells and their windows' edges so far
 }
 
 // Decide runs the block test over ix and searches its patterns' runs.
@@ -126,6 +126,7 @@ func (d *decider) pair(in Instance, ti, ui int32) bool {
 		d.err = err
 		return false
 	}
+	d.cells += w.read
 	return d.search(w, Found{In: in, TX: ti, TY: ui})
 }
 

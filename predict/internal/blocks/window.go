@@ -33,6 +33,7 @@ type window struct {
 	lead    []proj.Segment // C's run
 	x, y    side
 	blocked []hold // shared locks third threads hold where C leaves them
+	read    int64  // the edges read from the spool for it (work)
 	exact   bool   // no run of the pair is lost by the window
 }
 
@@ -80,7 +81,7 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 	if w.y.s == w.ctx[y] && !ix.lockFreeAt(y, w.y.s) {
 		w.x.s = w.ctx[x]
 	}
-	if err := w.read(s, sp, ix.u); err != nil {
+	if err := w.fill(s, sp, ix.u); err != nil {
 		return nil, err
 	}
 	// C first loses no run when it leaves third threads holding no lock.
@@ -173,11 +174,14 @@ func (ix *Index) context(x, y int32, xa, yb int64) []int64 {
 	return c
 }
 
-// read takes the window's events from the spool, with the locks held at
+// fill takes the window's events from the spool, with the locks held at
 // its start and those C leaves third threads holding.
-func (w *window) read(s *proj.Summary, sp *proj.Spool, u *proj.Users) error {
+func (w *window) fill(s *proj.Summary, sp *proj.Spool, u *proj.Users) error {
 	need := slices.Clone(w.ctx)
 	need[w.x.t], need[w.y.t] = w.x.a, w.y.a
+	for _, n := range need {
+		w.read += n
+	}
 	held := make([][]hold, len(need))
 	sides := map[int]*side{int(w.x.t): &w.x, int(w.y.t): &w.y}
 	err := s.EachEdge(sp, need, false, func(t int, q int64, ev model.Event) {
