@@ -2,6 +2,7 @@ package predict
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/conc-dev/conc/engines"
 	"github.com/conc-dev/conc/predict/internal/blocks"
@@ -67,7 +68,7 @@ func (p *predictor) viewDecide() (*Outcome, error) {
 		}
 		return v.best, nil
 	case res.Proved:
-		out := &Outcome{Result: engines.Result{Engine: ViewEngine, Verdict: engines.Serializable, Reason: viewProof(res)}}
+		out := &Outcome{Result: engines.Result{Engine: ViewEngine, Verdict: engines.Serializable, Reason: viewProof(res, ix.Inversion)}}
 		out.Result.Stats.States = res.Work
 		return out, nil
 	}
@@ -147,12 +148,15 @@ const viewWholeNote = "; another transaction of this run writes a variable of th
 const viewProofNote = "no reordering makes two transactions of different threads non-view-serializable as a pair"
 
 // viewProof words a serializable answer.
-func viewProof(res blocks.Result) string {
+func viewProof(res blocks.Result, inversion string) string {
 	if res.Patterns == 0 {
 		return viewProofNote + " (Wang and Stoller's block test: no two blocks can interleave unserializably); " + viewNotChecked
 	}
-	return fmt.Sprintf("%s (the block test kept %d patterns, and the grid of their two threads has no run for any); %s",
-		viewProofNote, res.Patterns, viewNotChecked)
+	why := fmt.Sprintf("%s (the block test kept %d patterns, and the grid of their two threads has no run for any", viewProofNote, res.Patterns)
+	if inversion != "" {
+		why += "; a potential deadlock, where the test alone is not exact: " + inversion
+	}
+	return why + "); " + viewNotChecked
 }
 
 // viewNotChecked is what the pair criterion leaves out.
@@ -178,19 +182,17 @@ func (p *predictor) viewUndecided(ix *blocks.Index, res blocks.Result) *Outcome 
 		return viewUnknown(res.Work, fmt.Sprintf("no answer within predict's default budget of %d states (docs/predict.md): "+
 			"--max-states or --timeout to search further", p.viewBudget()), engines.StateBudget)
 	}
-	why := fmt.Sprintf("the block test kept %d patterns and no run was found for them, but %d searches may have missed one", res.Patterns, res.Inexact)
-	switch {
-	case res.Unbuilt:
-		why = fmt.Sprintf("no run was found for the %d patterns the block test kept, but a transaction has more than %d initial reads "+
-			"and final writes, whose 2v-blocks were not compared", res.Patterns, blocks.MaxIRFW)
-	case ix.Inversion != "":
-		why += " (a potential deadlock: " + ix.Inversion + ")"
-	case ix.Messages:
-		why += " (the searches leave out messages and tokens, docs/spec.md §3)"
-	case ix.ForkJoin:
-		why += " (forks and joins: a context that leaves a lock held, or that runs only in the observed order)"
-	default:
-		why += " (a pair's grid over its bound)"
+	if res.Unbuilt {
+		return viewUnknown(res.Work, fmt.Sprintf("no run was found for the %d patterns the block test kept, but a transaction has more "+
+			"than %d initial reads and final writes, whose 2v-blocks were not compared", res.Patterns, blocks.MaxIRFW), engines.NoLimit)
 	}
+	var lost []string
+	for _, l := range []blocks.Loss{blocks.LossMessages, blocks.LossContext, blocks.LossBound, blocks.LossRefused} {
+		if n := res.Lost[l]; n > 0 {
+			lost = append(lost, fmt.Sprintf("%d for %s", n, l))
+		}
+	}
+	why := fmt.Sprintf("the block test kept %d patterns and no run was found for them, but searches may have missed one: %s",
+		res.Patterns, strings.Join(lost, "; "))
 	return viewUnknown(res.Work, why, engines.NoLimit)
 }

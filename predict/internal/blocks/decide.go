@@ -39,9 +39,8 @@ type Result struct {
 	// Proved: no reordering has a pattern (the test kept none, or every
 	// one was searched exactly and none has a run).
 	Proved bool
-	// Inexact counts the searches that may have missed a run (a fork,
-	// join or ordering, a grid over its bound, a run predict refused).
-	Inexact int64
+	// Lost counts the searches that may have missed a run, by why.
+	Lost map[Loss]int64
 	Stop    string // "budget" or "deadline" when one ended the search
 	// Unbuilt: some transaction has more initial reads and final writes
 	// than its 2v-blocks are built for (MaxIRFW), so nothing is proved.
@@ -81,8 +80,29 @@ func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, ac
 	for _, th := range ix.Threads {
 		d.res.Unbuilt = d.res.Unbuilt || th.bs != nil && th.bs.over
 	}
-	d.res.Proved = d.err == nil && d.res.Found == 0 && d.res.Inexact == 0 && d.res.Stop == "" && !d.res.Unbuilt
+	d.res.Proved = d.err == nil && d.res.Found == 0 && len(d.res.Lost) == 0 && d.res.Stop == "" && !d.res.Unbuilt
 	return d.res, d.err
+}
+
+// Loss is why a search may have missed a run.
+type Loss string
+
+const (
+	LossMessages Loss = "messages or tokens (docs/spec.md §3), which the search leaves out"
+	LossContext  Loss = "a fork or join whose context could not be run first (a thread that keeps a lock to its end, a thread forked and joined inside a pair's window)"
+	LossBound    Loss = "a pair's grid over 2^24 cells or 64 locks"
+	LossRefused  Loss = "a run that the verification refused"
+)
+
+// lost counts a search that may have missed a run.
+func (d *decider) lost(l Loss) {
+	if l == "" {
+		return
+	}
+	if d.res.Lost == nil {
+		d.res.Lost = map[Loss]int64{}
+	}
+	d.res.Lost[l]++
 }
 
 // over reports that the budget (with more work to come) or the deadline
@@ -135,12 +155,10 @@ func (d *decider) pair(in Instance, ti, ui int32) bool {
 func (d *decider) search(w *window, f Found) bool {
 	in := f.In
 	a0, b0, a1, b1 := w.x.acc[in.A0], w.x.acc[in.B0], w.y.acc[in.A1], w.y.acc[in.B1]
-	moves, found, exact, cells := d.ix.searchGrid(w, a0, b0, a1, b1)
+	moves, found, loss, cells := d.ix.searchGrid(w, a0, b0, a1, b1)
 	d.cells += cells
 	if !found {
-		if !exact {
-			d.res.Inexact++
-		}
+		d.lost(loss)
 		return true
 	}
 	X, Y := int(in.X), int(in.Y)
@@ -153,8 +171,10 @@ func (d *decider) search(w *window, f Found) bool {
 		return false
 	case ok:
 		d.res.Found++
+	case loss != "": // the window's loss is why the run is not one
+		d.lost(loss)
 	default:
-		d.res.Inexact++
+		d.lost(LossRefused)
 	}
 	return !stop
 }

@@ -28,27 +28,30 @@ type grid struct {
 
 // searchGrid looks for the run of a pattern in the window. It reports the
 // moves from the window's start (segments), whether one was found, and
-// whether the answer loses nothing (the grid was searched whole, and the
-// window is exact).
-func (ix *Index) searchGrid(w *window, a0, b0, a1, b1 int64) (moves []proj.Segment, found, exact bool, cells int64) {
+// why a run may have been missed ("": none was: the grid was searched
+// whole, and the window loses none).
+func (ix *Index) searchGrid(w *window, a0, b0, a1, b1 int64) (moves []proj.Segment, found bool, loss Loss, cells int64) {
 	g := &grid{w: w, ix: ix, a0: a0, b0: b0, a1: a1, b1: b1}
 	// An event of the pattern before the grid is in C, and precedes the
 	// other thread's grid in every run; two of one order both in C are
 	// ordered by C's schedule, which need not be the run's.
-	exact = w.exact && !(a0 < w.x.s && a1 < w.y.s) && !(b0 < w.x.s && b1 < w.y.s)
+	loss = w.loss
+	if loss == "" && (a0 < w.x.s && a1 < w.y.s || b0 < w.x.s && b1 < w.y.s) {
+		loss = LossContext
+	}
 	g.cells = (w.x.a - w.x.s + 1) * (w.y.a - w.y.s + 1)
 	if g.cells > maxGrid || w.x.s > w.x.a || w.y.s > w.y.a || !g.lockBits() {
-		return nil, false, false, 0
+		return nil, false, LossBound, 0
 	}
 	reach := g.reach()
 	for x := max(w.x.e, w.x.s); x <= w.x.a; x++ {
 		for y := max(w.y.e, w.y.s); y <= w.y.a; y++ {
 			if reach.get(g, x, y) {
-				return g.back(reach, x, y), true, exact, g.cells
+				return g.back(reach, x, y), true, loss, g.cells
 			}
 		}
 	}
-	return nil, false, exact, g.cells
+	return nil, false, loss, g.cells
 }
 
 // bitset is the reached points, row by row of x.

@@ -34,7 +34,7 @@ type window struct {
 	x, y    side
 	blocked []hold // shared locks third threads hold where C leaves them
 	read    int64  // the edges read from the spool for it (work)
-	exact   bool   // no run of the pair is lost by the window
+	loss    Loss   // why a run of the pair may be lost by the window ("": none is)
 }
 
 // side is one thread of a window.
@@ -53,8 +53,10 @@ type side struct {
 // openWindow reads the window of t (X's txn tx) and u (Y's txn ty).
 func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead) (*window, error) {
 	t, u := &ix.Threads[x].Txns[tx], &ix.Threads[y].Txns[ty]
-	w := &window{x: side{t: x, a: t.Free1, start: t.Start, e: t.End}, y: side{t: y, a: u.Free1, start: u.Start, e: u.End},
-		exact: !ix.Messages}
+	w := &window{x: side{t: x, a: t.Free1, start: t.Start, e: t.End}, y: side{t: y, a: u.Free1, start: u.Start, e: u.End}}
+	if ix.Messages {
+		w.loss = LossMessages
+	}
 	if j := ix.joinOf(x, y); j >= 0 && j < w.x.a { // X waits for Y's end inside its window
 		w.y.a = ix.Threads[y].Edges
 	}
@@ -85,8 +87,8 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 		return nil, err
 	}
 	// C first loses no run when it leaves third threads holding no lock.
-	if len(w.blocked) > 0 {
-		w.exact = false
+	if len(w.blocked) > 0 && w.loss == "" {
+		w.loss = LossContext
 	}
 	return w, nil
 }
@@ -107,7 +109,9 @@ func (ix *Index) startWith(s *proj.Summary, sp *proj.Spool, w *window, x0, y0 in
 			return err
 		}
 	}
-	w.exact = false
+	if w.loss == "" {
+		w.loss = LossContext
+	}
 	w.ctx = ix.context(w.x.t, w.y.t, w.x.a, w.y.a)
 	if lead == nil {
 		return nil
