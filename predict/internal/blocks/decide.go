@@ -41,7 +41,7 @@ type Result struct {
 	Proved bool
 	// Lost counts the searches that may have missed a run, by why.
 	Lost map[Loss]int64
-	Stop    string // "budget" or "deadline" when one ended the search
+	Stop string // "budget" or "deadline" when one ended the search
 	// Unbuilt: some transaction has more initial reads and final writes
 	// than its 2v-blocks are built for (MaxIRFW), so nothing is proved.
 	Unbuilt bool
