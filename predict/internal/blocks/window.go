@@ -11,15 +11,16 @@ import (
 
 // A pair of transactions, t of thread X and u of Y, is searched for a
 // run in the grid of X's and Y's positions. The run starts with the
-// context C (what happens before X's and Y's forks and before the ends of
-// the third threads they join, in its observed order), then X and Y run
-// alone to the window's start, the last positions before t and u where
-// they hold no lock, and the grid runs from there to their first
-// positions after t and u where they hold none. Without forks and joins
-// C is empty, and the window loses no run: a run of the trace keeps its
-// order of X's and Y's events when every other thread is left out, X and
-// Y can wait at their lock-free positions, and what they do before and
-// after the window touches neither t nor u (docs/predict.md).
+// context C (nothing without forks and joins; else what forks and joins
+// make every run do first: context.go), then X and Y run alone to the
+// window's start, the last positions before t and u where they hold no
+// lock, and the grid runs from there to their first positions after t
+// and u where they hold none. Without forks and joins the window loses no
+// run: a run of the trace keeps its order of X's and Y's events when every
+// other thread is left out, X and Y can wait at their lock-free
+// positions, and what they do before and after the window touches
+// neither t nor u (docs/predict.md). A window that may lose runs says
+// why (loss).
 
 // Lead starts a pair's run: it may grow the context C in place (other
 // threads run on until they release the locks they hold where C leaves
