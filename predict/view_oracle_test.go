@@ -1,7 +1,9 @@
 package predict
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/conc-dev/conc/model"
+	"github.com/conc-dev/conc/trace"
 )
 
 // The reference for conc predict --criterion view, the definition applied
@@ -50,10 +53,9 @@ type viewOracle struct {
 	states  int
 }
 
-// newViewOracle reads src.
+// newViewOracle reads src (with docs/spec.md §3's read locks).
 func newViewOracle(t testing.TB, src string) *viewOracle {
-	msg, evs, _ := readError(src, false)
-	require.Empty(t, msg, src)
+	evs := readOrdered(t, src)
 	o := &viewOracle{forker: map[int]int{}, forkAt: map[int]int{}}
 	open := map[int]int{} // thread: its open transaction
 	for _, e := range evs {
@@ -88,6 +90,21 @@ func newViewOracle(t testing.TB, src string) *viewOracle {
 		o.threads = append(o.threads, nil)
 	}
 	return o
+}
+
+// readOrdered is src's events, the ordering extension read.
+func readOrdered(t testing.TB, src string) []trace.Event {
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{Orderings: true})
+	require.NoError(t, err)
+	var evs []trace.Event
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return evs
+		}
+		require.NoError(t, err, src)
+		evs = append(evs, e)
+	}
 }
 
 // maxThread is the largest thread a fork or join names.
@@ -190,9 +207,10 @@ func (o *viewOracle) enabled(pos []int, t int) bool {
 	}
 	e := o.threads[t][pos[t]]
 	switch e.op {
-	case model.OpAcquire:
+	case model.OpAcquire, model.OpReadAcquire:
 		for u := range o.threads {
-			if u != t && o.holds(u, pos[u], e.target) {
+			w, r := o.holds(u, pos[u], e.target)
+			if u != t && (w || r && e.op == model.OpAcquire) {
 				return false
 			}
 		}
@@ -203,15 +221,21 @@ func (o *viewOracle) enabled(pos []int, t int) bool {
 	return true
 }
 
-// holds reports that thread u holds lock l after its first n events.
-func (o *viewOracle) holds(u, n int, l int32) bool {
-	held := false
+// holds reports that thread u holds lock l after its first n events, for
+// writing, for reading.
+func (o *viewOracle) holds(u, n int, l int32) (w, r bool) {
 	for _, e := range o.threads[u][:n] {
-		if e.target == l && (e.op == model.OpAcquire || e.op == model.OpRelease) {
-			held = e.op == model.OpAcquire
+		if e.target != l {
+			continue
+		}
+		switch e.op {
+		case model.OpAcquire, model.OpRelease:
+			w = e.op == model.OpAcquire
+		case model.OpReadAcquire, model.OpReadRelease:
+			r = e.op == model.OpReadAcquire
 		}
 	}
-	return held
+	return w, r
 }
 
 // serialSigma reports σ view-equivalent to the pair's side-0 accesses

@@ -160,3 +160,19 @@ func TestViewPairAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, view.Serializable, res.Verdict, b.String())
 }
+
+// Read holds of one lock overlap: T2's write, under a read hold, falls
+// between T1's read and write, under another read hold of the same lock
+// (a lost update that a read lock does not prevent). The grid lets the
+// two read holds overlap.
+func TestViewReadLocks(t *testing.T) {
+	src := "T1|begin\nT1|racq(m)\nT1|r(b)\nT1|w(b)\nT1|rrel(m)\nT1|end\n" +
+		"T2|begin\nT2|racq(m)\nT2|w(b)\nT2|rrel(m)\nT2|end\n"
+	_, want := newViewOracle(t, src).violation()
+	require.True(t, want)
+	r, err := trace.NewReader(strings.NewReader(src), "t.std", trace.Options{Orderings: true})
+	require.NoError(t, err)
+	out, err := Predict(context.Background(), r, Options{Criterion: View})
+	require.NoError(t, err)
+	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
+}
