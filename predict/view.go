@@ -182,10 +182,6 @@ func (p *predictor) viewUndecided(ix *blocks.Index, res blocks.Result) *Outcome 
 		return viewUnknown(res.Work, fmt.Sprintf("no answer within predict's default budget of %d states (docs/predict.md): "+
 			"--max-states or --timeout to search further", p.viewBudget()), engines.StateBudget)
 	}
-	if res.Unbuilt {
-		return viewUnknown(res.Work, fmt.Sprintf("no run was found for the %d patterns the block test kept, but a transaction has more "+
-			"than %d initial reads and final writes, whose 2v-blocks were not compared", res.Patterns, blocks.MaxIRFW), engines.NoLimit)
-	}
 	var lost []string
 	for _, l := range []blocks.Loss{blocks.LossMessages, blocks.LossContext, blocks.LossBound, blocks.LossRefused} {
 		if n := res.Lost[l]; n > 0 {

@@ -55,7 +55,8 @@ func readLockTrace(r *rand.Rand) string {
 // random traces of each kind (lock-free; nested locks, every section
 // closed; locks nested or not with forks, joins, unary and nested
 // transactions and prefixes; nested locks up to four deep with forks and
-// joins through third threads), the verdict is the reference's: a
+// joins through third threads; reader-writer locks), the verdict is the
+// reference's: a
 // violation is one, with a witness that replays, keeps each thread's
 // projection in order, respects locks, forks and joins, breaks a pair in
 // it, and is flagged by conc monitor; serializable is the reference's;

@@ -43,22 +43,27 @@ type twoBlock struct {
 type threadBlocks struct {
 	one []*oneBlock
 	ops map[int32][]*opBlock // by variable
-	two []*twoBlock
-	// over: some transaction has more initial reads and final writes
-	// than its 2v-blocks are built for (MaxIRFW).
-	over bool
+	two []*twoBlock          // of its small contents
+	// big are the contents with more than smallIRFW initial reads and
+	// final writes, whose 2v-blocks are not built (a harness transaction
+	// over thousands of variables would have millions): they are made
+	// on the fly for another thread's 2v-blocks (twov.go), with irfw.
+	big  []int32
+	irfw map[int32]irfw
 }
 
-// MaxIRFW bounds the initial reads and final writes of a transaction
-// whose 2v-blocks are built (their pairs, at most MaxIRFW²/2).
-const MaxIRFW = 512
+// smallIRFW bounds the initial reads and final writes of a content whose
+// 2v-blocks are built (at most smallIRFW²/2 of them). A variable so that
+// the tests can make every content big.
+var smallIRFW = 16
 
-// blocks builds (once) the thread's blocks from its contents.
-func (th *Thread) blocks() *threadBlocks {
+// blocks builds (once) the thread's blocks from its contents; f counts
+// the work and may stop it.
+func (th *Thread) blocks(f *filter) *threadBlocks {
 	if th.bs != nil {
 		return th.bs
 	}
-	b := &threadBlocks{ops: map[int32][]*opBlock{}}
+	b := &threadBlocks{ops: map[int32][]*opBlock{}, irfw: map[int32]irfw{}}
 	ones, ops, twos := map[string]*oneBlock{}, map[string]*opBlock{}, map[string]*twoBlock{}
 	for ci, c := range th.Contents {
 		for _, v := range c.vars {
@@ -69,9 +74,10 @@ func (th *Thread) blocks() *threadBlocks {
 		for i := range c.Acc {
 			b.addOp(ops, c, int32(ci), int32(i))
 		}
-		evs := irfwOf(c, c.vars).events(c)
-		if len(evs) > MaxIRFW {
-			b.over = true
+		e := irfwOf(c, c.vars)
+		evs := e.events(c)
+		if len(evs) > smallIRFW {
+			b.big, b.irfw[int32(ci)] = append(b.big, int32(ci)), e
 			continue
 		}
 		for i, ai := range evs {
@@ -80,6 +86,9 @@ func (th *Thread) blocks() *threadBlocks {
 					b.addTwo(twos, c, int32(ci), ai, bi)
 				}
 			}
+		}
+		if !f.tick() {
+			break
 		}
 	}
 	th.bs = b
@@ -112,10 +121,16 @@ func (b *threadBlocks) addOp(m map[string]*opBlock, c *Content, ci, i int32) {
 	op.at = append(op.at, at{ci, i, -1})
 }
 
-func (b *threadBlocks) addTwo(m map[string]*twoBlock, c *Content, ci, ai, bi int32) {
+// newTwoBlock is the 2v-block of c's accesses ai before bi.
+func newTwoBlock(c *Content, ci, ai, bi int32) *twoBlock {
 	a, bb := &c.Acc[ai], &c.Acc[bi]
-	tb := &twoBlock{va: a.Var, vb: bb.Var, wa: a.Write, wb: bb.Write, ha: sortedLocks(a.locks()), hb: sortedLocks(bb.locks()),
-		h12: sortedLocks(held12(a, bb)), span: sortedLocks(c.span(a, bb)), ea: a.Epoch, eb: bb.Epoch}
+	return &twoBlock{va: a.Var, vb: bb.Var, wa: a.Write, wb: bb.Write, ha: sortedLocks(a.locks()), hb: sortedLocks(bb.locks()),
+		h12: sortedLocks(held12(a, bb)), span: sortedLocks(c.span(a, bb)), ea: a.Epoch, eb: bb.Epoch, at: []at{{ci, ai, bi}}}
+}
+
+func (b *threadBlocks) addTwo(m map[string]*twoBlock, c *Content, ci, ai, bi int32) {
+	tb := newTwoBlock(c, ci, ai, bi)
+	tb.at = nil
 	key := keyOf(int64(tb.va), int64(tb.vb), b2i64(tb.wa), b2i64(tb.wb), int64(tb.ea), int64(tb.eb), -1) +
 		locksKey(tb.ha) + locksKey(tb.hb) + locksKey(tb.h12) + locksKey(tb.span)
 	if old, ok := m[key]; ok {

@@ -42,10 +42,7 @@ type Result struct {
 	// Lost counts the searches that may have missed a run, by why.
 	Lost map[Loss]int64
 	Stop string // "budget" or "deadline" when one ended the search
-	// Unbuilt: some transaction has more initial reads and final writes
-	// than its 2v-blocks are built for (MaxIRFW), so nothing is proved.
-	Unbuilt bool
-	Work    int64
+	Work int64
 }
 
 // decider is one decision.
@@ -77,10 +74,7 @@ func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, ac
 	}
 	f.pairs()
 	d.res.Work = f.work + d.cells
-	for _, th := range ix.Threads {
-		d.res.Unbuilt = d.res.Unbuilt || th.bs != nil && th.bs.over
-	}
-	d.res.Proved = d.err == nil && d.res.Found == 0 && len(d.res.Lost) == 0 && d.res.Stop == "" && !d.res.Unbuilt
+	d.res.Proved = d.err == nil && d.res.Found == 0 && len(d.res.Lost) == 0 && d.res.Stop == ""
 	return d.res, d.err
 }
 

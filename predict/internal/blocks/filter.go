@@ -75,7 +75,7 @@ type filter struct {
 // pairs runs the test over every two threads, until emit says stop.
 func (f *filter) pairs() {
 	for _, th := range f.ix.Threads {
-		th.blocks()
+		th.blocks(f)
 	}
 	for x := range f.ix.Threads {
 		for y := x + 1; y < len(f.ix.Threads) && !f.stop; y++ {

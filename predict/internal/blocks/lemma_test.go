@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -15,6 +16,18 @@ import (
 // the definition applied literally (pairSerial), iff none of the
 // patterns the block test emits has its two orders in σ.
 func TestPatternsAreTheUnserializableInterleavings(t *testing.T) {
+	// The 2v-blocks of small contents are built and shared, those of big
+	// ones made on the fly: every content small, some big, all big.
+	for _, small := range []int{16, 3, 0} {
+		t.Run(fmt.Sprint(small), func(t *testing.T) {
+			defer func(s int) { smallIRFW = s }(smallIRFW)
+			smallIRFW = small
+			checkPatterns(t)
+		})
+	}
+}
+
+func checkPatterns(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
 	serial, not := 0, 0
 	for range testflag.N(20000, 200000) {

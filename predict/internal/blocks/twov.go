@@ -50,25 +50,119 @@ func (e irfw) events(c *Content) []int32 {
 
 func conflict(wa, wb bool) bool { return wa || wb }
 
-// twoV compares x's 2v-blocks with y's on the same two variables.
+// of is the initial read and final write of v that exist.
+func (e irfw) of(v int32) []int32 {
+	var out []int32
+	for _, i := range []int32{e.ir[v], e.fw[v]} {
+		if i >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// twoV compares x's 2v-blocks with y's on the same two variables: the
+// blocks of their small contents with each other, and those of a big
+// content made on the fly for the other's blocks (blockset.go).
 func (f *filter) twoV(x, y int32, bx, by *threadBlocks) {
 	for _, A := range bx.two {
 		for _, B := range by.two {
 			if !f.tick() {
 				return
 			}
-			switch {
-			case B.va == A.va && B.vb == A.vb: // y's a2 before its b2
-				if conflict(A.wa, B.wa) && conflict(A.wb, B.wb) {
-					f.nested(x, y, A, B)
+			f.twoPair(x, y, A, B)
+		}
+	}
+	f.bigTwo(x, y, bx, by.two)
+	f.bigTwo(y, x, by, bx.two)
+	for _, ci := range bx.big {
+		for _, di := range by.big {
+			f.bigBig(x, y, ci, di, bx, by)
+		}
+	}
+}
+
+// twoPair compares x's 2v-block A with y's B.
+func (f *filter) twoPair(x, y int32, A, B *twoBlock) {
+	switch {
+	case B.va == A.va && B.vb == A.vb: // y's a2 before its b2
+		if conflict(A.wa, B.wa) && conflict(A.wb, B.wb) {
+			f.nested(x, y, A, B)
+		}
+	case B.va == A.vb && B.vb == A.va: // y's b2 (its first) before its a2
+		if conflict(A.wa, B.wb) && conflict(A.wb, B.wa) {
+			f.crossing(x, y, A, B)
+		}
+	}
+}
+
+// bigTwo compares x's big contents' 2v-blocks on the variables of each
+// of y's blocks bs with them.
+func (f *filter) bigTwo(x, y int32, bx *threadBlocks, bs []*twoBlock) {
+	tx := f.ix.Threads[x]
+	for _, ci := range bx.big {
+		c, e := tx.Contents[ci], bx.irfw[ci]
+		for _, B := range bs {
+			for _, A := range blocksOn(c, ci, e, B.va, B.vb) {
+				if !f.tick() {
+					return
 				}
-			case B.va == A.vb && B.vb == A.va: // y's b2 (its first) before its a2
-				if conflict(A.wa, B.wb) && conflict(A.wb, B.wa) {
-					f.crossing(x, y, A, B)
+				f.twoPair(x, y, A, B)
+			}
+		}
+	}
+}
+
+// bigBig compares two big contents' 2v-blocks on the variables both have.
+func (f *filter) bigBig(x, y int32, ci, di int32, bx, by *threadBlocks) {
+	c, d := f.ix.Threads[x].Contents[ci], f.ix.Threads[y].Contents[di]
+	ec, ed := bx.irfw[ci], by.irfw[di]
+	sv := shared(c.vars, d.vars)
+	for i, v := range sv {
+		for _, w := range sv[i+1:] {
+			for _, A := range blocksOn(c, ci, ec, v, w) {
+				for _, B := range blocksOn(d, di, ed, A.va, A.vb) {
+					if !f.tick() {
+						return
+					}
+					f.twoPair(x, y, A, B)
 				}
 			}
 		}
 	}
+}
+
+// blocksOn are content c's 2v-blocks on variables v and w (its initial
+// reads and final writes of them, the earlier first).
+func blocksOn(c *Content, ci int32, e irfw, v, w int32) []*twoBlock {
+	var out []*twoBlock
+	for _, a := range e.of(v) {
+		for _, b := range e.of(w) {
+			first, second := a, b
+			if c.Acc[a].Off > c.Acc[b].Off {
+				first, second = b, a
+			}
+			out = append(out, newTwoBlock(c, ci, first, second))
+		}
+	}
+	return out
+}
+
+// shared is the sorted intersection of two sorted sets of variables.
+func shared(a, b []int32) []int32 {
+	var out []int32
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }
 
 // nested emits the disagreements of x's a, b with y's a2 before b2: y's
