@@ -30,8 +30,13 @@ const DefaultViewWork = 200_000_000
 
 // viewTries is how many runs of patterns are tried after the first for
 // one whose other events write none of the pair's variables (so that
-// conc monitor --criterion view flags the run as a whole too).
-const viewTries = 16
+// conc monitor --criterion view flags the run as a whole too), and
+// viewTryEvents how many of their events at most (a harness transaction's
+// pair can take a whole trace's run).
+const (
+	viewTries     = 16
+	viewTryEvents = 4_000_000
+)
 
 // viewUsage refuses what the view criterion does not take.
 func viewUsage(o Options) error {
@@ -56,7 +61,8 @@ func (p *predictor) viewDecide() (*Outcome, error) {
 		return nil, err
 	}
 	v := &viewSearch{p: p, ix: ix}
-	res, err := blocks.Decide(p.s, p.sp, ix, blocks.Options{MaxWork: p.viewBudget(), Stop: func() bool { return p.ctx.Err() != nil }},
+	res, err := blocks.Decide(p.s, p.sp, ix, blocks.Options{MaxWork: p.viewBudget(), MaxGrid: p.o.Tuning.ViewGrid,
+		Stop: func() bool { return p.ctx.Err() != nil }},
 		p.viewLead, v.accept)
 	switch {
 	case err != nil:
@@ -82,8 +88,8 @@ func (p *predictor) viewBudget() int64 {
 	case p.o.Check.MaxStates > 0:
 		return int64(p.o.Check.MaxStates)
 	case p.defaultBudget():
-		if p.o.Tuning.Budget > 0 {
-			return p.o.Tuning.Budget
+		if p.o.Tuning.ViewBudget > 0 {
+			return p.o.Tuning.ViewBudget
 		}
 		return DefaultViewWork
 	}
@@ -101,11 +107,12 @@ func (p *predictor) viewLead(ctx []int64, x, y int) ([]proj.Segment, error) {
 // viewSearch keeps the best witness found: the first whose run no other
 // event writes the pair's variables in, else the first.
 type viewSearch struct {
-	p     *predictor
-	ix    *blocks.Index
-	best  *Outcome
-	clean bool
-	tries int
+	p      *predictor
+	ix     *blocks.Index
+	best   *Outcome
+	clean  bool
+	tries  int
+	events int // the events of the runs tried
 }
 
 // accept materialises and verifies a pattern's run, and checks it
@@ -126,6 +133,7 @@ func (v *viewSearch) accept(f blocks.Found) (ok, stop bool, err error) {
 		return false, false, &proj.WitnessError{Engine: ViewEngine, Err: fmt.Errorf("the pair of lines %d and %d is view-serializable in its run", tx.Begin, ty.Begin)}
 	}
 	v.tries++
+	v.events += len(m.Witness.Run)
 	if v.best == nil || clean && !v.clean {
 		w := m.Witness
 		var lines [4]int64
@@ -135,7 +143,7 @@ func (v *viewSearch) accept(f blocks.Found) (ok, stop bool, err error) {
 		res := engines.Result{Engine: ViewEngine, Verdict: engines.Violation, Witness: w, Reason: v.ix.Why(p.s, f, lines)}
 		v.best, v.clean = &Outcome{Result: res, Program: m.Names}, clean
 	}
-	return true, v.clean || v.tries > viewTries, nil
+	return true, v.clean || v.tries > viewTries || v.events > viewTryEvents, nil
 }
 
 // viewWholeNote ends a violation's reason when another transaction of

@@ -84,7 +84,7 @@ func TestViewMessagesUndecided(t *testing.T) {
 // The budgets end in unknown: the default one, --max-states, and the
 // deadline.
 func TestViewBudgets(t *testing.T) {
-	res := predictString(t, lostUpdate, Options{Criterion: View, Tuning: tuning.Limits{Budget: 3}}).Result
+	res := predictString(t, lostUpdate, Options{Criterion: View, Tuning: tuning.Limits{ViewBudget: 3}}).Result
 	require.Equal(t, engines.Unknown, res.Verdict)
 	require.Equal(t, engines.StateBudget, res.Limit)
 	require.Contains(t, res.Reason, "no answer within predict's default budget of 3 states")

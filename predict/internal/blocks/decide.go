@@ -16,6 +16,8 @@ type Options struct {
 	// MaxWork bounds the work: the test's comparisons, the grids' cells
 	// and the edges read for their windows (0: no bound).
 	MaxWork int64
+	// MaxGrid bounds the cells of a grid searched whole (0: maxGrid).
+	MaxGrid int64
 	// Stop reports that the deadline has passed.
 	Stop func() bool
 }
@@ -78,6 +80,14 @@ func Decide(s *proj.Summary, sp *proj.Spool, ix *Index, o Options, lead Lead, ac
 	return d.res, d.err
 }
 
+// maxGrid is the bound on a grid's cells.
+func (d *decider) maxGrid() int64 {
+	if d.o.MaxGrid > 0 {
+		return d.o.MaxGrid
+	}
+	return maxGrid
+}
+
 // Loss is why a search may have missed a run.
 type Loss string
 
@@ -131,11 +141,11 @@ func (d *decider) contents(in Instance) bool {
 // Y; it reports false to end the decision.
 func (d *decider) pair(in Instance, ti, ui int32) bool {
 	t, u := &d.ix.Threads[in.X].Txns[ti], &d.ix.Threads[in.Y].Txns[ui]
-	if d.over(min(maxGrid, max(1, (t.Free1-t.Free0+1)*(u.Free1-u.Free0+1)))) { // about the grid's cells, searched only up to maxGrid
+	if d.over(min(d.maxGrid(), max(1, (t.Free1-t.Free0+1)*(u.Free1-u.Free0+1)))) { // about the grid's cells, searched only up to maxGrid
 		return false
 	}
 	d.res.Searched++
-	w, err := d.ix.openWindow(d.s, d.sp, in.X, ti, in.Y, ui, d.lead)
+	w, err := d.ix.openWindow(d.s, d.sp, in.X, ti, in.Y, ui, d.lead, d.maxGrid())
 	if err != nil {
 		d.err = err
 		return false
@@ -151,13 +161,66 @@ func (d *decider) search(w *window, f Found) bool {
 	a0, b0, a1, b1 := w.x.acc[in.A0], w.x.acc[in.B0], w.y.acc[in.A1], w.y.acc[in.B1]
 	moves, found, loss, cells := d.ix.searchGrid(w, a0, b0, a1, b1)
 	d.cells += cells
+	X, Y := int(in.X), int(in.Y)
+	cycle := [][2]proj.Ref{{{Thread: X, Edge: a0}, {Thread: Y, Edge: a1}}, {{Thread: Y, Edge: b1}, {Thread: X, Edge: b0}}}
+	if !found && (w.big || loss != "") {
+		return d.others(w, f, cycle, loss)
+	}
 	if !found {
 		d.lost(loss)
 		return true
 	}
-	X, Y := int(in.X), int(in.Y)
-	f.Plan = proj.Plan{Segs: merge(w.leadIn(), moves),
-		Cycle: [][2]proj.Ref{{{Thread: X, Edge: a0}, {Thread: Y, Edge: a1}}, {{Thread: Y, Edge: b1}, {Thread: X, Edge: b0}}}}
+	f.Plan = proj.Plan{Segs: merge(w.leadIn(), moves), Cycle: cycle}
+	return d.offer(f, loss)
+}
+
+// others tries the runs of straight.go for a pattern the grid did not
+// decide; it reports false to end the decision.
+func (d *decider) others(w *window, f Found, cycle [][2]proj.Ref, loss Loss) bool {
+	if loss == "" {
+		loss = LossBound
+	}
+	pl, err := d.observed(f)
+	if err != nil {
+		d.err = err
+		return false
+	}
+	pl.Cycle = cycle
+	f.Plan = pl
+	if refused, more := d.try(f); !refused {
+		return more
+	}
+	moves, found, err := d.straight(w, cycle[0][0].Edge, cycle[1][1].Edge, cycle[0][1].Edge, cycle[1][0].Edge)
+	if err != nil {
+		d.err = err
+		return false
+	}
+	if !found {
+		d.lost(loss)
+		return true
+	}
+	f.Plan = proj.Plan{Segs: merge(w.leadIn(), moves), Cycle: cycle}
+	return d.offer(f, loss)
+}
+
+// try offers a plan that may not be a run: refused is no answer and no
+// loss; otherwise it was accepted, or an error ended the decision (more:
+// go on).
+func (d *decider) try(f Found) (refused, more bool) {
+	ok, stop, err := d.accept(f)
+	switch {
+	case err != nil:
+		d.err = err
+		return false, false
+	case ok:
+		d.res.Found++
+		return false, !stop
+	}
+	return true, true
+}
+
+// offer gives a plan to accept; it reports false to end the decision.
+func (d *decider) offer(f Found, loss Loss) bool {
 	ok, stop, err := d.accept(f)
 	switch {
 	case err != nil:

@@ -40,7 +40,7 @@ func (ix *Index) searchGrid(w *window, a0, b0, a1, b1 int64) (moves []proj.Segme
 		loss = LossContext
 	}
 	g.cells = (w.x.a - w.x.s + 1) * (w.y.a - w.y.s + 1)
-	if g.cells > maxGrid || w.x.s > w.x.a || w.y.s > w.y.a || !g.lockBits() {
+	if w.big || w.x.s > w.x.a || w.y.s > w.y.a || !g.lockBits() {
 		return nil, false, LossBound, 0
 	}
 	reach := g.reach()

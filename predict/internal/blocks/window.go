@@ -36,6 +36,7 @@ type window struct {
 	blocked []hold // shared locks third threads hold where C leaves them
 	read    int64  // the edges read from the spool for it (work)
 	loss    Loss   // why a run of the pair may be lost by the window ("": none is)
+	big     bool   // over maxGrid cells: its events are not kept (straight.go)
 }
 
 // side is one thread of a window.
@@ -52,7 +53,7 @@ type side struct {
 }
 
 // openWindow reads the window of t (X's txn tx) and u (Y's txn ty).
-func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead) (*window, error) {
+func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32, lead Lead, bound int64) (*window, error) {
 	t, u := &ix.Threads[x].Txns[tx], &ix.Threads[y].Txns[ty]
 	w := &window{x: side{t: x, a: t.Free1, start: t.Start, e: t.End}, y: side{t: y, a: u.Free1, start: u.Start, e: u.End}}
 	if ix.Messages {
@@ -84,6 +85,7 @@ func (ix *Index) openWindow(s *proj.Summary, sp *proj.Spool, x, tx, y, ty int32,
 	if w.y.s == w.ctx[y] && !ix.lockFreeAt(y, w.y.s) {
 		w.x.s = w.ctx[x]
 	}
+	w.big = (w.x.a-w.x.s+1)*(w.y.a-w.y.s+1) > bound
 	if err := w.fill(s, sp, ix.u); err != nil {
 		return nil, err
 	}
@@ -196,7 +198,9 @@ func (w *window) fill(s *proj.Summary, sp *proj.Spool, u *proj.Users) error {
 		}
 		switch {
 		case sd != nil && q >= sd.s:
-			sd.ev = append(sd.ev, ev)
+			if !w.big {
+				sd.ev = append(sd.ev, ev)
+			}
 			return
 		case sd == nil && q >= w.ctx[t]:
 			return

@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/conc-dev/conc/model"
@@ -66,47 +67,40 @@ func serialPair(sigma []pairAccess) bool {
 		}
 	}
 	v := viewOf(sigma)
-	return v == viewOf(append(append([]pairAccess(nil), t...), u...)) || v == viewOf(append(append([]pairAccess(nil), u...), t...))
+	return v.equal(viewOf(append(append([]pairAccess(nil), t...), u...))) ||
+		v.equal(viewOf(append(append([]pairAccess(nil), u...), t...)))
 }
 
-// viewOf is what a sequence reads and writes last, comparable: per read
-// (numbered per side) the write it reads (numbered per side; -1 the
-// initial value), then per variable its last write.
-func viewOf(seq []pairAccess) string {
-	type ref struct{ side, i int }
-	n := [2]int{}
-	last := map[int32]ref{}
-	from := map[ref]ref{}
+// pairView is what a sequence of σ's accesses reads and writes last: per
+// side, for each of its accesses in order, the write a read reads from
+// (numbered per side; side -1 the initial value), and per variable its
+// last write.
+type pairView struct {
+	from [2][]ref
+	last map[int32]ref
+}
+
+type ref struct{ side, i int }
+
+func viewOf(seq []pairAccess) pairView {
+	v := pairView{last: map[int32]ref{}}
 	for _, a := range seq {
-		r := ref{a.side, n[a.side]}
-		n[a.side]++
-		if a.ev.Op == model.OpWrite {
-			last[a.ev.Target] = r
-			continue
-		}
-		w, ok := last[a.ev.Target]
+		r := ref{a.side, len(v.from[a.side])}
+		w, ok := v.last[a.ev.Target]
 		if !ok {
 			w = ref{-1, -1}
 		}
-		from[r] = w
-	}
-	out := ""
-	for side := range 2 {
-		for i := range n[side] {
-			if w, ok := from[ref{side, i}]; ok {
-				out += fmt.Sprintf("%d.%d<%d.%d ", side, i, w.side, w.i)
-			}
+		if a.ev.Op == model.OpWrite {
+			v.last[a.ev.Target] = r
+			w = ref{-2, -2} // a write reads nothing
 		}
+		v.from[a.side] = append(v.from[a.side], w)
 	}
-	vars := make([]int32, 0, len(last))
-	for v := range last {
-		vars = append(vars, v)
-	}
-	slices.Sort(vars)
-	for _, v := range vars {
-		out += fmt.Sprintf("%d=%d.%d ", v, last[v].side, last[v].i)
-	}
-	return out
+	return v
+}
+
+func (v pairView) equal(o pairView) bool {
+	return slices.Equal(v.from[0], o.from[0]) && slices.Equal(v.from[1], o.from[1]) && maps.Equal(v.last, o.last)
 }
 
 // Why words a found pattern for the answer's reason; lines are the trace

@@ -26,4 +26,7 @@ type Limits struct {
 	// LineShift is added to every event's line as it is read, so that
 	// tests reach lines past 2³² without reading as many.
 	LineShift int64
+	// ViewBudget replaces predict.DefaultViewWork (0: it applies), and
+	// ViewGrid the cells of the view criterion's grid (0: blocks' bound).
+	ViewBudget, ViewGrid int64
 }
