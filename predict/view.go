@@ -33,9 +33,11 @@ const DefaultViewWork = 200_000_000
 // conc monitor --criterion view flags the run as a whole too), and
 // viewTryEvents how many of their events at most (a harness transaction's
 // pair can take a whole trace's run).
+// viewMoreWork bounds the search's work after the first run.
 const (
 	viewTries     = 16
 	viewTryEvents = 4_000_000
+	viewMoreWork  = 20_000_000
 )
 
 // viewUsage refuses what the view criterion does not take.
@@ -61,7 +63,7 @@ func (p *predictor) viewDecide() (*Outcome, error) {
 		return nil, err
 	}
 	v := &viewSearch{p: p, ix: ix}
-	res, err := blocks.Decide(p.s, p.sp, ix, blocks.Options{MaxWork: p.viewBudget(), MaxGrid: p.o.Tuning.ViewGrid,
+	res, err := blocks.Decide(p.s, p.sp, ix, blocks.Options{MaxWork: p.viewBudget(), MaxGrid: p.o.Tuning.ViewGrid, MoreWork: viewMoreWork,
 		Stop: func() bool { return p.ctx.Err() != nil }},
 		p.viewLead, v.accept)
 	switch {

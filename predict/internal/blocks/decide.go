@@ -18,6 +18,9 @@ type Options struct {
 	MaxWork int64
 	// MaxGrid bounds the cells of a grid searched whole (0: maxGrid).
 	MaxGrid int64
+	// MoreWork bounds the work after the first run accepted (0: none),
+	// spent looking for a better one.
+	MoreWork int64
 	// Stop reports that the deadline has passed.
 	Stop func() bool
 }
@@ -43,7 +46,7 @@ type Result struct {
 	Proved bool
 	// Lost counts the searches that may have missed a run, by why.
 	Lost map[Loss]int64
-	Stop string // "budget" or "deadline" when one ended the search
+	Stop string // "budget", "deadline" or, after a run was accepted, "enough" when one ended the search
 	Work int64
 }
 
@@ -59,6 +62,7 @@ type decider struct {
 	err    error
 	test   int64 // the block test's work so far
 	cells  int64 // the grids' cells and their windows' edges so far
+	found  int64 // the work when the first run was accepted
 }
 
 // Decide runs the block test over ix and searches its patterns' runs.
@@ -115,6 +119,8 @@ func (d *decider) lost(l Loss) {
 func (d *decider) over(more int64) bool {
 	switch {
 	case d.res.Stop != "":
+	case d.res.Found > 0 && d.o.MoreWork > 0 && d.test+d.cells+more > d.found+d.o.MoreWork:
+		d.res.Stop = "enough"
 	case d.o.MaxWork > 0 && d.test+d.cells+more > d.o.MaxWork:
 		d.res.Stop = "budget"
 	case d.o.Stop != nil && (more > 0 || d.test&1023 == 0) && d.o.Stop():
@@ -213,10 +219,18 @@ func (d *decider) try(f Found) (refused, more bool) {
 		d.err = err
 		return false, false
 	case ok:
-		d.res.Found++
+		d.accepted()
 		return false, !stop
 	}
 	return true, true
+}
+
+// accepted counts a run accepted.
+func (d *decider) accepted() {
+	if d.res.Found == 0 {
+		d.found = d.test + d.cells
+	}
+	d.res.Found++
 }
 
 // offer gives a plan to accept; it reports false to end the decision.
@@ -227,7 +241,7 @@ func (d *decider) offer(f Found, loss Loss) bool {
 		d.err = err
 		return false
 	case ok:
-		d.res.Found++
+		d.accepted()
 	case loss != "": // the window's loss is why the run is not one
 		d.lost(loss)
 	default:
