@@ -176,3 +176,12 @@ func TestViewReadLocks(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, engines.Violation, out.Result.Verdict, out.Result.Reason)
 }
+
+// A read hold counts as a hold for the window's lock-free positions: T1
+// read-holds l0 from before its write to its end, so its window starts
+// before its read-acquire, and T0 takes l0 for writing first (the trace
+// as observed breaks T0#1 and T1#2).
+func TestViewReadHoldWindow(t *testing.T) {
+	src := "T0|acq(l0)\nT0|begin\nT0|r(x0)\nT0|rel(l0)\nT1|r(x0)\nT1|racq(l0)\nT0|w(x0)\nT1|w(x0)\nT0|racq(l0)\nT0|end\nT0|w(x0)\n"
+	require.Equal(t, engines.Violation, checkView(t, src))
+}

@@ -151,6 +151,7 @@ type threadState struct {
 	pos      int64
 	open     bool     // inside begin … end
 	held     []lockAt // shared locks held, with their acquire's edge
+	reads    int      // read holds of shared locks (docs/spec.md §3), which make no block's lock set
 	epoch    int32
 	num      int32     // transactions begun
 	cur      *building // the open transaction
@@ -196,16 +197,23 @@ func (c *collector) step(ev *trace.Event) {
 		c.acquire(t, st, ev)
 	case op == model.OpRelease && c.s.SharedLock(ev.Target):
 		c.release(st, ev.Target)
+	case op == model.OpReadAcquire && c.s.SharedLock(ev.Target):
+		st.reads++
+	case op == model.OpReadRelease && c.s.SharedLock(ev.Target):
+		st.reads--
 	case op == model.OpFork || op == model.OpJoin:
 		c.sync(t, st, ev)
 	}
 	c.ix.Messages = c.ix.Messages || ev.Op.IsExtension() && ev.Op != model.OpReadAcquire && ev.Op != model.OpReadRelease
 	st.pos += proj.EdgesOf(ev, st.open)
-	if len(st.held) == 0 {
+	if st.free() {
 		st.lastFree = st.pos
 		c.freed(t, st)
 	}
 }
+
+// free reports that the thread holds no shared lock, either way.
+func (st *threadState) free() bool { return len(st.held) == 0 && st.reads == 0 }
 
 // begin starts a transaction at the thread's position.
 func (c *collector) begin(st *threadState, line int64) {
@@ -274,7 +282,7 @@ func (c *collector) sync(t int32, st *threadState, ev *trace.Event) {
 	}
 	st.epoch++
 	th.epochStart = append(th.epochStart, st.pos+1)
-	th.epochHeld = append(th.epochHeld, len(st.held) > 0)
+	th.epochHeld = append(th.epochHeld, !st.free())
 }
 
 // freed gives the transactions waiting for a lock-free position theirs.
@@ -293,7 +301,7 @@ func (c *collector) finish() {
 		if st.cur != nil {
 			c.close(int32(t), st, st.pos, 0)
 		}
-		th.Edges, th.endHeld = st.pos, len(st.held) > 0
+		th.Edges, th.endHeld = st.pos, !st.free()
 		for _, i := range st.pending {
 			th.Txns[i].Free1 = st.pos
 		}
