@@ -254,12 +254,3 @@ func (h hold) apply(hs []hold, op model.Op) []hold {
 	}
 	return slices.Delete(slices.Clone(hs), i, i+1)
 }
-
-// locksOf is the locks of some holds.
-func locksOf(hs []hold) []int32 {
-	out := make([]int32, len(hs))
-	for i, h := range hs {
-		out[i] = h.lock
-	}
-	return out
-}
