@@ -75,7 +75,7 @@ func register(c *command) { commands[c.name] = c }
 
 // order is docs/spec.md §4's subcommands in the order usage lists them;
 // the others follow by name.
-var order = []string{"check", "predict", "monitor", "record", "profiles", "gen", "bench", "serve"}
+var order = []string{"check", "predict", "monitor", "merge", "record", "profiles", "gen", "bench", "serve"}
 
 // run is the whole command line: it returns the exit code. A panic is a bug;
 // it is reported in one line as an internal error rather than a stack trace.

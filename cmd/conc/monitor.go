@@ -34,6 +34,9 @@ func runMonitor(e *env, args []string) int {
 	if code, bad := f.check(e, files); bad {
 		return code
 	}
+	if f.corpus.several(files) {
+		return runMonitorCorpus(e, &f, files)
+	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient, Orderings: true}, f.progress.Enabled(e.stderr))
 	if err != nil {
 		return inputError(e, err)
@@ -68,7 +71,7 @@ func runMonitor(e *env, args []string) int {
 // check checks the flags' values the flag package cannot.
 func (f *monitorFlags) check(e *env, files []string) (code int, bad bool) {
 	switch {
-	case len(files) != 1:
+	case len(files) != 1 && !f.corpus.several(files):
 		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files)), true
 	case f.format != "text" && f.format != "json":
 		return e.badFlag("format", f.format, "want text or json"), true

@@ -2,10 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/conc-dev/conc/internal/cliflag"
@@ -32,6 +28,7 @@ type monitorFlags struct {
 	progress  progress.Mode
 	cycles    bool
 	notAtomic setString
+	corpus    corpusFlags // several traces (corpus.go)
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -50,6 +47,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", progressHelp)
+	f.corpus.register(fs)
 }
 
 // setString is a string flag that knows whether it was given (an empty
@@ -62,49 +60,11 @@ type setString struct {
 func (s *setString) String() string     { return s.value }
 func (s *setString) Set(v string) error { s.value, s.set = v, true; return nil }
 
-// notAtomicSpec reads --not-atomic (nil without the flag): SPECs
-// separated by commas, each a begin's LOC or line:N; a value @FILE reads
-// them from FILE, one or more a line ('#' starts a comment).
+// notAtomicSpec reads --not-atomic (nil without the flag;
+// tracereport.ParseNotAtomic).
 func notAtomicSpec(flag setString) (*tracereport.NotAtomic, error) {
 	if !flag.set {
 		return nil, nil
 	}
-	value := flag.value
-	if name, ok := strings.CutPrefix(value, "@"); ok {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		var specs []string
-		for _, line := range strings.Split(string(data), "\n") {
-			line, _, _ = strings.Cut(line, "#")
-			specs = append(specs, line)
-		}
-		value = strings.Join(specs, ",")
-	}
-	n := &tracereport.NotAtomic{Lines: map[int64]bool{}, Locs: map[string]bool{}}
-	for _, spec := range strings.Split(value, ",") {
-		spec = strings.TrimSpace(spec)
-		if num, ok := strings.CutPrefix(spec, "line:"); ok {
-			line, err := strconv.ParseInt(num, 10, 64)
-			if err != nil || line < 1 {
-				return nil, fmt.Errorf("want line:N with N a trace line (1 or more)%s", naming(spec, flag.value))
-			}
-			n.Lines[line] = true
-		} else if spec != "" {
-			n.Locs[spec] = true
-		}
-	}
-	if len(n.Lines)+len(n.Locs) == 0 {
-		return nil, fmt.Errorf("no SPEC: want LOC or line:N, separated by commas")
-	}
-	return n, nil
-}
-
-// naming names the bad spec when the value holds more than it.
-func naming(spec, value string) string {
-	if spec == value {
-		return ""
-	}
-	return fmt.Sprintf(", not %q", spec)
+	return tracereport.ParseNotAtomic(flag.value)
 }
