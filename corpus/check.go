@@ -95,16 +95,24 @@ func (o *Options) Flags() string {
 // that cannot be read or checked is a row with the verdict "error" and
 // the message the command would have printed.
 func CheckTrace(ctx context.Context, name, path string, o Options) *Summary {
-	s := &Summary{Command: o.Command(), Flags: o.Flags(), Traces: []Trace{}, Groups: []Group{}}
 	row, groups, err := checkFile(ctx, name, path, o)
 	if err != nil {
 		row = Trace{Name: name, Verdict: "error", Reason: errorText(err)}
 		groups = nil
 	}
-	s.Traces = append(s.Traces, row)
+	return traceSummary(o.Command(), o.Flags(), row, groups)
+}
+
+// traceSummary is the summary of one trace, its row and its groups: those
+// whose signatures normalise alike merged, each group met in this one
+// trace.
+func traceSummary(command, flags string, row Trace, groups []Group) *Summary {
 	m := NewMerger()
-	m.Add(&Summary{Command: s.Command, Flags: s.Flags, Groups: groups}) // one trace: no refusal
-	s.Groups = m.Summary().Groups
+	m.Add(&Summary{Command: command, Flags: flags, Traces: []Trace{row}, Groups: groups}) // one trace: nothing to refuse
+	s := m.Summary()
+	for i := range s.Groups {
+		s.Groups[i].Traces = 1
+	}
 	return s
 }
 
