@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/conc-dev/conc/internal/docblocks"
 )
 
 // genTraces writes n traces of conc gen random --trace into a fresh
@@ -94,4 +96,42 @@ func TestCorpusUsageErrors(t *testing.T) {
 		require.True(t, strings.HasPrefix(o.stderr, c.want), "%v: %q", c.args, o.stderr)
 		require.Equal(t, 1, strings.Count(o.stderr, "\n"), "%v: %q", c.args, o.stderr)
 	}
+}
+
+// TestCorpusDocumented: docs/corpus.md's quoted run over testdata/traces
+// is what conc prints, and its conc merge of two summaries prints the one
+// run over their three traces.
+func TestCorpusDocumented(t *testing.T) {
+	t.Chdir("../..")
+	md, err := os.ReadFile("docs/corpus.md")
+	require.NoError(t, err)
+	var shown, merge string
+	for _, b := range docblocks.Of(docblocks.Extract(string(md)), "") {
+		switch {
+		case strings.HasPrefix(b.Text, "$ conc monitor testdata/traces"):
+			shown = b.Text
+		case strings.HasPrefix(b.Text, "conc monitor --summary-out"):
+			merge = b.Text
+		}
+	}
+	cmd, want, _ := strings.Cut(shown, "\n")
+	o := conc(strings.Fields(strings.TrimPrefix(cmd, "$ conc "))...)
+	require.Equal(t, exitViolation, o.code, o.stderr)
+	require.Equal(t, want, o.stdout)
+
+	tmp := t.TempDir()
+	var traces []string
+	lines := strings.Split(strings.TrimSpace(merge), "\n")
+	require.Len(t, lines, 3)
+	for _, l := range lines {
+		l, _, _ = strings.Cut(l, "#")
+		args := strings.Fields(strings.ReplaceAll(l, "/tmp/", tmp+"/"))[1:]
+		o = conc(args...)
+		if args[0] == "monitor" {
+			require.Equal(t, exitViolation, o.code, o.stderr)
+			traces = append(traces, args[3:]...)
+		}
+	}
+	require.Len(t, traces, 3)
+	require.Equal(t, conc(append([]string{"monitor"}, traces...)...), o)
 }
