@@ -20,7 +20,7 @@ import (
 func randomSummaries(rng *rand.Rand, n int) (out, raw []*Summary) {
 	for i := range n {
 		name := fmt.Sprintf("t%02d.std", rng.IntN(3*n)) // drawn, not in order
-		name = fmt.Sprintf("%s-%d", name, i)             // unique
+		name = fmt.Sprintf("%s-%d", name, i)            // unique
 		row := Trace{Name: name, Verdict: Verdicts[rng.IntN(len(Verdicts))]}
 		var groups []Group
 		for range rng.IntN(4) {
