@@ -90,49 +90,59 @@ func singleReport(t *testing.T, path string, o Options) (string, map[string][]re
 	return v.Verdict, kinds
 }
 
+// agg is a merged group by its definition.
+type agg struct {
+	count  int64
+	traces int
+	trace  string
+	line   int64
+}
+
+// referenceGroups runs the single-trace command on each trace on its own
+// and aggregates its groups by definition: per kind and normalised
+// signature the sum of the counts, the traces that have it and the least
+// (trace, first line); with each trace's verdict.
+func referenceGroups(t *testing.T, paths []string, o Options) (map[[2]string]*agg, map[string]string) {
+	want := map[[2]string]*agg{}
+	verdicts := map[string]string{}
+	for _, p := range paths {
+		v, kinds := singleReport(t, p, o)
+		verdicts[p] = v
+		for kind, gs := range kinds {
+			seen := map[string]bool{}
+			for _, g := range gs {
+				k := [2]string{kind, Normalise(g.Signature)}
+				a := want[k]
+				if a == nil {
+					a = &agg{trace: p, line: g.First}
+					want[k] = a
+				}
+				a.count += g.Count
+				if !seen[k[1]] {
+					seen[k[1]] = true
+					a.traces++
+				}
+				if p < a.trace || p == a.trace && g.First < a.line {
+					a.trace, a.line = p, g.First
+				}
+			}
+		}
+	}
+	return want, verdicts
+}
+
 // A corpus run's summary against the single-trace command run on each
-// trace on its own (its JSON), aggregated by the definition: per kind and
-// normalised signature the sum of the counts, the traces that have it and
-// the least (trace, first line); each row's verdict the trace's. Over
-// monitor (both answers), monitor --cycles and predict --all, with 1 and
-// 3 workers; the corpora have groups in several traces (asserted).
+// trace on its own (referenceGroups), and each row's verdict the trace's.
+// Over monitor (both answers), monitor --cycles and predict --all, with 1
+// and 3 workers; the corpora have groups in several traces and groups of
+// several members in a trace (asserted).
 func TestRunIsEachTraceMerged(t *testing.T) {
 	dir := t.TempDir()
 	paths := writeCorpus(t, dir, 1, testflag.N(8, 30), 1500, nil)
 	shared := 0
 	for _, o := range []Options{{}, {Cycles: true}, {Predict: true, MaxStatesSet: true}} {
-		type agg struct {
-			count  int64
-			traces int
-			trace  string
-			line   int64
-		}
-		want := map[[2]string]*agg{}
-		verdicts := map[string]string{}
-		for _, p := range paths {
-			v, kinds := singleReport(t, p, o)
-			verdicts[p] = v
-			for kind, gs := range kinds {
-				seen := map[string]bool{}
-				for _, g := range gs {
-					k := [2]string{kind, Normalise(g.Signature)}
-					a := want[k]
-					if a == nil {
-						a = &agg{trace: p, line: g.First}
-						want[k] = a
-					}
-					a.count += g.Count
-					if !seen[k[1]] {
-						seen[k[1]] = true
-						a.traces++
-					}
-					if p < a.trace || p == a.trace && g.First < a.line {
-						a.trace, a.line = p, g.First
-					}
-				}
-			}
-		}
-		counted := 0 // groups of more than one member per trace
+		want, verdicts := referenceGroups(t, paths, o)
+		counted := 0
 		for _, a := range want {
 			if a.count > int64(a.traces) {
 				counted++
@@ -160,7 +170,7 @@ func TestRunIsEachTraceMerged(t *testing.T) {
 	require.Greater(t, shared, 3, "groups met in several traces")
 }
 
-// report renders s as both formats, one after the other.
+// reportOf is s's summary file.
 func reportOf(t *testing.T, s *Summary) string {
 	var b bytes.Buffer
 	require.NoError(t, Write(&b, s)) // the summary file's bytes
