@@ -66,7 +66,8 @@ type command struct {
 const (
 	programHelp = "FILE.conc is a program in the .conc language; - reads it from standard input."
 	traceHelp   = "TRACE is a trace in RAPID's STD format; - reads it from standard input;\n" +
-		"gzip input (a .gz name or gzip data) is inflated."
+		"gzip input (a .gz name or gzip data) is inflated. Several TRACEs, or directories\n" +
+		"of them, are reported as one (monitor, predict --all; docs/corpus.md)."
 )
 
 var commands = map[string]*command{}
