@@ -80,6 +80,7 @@ func TestCorpusUsageErrors(t *testing.T) {
 	}{
 		{[]string{"monitor", dir, "--dot", "x.dot"}, "conc: monitor: --dot, --html and --all show one trace"},
 		{[]string{"monitor", dir, "--all"}, "conc: monitor: --dot, --html and --all show one trace"},
+		{[]string{"monitor", dir, "--criterion", "view"}, "conc: monitor: --criterion view reads one trace"},
 		{[]string{"predict", dir}, "conc: predict: several traces (or --summary-out) are reported with --all"},
 		{[]string{"predict", "--all", dir, "--witness-out", "w.std"}, "conc: predict: several traces (or --summary-out) are reported with --all"},
 		{[]string{"monitor", dir, "-j", "0"}, `conc: monitor: --j "0": want 1 or more`},
