@@ -188,32 +188,30 @@ func (fa *alphabet) own(ev model.Event) int32 {
 // same lock for a lock event. Fork and join interfere with the forked or
 // joined thread itself, which the caller checks by thread.
 //
-// With docs/spec.md §3's orderings, two events interfere when one may
-// enable or disable the other (or they do not commute): a write acquire
-// or release with the lock's read acquires and releases (a read hold
-// blocks a write acquire, a write hold a read acquire), a post with the
-// message's waits, a give with the token's takes, and a take with its
-// gives and with the other takes (two takes may want one token). Read
-// acquires and releases of one lock, posts of one message, waits of one
-// message and gives of one token commute: counts added, nothing blocked.
+// With docs/spec.md §3's orderings, an event of the set interferes with
+// another thread's event that may disable it or that it may disable (or
+// that does not commute with it), in the states where both may happen: a
+// write acquire with the lock's read acquires (each blocks the other), a
+// read acquire or release with the lock's write acquires and releases,
+// and a take with the token's other takes (two may want one token).
+// Gives, posts and waits interfere with nothing: a give or a post only
+// adds (nothing waits less for it, and a wait is not enabled while a post
+// of its message is still to come), and an enabled wait stays enabled (no
+// post is left). What they enable is the persistent set's enablers'
+// business (addEnablers: a disabled wait or take adds the threads that
+// may post or give), not interference.
 func (fa *alphabet) deps(ev model.Event, out []int32) []int32 {
 	switch x := ev.Target; ev.Op {
 	case model.OpRead:
 		out = append(out, fa.write[x])
 	case model.OpWrite:
 		out = append(out, fa.read[x], fa.write[x])
-	case model.OpAcquire, model.OpRelease:
+	case model.OpAcquire:
 		out = append(out, fa.lock[x], fa.rd[x])
-	case model.OpReadAcquire, model.OpReadRelease:
+	case model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
 		out = append(out, fa.lock[x])
-	case model.OpPost:
-		out = append(out, fa.wait[x])
-	case model.OpWait:
-		out = append(out, fa.post[x])
-	case model.OpGive:
-		out = append(out, fa.take[x])
 	case model.OpTake:
-		out = append(out, fa.give[x], fa.take[x])
+		out = append(out, fa.take[x])
 	}
 	return out
 }

@@ -74,15 +74,16 @@ func tracedThreads(r *rand.Rand, seed uint64) ([][]model.Event, [][]int, [3][]st
 	return b.threads, b.quiet, [3][]string{numbered("x", vars), numbered("l", locks), append(numbered("m", msgs), numbered("t", msgs)...)}
 }
 
-// scriptedThreads are 2 or 3 threads of one or two sections each: a
+// scriptedThreads are 2 to 4 threads of one or two sections each: a
 // transaction of two accesses (of x or y) guarded by nothing, a write
-// hold of l, a read hold of l, or a hold of token t used as a lock (the
-// guard sometimes let go and taken again between the accesses), after a
+// hold of l, a read hold of l, a hold of token t used as a lock, or a
+// take of t (the guard sometimes let go and taken again between the
+// accesses), after a
 // wait for message m or before a post of it a quarter of the time each;
 // the first thread gives t's first token (or two), and a stray give or
 // post sometimes comes between sections.
 func scriptedThreads(r *rand.Rand, _ uint64) ([][]model.Event, [][]int, [3][]string) {
-	k := 2 + r.IntN(2)
+	k := 2 + r.IntN(3)
 	b := newThreadsBuilder(k)
 	for range 1 + r.IntN(2) {
 		b.add(0, model.Event{Op: model.OpGive, Target: 1})
@@ -102,12 +103,14 @@ func scriptedThreads(r *rand.Rand, _ uint64) ([][]model.Event, [][]int, [3][]str
 }
 
 // guards are the ways a scripted section is held: none, a write hold of
-// lock 0, a read hold of it, a hold of token 1 (acquire, release).
+// lock 0, a read hold of it, a hold of token 1, a take of token 1 never
+// given back (acquire, release; an epsilon move for none).
 var guards = [][2]model.Event{
 	{},
 	{{Op: model.OpAcquire}, {Op: model.OpRelease}},
 	{{Op: model.OpReadAcquire}, {Op: model.OpReadRelease}},
 	{{Op: model.OpTake, Target: 1}, {Op: model.OpGive, Target: 1}},
+	{{Op: model.OpTake, Target: 1}, {}}, // a token consumed
 }
 
 // section adds one scripted section to thread t.
@@ -317,6 +320,18 @@ func TestGlobalOrderingsHandBuilt(t *testing.T) {
 		{"token as lock split", []string{"take:s b r:x give:s take:s w:x e give:s", "take:s b w:x e give:s", "give:s"}, engines.Violation},
 		{"two tokens", []string{"take:s b r:x r:x e give:s", "take:s b w:x e give:s", "give:s give:s"}, engines.Violation},
 		{"no token", []string{"b r:x r:x e", "take:s b w:x e"}, engines.Serializable},
+		// Whichever takes the one token, the other waits for ever: the
+		// search must try both.
+		{"one token, two takers", []string{"give:s", "take:s", "take:s b r:x r:x e", "b w:x e"}, engines.Violation},
+		// T3 holds l once T1 and T2 may go: T2's read acquire waits for T3's
+		// release, which the search must try before T1's write.
+		{"a writer lets a reader in", []string{"wait:m b w:x e", "wait:m racq:l b r:x r:x e rrel:l", "acq:l post:m b w:y e rel:l"}, engines.Violation},
+		// T3 read-holds l once T1 and T2 may go: T2's write acquire waits
+		// for T3's read release.
+		{"a reader lets a writer in", []string{"wait:m b w:x e", "wait:m acq:l b r:x r:x e rel:l", "racq:l post:m b w:y e rrel:l"}, engines.Violation},
+		// T2's wait needs T3's post, which the search must try before T1's
+		// write.
+		{"a poster lets a waiter in", []string{"b w:x e", "wait:m b r:x r:x e", "b w:y e post:m"}, engines.Violation},
 	}
 	for _, c := range cases {
 		p := enginetest.BuildProg(t, c.specs...)
