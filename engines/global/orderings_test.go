@@ -78,10 +78,10 @@ func tracedThreads(r *rand.Rand, seed uint64) ([][]model.Event, [][]int, [3][]st
 // transaction of two accesses (of x or y) guarded by nothing, a write
 // hold of l, a read hold of l, a hold of token t used as a lock, or a
 // take of t (the guard sometimes let go and taken again between the
-// accesses), after a
-// wait for message m or before a post of it a quarter of the time each;
-// the first thread gives t's first token (or two), and a stray give or
-// post sometimes comes between sections.
+// accesses), after a wait for message m a quarter of the time, and
+// before a post of it a quarter of the time (or an eighth, with the guard
+// held, before the transaction); the first thread gives t's first token
+// (or two), and a stray give or post sometimes comes between sections.
 func scriptedThreads(r *rand.Rand, _ uint64) ([][]model.Event, [][]int, [3][]string) {
 	k := 2 + r.IntN(3)
 	b := newThreadsBuilder(k)
@@ -123,8 +123,12 @@ func (b *threadsBuilder) section(r *rand.Rand, t int) {
 	if r.IntN(4) == 0 {
 		b.add(t, model.Event{Op: model.OpWait, Target: 0})
 	}
+	post := r.IntN(8) // 0, 1: after the section; 2: once the guard is held
 	if held {
 		b.add(t, g[0])
+	}
+	if post == 2 {
+		b.add(t, model.Event{Op: model.OpPost, Target: 0})
 	}
 	b.add(t, model.Event{Op: model.OpBegin, Target: -1})
 	b.add(t, access())
@@ -137,7 +141,7 @@ func (b *threadsBuilder) section(r *rand.Rand, t int) {
 	if held {
 		b.add(t, g[1])
 	}
-	if r.IntN(4) == 0 {
+	if post < 2 {
 		b.add(t, model.Event{Op: model.OpPost, Target: 0})
 	}
 }
