@@ -42,6 +42,7 @@ type alphabet struct {
 	// takes; -1 when one thread uses it, or no event has it.
 	rd                     []int32
 	post, wait, give, take []int32
+	ordered                bool    // the program has ordering events
 	refined                []int32 // the locks with before-tables
 	refinedOf              []int32 // per lock: index into refined, or -1
 }
@@ -147,6 +148,7 @@ func (fa *alphabet) orderingLetters(p *model.Program, sharedLocks []bool, next f
 			}
 		}
 	}
+	fa.ordered = p.HasOrderings()
 	for l := range p.Locks {
 		fa.rd = append(fa.rd, next(sharedLocks[l] && read[l]))
 	}
@@ -272,14 +274,18 @@ func futureFixpoint(fa *alphabet, a *model.Automaton, order []int32, cut int32) 
 // acquire of l: before l's next acquire at or after p).
 type lineFut struct {
 	fa  *alphabet
-	pos []int32   // per state: its position on the path, or -1 off it
-	occ [][]int32 // per future letter: the positions of its edges, ascending
-	acq [][]int32 // per lock: the positions of its acquires (write or read), ascending
+	pos []int32        // per state: its position on the path, or -1 off it
+	occ [][]int32      // per future letter: the positions of its edges, ascending
+	acq [][]int32      // per lock: the positions of its acquires (write or read), ascending
+	ord *lineOrderings // docs/spec.md §3's events' positions (cuts.go); nil without them
 }
 
 func newLineFut(fa *alphabet, a *model.Automaton) *lineFut {
 	n := fa.words * 64
 	lf := &lineFut{fa: fa, pos: make([]int32, a.NumStates()), occ: make([][]int32, n), acq: make([][]int32, len(fa.lock))}
+	if fa.ordered {
+		lf.ord = newLineOrderings(fa)
+	}
 	for q := range lf.pos {
 		lf.pos[q] = -1
 	}
@@ -295,6 +301,9 @@ func newLineFut(fa *alphabet, a *model.Automaton) *lineFut {
 		}
 		if isAcquire(e.Ev.Op) {
 			lf.acq[e.Ev.Target] = append(lf.acq[e.Ev.Target], i)
+		}
+		if lf.ord != nil {
+			lf.ord.note(e.Ev, i)
 		}
 		q = e.To
 	}

@@ -336,6 +336,8 @@ func TestGlobalOrderingsHandBuilt(t *testing.T) {
 		// T2's wait needs T3's post, which the search must try before T1's
 		// write.
 		{"a poster lets a waiter in", []string{"b w:x e", "wait:m b r:x r:x e", "b w:y e post:m"}, engines.Violation},
+		// No token is left, but T3 gives one: T2's take is not blocked.
+		{"a giver lets a taker in", []string{"b w:x e", "take:s b r:x r:x e", "b w:y e give:s"}, engines.Violation},
 	}
 	for _, c := range cases {
 		p := enginetest.BuildProg(t, c.specs...)

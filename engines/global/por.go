@@ -33,10 +33,12 @@ type porScratch struct {
 	work []int
 	held []bool // per lock: held by a thread of the set
 	deps []int32
+	oc   orderCuts // docs/spec.md §3's events the set's threads block (cuts.go)
 }
 
-func (ps *porScratch) init(k, locks int) {
+func (ps *porScratch) init(k, locks, msgs int) {
 	ps.inC, ps.held = make([]bool, k), make([]bool, locks)
+	ps.oc.init(locks, msgs)
 }
 
 // persistentSet returns the smallest persistent set over the seeds (each
@@ -96,6 +98,7 @@ func (s *searcher) porReset(c *conf, t int) {
 	clear(ps.inC)
 	clear(ps.held)
 	ps.work = ps.work[:0]
+	ps.oc.reset()
 	s.porAdd(c, t)
 }
 
@@ -109,6 +112,9 @@ func (s *searcher) porAdd(c *conf, t int) {
 		if s.owner(c, int32(l)) == int32(t) {
 			s.por.held[l] = true
 		}
+	}
+	if s.ord.on {
+		s.addOrderCuts(c, t)
 	}
 }
 
@@ -169,9 +175,12 @@ func (s *searcher) interferes(c *conf, y int, e model.Edge, z int, dynamic bool)
 }
 
 // futureHas reports whether thread z, from its state in c, may reach an
-// edge with future letter x without acquiring a lock the set holds.
+// edge with future letter x without acquiring a lock the set holds (nor,
+// with docs/spec.md §3's orderings, passing an event the set blocks:
+// cuts.go).
 func (s *searcher) futureHas(c *conf, z int, x int32) bool {
-	return s.fut[z].has(s.q(c, z), x, s.por.held)
+	q := s.q(c, z)
+	return s.fut[z].has(q, x, s.por.held) && (!s.ord.on || !s.orderCut(c, z, q, x))
 }
 
 // localMove finds a thread whose only available edge is enabled and
