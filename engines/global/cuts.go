@@ -124,7 +124,7 @@ func (s *searcher) orderCut(c *conf, z int, q, x int32) bool {
 // outside the set may give one before its own next take of it.
 func (s *searcher) tokenBlocked(c *conf, tok int32) bool {
 	g := s.fa.give[tok]
-	if c.w[s.ord.tokens+int(tok)] != 0 || g < 0 {
+	if s.tokensLeft(c, tok) != 0 || g < 0 {
 		return false
 	}
 	for w := 0; w < s.k; w++ {

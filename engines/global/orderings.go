@@ -13,19 +13,25 @@ import (
 // read holders, per message the posts made, and per token the tokens given
 // and not yet taken, as brute does (engines/brute/orderings.go). A write
 // acquire needs no read holder, a read acquire no write holder, a wait
-// every one of the program's posts of its message, a take a token. A
-// program without them has no such words: its states and keys are as
-// before.
+// every one of the program's posts of its message, a take a token. Only
+// the counts some move reads get a word (a lock both read- and
+// write-acquired, a message both posted and waited for, a token taken),
+// and a program without orderings has none: its states and keys carry
+// nothing more.
 
 // orderLayout is where the orderings' words lie in a conf, and what the
 // waits need.
 type orderLayout struct {
 	on      bool
-	readers int      // offset of the per-lock read holder counts
-	posted  int      // offset of the per-message posts made
-	tokens  int      // offset of the per-token tokens available
+	off     int      // where the words start
+	words   int      // how many there are
+	readers []int32  // per lock: the word of its read holder count, or -1
+	posted  []int32  // per message: the word of its posts made, or -1
+	tokens  []int32  // per token: the word of its tokens left, or -1
 	posts   []uint64 // per message: the program's posts of it
-	words   int      // how many words the orderings take
+	// inKey: keys carry the words. When every thread is a straight line,
+	// the threads' positions determine the counts, and keys leave them out.
+	inKey bool
 }
 
 // newOrderLayout places the orderings' words at off (none when p has no
@@ -36,8 +42,35 @@ func newOrderLayout(p *model.Program, off int) orderLayout {
 	if !p.HasOrderings() {
 		return orderLayout{}
 	}
-	l, m := len(p.Locks), len(p.Msgs)
-	o := orderLayout{on: true, readers: off, posted: off + l, tokens: off + l + m, words: l + 2*m}
+	o := orderLayout{on: true, off: off, inKey: p.Class() != model.StraightLine}
+	var used [model.OpTake + 1][]bool // per op: per target, some event has it
+	for op := range used {
+		used[op] = make([]bool, max(len(p.Locks), len(p.Msgs)))
+	}
+	for _, th := range p.Threads {
+		for _, out := range th.Auto.Out {
+			for _, e := range out {
+				if e.Ev.Op.IsExtension() || e.Ev.Op == model.OpAcquire {
+					used[e.Ev.Op][e.Ev.Target] = true
+				}
+			}
+		}
+	}
+	word := func(on bool) int32 {
+		if !on {
+			return -1
+		}
+		o.words++
+		return int32(off + o.words - 1)
+	}
+	for l := range p.Locks {
+		read := used[model.OpReadAcquire][l] || used[model.OpReadRelease][l]
+		o.readers = append(o.readers, word(read && used[model.OpAcquire][l]))
+	}
+	for m := range p.Msgs {
+		o.posted = append(o.posted, word(used[model.OpPost][m] && used[model.OpWait][m]))
+		o.tokens = append(o.tokens, word(used[model.OpTake][m]))
+	}
 	for _, n := range postsOf(p) {
 		o.posts = append(o.posts, uint64(n))
 	}
@@ -83,37 +116,51 @@ func supports(p *model.Program, opts engines.Options) error {
 // readFree reports that no thread read-holds lock l (a write acquire
 // needs it).
 func (s *searcher) readFree(c *conf, l int32) bool {
-	return !s.ord.on || c.w[s.ord.readers+int(l)] == 0
+	return !s.ord.on || s.ord.readers[l] < 0 || c.w[s.ord.readers[l]] == 0
+}
+
+// tokensLeft is how many tokens of tok are given and not yet taken.
+func (s *searcher) tokensLeft(c *conf, tok int32) uint64 {
+	if w := s.ord.tokens[tok]; w >= 0 {
+		return c.w[w]
+	}
+	return 0
 }
 
 // orderingAllows reports whether a wait or a take may happen now: a wait
 // after every post of its message, a take of a token given and not yet
 // taken.
 func (s *searcher) orderingAllows(c *conf, ev model.Event) bool {
-	switch ev.Op {
+	switch x := ev.Target; ev.Op {
 	case model.OpWait:
-		return c.w[s.ord.posted+int(ev.Target)] == s.ord.posts[ev.Target]
+		w := s.ord.posted[x]
+		return w < 0 && s.ord.posts[x] == 0 || w >= 0 && c.w[w] == s.ord.posts[x]
 	case model.OpTake:
-		return c.w[s.ord.tokens+int(ev.Target)] > 0
+		return s.tokensLeft(c, x) > 0
 	}
 	return true
 }
 
-// applyOrdering makes an ordering event's change to c's counts. (A read
-// release below zero, which no trace has, wraps, and then blocks write
-// acquires as brute's negative count does.)
+// applyOrdering makes an ordering event's change to c's counts (those
+// that have a word). (A read release below zero, which no trace has,
+// wraps, and then blocks write acquires as brute's negative count does.)
 func (s *searcher) applyOrdering(c *conf, ev model.Event) {
-	switch x := int(ev.Target); ev.Op {
+	var w int32 = -1
+	d := uint64(1)
+	switch x := ev.Target; ev.Op {
 	case model.OpReadAcquire:
-		c.w[s.ord.readers+x]++
+		w = s.ord.readers[x]
 	case model.OpReadRelease:
-		c.w[s.ord.readers+x]--
+		w, d = s.ord.readers[x], ^uint64(0) // -1
 	case model.OpPost:
-		c.w[s.ord.posted+x]++
+		w = s.ord.posted[x]
 	case model.OpGive:
-		c.w[s.ord.tokens+x]++
+		w = s.ord.tokens[x]
 	case model.OpTake:
-		c.w[s.ord.tokens+x]--
+		w, d = s.ord.tokens[x], ^uint64(0)
+	}
+	if w >= 0 {
+		c.w[w] += d
 	}
 }
 

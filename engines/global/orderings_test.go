@@ -336,6 +336,9 @@ func TestGlobalOrderingsHandBuilt(t *testing.T) {
 		// T2's wait needs T3's post, which the search must try before T1's
 		// write.
 		{"a poster lets a waiter in", []string{"b w:x e", "wait:m b r:x r:x e", "b w:y e post:m"}, engines.Violation},
+		// T1 may post or not, reaching one state either way: the count of
+		// posts made tells the two apart.
+		{"a post or none", []string{"@ 0>1 skip; 0>1 post:m", "wait:m b r:x r:x e", "b w:x e"}, engines.Violation},
 		// No token is left, but T3 gives one: T2's take is not blocked.
 		{"a giver lets a taker in", []string{"b w:x e", "take:s b r:x r:x e", "b w:y e give:s"}, engines.Violation},
 	}

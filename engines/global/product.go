@@ -13,9 +13,10 @@ import (
 //	w[0:k]            every thread's automaton state
 //	w[k:k+L]          every lock's holder + 1 (0: free)
 //	w[k+L:2k+L]       whether each thread may move (1: started or never forked)
-//	w[2k+L:2k+L+O]    docs/spec.md §3's orderings (orderings.go): per lock its
-//	                  read holders, per message the posts made, per token
-//	                  the tokens available; O = 0 in a program without them
+//	w[2k+L:2k+L+O]    docs/spec.md §3's orderings (orderings.go): read
+//	                  holders, posts made, tokens available, of the locks,
+//	                  messages and tokens some move reads; O = 0 in a
+//	                  program without them
 //	w[2k+L+O:]        the monitor's state (monitor.FSM words)
 //
 // Stacks of pushdown threads live beside it (top last; shared between
@@ -163,8 +164,15 @@ func (s *searcher) apply(c *conf, mv move) bool {
 // appendKey encodes c canonically. Compact: uvarints, and the monitor's own
 // compact key; otherwise fixed-width words (the plain product's encoding).
 func (s *searcher) appendKey(b []byte, c *conf) []byte {
+	words := c.w[:s.monOff]
+	if s.ord.on && !s.ord.inKey {
+		words = c.w[:s.ord.off] // the positions determine the orderings' counts
+	}
 	if !s.cfg.compact {
-		for _, x := range c.w {
+		for _, x := range words {
+			b = binary.LittleEndian.AppendUint64(b, x)
+		}
+		for _, x := range c.w[s.monOff:] {
 			b = binary.LittleEndian.AppendUint64(b, x)
 		}
 		for t := range c.stk {
@@ -175,7 +183,7 @@ func (s *searcher) appendKey(b []byte, c *conf) []byte {
 		}
 		return b
 	}
-	for _, x := range c.w[:s.monOff] {
+	for _, x := range words {
 		b = binary.AppendUvarint(b, x)
 	}
 	for t := range c.stk {
