@@ -22,87 +22,14 @@ import (
 //     its thread's next take, which no thread outside C has.
 //
 // The cuts are read only for straight-line threads (a trace's
-// projections), from their positions; elsewhere the futures are not cut
-// by them, which only over-approximates.
-
-// orderThread is what a thread may do that cuts other threads' futures.
-type orderThread struct {
-	posts []int32 // the messages it posts that another thread waits for
-	reads []int32 // the shared locks it read-acquires
-}
-
-// orderThreads lists every thread's posts and read acquires that matter
-// to others (nil without orderings).
-func (s *searcher) orderThreads() []orderThread {
-	if !s.ord.on {
-		return nil
-	}
-	out := make([]orderThread, s.k)
-	for t, th := range s.p.Threads {
-		seen := map[model.Event]bool{}
-		for _, es := range th.Auto.Out {
-			for _, e := range es {
-				ev, x := model.Event{Op: e.Ev.Op, Target: e.Ev.Target}, e.Ev.Target
-				switch {
-				case seen[ev]:
-				case ev.Op == model.OpPost && s.fa.post[x] >= 0 && s.fa.wait[x] >= 0:
-					out[t].posts = append(out[t].posts, x)
-				case ev.Op == model.OpReadAcquire && s.fa.lock[x] >= 0:
-					out[t].reads = append(out[t].reads, x)
-				}
-				seen[ev] = true
-			}
-		}
-	}
-	return out
-}
-
-// orderCuts are the ordering events the set's threads block.
-type orderCuts struct {
-	waits   []int32 // messages a thread of the set has still to post
-	pending []bool  // per message: in waits
-	readers []int32 // locks a thread of the set read-holds
-	rheld   []bool  // per lock: in readers
-}
-
-func (oc *orderCuts) init(locks, msgs int) {
-	oc.pending, oc.rheld = make([]bool, msgs), make([]bool, locks)
-}
-
-func (oc *orderCuts) reset() {
-	for _, m := range oc.waits {
-		oc.pending[m] = false
-	}
-	for _, l := range oc.readers {
-		oc.rheld[l] = false
-	}
-	oc.waits, oc.readers = oc.waits[:0], oc.readers[:0]
-}
-
-// addOrderCuts records what thread t, joining the set, blocks: the posts
-// it has still to make, the locks it read-holds (straight lines only).
-func (s *searcher) addOrderCuts(c *conf, t int) {
-	lf, ok := s.fut[t].(*lineFut)
-	if !ok {
-		return
-	}
-	oc, q := &s.por.oc, s.q(c, t)
-	for _, m := range s.ordT[t].posts {
-		if !oc.pending[m] && lf.has(q, s.fa.post[m], nil) {
-			oc.pending[m] = true
-			oc.waits = append(oc.waits, m)
-		}
-	}
-	for _, l := range s.ordT[t].reads {
-		if !oc.rheld[l] && lf.ord.readHolds(lf.pos[q], l) {
-			oc.rheld[l] = true
-			oc.readers = append(oc.readers, l)
-		}
-	}
-}
+// projections), from their positions, and only at a thread's next wait,
+// write acquire and take; elsewhere the futures are not cut by them,
+// which only over-approximates. What C blocks only grows as C grows, so a
+// future read earlier in the closure, with fewer cuts, is a superset.
 
 // orderCut reports whether thread z, from state q, cannot reach an edge
-// with letter x before an event the set blocks.
+// with letter x: its next wait, write acquire or take (each looked at
+// alone, the first of its kind) comes first and is one the set blocks.
 func (s *searcher) orderCut(c *conf, z int, q, x int32) bool {
 	lf, ok := s.fut[z].(*lineFut)
 	if !ok || lf.pos[q] < 0 {
@@ -113,11 +40,43 @@ func (s *searcher) orderCut(c *conf, z int, q, x int32) bool {
 	if !ok {
 		return true
 	}
-	if lf.ord.blocked(p, i, &s.por.oc) {
+	lo := lf.ord
+	if m, ok := lo.next(lo.waits, p, i); ok && s.postPending(c, m) {
 		return true
 	}
-	tok, ok := lf.ord.nextTake(p, i)
+	if l, ok := lo.next(lo.wacqs, p, i); ok && s.readHeld(c, l) {
+		return true
+	}
+	tok, ok := lo.next(lo.takes, p, i)
 	return ok && s.tokenBlocked(c, tok)
+}
+
+// postPending reports whether a thread of the set, a straight line, has
+// still to post message m (a post reachable from its state: the edges of
+// a loop-free program are taken once).
+func (s *searcher) postPending(c *conf, m int32) bool {
+	x := s.fa.post[m]
+	if x < 0 {
+		return false
+	}
+	for t := range s.k {
+		if lf, ok := s.fut[t].(*lineFut); ok && s.por.inC[t] && lf.has(s.q(c, t), x, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// readHeld reports whether a thread of the set, a straight line,
+// read-holds lock l.
+func (s *searcher) readHeld(c *conf, l int32) bool {
+	for t := range s.k {
+		if lf, ok := s.fut[t].(*lineFut); ok && s.por.inC[t] && lf.pos[s.q(c, t)] >= 0 &&
+			lf.ord.readHolds(lf.pos[s.q(c, t)], l) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenBlocked reports that no token of tok is left and no thread
@@ -142,18 +101,17 @@ func (s *searcher) tokenBlocked(c *conf, tok int32) bool {
 // lineOrderings are the positions of a straight-line thread's ordering
 // events (and write acquires), ascending, for the cuts.
 type lineOrderings struct {
-	wait       [][]int32 // per message
-	wacq       [][]int32 // per lock: write acquires
-	racq, rrel [][]int32 // per lock
-	take       [][]int32 // per token
-	takes      []int32   // every take's position
-	takeTok    []int32   // and its token
+	waits, wacqs, takes positioned // every wait, write acquire, take, with its target
+	racq, rrel          [][]int32  // per lock
+	take                [][]int32  // per token
 }
+
+// positioned are events' positions, ascending, and their targets.
+type positioned struct{ at, target []int32 }
 
 func newLineOrderings(fa *alphabet) *lineOrderings {
 	l, m := len(fa.lock), len(fa.post)
-	return &lineOrderings{wait: make([][]int32, m), take: make([][]int32, m),
-		wacq: make([][]int32, l), racq: make([][]int32, l), rrel: make([][]int32, l)}
+	return &lineOrderings{take: make([][]int32, m), racq: make([][]int32, l), rrel: make([][]int32, l)}
 }
 
 // note records the event at position i.
@@ -161,48 +119,36 @@ func (lo *lineOrderings) note(ev model.Event, i int32) {
 	x := ev.Target
 	switch ev.Op {
 	case model.OpWait:
-		lo.wait[x] = append(lo.wait[x], i)
+		lo.waits.add(i, x)
 	case model.OpAcquire:
-		lo.wacq[x] = append(lo.wacq[x], i)
+		lo.wacqs.add(i, x)
 	case model.OpReadAcquire:
 		lo.racq[x] = append(lo.racq[x], i)
 	case model.OpReadRelease:
 		lo.rrel[x] = append(lo.rrel[x], i)
 	case model.OpTake:
 		lo.take[x] = append(lo.take[x], i)
-		lo.takes, lo.takeTok = append(lo.takes, i), append(lo.takeTok, x)
+		lo.takes.add(i, x)
 	}
+}
+
+func (ps *positioned) add(i, x int32) {
+	ps.at, ps.target = append(ps.at, i), append(ps.target, x)
+}
+
+// next is the target of the first of ps at or after p, if it comes at or
+// before i.
+func (lo *lineOrderings) next(ps positioned, p, i int32) (int32, bool) {
+	k := sort.Search(len(ps.at), func(k int) bool { return ps.at[k] >= p })
+	if k == len(ps.at) || ps.at[k] > i {
+		return 0, false
+	}
+	return ps.target[k], true
 }
 
 // readHolds reports whether the thread at position p read-holds lock l.
 func (lo *lineOrderings) readHolds(p, l int32) bool {
 	return countBelow(lo.racq[l], p) > countBelow(lo.rrel[l], p)
-}
-
-// blocked reports whether, from position p, a wait for a pending message
-// or a write acquire of a read-held lock comes at or before position i.
-func (lo *lineOrderings) blocked(p, i int32, oc *orderCuts) bool {
-	for _, m := range oc.waits {
-		if w, ok := firstAtLeast(lo.wait[m], p); ok && w <= i {
-			return true
-		}
-	}
-	for _, l := range oc.readers {
-		if a, ok := firstAtLeast(lo.wacq[l], p); ok && a <= i {
-			return true
-		}
-	}
-	return false
-}
-
-// nextTake is the token of the first take at or after p, if it comes at
-// or before i.
-func (lo *lineOrderings) nextTake(p, i int32) (int32, bool) {
-	k := sort.Search(len(lo.takes), func(k int) bool { return lo.takes[k] >= p })
-	if k == len(lo.takes) || lo.takes[k] > i {
-		return 0, false
-	}
-	return lo.takeTok[k], true
 }
 
 // giveBeforeTake reports whether, from position p, a give of tok (gives:

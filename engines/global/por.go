@@ -33,12 +33,10 @@ type porScratch struct {
 	work []int
 	held []bool // per lock: held by a thread of the set
 	deps []int32
-	oc   orderCuts // docs/spec.md §3's events the set's threads block (cuts.go)
 }
 
-func (ps *porScratch) init(k, locks, msgs int) {
+func (ps *porScratch) init(k, locks int) {
 	ps.inC, ps.held = make([]bool, k), make([]bool, locks)
-	ps.oc.init(locks, msgs)
 }
 
 // persistentSet returns the smallest persistent set over the seeds (each
@@ -98,7 +96,6 @@ func (s *searcher) porReset(c *conf, t int) {
 	clear(ps.inC)
 	clear(ps.held)
 	ps.work = ps.work[:0]
-	ps.oc.reset()
 	s.porAdd(c, t)
 }
 
@@ -112,9 +109,6 @@ func (s *searcher) porAdd(c *conf, t int) {
 		if s.owner(c, int32(l)) == int32(t) {
 			s.por.held[l] = true
 		}
-	}
-	if s.ord.on {
-		s.addOrderCuts(c, t)
 	}
 }
 

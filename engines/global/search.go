@@ -35,9 +35,8 @@ type searcher struct {
 	dead      [][]bool      // per thread, state: its transaction's reach is dead (compact only)
 
 	nLocks int
-	ord    orderLayout   // docs/spec.md §3's orderings' words (orderings.go)
-	ordT   []orderThread // per thread: what it posts and read-acquires (cuts.go)
-	monOff int           // where the monitor's words start in a conf
+	ord    orderLayout // docs/spec.md §3's orderings' words (orderings.go)
+	monOff int         // where the monitor's words start in a conf
 
 	active  []bool
 	visited *visitedSet
@@ -114,8 +113,7 @@ func newSearcher(ctx context.Context, p *model.Program, opts engines.Options, cf
 			s.dead = append(s.dead, s.deadRows(t))
 		}
 	}
-	s.por.init(k, len(p.Locks), len(p.Msgs))
-	s.ordT = s.orderThreads()
+	s.por.init(k, len(p.Locks))
 	return s
 }
 
