@@ -22,14 +22,14 @@ import (
 //     its thread's next take, which no thread outside C has.
 //
 // The cuts are read only for straight-line threads (a trace's
-// projections), from their positions, and only at a thread's next wait,
-// write acquire and take; elsewhere the futures are not cut by them,
-// which only over-approximates. What C blocks only grows as C grows, so a
+// projections), from their positions, and only at a thread's next few
+// waits, write acquires and takes; elsewhere the futures are not cut by
+// them, which only over-approximates. What C blocks only grows as C grows, so a
 // future read earlier in the closure, with fewer cuts, is a superset.
 
 // orderCut reports whether thread z, from state q, cannot reach an edge
-// with letter x: its next wait, write acquire or take (each looked at
-// alone, the first of its kind) comes first and is one the set blocks.
+// with letter x: one of its next waits, write acquires or takes (the first
+// cutLook of each kind) comes first and is one the set blocks.
 func (s *searcher) orderCut(c *conf, z int, q, x int32) bool {
 	lf, ok := s.fut[z].(*lineFut)
 	if !ok || lf.pos[q] < 0 {
@@ -41,14 +41,28 @@ func (s *searcher) orderCut(c *conf, z int, q, x int32) bool {
 		return true
 	}
 	lo := lf.ord
-	if m, ok := lo.next(lo.waits, p, i); ok && s.postPending(c, m) {
-		return true
+	return s.anyBlocked(c, &lo.waits, model.OpWait, p, i) || s.anyBlocked(c, &lo.wacqs, model.OpAcquire, p, i) ||
+		s.anyBlocked(c, &lo.takes, model.OpTake, p, i)
+}
+
+// cutLook is how many of a thread's next waits (write acquires, takes)
+// a cut looks at: a bound on the work a query costs.
+const cutLook = 4
+
+// anyBlocked reports whether the set blocks one of the first cutLook
+// events of ps (of op) at or after position p that come at or before i.
+func (s *searcher) anyBlocked(c *conf, ps *positioned, op model.Op, p, i int32) bool {
+	k := sort.Search(len(ps.at), func(k int) bool { return ps.at[k] >= p })
+	for end := min(k+cutLook, len(ps.at)); k < end && ps.at[k] <= i; k++ {
+		x := ps.target[k]
+		switch {
+		case op == model.OpWait && s.postPending(c, x),
+			op == model.OpAcquire && s.readHeld(c, x),
+			op == model.OpTake && s.tokenBlocked(c, x):
+			return true
+		}
 	}
-	if l, ok := lo.next(lo.wacqs, p, i); ok && s.readHeld(c, l) {
-		return true
-	}
-	tok, ok := lo.next(lo.takes, p, i)
-	return ok && s.tokenBlocked(c, tok)
+	return false
 }
 
 // postPending reports whether a thread of the set, a straight line, has
@@ -134,16 +148,6 @@ func (lo *lineOrderings) note(ev model.Event, i int32) {
 
 func (ps *positioned) add(i, x int32) {
 	ps.at, ps.target = append(ps.at, i), append(ps.target, x)
-}
-
-// next is the target of the first of ps at or after p, if it comes at or
-// before i.
-func (lo *lineOrderings) next(ps positioned, p, i int32) (int32, bool) {
-	k := sort.Search(len(ps.at), func(k int) bool { return ps.at[k] >= p })
-	if k == len(ps.at) || ps.at[k] > i {
-		return 0, false
-	}
-	return ps.target[k], true
 }
 
 // readHolds reports whether the thread at position p read-holds lock l.
