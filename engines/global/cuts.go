@@ -24,8 +24,9 @@ import (
 // The cuts are read only for straight-line threads (a trace's
 // projections), from their positions, and only at a thread's next few
 // waits, write acquires and takes; elsewhere the futures are not cut by
-// them, which only over-approximates. What C blocks only grows as C grows, so a
-// future read earlier in the closure, with fewer cuts, is a superset.
+// them, which only over-approximates. What C blocks only grows as C
+// grows, so a future read earlier in the closure, with fewer cuts, is a
+// superset.
 
 // orderCut reports whether thread z, from state q, cannot reach an edge
 // with letter x: one of its next waits, write acquires or takes (the first

@@ -18,7 +18,7 @@ import (
 //   - with docs/spec.md §3's orderings, rd(l) for the read acquires and
 //     releases of such a lock, and post(m), wait(m), give(s), take(s)
 //     for every message or token two threads use (none in a program
-//     without orderings, whose letters are as before).
+//     without orderings).
 //
 // base(q) holds the letters of every edge reachable from q (for a pushdown
 // automaton the edges reachable in its graph, pops going to every return
@@ -122,8 +122,8 @@ func newAlphabet(p *model.Program, sharedVars, sharedLocks []bool) *alphabet {
 }
 
 // orderingLetters numbers the letters of docs/spec.md §3's orderings (after
-// every other letter, so that a program without them numbers its letters
-// as before): rd(l) for a shared lock that some thread read-acquires or
+// every other letter, whose numbers do not depend on them): rd(l) for a
+// shared lock that some thread read-acquires or
 // read-releases; the four letters of a message or token that two
 // threads use and some event has.
 func (fa *alphabet) orderingLetters(p *model.Program, sharedLocks []bool, next func(bool) int32) {
