@@ -94,10 +94,12 @@ func (p *predictor) lockAware(name string, shortcuts bool) (*Outcome, error) {
 }
 
 // withOrderings is out for a trace with the ordering extension (docs/spec.md
-// §3), which no step honours but the gate: every step drops the read locks
-// and messages, which only adds runs, and every witness is checked to keep
-// them. With lock edges the orderings also add conflicts, which no step
-// sees, so a serializable answer proves nothing there.
+// §3). The product search honours them without lock edges (the global and
+// brute engines: engines.Decides.Orderings); every other step drops the
+// read locks, messages and tokens, which only adds runs, and every
+// witness is checked to keep them. With lock edges the orderings also add
+// conflicts, which no step sees, so a serializable answer proves nothing
+// there.
 func (c *cascade) withOrderings(out *Outcome) *Outcome {
 	if !c.p.s.Orderings || !c.p.o.Check.LockEdges || c.p.o.Check.IgnoreSync || out.Result.Verdict != engines.Serializable {
 		return out
@@ -144,34 +146,8 @@ var cascadeSteps = []cascadeStep{
 		decide: (*cascade).nestedDecision},
 	{name: "product search", decides: findsViolation | proves, runs: func(*cascade) bool { return true },
 		decide: (*cascade).productSearch},
-	{name: "ordered search", decides: findsViolation | proves, runs: (*cascade).orderedSearchRuns,
-		decide: (*cascade).orderedSearch},
 	{name: "pair products", decides: findsViolation | proves, runs: func(c *cascade) bool { return c.unknown != nil },
 		decide: (*cascade).pairProducts},
-}
-
-// orderedSearchRuns: the product search gave up on a trace with
-// docs/spec.md §3's orderings, without lock edges, the engine chosen.
-func (c *cascade) orderedSearchRuns() bool {
-	o := c.p.o.Check
-	return c.unknown != nil && c.shortcuts && c.p.s.Orderings && !o.LockEdges && !o.IgnoreSync
-}
-
-// orderedSearch runs the brute engine, which honours the orderings
-// (engines.Decides.Orderings), on the reduced projection with them, under
-// the same budgets: the global engine searched it without them, and its
-// run broke one or its budget ran out. An unknown leaves the product
-// search's.
-func (c *cascade) orderedSearch() (*Outcome, error) {
-	eng, err := engines.Lookup("brute")
-	if err != nil {
-		return nil, err
-	}
-	u, _, err := c.p.engine(eng, false)
-	if err != nil || u.out.Result.Verdict == engines.Unknown {
-		return nil, err
-	}
-	return u.out, nil
 }
 
 // short tells whether the shortcuts run (--engine auto).
@@ -241,6 +217,9 @@ func (c *cascade) productSearch() (*Outcome, error) {
 		return u.out, nil
 	}
 	c.unknown, c.size = u, size
+	if c.p.ordered(c.eng) {
+		c.size = nil // counted with the orderings: the pairs' products drop them
+	}
 	if !c.shortcuts {
 		return c.unknownAnswer(), nil
 	}

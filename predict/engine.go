@@ -36,17 +36,28 @@ func (p *predictor) engine(eng *engines.Engine, prefiltered bool) (*productAnswe
 	}
 	out, err := p.expanded(res, rd)
 	if errors.Is(err, errBreaksOrdering) {
+		if p.ordered(eng) { // it searched the orderings: its run must keep them
+			return nil, nil, &proj.WitnessError{Engine: res.Engine, Err: err}
+		}
 		return unknown(eng.Name, true, engines.NoLimit, err.Error()), size, nil
 	}
 	return &productAnswer{out: out}, size, err
 }
 
+// ordered reports whether eng searches the reduced projection with
+// docs/spec.md §3's orderings: the trace has them, and eng honours them
+// (engines.Decides.Orderings), without lock edges, whose conflicts it
+// does not model, and without --ignore-sync, which drops them.
+func (p *predictor) ordered(eng *engines.Engine) bool {
+	c := p.o.Check
+	return eng.Decides.Orderings && p.s.Orderings && !c.LockEdges && !c.IgnoreSync
+}
+
 // reduce is the reduced projection eng searches (countOnly: its size),
-// with docs/spec.md §3's orderings when eng honours them: without lock
-// edges, whose conflicts it does not model.
+// with docs/spec.md §3's orderings when eng honours them.
 func (p *predictor) reduce(eng *engines.Engine, countOnly bool) (*proj.Reduced, error) {
 	c := p.o.Check
-	if eng.Decides.Orderings && p.s.Orderings && !c.LockEdges {
+	if p.ordered(eng) {
 		return p.s.ReduceOrdered(p.sp, p.u, c.LockEdges, c.IgnoreSync, countOnly)
 	}
 	return p.s.Reduce(p.sp, p.u, c.LockEdges, c.IgnoreSync, countOnly)

@@ -50,26 +50,31 @@ func TestOrderingsInWitness(t *testing.T) {
 	}
 }
 
-// TestOrderingsAgainstOracle: on random small traces with read locks and
-// messages (docs/spec.md §3), predict's decided answers agree with the
-// exhaustive reference, whose runs honour the orderings: a violation
-// (with a witness the gate replayed, orderings included) is a violation
-// of some run, and serializable means no run has a cycle. Without lock
-// edges the brute engine honours the orderings and decides every trace,
-// and auto, which runs it when the global engine gave up, does too; with
-// lock edges every serializable trace with an ordering is unknown (its
-// conflicts go unseen), but the violations are found.
+// TestOrderingsAgainstOracle: on random small traces with read locks,
+// messages and tokens (docs/spec.md §3), predict's decided answers agree
+// with the exhaustive reference, whose runs honour the orderings: a
+// violation (with a witness the gate replayed, orderings included) is a
+// violation of some run, and serializable means no run has a cycle.
+// Without lock edges the global and brute engines honour the orderings
+// and decide every trace, and agree; auto, whose product search is the
+// global engine's, decides every trace too (it counts the answers its
+// product search gave, not a shortcut). With lock edges every
+// serializable trace with an ordering is unknown (its conflicts go
+// unseen), but the violations are found.
 func TestOrderingsAgainstOracle(t *testing.T) {
 	n := testflag.N(300, 3000)
 	rng := rand.New(rand.NewPCG(3, 14))
 	var decided, violating [2]int // by lock edges
+	byEngine := map[string]int{}  // auto's and global's answers without lock edges, by engine and step
 	for range n {
 		seed := rng.Uint64()
 		src := projtest.OrderedTrace(seed, 8+rng.IntN(18), 2+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2))
 		for k, le := range []bool{false, true} {
 			want := oracleViolates(t, src, le)
+			verdicts := map[string]engines.Verdict{}
 			for _, eng := range []string{"auto", "global", "brute"} {
 				out := predictOrdered(t, src, Options{Engine: eng, Check: engines.Options{LockEdges: le}})
+				verdicts[eng] = out.Result.Verdict
 				switch out.Result.Verdict {
 				case engines.Violation:
 					require.True(t, want, "engine %s lock edges %v: a violation no run has\n%s", eng, le, src)
@@ -82,17 +87,37 @@ func TestOrderingsAgainstOracle(t *testing.T) {
 				if want {
 					violating[k]++
 				}
-				if !le && eng != "global" {
-					// brute honours the orderings, and auto runs it when the
-					// global engine's search gave up: both decide.
+				if !le {
 					require.NotEqual(t, engines.Unknown, out.Result.Verdict, "engine %s: %s\n%s", eng, out.Result.Reason, src)
 				}
+				if !le && eng != "brute" {
+					byEngine[eng+": "+answeredBy(out)]++
+				}
+			}
+			if !le {
+				require.Equal(t, verdicts["brute"], verdicts["global"], "global and brute\n%s", src)
 			}
 		}
 	}
+	t.Logf("auto's answers without lock edges: %v", byEngine)
+	require.Zero(t, byEngine["auto: brute product search"], "auto answered through brute")
+	require.Greater(t, byEngine["global: global product search"], n/5, "too few answers of global's product search")
 	require.Greater(t, decided[0], 3*n*9/10, "too few decided answers without lock edges")
 	require.Greater(t, violating[1], 3*n/5, "too few violating traces to test anything")
 	require.Greater(t, decided[1], violating[1]*8/10, "too few violations found with lock edges")
+}
+
+// answeredBy names the engine of out and whether the product search
+// answered (no shortcut's reason) or a shortcut did.
+func answeredBy(out *Outcome) string {
+	if out.Result.Reason == "" {
+		return out.Result.Engine + " product search"
+	}
+	r := out.Result.Reason
+	if len(r) > 40 {
+		r = r[:40]
+	}
+	return out.Result.Engine + " shortcut " + r
 }
 
 // requireKeepsOrderings is projtest.RequireKeepsOrderings on out's

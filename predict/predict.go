@@ -281,8 +281,9 @@ func (p *predictor) violation(res engines.Result, pl proj.Plan) (*Outcome, error
 }
 
 // errBreaksOrdering is an engine's violating run that breaks an ordering
-// of the trace (docs/spec.md §3), which the engines do not honour: no
-// answer, not an engine's error.
+// of the trace (docs/spec.md §3) that the engine did not search (the
+// pairs' products, lock edges): no answer, not an engine's error (but an
+// engine's error when it searched them: engine.go).
 var errBreaksOrdering = errors.New("the violating run found breaks a read lock or message ordering of the trace " +
 	"(docs/spec.md §3), which the search does not honour")
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -55,6 +56,29 @@ func writeGroupAs(b *bufio.Writer, n Naming, k int, g *Group, count, kind string
 		b.WriteString("\n")
 	}
 	b.WriteString("  signature: " + g.Signature + "\n")
+	writeExample(b, n, g, kind)
+}
+
+// WriteExample prints g's example as the text shows it under the group's
+// signature line: the path (a group of broken transactions) or the cycle,
+// then one line per conflict, threads named by n. conc monitor's corpus
+// report (report/merged) keeps these lines as a group's explanation.
+func WriteExample(w io.Writer, n Naming, g *Group) error {
+	b := bufio.NewWriter(w)
+	kind := "cycle"
+	if g.Broken {
+		kind = "path"
+	}
+	writeExample(b, n, g, kind)
+	return b.Flush()
+}
+
+// Vars are the variables g's example accesses, in order (the text's "on
+// x, y").
+func (g *Group) Vars() []string { return cycleVars(g.Cycle) }
+
+// writeExample is WriteExample's body, the example named as a kind.
+func writeExample(b *bufio.Writer, n Naming, g *Group, kind string) {
 	runs := unaryRuns(g)
 	var names []string
 	for i := 0; i < len(g.Cycle); i++ {

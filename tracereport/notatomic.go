@@ -103,3 +103,12 @@ func naming(spec, value string) string {
 	}
 	return fmt.Sprintf(", not %q", spec)
 }
+
+// Copy is n for another trace: the same names, with its own record of
+// which named a begin (traces checked at once each keep their own).
+func (n *NotAtomic) Copy() *NotAtomic {
+	if n == nil {
+		return nil
+	}
+	return &NotAtomic{Lines: n.Lines, Locs: n.Locs}
+}

@@ -66,7 +66,8 @@ type command struct {
 const (
 	programHelp = "FILE.conc is a program in the .conc language; - reads it from standard input."
 	traceHelp   = "TRACE is a trace in RAPID's STD format; - reads it from standard input;\n" +
-		"gzip input (a .gz name or gzip data) is inflated."
+		"gzip input (a .gz name or gzip data) is inflated. Several TRACEs, or directories\n" +
+		"of them, are reported as one (monitor, predict --all; docs/corpus.md)."
 )
 
 var commands = map[string]*command{}
@@ -75,7 +76,7 @@ func register(c *command) { commands[c.name] = c }
 
 // order is docs/spec.md §4's subcommands in the order usage lists them;
 // the others follow by name.
-var order = []string{"check", "predict", "monitor", "record", "profiles", "gen", "bench", "serve"}
+var order = []string{"check", "predict", "monitor", "merge", "record", "profiles", "gen", "bench", "serve"}
 
 // run is the whole command line: it returns the exit code. A panic is a bug;
 // it is reported in one line as an internal error rather than a stack trace.

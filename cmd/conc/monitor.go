@@ -34,6 +34,9 @@ func runMonitor(e *env, args []string) int {
 	if code, bad := f.check(e, files); bad {
 		return code
 	}
+	if f.corpus.several(files) {
+		return runMonitorCorpus(e, &f, files)
+	}
 	r, closeTrace, err := openTrace(e, files[0], trace.Options{Lenient: f.lenient, Orderings: true}, f.progress.Enabled(e.stderr))
 	if err != nil {
 		return inputError(e, err)
@@ -46,11 +49,9 @@ func runMonitor(e *env, args []string) int {
 	defer outs.close()
 	ctx, stop := f.limits()
 	defer stop()
-	var na *tracereport.NotAtomic
-	if f.notAtomic.set {
-		if na, err = tracereport.ParseNotAtomic(f.notAtomic.value); err != nil {
-			return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
-		}
+	na, err := notAtomicSpec(f.notAtomic)
+	if err != nil {
+		return e.badFlag("not-atomic", f.notAtomic.value, err.Error())
 	}
 	rep, verdict, err := tracereport.Monitor(ctx, r, f.options(e, files[0], na))
 	var reread *tracereport.SecondReadingError
@@ -70,7 +71,7 @@ func runMonitor(e *env, args []string) int {
 // check checks the flags' values the flag package cannot.
 func (f *monitorFlags) check(e *env, files []string) (code int, bad bool) {
 	switch {
-	case len(files) != 1:
+	case len(files) != 1 && !f.corpus.several(files):
 		return e.errorf("monitor: want one TRACE argument, got %d; run 'conc monitor --help'", len(files)), true
 	case f.format != "text" && f.format != "json":
 		return e.badFlag("format", f.format, "want text or json"), true

@@ -7,6 +7,7 @@ import (
 	"github.com/conc-dev/conc/internal/cliflag"
 	"github.com/conc-dev/conc/internal/progress"
 	"github.com/conc-dev/conc/monitor"
+	"github.com/conc-dev/conc/tracereport"
 )
 
 // monitorFlags are conc monitor's flags: docs/spec.md §4's that apply to one
@@ -30,6 +31,7 @@ type monitorFlags struct {
 	criterion string
 	maxStates int
 	statesSet bool
+	corpus    corpusFlags // several traces (corpus.go)
 }
 
 func (f *monitorFlags) register(fs *flag.FlagSet) {
@@ -50,6 +52,7 @@ func (f *monitorFlags) register(fs *flag.FlagSet) {
 	memoryVar(fs, &f.maxMemory)
 	fs.BoolVar(&f.quiet, "quiet", false, "leave out the summary line of the text output")
 	fs.Var(&f.progress, "progress", progressHelp)
+	f.corpus.register(fs)
 }
 
 // setString is a string flag that knows whether it was given (an empty
@@ -61,3 +64,12 @@ type setString struct {
 
 func (s *setString) String() string     { return s.value }
 func (s *setString) Set(v string) error { s.value, s.set = v, true; return nil }
+
+// notAtomicSpec reads --not-atomic (nil without the flag;
+// tracereport.ParseNotAtomic).
+func notAtomicSpec(flag setString) (*tracereport.NotAtomic, error) {
+	if !flag.set {
+		return nil, nil
+	}
+	return tracereport.ParseNotAtomic(flag.value)
+}

@@ -33,7 +33,8 @@ type predictFlags struct {
 	progress   progress.Mode
 	all        bool // every group of violations (predict_all.go)
 	maxGroups  int
-	group      int // with --all and --witness-out: whose witness, from 1 (0: not given, the first shown)
+	group      int         // with --all and --witness-out: whose witness, from 1 (0: not given, the first shown)
+	corpus     corpusFlags // several traces (corpus.go)
 	criterion  string
 }
 
@@ -46,6 +47,7 @@ func (f *predictFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.all, "all", false, "report every group of predicted violations (by the code locations of the interrupted transaction's two accesses), each with a verified witness")
 	fs.IntVar(&f.maxGroups, "max-groups", 20, "with --all, list at most `N` groups in the text output (0: all)")
 	groupVar(fs, &f.group)
+	f.corpus.register(fs)
 	fs.StringVar(&f.criterion, "criterion", "conflict", "`conflict` or view: a reordering that is not conflict-serializable, or two transactions that a reordering makes not view-serializable as a pair (Wang and Stoller's block test; docs/predict.md)")
 }
 
@@ -81,7 +83,7 @@ func runPredict(e *env, args []string) int {
 		return code
 	}
 	switch {
-	case len(files) != 1:
+	case len(files) != 1 && !f.corpus.several(files):
 		return e.errorf("predict: want one TRACE argument, got %d; run 'conc predict --help'", len(files))
 	}
 	if err := f.check(); err != nil {
@@ -90,12 +92,14 @@ func runPredict(e *env, args []string) int {
 	switch {
 	case f.criterion != predict.Conflict && f.criterion != predict.View:
 		return e.badFlag("criterion", f.criterion, "want conflict or view")
-	case f.criterion == predict.View && f.all:
-		return e.usagef("--all groups conflict cycles: it does not apply to --criterion view; run 'conc predict --help'")
+	case f.criterion == predict.View && (f.all || f.corpus.several(files)):
+		return e.usagef("--criterion view reads one trace and answers with one pair: --all, several traces and --summary-out do not apply; run 'conc predict --help'")
 	case f.maxGroups < 0:
 		return e.badFlag("max-groups", f.maxGroups, "want 0 (all) or more")
 	case f.group > 0 && (!f.all || f.witnessOut == ""):
 		return e.usagef("--group chooses the group whose witness --witness-out writes: give it with --all and --witness-out; run 'conc predict --help'")
+	case f.corpus.several(files):
+		return runPredictCorpus(e, &f, files)
 	case f.all:
 		return runPredictAll(e, &f, files[0])
 	}

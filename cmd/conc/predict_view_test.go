@@ -66,7 +66,8 @@ func TestPredictCriterion(t *testing.T) {
 	require.Equal(t, exitSerializable, view.code, view.stderr)
 	for _, args := range [][]string{{"--criterion", "views"}, {"--criterion", "view", "--all"},
 		{"--criterion", "view", "--lock-edges"}, {"--criterion", "view", "--engine", "global"},
-		{"--criterion", "view", "--ignore-sync"}} {
+		{"--criterion", "view", "--ignore-sync"}, {"--criterion", "view", "--summary-out", "-"},
+		{"--criterion", "view", "testdata/view/lost-update.std"}} {
 		out := conc(append([]string{"predict", path}, args...)...)
 		require.Equal(t, exitUsage, out.code, "%v: %s", args, out.stderr)
 		require.Contains(t, out.stderr, "conc: predict: ", args)

@@ -35,7 +35,7 @@ func TestSpecNamesEveryFlag(t *testing.T) {
 	require.NoError(t, err)
 	spec := string(b)
 	inherits := map[string]string{"predict": "check"}
-	for _, name := range []string{"check", "predict", "monitor", "profiles", "gen", "bench", "serve"} {
+	for _, name := range []string{"check", "predict", "monitor", "merge", "profiles", "gen", "bench", "serve"} {
 		var out, errOut bytes.Buffer
 		require.Equal(t, 0, run([]string{name, "--help"}, strings.NewReader(""), &out, &errOut), name)
 		section := specCommandSection(t, spec, name)

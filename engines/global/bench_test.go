@@ -3,6 +3,8 @@ package global
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,4 +263,71 @@ func BenchmarkFutureTable(b *testing.B) {
 	}
 	require.Positive(b, yes)
 	b.ReportMetric(float64(yes), "answers")
+}
+
+// orderedFamily is a recorded-like program with docs/spec.md §3's
+// orderings: T1 gives one token of s (a channel used as a lock), forks
+// k workers, waits for message wg, joins them and reads x0. Each worker
+// runs n sections, each a transaction that reads and writes x<j>
+// (reads only under a read hold) guarded, by j mod 3, by the mutex l0,
+// a write or read hold of the RWMutex l1, or the token s; every tenth
+// section a worker hands off to the next (a post the next one waits
+// for), and each worker posts wg at its end. Serializable; with split,
+// the first worker lets its guard go in the middle of one section.
+func orderedFamily(tb testing.TB, k, n int, split bool) *model.Program {
+	r := rand.New(rand.NewPCG(uint64(k), uint64(n)))
+	main := []string{"give:s"}
+	specs := make([]string, k+1)
+	for w := 1; w <= k; w++ {
+		main = append(main, fmt.Sprintf("fork:T%d", w+1))
+		var evs []string
+		for i := range n {
+			if w > 1 && i%10 == 5 {
+				evs = append(evs, fmt.Sprintf("wait:h%d_%d", w-1, i))
+			}
+			j := r.IntN(3)
+			g := [][2]string{{"acq:l0", "rel:l0"}, {"acq:l1", "rel:l1"}, {"take:s", "give:s"}}[j]
+			second := "w"
+			if j == 1 && r.IntN(2) == 0 {
+				g, second = [2]string{"racq:l1", "rrel:l1"}, "r"
+			}
+			evs = append(evs, g[0], "b", fmt.Sprintf("r:x%d", j))
+			if split && w == 1 && i == n/2 {
+				evs = append(evs, g[1], g[0])
+			}
+			evs = append(evs, fmt.Sprintf("%s:x%d", second, j), "e", g[1])
+			if w < k && i%10 == 4 {
+				evs = append(evs, fmt.Sprintf("post:h%d_%d", w, i+1))
+			}
+		}
+		specs[w] = strings.Join(append(evs, "post:wg"), " ")
+	}
+	main = append(main, "wait:wg")
+	for w := 1; w <= k; w++ {
+		main = append(main, fmt.Sprintf("join:T%d", w+1))
+	}
+	specs[0] = strings.Join(append(main, "b", "r:x0", "e"), " ")
+	return enginetest.BuildProg(tb, specs...)
+}
+
+// BenchmarkGlobalOrderedFamily times the search on orderedFamily: a
+// serializable program (the whole reduced product explored) and its split
+// twin (a violation).
+func BenchmarkGlobalOrderedFamily(b *testing.B) {
+	for _, c := range []struct{ k, n int }{{2, 100}, {2, 300}, {3, 100}} {
+		for _, split := range []bool{false, true} {
+			p := orderedFamily(b, c.k, c.n, split)
+			want := map[bool]engines.Verdict{false: engines.Serializable, true: engines.Violation}[split]
+			b.Run(fmt.Sprintf("workers=%d/sections=%d/split=%v", c.k, c.n, split), func(b *testing.B) {
+				var states int64
+				for b.Loop() {
+					res, err := decide(context.Background(), p, engines.Options{}, allReductions)
+					require.NoError(b, err)
+					require.Equal(b, want, res.Verdict)
+					states = res.Stats.States
+				}
+				b.ReportMetric(float64(states), "states")
+			})
+		}
+	}
 }

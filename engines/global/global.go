@@ -27,11 +27,13 @@ func init() {
 		Name: "global",
 		Doc: "explicit-state search of the product of the threads, the lock owners and a " +
 			"finite-state serializability monitor (Theorem 4), with partial-order reduction",
-		Supports: func(p *model.Program, _ engines.Options) error { return engines.ValidProgram(p) },
+		Supports: supports,
 		Check:    Check,
 		// Theorem 4 for finite-state threads; recursive ones are searched
-		// within --max-stack (undecidable with locks, Theorem 5).
-		Decides: engines.Decides{Loops: true},
+		// within --max-stack (undecidable with locks, Theorem 5). The
+		// orderings of docs/spec.md §3 are honoured (orderings.go), without
+		// --lock-edges.
+		Decides: engines.Decides{Loops: true, Orderings: true},
 		Auto:    2,
 	})
 }
@@ -60,7 +62,7 @@ func Check(ctx context.Context, p *model.Program, opts engines.Options) (engines
 // recursive ones the stack is bounded by opts.MaxStack.
 func decide(ctx context.Context, p *model.Program, opts engines.Options, cfg config) (engines.Result, error) {
 	start := time.Now()
-	if err := engines.ValidProgram(p); err != nil {
+	if err := supports(p, opts); err != nil {
 		return engines.Result{}, err
 	}
 	res := engines.Result{Engine: "global"}

@@ -14,10 +14,13 @@ import (
 //     future.go, cut at acquires of locks the set's threads hold:
 //     those threads do not move outside P, so those locks stay held);
 //   - for a disabled edge, the threads that can enable it (a lock's holder,
-//     a thread's forker, a joined thread).
+//     a thread's forker, a joined thread; with docs/spec.md §3's
+//     orderings a read-held lock's readers, a message's posters, a token's
+//     givers: orderings.go).
 //
 // Interfering means: conflicting in the conflict graph (same variable, one a
-// write), or touching the same lock, or fork/join of the other thread. Moves
+// write), or touching the same lock, or fork/join of the other thread, or
+// an ordering dependence (alphabet.deps). Moves
 // that do not interfere commute on the whole product state, the monitor
 // included (the monitor's state is a function of the run's conflict graph:
 // monitor.TestFSMStateIsTraceInvariant). docs/global.md gives the argument
@@ -118,13 +121,19 @@ func (s *searcher) addEnablers(c *conf, y int, e model.Edge) {
 	}
 	switch ev := e.Ev; ev.Op {
 	case model.OpAcquire:
-		s.porAdd(c, int(s.owner(c, ev.Target)))
+		if h := s.owner(c, ev.Target); h >= 0 {
+			s.porAdd(c, int(h))
+		} else { // read-held (docs/spec.md §3): the holders release it
+			s.addFuture(c, y, s.fa.rd[ev.Target])
+		}
 	case model.OpJoin:
 		u := int(ev.Target)
 		if !s.started(c, u) {
 			s.porAdd(c, s.forkedBy[u])
 		}
 		s.porAdd(c, u)
+	default:
+		s.addOrderingEnablers(c, y, e)
 	}
 }
 
@@ -160,9 +169,12 @@ func (s *searcher) interferes(c *conf, y int, e model.Edge, z int, dynamic bool)
 }
 
 // futureHas reports whether thread z, from its state in c, may reach an
-// edge with future letter x without acquiring a lock the set holds.
+// edge with future letter x without acquiring a lock the set holds (nor,
+// with docs/spec.md §3's orderings, passing an event the set blocks:
+// cuts.go).
 func (s *searcher) futureHas(c *conf, z int, x int32) bool {
-	return s.fut[z].has(s.q(c, z), x, s.por.held)
+	q := s.q(c, z)
+	return s.fut[z].has(q, x, s.por.held) && (!s.ord.on || !s.orderCut(c, z, q, x))
 }
 
 // localMove finds a thread whose only available edge is enabled and

@@ -13,7 +13,11 @@ import (
 //	w[0:k]            every thread's automaton state
 //	w[k:k+L]          every lock's holder + 1 (0: free)
 //	w[k+L:2k+L]       whether each thread may move (1: started or never forked)
-//	w[2k+L:]          the monitor's state (monitor.FSM words)
+//	w[2k+L:2k+L+O]    docs/spec.md §3's orderings (orderings.go): read
+//	                  holders, posts made, tokens available, of the locks,
+//	                  messages and tokens some move reads; O = 0 in a
+//	                  program without them
+//	w[2k+L+O:]        the monitor's state (monitor.FSM words)
 //
 // Stacks of pushdown threads live beside it (top last; shared between
 // states, never written in place).
@@ -76,20 +80,26 @@ func (s *searcher) avail(c *conf, t int, e model.Edge) bool {
 
 // enabled reports whether an available edge may be taken now (docs/spec.md §1):
 // the thread is started, an acquired lock is free, a fork happens once, a
-// joined thread has finished.
+// joined thread has finished; and (§3) a write acquire has no read
+// holder, a read acquire no write holder, a wait and a take what
+// orderingAllows says.
 func (s *searcher) enabled(c *conf, t int, e model.Edge) bool {
 	if !s.started(c, t) {
 		return false
 	}
 	switch ev := e.Ev; ev.Op {
 	case model.OpAcquire:
-		return s.owner(c, ev.Target) < 0
+		return s.owner(c, ev.Target) < 0 && s.readFree(c, ev.Target)
 	case model.OpRelease:
 		return s.owner(c, ev.Target) == int32(t)
 	case model.OpFork:
 		return !s.started(c, int(ev.Target))
 	case model.OpJoin:
 		return int(ev.Target) != t && s.finished(c, int(ev.Target))
+	case model.OpReadAcquire:
+		return s.owner(c, ev.Target) < 0
+	case model.OpWait, model.OpTake:
+		return s.orderingAllows(c, ev)
 	}
 	return true
 }
@@ -139,6 +149,8 @@ func (s *searcher) apply(c *conf, mv move) bool {
 		c.w[s.k+int(ev.Target)] = 0
 	case model.OpFork:
 		c.w[s.k+s.nLocks+int(ev.Target)] = 1
+	case model.OpReadAcquire, model.OpReadRelease, model.OpPost, model.OpGive, model.OpTake:
+		s.applyOrdering(c, ev)
 	}
 	s.events++
 	g := s.edges[t][from][mv.e]
@@ -152,8 +164,15 @@ func (s *searcher) apply(c *conf, mv move) bool {
 // appendKey encodes c canonically. Compact: uvarints, and the monitor's own
 // compact key; otherwise fixed-width words (the plain product's encoding).
 func (s *searcher) appendKey(b []byte, c *conf) []byte {
+	words := c.w[:s.monOff]
+	if s.ord.on && !s.ord.inKey {
+		words = c.w[:s.ord.off] // the positions determine the orderings' counts
+	}
 	if !s.cfg.compact {
-		for _, x := range c.w {
+		for _, x := range words {
+			b = binary.LittleEndian.AppendUint64(b, x)
+		}
+		for _, x := range c.w[s.monOff:] {
 			b = binary.LittleEndian.AppendUint64(b, x)
 		}
 		for t := range c.stk {
@@ -164,7 +183,7 @@ func (s *searcher) appendKey(b []byte, c *conf) []byte {
 		}
 		return b
 	}
-	for _, x := range c.w[:s.monOff] {
+	for _, x := range words {
 		b = binary.AppendUvarint(b, x)
 	}
 	for t := range c.stk {

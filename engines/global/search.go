@@ -35,7 +35,8 @@ type searcher struct {
 	dead      [][]bool      // per thread, state: its transaction's reach is dead (compact only)
 
 	nLocks int
-	monOff int // where the monitor's words start in a conf
+	ord    orderLayout // docs/spec.md §3's orderings' words (orderings.go)
+	monOff int         // where the monitor's words start in a conf
 
 	active  []bool
 	visited *visitedSet
@@ -78,6 +79,8 @@ func newSearcher(ctx context.Context, p *model.Program, opts engines.Options, cf
 	if s.maxStack <= 0 {
 		s.maxStack = MaxStack
 	}
+	s.ord = newOrderLayout(p, s.monOff)
+	s.monOff += s.ord.words
 	sharedVars, sharedLocks := sharedTargets(p)
 	ac := fsm.AlphabetConfig{Threads: k, Vars: len(p.Vars), Locks: len(p.Locks), LockEdges: opts.LockEdges}
 	if cfg.compact {
@@ -140,13 +143,23 @@ func sharedTargets(p *model.Program) (vars, locks []bool) {
 				switch {
 				case e.Ev.Op.IsAccess():
 					note(vUser, vars, e.Ev.Target, t)
-				case e.Ev.Op == model.OpAcquire || e.Ev.Op == model.OpRelease:
+				case isLockOp(e.Ev.Op):
 					note(lUser, locks, e.Ev.Target, t)
 				}
 			}
 		}
 	}
 	return vars, locks
+}
+
+// isLockOp reports an event of a lock: a write or (docs/spec.md §3) read
+// acquire or release.
+func isLockOp(op model.Op) bool {
+	switch op {
+	case model.OpAcquire, model.OpRelease, model.OpReadAcquire, model.OpReadRelease:
+		return true
+	}
+	return false
 }
 
 // search explores the product with only the active threads moving. A run

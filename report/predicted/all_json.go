@@ -23,7 +23,7 @@ type allHead struct {
 }
 
 type allGroup struct {
-	Group         int           `json:"group"`
+	Group         int           `json:"group,omitempty"` // 0 in a corpus's example (Examples), never in --all's list
 	Signature     string        `json:"signature"`
 	Count         int64         `json:"count"`
 	First         int64         `json:"first"`

@@ -77,6 +77,12 @@ func writeAllGroup(b *bufio.Writer, k int, g *all.Group, out *predict.Outcome) e
 		b.WriteString(", on " + strings.Join(g.Vars, ", "))
 	}
 	b.WriteString("\n  signature: " + g.Signature + "\n")
+	return writeWitness(b, g, rep, out)
+}
+
+// writeWitness prints a group's witness under its signature line: its
+// length and finder, then its cycle (rep is out's lean report).
+func writeWitness(b *bufio.Writer, g *all.Group, rep *report.Report, out *predict.Outcome) error {
 	fmt.Fprintf(b, "  witness: %s (%s)\n", count(len(out.Result.Witness.Run), "event"), g.Source)
 	setBroken(rep, out)
 	return report.WriteCycle(b, rep, "  ")

@@ -16,12 +16,13 @@ import (
 // BuildProg builds a program whose threads T1..Tk are given as specs, until
 // the .conc front end can be used in these tests. A spec is either a
 // straight-line thread, "b r:x w:y e" (tokens b e skip r:V w:V acq:L rel:L
-// fork:T join:T, threads named T1..Tk), or an automaton, "@ 0>1 b; 1>2 r:x;
+// fork:T join:T, threads named T1..Tk, and docs/spec.md §3's racq:L rrel:L
+// post:M wait:M give:S take:S), or an automaton, "@ 0>1 b; 1>2 r:x;
 // 2>0 e; 0>0 skip/push:d" (initial state 0; an edge may push or pop a
-// symbol). Variables and locks are numbered by first appearance.
+// symbol). Variables, locks and messages are numbered by first appearance.
 func BuildProg(t testing.TB, specs ...string) *model.Program {
 	t.Helper()
-	b := &progBuilder{t: t, vars: map[string]int32{}, locks: map[string]int32{}}
+	b := &progBuilder{t: t, vars: map[string]int32{}, locks: map[string]int32{}, msgs: map[string]int32{}}
 	p := &model.Program{}
 	for i, spec := range specs {
 		var a *model.Automaton
@@ -33,7 +34,7 @@ func BuildProg(t testing.TB, specs ...string) *model.Program {
 		Annotate(a)
 		p.Threads = append(p.Threads, &model.Thread{Name: "T" + string(rune('1'+i)), Auto: a})
 	}
-	p.Vars, p.Locks = names(b.vars), names(b.locks)
+	p.Vars, p.Locks, p.Msgs = names(b.vars), names(b.locks), names(b.msgs)
 	return p
 }
 
@@ -41,8 +42,13 @@ type progBuilder struct {
 	t     testing.TB
 	vars  map[string]int32
 	locks map[string]int32
+	msgs  map[string]int32
 	syms  map[string]int32
 }
+
+// orderingOps are the tokens of docs/spec.md §3's ordering events.
+var orderingOps = map[string]model.Op{"racq": model.OpReadAcquire, "rrel": model.OpReadRelease,
+	"post": model.OpPost, "wait": model.OpWait, "give": model.OpGive, "take": model.OpTake}
 
 func names(m map[string]int32) []string {
 	out := make([]string, len(m))
@@ -80,6 +86,10 @@ func (b *progBuilder) event(tok string) model.Event {
 		o := map[string]model.Op{"fork": model.OpFork, "join": model.OpJoin}[op]
 		require.True(b.t, strings.HasPrefix(arg, "T"), tok)
 		return model.Event{Op: o, Target: int32(arg[1] - '1')}
+	case "racq", "rrel":
+		return model.Event{Op: orderingOps[op], Target: intern(b.locks, arg)}
+	case "post", "wait", "give", "take":
+		return model.Event{Op: orderingOps[op], Target: intern(b.msgs, arg)}
 	}
 	b.t.Fatalf("bad token %q", tok)
 	return model.Event{}
