@@ -2,18 +2,13 @@
 
 package rt
 
-import (
-	"strconv"
-	"unsafe"
-)
+import "unsafe"
 
-// R records a read of the variable *p (named as varName says) and returns
-// p: instrumented code reads (*R(&x.f, x, "pkg.T.f", loc)).
+// R records a read of the variable *p (named as variable says) and
+// returns p: instrumented code reads (*R(&x.f, x, "pkg.T.f", loc)).
 func R[T any](p *T, obj any, hint, loc string) *T {
 	if on {
-		mu.Lock()
-		emit(self(), "r", varName(hint, obj), loc)
-		mu.Unlock()
+		emit(self(), opR, variable(hint, obj), loc)
 	}
 	return p
 }
@@ -22,25 +17,20 @@ func R[T any](p *T, obj any, hint, loc string) *T {
 // wrote it.
 func W[T any](p *T, obj any, hint, loc string) {
 	if on {
-		mu.Lock()
-		emit(self(), "w", varName(hint, obj), loc)
-		mu.Unlock()
+		emit(self(), opW, variable(hint, obj), loc)
 	}
 }
 
-// elemName names element i of the array holding *p: "HINT#N[i]", N the
-// array's number among those reached through hint; mu is held.
-func elemName[T any](p *T, i int, hint string) string {
-	base := unsafe.Add(unsafe.Pointer(p), -i*int(unsafe.Sizeof(*p)))
-	return hint + "#" + number(hint+"[]", base) + "[" + strconv.Itoa(i) + "]"
+// elem is element i (at p) of the array it is in, reached through hint:
+// "HINT#N[i]", N the array's number among those reached through hint.
+func elem[T any](p *T, i int, hint string) ref {
+	return element(unsafe.Add(unsafe.Pointer(p), -i*int(unsafe.Sizeof(*p))), i, hint)
 }
 
 // RI records a read of element i (at p) of an array or slice and returns p.
 func RI[T any](p *T, i int, hint, loc string) *T {
 	if on {
-		mu.Lock()
-		emit(self(), "r", elemName(p, i, hint), loc)
-		mu.Unlock()
+		emit(self(), opR, elem(p, i, hint), loc)
 	}
 	return p
 }
@@ -48,30 +38,16 @@ func RI[T any](p *T, i int, hint, loc string) *T {
 // WI records a write of element i (at p) of an array or slice.
 func WI[T any](p *T, i int, hint, loc string) {
 	if on {
-		mu.Lock()
-		emit(self(), "w", elemName(p, i, hint), loc)
-		mu.Unlock()
+		emit(self(), opW, elem(p, i, hint), loc)
 	}
 }
 
-// mapName names a map as a whole: its entries are one variable
-// "HINT[]#N", N the map's number among those reached through hint.
-func mapName(m any, hint string) string {
-	k := objKey{hint + "[]", pointer(m)}
-	if name, ok := names[k]; ok {
-		return name
-	}
-	name := hint + "[]#" + number(k.typ, k.p)
-	names[k] = name
-	return name
-}
-
-// MR records a read of map m (any lookup, len, range) and returns it.
+// MR records a read of map m (any lookup, len, range) and returns it: a
+// map's entries are one variable "HINT[]#N", N the map's number among
+// those reached through hint.
 func MR[M any](m M, hint, loc string) M {
 	if on {
-		mu.Lock()
-		emit(self(), "r", mapName(m, hint), loc)
-		mu.Unlock()
+		emit(self(), opR, mapOf(pointer(m), hint), loc)
 	}
 	return m
 }
@@ -79,8 +55,6 @@ func MR[M any](m M, hint, loc string) M {
 // MW records a write of map m (an assignment to an entry, delete, clear).
 func MW[M any](m M, hint, loc string) {
 	if on {
-		mu.Lock()
-		emit(self(), "w", mapName(m, hint), loc)
-		mu.Unlock()
+		emit(self(), opW, mapOf(pointer(m), hint), loc)
 	}
 }

@@ -1,0 +1,260 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// encoder turns the ring's records into the trace: in ticket order, each
+// record into its line (names.go, lines.go), the lines compressed (lz.go)
+// into the gzip file. It runs on a goroutine of its own (encodeLoop),
+// beside the program's, which only fill the ring. A goroutine that finds
+// the ring full encodes in its place (help) unless the encoder is at it,
+// so the program never waits for a sleeping encoder. The stream is
+// flushed to the file every flushEvery, so that a test binary that dies
+// leaves the lines of all but its last moments (the recorder keeps them
+// and marks the trace cut), and at the end of each test and of the trace.
+type encoder struct {
+	w      io.Writer
+	err    error  // the first write error: the rest is not written
+	pos    uint64 // the next ticket to encode
+	names  namer
+	cache  cache
+	lines  lines
+	lz     lz
+	dirty  bool // lines since the last flush
+	closed bool
+}
+
+const (
+	batch      = 512
+	flushEvery = 50 * time.Millisecond
+	outChunk   = 64 << 10 // compressed bytes written to the file at a time
+)
+
+var (
+	encMu sync.Mutex // guards enc
+	enc   *encoder
+)
+
+func newEncoder(w io.Writer) *encoder {
+	return &encoder{w: w, names: newNamer(), cache: newCache(), lines: newLines(), lz: newLZ()}
+}
+
+// help encodes what the ring holds, unless another goroutine is doing it.
+func help() {
+	if encMu.TryLock() {
+		enc.drain(^uint64(0))
+		encMu.Unlock()
+	}
+}
+
+// drain encodes the records of the ring in order, up to ticket upTo (not
+// included) or the first one not written yet; encMu is held. It frees
+// their slots every freeEvery records and when it stops.
+func (e *encoder) drain(upTo uint64) {
+	defer func() { read.Store(e.pos) }()
+	for e.pos < upTo && !e.closed {
+		r := &ring[e.pos&ringMask]
+		m := r.meta.Load()
+		if m>>32 != e.pos>>ringBits || m&written == 0 {
+			return
+		}
+		e.record(r, op(m>>8), how(m))
+		e.pos++
+		if e.pos%freeEvery == 0 {
+			read.Store(e.pos)
+		}
+	}
+}
+
+const freeEvery = 64
+
+// drainAll encodes every record below upTo, waiting for those whose
+// goroutines have their tickets but have not written them yet; encMu is
+// held.
+func (e *encoder) drainAll(upTo uint64) {
+	for i := 0; e.pos < upTo && !e.closed; i++ {
+		e.drain(upTo)
+		if e.pos < upTo {
+			pause(i)
+		}
+	}
+}
+
+// pause lets the goroutine another waits for run: it yields, then sleeps.
+func pause(i int) {
+	if i < 100 {
+		runtime.Gosched()
+	} else {
+		time.Sleep(20 * time.Microsecond)
+	}
+}
+
+// flushTo writes out every line below ticket upTo; with last, it closes
+// the stream.
+func flushTo(upTo uint64, last bool) {
+	encMu.Lock()
+	defer encMu.Unlock()
+	e := enc
+	if e.closed {
+		return
+	}
+	e.drainAll(upTo)
+	if last {
+		e.lz.close()
+		e.writeOut()
+		e.closed = true
+		return
+	}
+	e.flush()
+}
+
+// encodeLoop is the encoder's own goroutine: it encodes what the ring
+// holds, yields while it is empty, then sleeps, longer while it stays
+// empty; a producer that finds it asleep wakes it (emit). It writes out
+// the stream every flushEvery, until the trace is closed.
+func encodeLoop() {
+	flushed := time.Now()
+	idle := 0
+	for {
+		encMu.Lock()
+		e := enc
+		if e.closed {
+			encMu.Unlock()
+			return
+		}
+		from := e.pos
+		e.drain(e.pos + batch)
+		if e.dirty && time.Since(flushed) >= flushEvery {
+			e.flush()
+			flushed = time.Now()
+		}
+		progress := e.pos != from
+		encMu.Unlock()
+		switch {
+		case progress:
+			idle = 0
+		case idle < spins:
+			idle++
+			runtime.Gosched()
+		default:
+			idle++
+			rest(idle)
+		}
+	}
+}
+
+const spins = 50
+
+var (
+	sleeping atomic.Bool
+	wakeup   = make(chan struct{}, 1)
+)
+
+// rest sleeps the encoder: 50µs, up to 1ms after a hundred empty rounds.
+func rest(idle int) {
+	d := 50 * time.Microsecond
+	if idle > spins+100 {
+		d = time.Millisecond
+	}
+	sleeping.Store(true)
+	t := time.NewTimer(d)
+	select {
+	case <-wakeup:
+	case <-t.C:
+	}
+	t.Stop()
+	sleeping.Store(false)
+}
+
+// wake wakes the encoder if it sleeps.
+func wake() {
+	if sleeping.Load() {
+		select {
+		case wakeup <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// record writes the line of one record (or only names what it names).
+func (e *encoder) record(r *record, o op, h how) {
+	switch o {
+	case opName:
+		a, _ := r.unpack(h)
+		if e.names.nameThread(r.g, a.s, a.n == 1) {
+			e.forget() // the cached lines of g carry its old name
+		}
+		return
+	case opMeet:
+		if r.g != 0 {
+			e.names.thread(r.g)
+		}
+		a, _ := r.unpack(h)
+		e.names.arg(&a)
+		return
+	}
+	next := e.lz.next()
+	e.lz.write(e.lineOf(r, o, h, next), next)
+	e.dirty = true
+	if len(e.lz.z.out) >= outChunk {
+		e.writeOut()
+	}
+}
+
+// lineOf is the line of a record that writes one; next is the line lz
+// expects next (lz.next).
+func (e *encoder) lineOf(r *record, o op, h how, next *line) *line {
+	// A literal's text and a boxed ref are made for the event: not worth
+	// a cache entry.
+	cached := h != howLit && h != howBoxed
+	opHow := uint64(o)<<8 | uint64(h)
+	if cached {
+		// Most lines are the line after the one the pending match copies
+		// last: no need to look it up.
+		if next != nil && next.key.is(r, opHow) {
+			return next
+		}
+		if l := e.cache.get(r, opHow); l != nil {
+			return l
+		}
+	}
+	if len(e.lines.byText) >= maxLines {
+		e.forget()
+	}
+	a, loc := r.unpack(h)
+	l := e.lines.intern(e.names.thread(r.g), o, e.names.arg(&a), loc)
+	if cached {
+		e.cache.put(r, opHow, l)
+		if l.key.opHow == 0 { // its first key
+			l.key = rawKey{r.g, r.loc, r.s, r.lens, r.obj, r.p, r.n, opHow}
+		}
+	}
+	return l
+}
+
+// forget drops the lines and the cache (the names stay).
+func (e *encoder) forget() {
+	e.lz.forget()
+	e.cache, e.lines = newCache(), newLines()
+}
+
+// flush writes out every line so far.
+func (e *encoder) flush() {
+	e.lz.align()
+	e.writeOut()
+	e.dirty = false
+}
+
+func (e *encoder) writeOut() {
+	if e.err == nil && len(e.lz.z.out) > 0 {
+		_, e.err = e.w.Write(e.lz.z.out)
+	}
+	e.lz.z.out = e.lz.z.out[:0]
+}

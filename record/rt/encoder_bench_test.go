@@ -1,0 +1,59 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"io"
+	"math/rand"
+	"testing"
+	"unsafe"
+)
+
+// busyEvents is a stream shaped like testdata/bench/busy's: a sender
+// and four workers on a channel, a map and a counter under a lock.
+func busyEvents(n int) []record {
+	type store struct {
+		mu    [8]byte
+		hits  map[int]int
+		total int
+	}
+	s := &store{hits: map[int]int{}}
+	ch := unsafe.Pointer(new(int))
+	rng := rand.New(rand.NewSource(1))
+	recs := make([]record, n+16)
+	k := 0
+	add := func(g uint64, o op, a ref, loc string) {
+		r := &recs[k]
+		r.pack(g, a, loc)
+		r.meta.Store(uint64(o)<<8 | uint64(packHow(&a)))
+		k++
+	}
+	for k < n {
+		add(1, opGive, object(ch, "", nil, chanTag), "busy/busy.go:50 Run")
+		add(1, opTake, object(ch, "", nil, roomTag), "busy/busy.go:50 Run")
+		w := uint64(2 + rng.Intn(4))
+		add(w, opTake, object(ch, "", nil, chanTag), "busy/busy.go:41 Run")
+		add(w, opGive, object(ch, "", nil, roomTag), "busy/busy.go:41 Run")
+		add(w, opAcq, object(unsafe.Pointer(&s.mu), "busy.Store.mu", s, rwmutexTag), "busy/busy.go:20 (*Store).Hit")
+		add(w, opR, variable("busy.Store.hits", s), "busy/busy.go:21 (*Store).Hit")
+		add(w, opR, mapOf(unsafe.Pointer(&s.hits), "busy.Store.hits"), "busy/busy.go:21 (*Store).Hit")
+		add(w, opW, mapOf(unsafe.Pointer(&s.hits), "busy.Store.hits"), "busy/busy.go:21 (*Store).Hit")
+		add(w, opR, variable("busy.Store.total", s), "busy/busy.go:22 (*Store).Hit")
+		add(w, opW, variable("busy.Store.total", s), "busy/busy.go:22 (*Store).Hit")
+		add(w, opRel, object(unsafe.Pointer(&s.mu), "busy.Store.mu", s, rwmutexTag), "busy/busy.go:23 (*Store).Hit")
+	}
+	return recs[:n]
+}
+
+// BenchmarkEncoder: what the encoder costs a record, on one goroutine,
+// the ring left out.
+func BenchmarkEncoder(b *testing.B) {
+	recs := busyEvents(ringSize)
+	e := newEncoder(io.Discard)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := &recs[i&(len(recs)-1)]
+		m := r.meta.Load()
+		e.record(r, op(m>>8), how(m))
+	}
+}
