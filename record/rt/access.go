@@ -21,6 +21,14 @@ func W[T any](p *T, obj any, hint, loc string) {
 	}
 }
 
+// RW records a read then a write of the variable *p, just after a
+// statement that read and wrote it (x++, x op= e): one record for both.
+func RW[T any](p *T, obj any, hint, loc string) {
+	if on {
+		emit2(self(), opR, opW, 0, variable(hint, obj), loc)
+	}
+}
+
 // elem is element i (at p) of the array it is in, reached through hint:
 // "HINT#N[i]", N the array's number among those reached through hint.
 func elem[T any](p *T, i int, hint string) ref {
@@ -42,6 +50,14 @@ func WI[T any](p *T, i int, hint, loc string) {
 	}
 }
 
+// RIW records a read then a write of element i (at p) of an array or
+// slice (s[i]++).
+func RIW[T any](p *T, i int, hint, loc string) {
+	if on {
+		emit2(self(), opR, opW, 0, elem(p, i, hint), loc)
+	}
+}
+
 // MR records a read of map m (any lookup, len, range) and returns it: a
 // map's entries are one variable "HINT[]#N", N the map's number among
 // those reached through hint.
@@ -56,5 +72,12 @@ func MR[M any](m M, hint, loc string) M {
 func MW[M any](m M, hint, loc string) {
 	if on {
 		emit(self(), opW, mapOf(pointer(m), hint), loc)
+	}
+}
+
+// MRW records a read then a write of map m (m[k]++, m[k] op= e).
+func MRW[M any](m M, hint, loc string) {
+	if on {
+		emit2(self(), opR, opW, 0, mapOf(pointer(m), hint), loc)
 	}
 }

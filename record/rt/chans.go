@@ -235,9 +235,10 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 		// library's, another module's) has no token to take: its
 		// sender's order is not recorded.
 		if takeToken(&c.given) {
-			message(th, opTake, c.values(), loc)
+			message2(th, opTake, opGive, room, c.values(), loc)
+		} else {
+			message(th, opGive, c.room(), loc)
 		}
-		message(th, opGive, c.room(), loc)
 	}
 	c.recvs.Add(1)
 	if c.waiting.Load() > 0 { // a send waits for this receive

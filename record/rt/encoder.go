@@ -65,7 +65,7 @@ func (e *encoder) drain(upTo uint64) {
 		if m>>32 != e.pos>>ringBits || m&written == 0 {
 			return
 		}
-		e.record(r, op(m>>8), how(m))
+		e.record(r, kind(m&(written-1)))
 		e.pos++
 		if e.pos%freeEvery == 0 {
 			read.Store(e.pos)
@@ -184,59 +184,81 @@ func wake() {
 }
 
 // record writes the line of one record (or only names what it names).
-func (e *encoder) record(r *record, o op, h how) {
-	switch o {
-	case opName:
-		a, _ := r.unpack(h)
-		if e.names.nameThread(r.g, a.s, a.n == 1) {
-			e.forget() // the cached lines of g carry its old name
-		}
-		return
-	case opMeet:
-		if r.g != 0 {
-			e.names.thread(r.g)
-		}
-		a, _ := r.unpack(h)
-		e.names.arg(&a)
+func (e *encoder) record(r *record, k kind) {
+	if k.op() >= opName {
+		e.silent(r, k.op(), k.how())
 		return
 	}
+	// Most lines are the line after the one the pending match copies
+	// last: the line lz expects next, if the record is its key.
 	next := e.lz.next()
-	e.lz.write(e.lineOf(r, o, h, next), next)
+	l := next
+	if l == nil || !l.key.is(r, k) {
+		l = e.lineOf(r, k)
+	}
+	e.lz.write(l, next)
 	e.dirty = true
 	if len(e.lz.z.out) >= outChunk {
 		e.writeOut()
 	}
 }
 
-// lineOf is the line of a record that writes one; next is the line lz
-// expects next (lz.next).
-func (e *encoder) lineOf(r *record, o op, h how, next *line) *line {
+// silent does what a record that writes no line says.
+//
+//go:noinline
+func (e *encoder) silent(r *record, o op, h how) {
+	a, _ := r.unpack(h)
+	switch o {
+	case opName:
+		if e.names.nameThread(r.g, a.s, a.n == 1) {
+			e.forget() // the cached lines of g carry its old name
+		}
+	case opMeet:
+		if r.g != 0 {
+			e.names.thread(r.g)
+		}
+		e.names.arg(&a)
+	}
+}
+
+// lineOf is the line of a record, from the cache or made.
+func (e *encoder) lineOf(r *record, k kind) *line {
 	// A literal's text and a boxed ref are made for the event: not worth
 	// a cache entry.
-	cached := h != howLit && h != howBoxed
-	opHow := uint64(o)<<8 | uint64(h)
-	if cached {
-		// Most lines are the line after the one the pending match copies
-		// last: no need to look it up.
-		if next != nil && next.key.is(r, opHow) {
-			return next
-		}
-		if l := e.cache.get(r, opHow); l != nil {
-			return l
-		}
+	if h := k.how(); h == howLit || h == howBoxed {
+		return e.newLine(r, k)
 	}
+	if l := e.cache.get(r, k); l != nil {
+		return l
+	}
+	l := e.newLine(r, k)
+	e.cache.put(r, k, l)
+	if l.key.kind == 0 { // its first key
+		l.key = rawKey{r.g, r.loc, r.s, r.lens, r.obj, r.p, r.n, k}
+	}
+	return l
+}
+
+// newLine makes the line of a record: its thread's and argument's names,
+// its text (two lines for a record of two events).
+//
+//go:noinline
+func (e *encoder) newLine(r *record, k kind) *line {
 	if len(e.lines.byText) >= maxLines {
 		e.forget()
 	}
-	a, loc := r.unpack(h)
-	l := e.lines.intern(e.names.thread(r.g), o, e.names.arg(&a), loc)
-	if cached {
-		e.cache.put(r, opHow, l)
-		if l.key.opHow == 0 { // its first key
-			l.key = rawKey{r.g, r.loc, r.s, r.lens, r.obj, r.p, r.n, opHow}
-		}
+	a, loc := r.unpack(k.how())
+	thread, first := e.names.thread(r.g), named{k.op(), e.names.arg(&a)}
+	if !k.pair() {
+		return e.lines.intern(thread, loc, first)
 	}
-	return l
+	second := first
+	second.op = k.op2()
+	if k&room != 0 {
+		a.tag = roomTag
+		second.arg = e.names.arg(&a)
+	}
+	return e.lines.intern(thread, loc, first, second)
 }
 
 // forget drops the lines and the cache (the names stay).

@@ -25,7 +25,7 @@ func busyEvents(n int) []record {
 	add := func(g uint64, o op, a ref, loc string) {
 		r := &recs[k]
 		r.pack(g, a, loc)
-		r.meta.Store(uint64(o)<<8 | uint64(packHow(&a)))
+		r.meta.Store(uint64(kindOf(o, packHow(&a))))
 		k++
 	}
 	for k < n {
@@ -53,7 +53,6 @@ func BenchmarkEncoder(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r := &recs[i&(len(recs)-1)]
-		m := r.meta.Load()
-		e.record(r, op(m>>8), how(m))
+		e.record(r, kind(r.meta.Load()))
 	}
 }

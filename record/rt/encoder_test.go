@@ -87,13 +87,17 @@ func (n *refNames) thread(g uint64) string {
 	return n.threads[g]
 }
 
-// testEvent is one record as a test writes it.
+// testEvent is one record as a test writes it: one event, or two (k
+// says the second's op and whether its argument is the first's room).
 type testEvent struct {
 	g   uint64
 	op  op
+	k   kind
 	a   ref
 	loc string
 }
+
+func (e testEvent) kind() kind { return kindOf(e.op, packHow(&e.a)) | e.k }
 
 // line is the reference's text for e ("" for records that write none).
 func (n *refNames) line(e testEvent) string {
@@ -117,7 +121,16 @@ func (n *refNames) line(e testEvent) string {
 	if e.loc != "" {
 		s += "|" + e.loc
 	}
-	return s + "\n"
+	s += "\n"
+	if e.k.pair() {
+		second := e
+		second.op, second.k = e.k.op2(), 0
+		if e.k&room != 0 {
+			second.a.tag = roomTag
+		}
+		s += n.line(second)
+	}
+	return s
 }
 
 // eventGen draws events over a few goroutines, objects and places, with
@@ -200,6 +213,11 @@ func (g *eventGen) newEvent() testEvent {
 	r := g.rng
 	e := testEvent{g: uint64(1 + r.Intn(5)), op: op(r.Intn(len(opText))), a: g.ref(), loc: g.pick("", "a.go:1 F", "bank/account.go:12 (*Account).Withdraw")}
 	switch r.Intn(40) {
+	case 2, 3, 4, 5:
+		e.k = kind(r.Intn(len(opText))+1) << 16
+	case 6, 7:
+		e.a = ref{how: howObj, p: g.obj(), tag: chanTag}
+		e.k = kind(opGive+1)<<16 | room
 	case 0:
 		e.op, e.a = opName, lit(g.pick("main", "TestA", "g7"))
 		e.a.n = r.Intn(2)
@@ -236,7 +254,7 @@ func TestEncoderAgainstReference(t *testing.T) {
 			ev := g.event()
 			var r record
 			r.pack(ev.g, ev.a, ev.loc)
-			e.record(&r, ev.op, packHow(&ev.a))
+			e.record(&r, ev.kind())
 			text.WriteString(want.line(ev))
 		}
 		e.lz.close()

@@ -18,7 +18,7 @@ type rawKey struct {
 	lens   uint64
 	obj, p unsafe.Pointer
 	n      int
-	opHow  uint64
+	kind   kind
 }
 
 type cacheSlot struct {
@@ -40,39 +40,39 @@ var maxLines = 1 << 14
 
 func newCache() cache { return cache{slots: make([]cacheSlot, 256)} }
 
-// is reports whether k is the key of record r with op and how opHow.
-func (k *rawKey) is(r *record, opHow uint64) bool {
+// is reports whether k is the key of record r of kind kd.
+func (k *rawKey) is(r *record, kd kind) bool {
 	return k.g == r.g && k.loc == r.loc && k.s == r.s && k.lens == r.lens &&
-		k.obj == r.obj && k.p == r.p && k.n == r.n && k.opHow == opHow
+		k.obj == r.obj && k.p == r.p && k.n == r.n && k.kind == kd
 }
 
 // hash hashes a record's key (the record, not a rawKey built from it: the
 // fields are read once, where they are).
-func hash(g uint64, loc, s, obj, p unsafe.Pointer, n int, opHow uint64) uint64 {
-	h := g*0x9e3779b97f4a7c15 ^ opHow<<48 ^ uint64(n)*0xc2b2ae3d27d4eb4f
+func hash(g uint64, loc, s, obj, p unsafe.Pointer, n int, k kind) uint64 {
+	h := g*0x9e3779b97f4a7c15 ^ uint64(k)<<40 ^ uint64(n)*0xc2b2ae3d27d4eb4f
 	h ^= uint64(uintptr(loc)) * 0x165667b19e3779f9
 	h ^= uint64(uintptr(s)) * 0x27d4eb2f165667c5
 	h ^= uint64(uintptr(obj))*0x94d049bb133111eb ^ uint64(uintptr(p))*0xbf58476d1ce4e5b9
 	return h ^ h>>29
 }
 
-// get is the line of record r, nil if none is cached.
-func (c *cache) get(r *record, opHow uint64) *line {
+// get is the line of record r of kind k, nil if none is cached.
+func (c *cache) get(r *record, k kind) *line {
 	mask := uint64(len(c.slots) - 1)
-	for i := hash(r.g, r.loc, r.s, r.obj, r.p, r.n, opHow) & mask; ; i = (i + 1) & mask {
+	for i := hash(r.g, r.loc, r.s, r.obj, r.p, r.n, k) & mask; ; i = (i + 1) & mask {
 		s := &c.slots[i]
 		if s.l == nil {
 			return nil
 		}
-		if s.key.is(r, opHow) {
+		if s.key.is(r, k) {
 			return s.l
 		}
 	}
 }
 
-// put caches l as the line of record r.
-func (c *cache) put(r *record, opHow uint64, l *line) {
-	c.insert(rawKey{r.g, r.loc, r.s, r.lens, r.obj, r.p, r.n, opHow}, l)
+// put caches l as the line of record r of kind k.
+func (c *cache) put(r *record, k kind, l *line) {
+	c.insert(rawKey{r.g, r.loc, r.s, r.lens, r.obj, r.p, r.n, k}, l)
 }
 
 func (c *cache) insert(k rawKey, l *line) {
@@ -80,7 +80,7 @@ func (c *cache) insert(k rawKey, l *line) {
 		c.grow()
 	}
 	mask := uint64(len(c.slots) - 1)
-	i := hash(k.g, k.loc, k.s, k.obj, k.p, k.n, k.opHow) & mask
+	i := hash(k.g, k.loc, k.s, k.obj, k.p, k.n, k.kind) & mask
 	for c.slots[i].l != nil {
 		i = (i + 1) & mask
 	}
@@ -109,33 +109,44 @@ func newLines() lines {
 	return lines{byText: map[string]*line{}, segs: map[string]*seg{}, shifts: shifts{}}
 }
 
-// intern is the line THREAD|OP(ARG)|LOC (no parentheses when arg is "",
-// no location when loc is ""), made once.
-func (ls *lines) intern(thread string, o op, arg, loc string) *line {
-	b := make([]byte, 0, len(thread)+len(arg)+len(loc)+12)
-	b = append(append(append(b, thread...), '|'), opText[o]...)
-	head := len(b)
-	if arg != "" {
-		b = append(append(append(b, '('), arg...), ')')
-		head++
+// named is an event's op and its argument's name, for intern.
+type named struct {
+	op  op
+	arg string
+}
+
+// intern is the line THREAD|OP(ARG)|LOC of each event (no parentheses
+// when arg is "", no location when loc is ""), as one line of lz's,
+// made once.
+func (ls *lines) intern(thread, loc string, evs ...named) *line {
+	var b []byte
+	var cuts []int // where each argument starts and ends
+	for _, ev := range evs {
+		b = append(append(append(b, thread...), '|'), opText[ev.op]...)
+		if ev.arg != "" {
+			b = append(b, '(')
+			cuts = append(cuts, len(b), len(b)+len(ev.arg))
+			b = append(append(b, ev.arg...), ')')
+		}
+		if loc != "" {
+			b = append(append(b, '|'), loc...)
+		}
+		b = append(b, '\n')
 	}
-	if loc != "" {
-		b = append(append(b, '|'), loc...)
-	}
-	b = append(b, '\n')
 	if l, ok := ls.byText[string(b)]; ok {
 		return l
 	}
 	l := &line{text: b, last: -1, crc0: crc0(b), shift: ls.shifts.of(len(b))}
-	l.pieces = ls.cut(b, head, head+len(arg))
+	l.pieces = ls.cut(b, cuts)
 	ls.byText[string(b)] = l
 	return l
 }
 
-// cut splits a line into its pieces: the thread and op up to the
-// argument (at head), the argument's parts (before "#" and "[", which
-// start the numbers that differ between objects), and the rest.
-func (ls *lines) cut(b []byte, head, tail int) []piece {
+// cut splits a line into its pieces: what comes before and after each
+// argument (thread, op, location), and the argument's parts, which "#"
+// and "[" start (the numbers that differ between objects). cuts are
+// where the arguments start and end.
+func (ls *lines) cut(b []byte, cuts []int) []piece {
 	var ps []piece
 	start := 0
 	add := func(end int) {
@@ -150,13 +161,15 @@ func (ls *lines) cut(b []byte, head, tail int) []piece {
 			start = end
 		}
 	}
-	add(head)
-	for i := head; i < tail; i++ {
-		if b[i] == '#' || b[i] == '[' {
-			add(i)
+	for k := 0; k < len(cuts); k += 2 {
+		add(cuts[k])
+		for i := cuts[k]; i < cuts[k+1]; i++ {
+			if b[i] == '#' || b[i] == '[' {
+				add(i)
+			}
 		}
+		add(cuts[k+1])
 	}
-	add(tail)
 	add(len(b))
 	return ps
 }

@@ -51,7 +51,11 @@ func (g *lineGen) newLine() *line {
 		arg = strings.Repeat("long.Name", 1+r.Intn(60)) // up to 540 bytes
 	}
 	loc := g.pick("", "bank/account.go:12 (*Account).Withdraw", "a.go:1 F", strings.Repeat("dir/", r.Intn(80))+"f.go:7 G")
-	return g.ls.intern(thread, op(r.Intn(len(opText))), arg, loc)
+	evs := []named{{op(r.Intn(len(opText))), arg}}
+	if r.Intn(5) == 0 { // a record of two events
+		evs = append(evs, named{op(r.Intn(len(opText))), g.pick(arg, "", "bank.Account.mu#1")})
+	}
+	return g.ls.intern(thread, loc, evs...)
 }
 
 // next is the next line: a new one, or one of the recent ones, or the

@@ -111,9 +111,10 @@ func (r ref) nth(n int) ref {
 }
 
 // record is one slot of the ring, one cache line: an event as emit packs
-// it (pack). The ticket t of round L = t/ringSize may write its slot
-// once the encoder has read the tickets of round L-1 (read), and sets
-// meta to L<<32 | written | op<<8 | how when it has.
+// it (pack), or two events of one goroutine in a row (emit2). The ticket
+// t of round L = t/ringSize may write its slot once the encoder has read
+// the tickets of round L-1 (read), and sets meta to L<<32 | written |
+// kind when it has.
 type record struct {
 	meta atomic.Uint64
 	g    uint64         // the goroutine's id; 0: none (opMeet of an object alone)
@@ -127,6 +128,20 @@ type record struct {
 
 const written = 1 << 31
 
+// kind is what meta says of a record besides its round: how | op<<8, and
+// for a record of two events (op2+1)<<16, and room when the second's
+// argument is the first's channel's room (a receive's take, then give).
+type kind uint64
+
+const room kind = 1 << 24
+
+func kindOf(o op, h how) kind { return kind(h) | kind(o)<<8 }
+
+func (k kind) op() op     { return op(k >> 8) }
+func (k kind) how() how   { return how(k) }
+func (k kind) op2() op    { return op(k>>16) - 1 } // of a record of two events
+func (k kind) pair() bool { return k>>16&0xff != 0 }
+
 const (
 	ringBits  = 12
 	ringSize  = 1 << ringBits
@@ -135,15 +150,37 @@ const (
 )
 
 var (
-	tickets atomic.Uint64
-	read    atomic.Uint64 // the tickets below it are encoded; encMu guards its stores
+	tickets padded
+	read    padded // the tickets below it are encoded; encMu guards its stores
 	ring    []record
 )
+
+// padded is an atomic counter alone in its cache line: every core writes
+// tickets, and the lines next to it would go back and forth with it.
+type padded struct {
+	_ [64]byte
+	atomic.Uint64
+	_ [56]byte
+}
 
 // emit writes one event of goroutine g (self()). It takes the event's
 // ticket, so it is called where the line belongs; it takes no lock.
 // Events after the trace is closed are dropped.
 func emit(g uint64, o op, a ref, loc string) {
+	put(g, kindOf(o, packHow(&a)), a, loc)
+}
+
+// emit2 writes two events of goroutine g in a row: op o then op o2 on
+// the same argument (a read and the write of x++), or with k room on the
+// argument's room (a receive's take(ch#N), then give(ch#N.r)). One
+// ticket stands for both: the goroutine does nothing between them that
+// orders it with another, so no event of another need come between.
+func emit2(g uint64, o, o2 op, k kind, a ref, loc string) {
+	put(g, kindOf(o, packHow(&a))|kind(o2+1)<<16|k, a, loc)
+}
+
+// put writes a record of kind k.
+func put(g uint64, k kind, a ref, loc string) {
 	t := tickets.Add(1) - 1
 	if t&closedBit != 0 {
 		return
@@ -154,7 +191,7 @@ func emit(g uint64, o op, a ref, loc string) {
 	r := &ring[t&ringMask]
 	round := t >> ringBits << 32
 	r.pack(g, a, loc)
-	r.meta.Store(round | written | uint64(o)<<8 | uint64(packHow(&a)))
+	r.meta.Store(round | written | uint64(k))
 	if t%batch == 0 {
 		wake()
 	}

@@ -63,6 +63,17 @@ func message(t uint64, o op, m ref, loc string) {
 	}
 }
 
+// message2 is message of two events in a row (emit2).
+func message2(t uint64, o, o2 op, k kind, m ref, loc string) {
+	switch {
+	case !on:
+	case rapid:
+		emit(t, opMeet, m, loc)
+	default:
+		emit2(t, o, o2, k, m, loc)
+	}
+}
+
 // nameThread names the calling goroutine (onlyNew: unless it has a name).
 func nameThread(name string, onlyNew bool) {
 	if !on {
