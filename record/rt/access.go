@@ -8,7 +8,8 @@ import "unsafe"
 // returns p: instrumented code reads (*R(&x.f, x, "pkg.T.f", loc)).
 func R[T any](p *T, obj any, hint, loc string) *T {
 	if on {
-		emit(self(), opR, variable(hint, obj), loc)
+		a := variable(hint, obj)
+		emit(self(), opR, &a, loc)
 	}
 	return p
 }
@@ -17,7 +18,8 @@ func R[T any](p *T, obj any, hint, loc string) *T {
 // wrote it.
 func W[T any](p *T, obj any, hint, loc string) {
 	if on {
-		emit(self(), opW, variable(hint, obj), loc)
+		a := variable(hint, obj)
+		emit(self(), opW, &a, loc)
 	}
 }
 
@@ -25,7 +27,8 @@ func W[T any](p *T, obj any, hint, loc string) {
 // statement that read and wrote it (x++, x op= e): one record for both.
 func RW[T any](p *T, obj any, hint, loc string) {
 	if on {
-		emit2(self(), opR, opW, 0, variable(hint, obj), loc)
+		a := variable(hint, obj)
+		emit2(self(), opR, opW, 0, &a, loc)
 	}
 }
 
@@ -38,7 +41,8 @@ func elem[T any](p *T, i int, hint string) ref {
 // RI records a read of element i (at p) of an array or slice and returns p.
 func RI[T any](p *T, i int, hint, loc string) *T {
 	if on {
-		emit(self(), opR, elem(p, i, hint), loc)
+		a := elem(p, i, hint)
+		emit(self(), opR, &a, loc)
 	}
 	return p
 }
@@ -46,7 +50,8 @@ func RI[T any](p *T, i int, hint, loc string) *T {
 // WI records a write of element i (at p) of an array or slice.
 func WI[T any](p *T, i int, hint, loc string) {
 	if on {
-		emit(self(), opW, elem(p, i, hint), loc)
+		a := elem(p, i, hint)
+		emit(self(), opW, &a, loc)
 	}
 }
 
@@ -54,7 +59,8 @@ func WI[T any](p *T, i int, hint, loc string) {
 // slice (s[i]++).
 func RIW[T any](p *T, i int, hint, loc string) {
 	if on {
-		emit2(self(), opR, opW, 0, elem(p, i, hint), loc)
+		a := elem(p, i, hint)
+		emit2(self(), opR, opW, 0, &a, loc)
 	}
 }
 
@@ -63,7 +69,8 @@ func RIW[T any](p *T, i int, hint, loc string) {
 // those reached through hint.
 func MR[M any](m M, hint, loc string) M {
 	if on {
-		emit(self(), opR, mapOf(pointer(m), hint), loc)
+		a := mapOf(pointer(m), hint)
+		emit(self(), opR, &a, loc)
 	}
 	return m
 }
@@ -71,13 +78,15 @@ func MR[M any](m M, hint, loc string) M {
 // MW records a write of map m (an assignment to an entry, delete, clear).
 func MW[M any](m M, hint, loc string) {
 	if on {
-		emit(self(), opW, mapOf(pointer(m), hint), loc)
+		a := mapOf(pointer(m), hint)
+		emit(self(), opW, &a, loc)
 	}
 }
 
 // MRW records a read then a write of map m (m[k]++, m[k] op= e).
 func MRW[M any](m M, hint, loc string) {
 	if on {
-		emit2(self(), opR, opW, 0, mapOf(pointer(m), hint), loc)
+		a := mapOf(pointer(m), hint)
+		emit2(self(), opR, opW, 0, &a, loc)
 	}
 }

@@ -43,12 +43,12 @@ type channel struct {
 	taken int // room tokens taken by sends; send guards it
 	_     line64
 	// The receives' side.
-	recv  turn
-	recvs atomic.Int64 // receives written
-	_     line64
-	// Written by both.
-	given   atomic.Int64 // value tokens given and not yet taken
+	recv    turn
+	recvs   atomic.Int64 // receives written
+	takes   int64        // value tokens taken; recv guards it
 	waiting atomic.Int32 // sends waiting for a receive to be written
+	_       line64
+	given   atomic.Int64 // value tokens given, written by the sends
 }
 
 // line64 pads a struct to the next cache line.
@@ -112,7 +112,8 @@ func chanOf(p unsafe.Pointer, capacity int, thread uint64, loc string) *channel 
 	if !c.slots {
 		c.slots = true
 		for i := 0; i < freeSlots(capacity); i++ {
-			message(thread, opGive, c.room(), loc)
+			m := c.room()
+			message(thread, opGive, &m, loc)
 		}
 	}
 	h.Store(c)
@@ -131,7 +132,8 @@ func channelAt(p unsafe.Pointer) *channel {
 		c = &channel{p: p, recv: turn{wake: make(chan struct{}, 1)}}
 		chans[p] = c
 		if on {
-			emit(0, opMeet, c.values(), "")
+			a := c.values()
+			emit(0, opMeet, &a, "")
 		}
 	}
 	return c
@@ -154,7 +156,8 @@ func SendPre[T any](ch chan<- T, loc string) {
 	c.send.Lock()
 	c.sends++
 	if !c.unpaired.Load() {
-		message(th, opGive, c.values(), loc)
+		m := c.values()
+		message(th, opGive, &m, loc)
 		c.given.Add(1)
 	}
 }
@@ -172,7 +175,8 @@ func SendPost[T any](ch chan<- T, loc string) {
 	free := freeSlots(cap(ch))
 	takes := (cap(ch) <= maxSlots || c.sends > cap(ch)) && !c.unpaired.Load()
 	if takes && awaitReceive(c, int64(c.taken+1-free)) {
-		message(th, opTake, c.room(), loc)
+		m := c.room()
+		message(th, opTake, &m, loc)
 		c.taken++
 	}
 	c.send.Unlock()
@@ -227,17 +231,21 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 	defer c.recv.Unlock()
 	v, ok := <-ch
 	if !ok {
-		message(th, opWait, c.closing(), loc)
+		m := c.closing()
+		message(th, opWait, &m, loc)
 		return v, ok
 	}
 	if !c.unpaired.Load() {
 		// A value no instrumented send gave (time.After's, the standard
 		// library's, another module's) has no token to take: its
 		// sender's order is not recorded.
-		if takeToken(&c.given) {
-			message2(th, opTake, opGive, room, c.values(), loc)
+		if c.given.Load() > c.takes {
+			c.takes++
+			m := c.values()
+			message2(th, opTake, opGive, room, &m, loc)
 		} else {
-			message(th, opGive, c.room(), loc)
+			m := c.room()
+			message(th, opGive, &m, loc)
 		}
 	}
 	c.recvs.Add(1)
@@ -247,19 +255,6 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 		mu.Unlock()
 	}
 	return v, ok
-}
-
-// takeToken takes one of the n tokens counted, if there is one.
-func takeToken(n *atomic.Int64) bool {
-	for {
-		k := n.Load()
-		if k <= 0 {
-			return false
-		}
-		if n.CompareAndSwap(k, k-1) {
-			return true
-		}
-	}
 }
 
 // Unpaired is the channel operand of a select case: it marks the
@@ -283,7 +278,8 @@ func Unpaired[C any](ch C, loc string) C {
 func Close[T any](ch chan<- T, loc string) {
 	if on {
 		th := self()
-		message(th, opPost, chanOf(pointer(ch), cap(ch), th, loc).closing(), loc)
+		m := chanOf(pointer(ch), cap(ch), th, loc).closing()
+		message(th, opPost, &m, loc)
 	}
 	close(ch)
 }

@@ -131,11 +131,11 @@ func encodeLoop() {
 		}
 		from := e.pos
 		e.drain(e.pos + batch)
-		if e.dirty && time.Since(flushed) >= flushEvery {
+		progress := e.pos != from
+		if e.dirty && (progress || idle >= spins) && time.Since(flushed) >= flushEvery {
 			e.flush()
 			flushed = time.Now()
 		}
-		progress := e.pos != from
 		encMu.Unlock()
 		switch {
 		case progress:
@@ -150,7 +150,7 @@ func encodeLoop() {
 	}
 }
 
-const spins = 50
+const spins = 10
 
 var (
 	sleeping atomic.Bool

@@ -22,25 +22,24 @@ func busyEvents(n int) []record {
 	rng := rand.New(rand.NewSource(1))
 	recs := make([]record, n+16)
 	k := 0
-	add := func(g uint64, o op, a ref, loc string) {
+	add := func(g uint64, kd kind, a ref, loc string) {
 		r := &recs[k]
-		r.pack(g, a, loc)
-		r.meta.Store(uint64(kindOf(o, packHow(&a))))
+		r.pack(g, &a, loc)
+		r.meta.Store(uint64(kd | kindOf(0, packHow(&a))))
 		k++
 	}
+	one := func(o op) kind { return kind(o) << 8 }
+	rw := one(opR) | kind(opW+1)<<16
 	for k < n {
-		add(1, opGive, object(ch, "", nil, chanTag), "busy/busy.go:50 Run")
-		add(1, opTake, object(ch, "", nil, roomTag), "busy/busy.go:50 Run")
+		add(1, one(opGive), object(ch, "", nil, chanTag), "busy/busy.go:50 Run")
+		add(1, one(opTake), object(ch, "", nil, roomTag), "busy/busy.go:50 Run")
 		w := uint64(2 + rng.Intn(4))
-		add(w, opTake, object(ch, "", nil, chanTag), "busy/busy.go:41 Run")
-		add(w, opGive, object(ch, "", nil, roomTag), "busy/busy.go:41 Run")
-		add(w, opAcq, object(unsafe.Pointer(&s.mu), "busy.Store.mu", s, rwmutexTag), "busy/busy.go:20 (*Store).Hit")
-		add(w, opR, variable("busy.Store.hits", s), "busy/busy.go:21 (*Store).Hit")
-		add(w, opR, mapOf(unsafe.Pointer(&s.hits), "busy.Store.hits"), "busy/busy.go:21 (*Store).Hit")
-		add(w, opW, mapOf(unsafe.Pointer(&s.hits), "busy.Store.hits"), "busy/busy.go:21 (*Store).Hit")
-		add(w, opR, variable("busy.Store.total", s), "busy/busy.go:22 (*Store).Hit")
-		add(w, opW, variable("busy.Store.total", s), "busy/busy.go:22 (*Store).Hit")
-		add(w, opRel, object(unsafe.Pointer(&s.mu), "busy.Store.mu", s, rwmutexTag), "busy/busy.go:23 (*Store).Hit")
+		add(w, one(opTake)|kind(opGive+1)<<16|room, object(ch, "", nil, chanTag), "busy/busy.go:41 Run")
+		add(w, one(opAcq), object(unsafe.Pointer(&s.mu), "busy.Store.mu", s, rwmutexTag), "busy/busy.go:20 (*Store).Hit")
+		add(w, one(opR), variable("busy.Store.hits", s), "busy/busy.go:21 (*Store).Hit")
+		add(w, rw, mapOf(unsafe.Pointer(&s.hits), "busy.Store.hits"), "busy/busy.go:21 (*Store).Hit")
+		add(w, rw, variable("busy.Store.total", s), "busy/busy.go:22 (*Store).Hit")
+		add(w, one(opRel), object(unsafe.Pointer(&s.mu), "busy.Store.mu", s, rwmutexTag), "busy/busy.go:23 (*Store).Hit")
 	}
 	return recs[:n]
 }

@@ -253,7 +253,7 @@ func TestEncoderAgainstReference(t *testing.T) {
 		for i := g.rng.Intn(2000); i >= 0; i-- {
 			ev := g.event()
 			var r record
-			r.pack(ev.g, ev.a, ev.loc)
+			r.pack(ev.g, &ev.a, ev.loc)
 			e.record(&r, ev.kind())
 			text.WriteString(want.line(ev))
 		}

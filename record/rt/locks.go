@@ -74,7 +74,8 @@ func TryRLock(m *sync.RWMutex, obj any, hint, loc string) bool {
 
 func lockEvent(o op, p unsafe.Pointer, obj any, hint string, kind *tag, loc string) {
 	if on {
-		emit(self(), o, object(p, hint, obj, kind), loc)
+		a := object(p, hint, obj, kind)
+		emit(self(), o, &a, loc)
 	}
 }
 
@@ -89,9 +90,11 @@ func readEvent(acquire bool, p unsafe.Pointer, obj any, hint, loc string) {
 	switch {
 	case !on:
 	case !rapid && acquire:
-		emit(self(), opRacq, object(p, hint, obj, rwmutexTag), loc)
+		a := object(p, hint, obj, rwmutexTag)
+		emit(self(), opRacq, &a, loc)
 	case !rapid:
-		emit(self(), opRrel, object(p, hint, obj, rwmutexTag), loc)
+		a := object(p, hint, obj, rwmutexTag)
+		emit(self(), opRrel, &a, loc)
 	default:
 		rapidReadEvent(acquire, p, obj, hint, loc)
 	}
@@ -104,11 +107,11 @@ func rapidReadEvent(acquire bool, p unsafe.Pointer, obj any, hint, loc string) {
 	switch {
 	case acquire && readers[p] == 0:
 		readers[p] = t
-		emit(t, opAcq, name, loc)
+		emit(t, opAcq, &name, loc)
 	case !acquire && readers[p] == t:
 		delete(readers, p)
-		emit(t, opRel, name, loc)
+		emit(t, opRel, &name, loc)
 	default: // the lock is named as before, though nothing is written
-		emit(t, opMeet, name, loc)
+		emit(t, opMeet, &name, loc)
 	}
 }

@@ -26,7 +26,7 @@ func groupOf(wg *sync.WaitGroup) (*group, ref) {
 		g = &group{epoch: 1}
 		groups[wg] = g
 		if on {
-			emit(0, opMeet, name, "")
+			emit(0, opMeet, &name, "")
 		}
 	}
 	return g, name
@@ -46,7 +46,8 @@ func WGAdd(wg *sync.WaitGroup, n int) {
 func WGDone(wg *sync.WaitGroup, loc string) {
 	mu.Lock()
 	g, name := groupOf(wg)
-	message(self(), opPost, name.nth(g.epoch), loc)
+	m := name.nth(g.epoch)
+	message(self(), opPost, &m, loc)
 	if g.count--; g.count == 0 {
 		g.epoch++
 	}
@@ -60,7 +61,8 @@ func WGWait(wg *sync.WaitGroup, loc string) {
 	mu.Lock()
 	g, name := groupOf(wg)
 	if g.epoch > 1 {
-		message(self(), opWait, name.nth(g.epoch-1), loc)
+		m := name.nth(g.epoch - 1)
+		message(self(), opWait, &m, loc)
 	}
 	mu.Unlock()
 }
@@ -82,12 +84,14 @@ func OnceDo(o *sync.Once, f func(), loc string) {
 	o.Do(func() {
 		defer func() {
 			mu.Lock()
-			message(self(), opPost, object(unsafe.Pointer(o), "", nil, onceTag), loc)
+			m := object(unsafe.Pointer(o), "", nil, onceTag)
+			message(self(), opPost, &m, loc)
 			mu.Unlock()
 		}()
 		f()
 	})
 	mu.Lock()
-	message(self(), opWait, object(unsafe.Pointer(o), "", nil, onceTag), loc)
+	m := object(unsafe.Pointer(o), "", nil, onceTag)
+	message(self(), opWait, &m, loc)
 	mu.Unlock()
 }

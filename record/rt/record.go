@@ -166,8 +166,8 @@ type padded struct {
 // emit writes one event of goroutine g (self()). It takes the event's
 // ticket, so it is called where the line belongs; it takes no lock.
 // Events after the trace is closed are dropped.
-func emit(g uint64, o op, a ref, loc string) {
-	put(g, kindOf(o, packHow(&a)), a, loc)
+func emit(g uint64, o op, a *ref, loc string) {
+	put(g, kindOf(o, packHow(a)), a, loc)
 }
 
 // emit2 writes two events of goroutine g in a row: op o then op o2 on
@@ -175,12 +175,14 @@ func emit(g uint64, o op, a ref, loc string) {
 // argument's room (a receive's take(ch#N), then give(ch#N.r)). One
 // ticket stands for both: the goroutine does nothing between them that
 // orders it with another, so no event of another need come between.
-func emit2(g uint64, o, o2 op, k kind, a ref, loc string) {
-	put(g, kindOf(o, packHow(&a))|kind(o2+1)<<16|k, a, loc)
+func emit2(g uint64, o, o2 op, k kind, a *ref, loc string) {
+	put(g, kindOf(o, packHow(a))|kind(o2+1)<<16|k, a, loc)
 }
 
-// put writes a record of kind k.
-func put(g uint64, k kind, a ref, loc string) {
+// put writes a record of kind k. The events' callers pass their refs by
+// address: a ref copied into the call's arguments would be read back
+// before its stores have landed (a store-forwarding stall).
+func put(g uint64, k kind, a *ref, loc string) {
 	t := tickets.Add(1) - 1
 	if t&closedBit != 0 {
 		return
@@ -219,17 +221,17 @@ func packHow(a *ref) how {
 }
 
 // pack writes the event's data into the record.
-func (r *record) pack(g uint64, a ref, loc string) {
+func (r *record) pack(g uint64, a *ref, loc string) {
 	r.g = g
 	r.loc, r.obj, r.p, r.n = unsafe.Pointer(unsafe.StringData(loc)), a.obj, a.p, a.n
 	r.s, r.lens = unsafe.Pointer(unsafe.StringData(a.s)), uint64(len(loc))<<32|uint64(len(a.s))
-	switch packHow(&a) {
+	switch packHow(a) {
 	case howObj:
 		if a.s == "" {
 			r.s = unsafe.Pointer(a.tag)
 		}
 	case howBoxed:
-		box := a
+		box := *a
 		r.p = unsafe.Pointer(&box)
 	}
 }

@@ -44,7 +44,7 @@ func (b *buffer) bytes() []byte {
 
 // restart starts a trace into a fresh buffer, the runtime's state as a
 // new test binary has it; the trace is closed when the test ends.
-func restart(t *testing.T) *buffer {
+func restart(t testing.TB) *buffer {
 	tickets.Store(0)
 	read.Store(0)
 	closed.Store(false)

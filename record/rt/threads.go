@@ -46,14 +46,14 @@ func self() uint64 {
 // event writes one event of the calling goroutine.
 func event(o op, a ref, loc string) {
 	if on {
-		emit(self(), o, a, loc)
+		emit(self(), o, &a, loc)
 	}
 }
 
 // message writes post(M), wait(M), give(S) or take(S) of thread t.
 // Plain STD (--rapid) has no such ops: they name what they name and
 // write nothing.
-func message(t uint64, o op, m ref, loc string) {
+func message(t uint64, o op, m *ref, loc string) {
 	switch {
 	case !on:
 	case rapid:
@@ -64,7 +64,7 @@ func message(t uint64, o op, m ref, loc string) {
 }
 
 // message2 is message of two events in a row (emit2).
-func message2(t uint64, o, o2 op, k kind, m ref, loc string) {
+func message2(t uint64, o, o2 op, k kind, m *ref, loc string) {
 	switch {
 	case !on:
 	case rapid:
@@ -83,7 +83,7 @@ func nameThread(name string, onlyNew bool) {
 	if onlyNew {
 		a.n = 1
 	}
-	emit(goid(), opName, a, "")
+	emit(goid(), opName, &a, "")
 }
 
 // Fork is called before an instrumented go statement: it writes
@@ -115,10 +115,12 @@ func Test(name, loc string) int {
 	if busy {
 		// TestMain is blocked in m.Run, which started this test: its
 		// post stands at its place in the trace.
-		message(mainID.Load(), opPost, lit("test#0"), loc)
+		m := lit("test#0")
+		message(mainID.Load(), opPost, &m, loc)
 	}
 	if ended[tests-1] || busy {
-		message(goid(), opWait, lit("test#"+strconv.Itoa(tests-1)), loc)
+		m := lit("test#" + strconv.Itoa(tests-1))
+		message(goid(), opWait, &m, loc)
 	}
 	return tests
 }
@@ -147,7 +149,8 @@ func TestEnd(k int, loc string) {
 	mu.Lock()
 	defer mu.Unlock()
 	ended[k] = true
-	message(self(), opPost, lit("test#"+strconv.Itoa(k)), loc)
+	m := lit("test#" + strconv.Itoa(k))
+	message(self(), opPost, &m, loc)
 	if on && !closed.Load() { // a test that panics kills the binary after its defers
 		flush()
 	}
