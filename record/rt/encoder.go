@@ -244,7 +244,9 @@ func (e *encoder) lineOf(r *record, k kind) *line {
 //
 //go:noinline
 func (e *encoder) newLine(r *record, k kind) *line {
-	if len(e.lines.byText) >= maxLines {
+	// Before the line is made: forgetting resets lz, which must not then
+	// be handed a line it remembers (record's next).
+	if len(e.lines.byText) >= maxLines || e.cache.used >= 2*maxLines {
 		e.forget()
 	}
 	a, loc := r.unpack(k.how())

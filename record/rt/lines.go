@@ -33,9 +33,9 @@ type cache struct {
 	used  int
 }
 
-// maxLines bounds the lines (and cache entries) the encoder keeps: when a
-// trace meets more (many objects), they are all dropped and met again. A
-// variable for the tests.
+// maxLines bounds the lines the encoder keeps, and twice it the cache's
+// entries: when a trace meets more (many objects), they are all dropped
+// and met again. A variable for the tests.
 var maxLines = 1 << 14
 
 func newCache() cache { return cache{slots: make([]cacheSlot, 256)} }
