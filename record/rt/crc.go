@@ -34,12 +34,17 @@ func zeros(s uint32, n int) uint32 {
 }
 
 // shifts are the tables by length, made when a line of that length is
-// first met.
+// first met; at most maxShifts of them (a megabyte).
 type shifts map[int]*shift
+
+const maxShifts = 256
 
 func (m shifts) of(n int) *shift {
 	if t := m[n]; t != nil {
 		return t
+	}
+	if len(m) >= maxShifts { // lines of many lengths: make them again
+		clear(m)
 	}
 	t := new(shift)
 	for k := 0; k < 4; k++ {

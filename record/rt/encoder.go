@@ -29,6 +29,7 @@ type encoder struct {
 	lz     lz
 	dirty  bool // lines since the last flush
 	closed bool
+	made   int // lines made (for the tests)
 }
 
 const (
@@ -43,15 +44,15 @@ var (
 )
 
 func newEncoder(w io.Writer) *encoder {
-	return &encoder{w: w, names: newNamer(), cache: newCache(), lines: newLines(), lz: newLZ()}
+	return &encoder{w: w, names: newNamer(), cache: newCache(), lines: newLines(shifts{}), lz: newLZ()}
 }
 
-// help encodes what the ring holds, unless another goroutine is doing it.
+// help encodes what the ring holds, after the goroutine encoding now if
+// there is one (it waits for encMu, asleep).
 func help() {
-	if encMu.TryLock() {
-		enc.drain(^uint64(0))
-		encMu.Unlock()
-	}
+	encMu.Lock()
+	enc.drain(^uint64(0))
+	encMu.Unlock()
 }
 
 // drain encodes the records of the ring in order, up to ticket upTo (not
@@ -75,24 +76,18 @@ func (e *encoder) drain(upTo uint64) {
 
 const freeEvery = 64
 
-// drainAll encodes every record below upTo, waiting for those whose
-// goroutines have their tickets but have not written them yet; encMu is
-// held.
-func (e *encoder) drainAll(upTo uint64) {
-	for i := 0; e.pos < upTo && !e.closed; i++ {
-		e.drain(upTo)
-		if e.pos < upTo {
-			pause(i)
+// drainAll encodes every record below upTo; encMu is held. It waits for
+// the goroutines that have their tickets but have not written them yet (a
+// moment: it yields to them, as a timer would sleep a millisecond), and
+// lets go of encMu meanwhile: one of them may wait for it (awaitSlot).
+func drainAll(upTo uint64) {
+	for enc.pos < upTo && !enc.closed {
+		enc.drain(upTo)
+		if enc.pos < upTo {
+			encMu.Unlock()
+			runtime.Gosched()
+			encMu.Lock()
 		}
-	}
-}
-
-// pause lets the goroutine another waits for run: it yields, then sleeps.
-func pause(i int) {
-	if i < 100 {
-		runtime.Gosched()
-	} else {
-		time.Sleep(20 * time.Microsecond)
 	}
 }
 
@@ -101,11 +96,11 @@ func pause(i int) {
 func flushTo(upTo uint64, last bool) {
 	encMu.Lock()
 	defer encMu.Unlock()
+	drainAll(upTo)
 	e := enc
 	if e.closed {
 		return
 	}
-	e.drainAll(upTo)
 	if last {
 		e.lz.close()
 		e.writeOut()
@@ -233,9 +228,6 @@ func (e *encoder) lineOf(r *record, k kind) *line {
 	}
 	l := e.newLine(r, k)
 	e.cache.put(r, k, l)
-	if l.key.kind == 0 { // its first key
-		l.key = rawKey{r.g, r.loc, r.s, r.lens, r.obj, r.p, r.n, k}
-	}
 	return l
 }
 
@@ -244,15 +236,11 @@ func (e *encoder) lineOf(r *record, k kind) *line {
 //
 //go:noinline
 func (e *encoder) newLine(r *record, k kind) *line {
-	// Before the line is made: forgetting resets lz, which must not then
-	// be handed a line it remembers (record's next).
-	if len(e.lines.byText) >= maxLines || e.cache.used >= 2*maxLines {
-		e.forget()
-	}
+	e.made++
 	a, loc := r.unpack(k.how())
 	thread, first := e.names.thread(r.g), named{k.op(), e.names.arg(&a)}
 	if !k.pair() {
-		return e.lines.intern(thread, loc, first)
+		return e.lines.make(r.g, thread, loc, first)
 	}
 	second := first
 	second.op = k.op2()
@@ -260,13 +248,14 @@ func (e *encoder) newLine(r *record, k kind) *line {
 		a.tag = roomTag
 		second.arg = e.names.arg(&a)
 	}
-	return e.lines.intern(thread, loc, first, second)
+	return e.lines.make(r.g, thread, loc, first, second)
 }
 
-// forget drops the lines and the cache (the names stay).
+// forget drops the lines (the names stay): a goroutine's name changed.
 func (e *encoder) forget() {
 	e.lz.forget()
-	e.cache, e.lines = newCache(), newLines()
+	clear(e.cache.slots)
+	*e.lines.like = [likeSlots]*line{}
 }
 
 // flush writes out every line so far.

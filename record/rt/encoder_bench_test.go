@@ -55,3 +55,35 @@ func BenchmarkEncoder(b *testing.B) {
 		e.record(r, kind(r.meta.Load()))
 	}
 }
+
+// BenchmarkEncoderFresh: what the encoder costs a record whose object it
+// has not met (a trace of many objects: every line is made), two
+// goroutines locking one object after another and writing a field.
+func BenchmarkEncoderFresh(b *testing.B) {
+	type node struct {
+		mu  [8]byte
+		val int
+	}
+	nodes := make([]node, b.N/3+1)
+	var recs [3]record
+	e := newEncoder(io.Discard)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x := &nodes[i/3]
+		r := &recs[i%3]
+		var a ref
+		var k kind
+		switch i % 3 {
+		case 0:
+			a, k = object(unsafe.Pointer(&x.mu), "objs.Node.mu", x, mutexTag), kindOf(opAcq, howObj)
+			r.pack(uint64(1+i/3%2), &a, "objs/objs.go:25 Fill")
+		case 1:
+			a, k = variable("objs.Node.val", x), kindOf(opR, howVar)|kind(opW+1)<<16
+			r.pack(uint64(1+i/3%2), &a, "objs/objs.go:26 Fill")
+		case 2:
+			a, k = object(unsafe.Pointer(&x.mu), "objs.Node.mu", x, mutexTag), kindOf(opRel, howObj)
+			r.pack(uint64(1+i/3%2), &a, "objs/objs.go:27 Fill")
+		}
+		e.record(r, k)
+	}
+}

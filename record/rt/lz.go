@@ -2,50 +2,32 @@
 
 package rt
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // The trace is mostly lines it has written before: the same thread at
 // the same place doing the same thing to the same variable. So the
 // compressor (lz) matches whole lines, not bytes: a line seen within the
 // last 32 KiB of text is one deflate match back to it, and when the next
 // line also follows its own earlier copy the match grows over it (up to
 // whole runs of lines, 258 bytes a token). A line not seen that recently
-// is written piece by piece (its thread and op, the parts of its
-// argument, its location), each piece a match if some line had it
-// recently, else literals. No byte is hashed or searched, so a line
-// costs about as much as a table lookup.
+// is written against a similar line (the last one its goroutine made at
+// its location, usually the same event on the object before): matches
+// for the bytes they share, literals for the numbers that differ (an
+// object's, an index). No byte is hashed or searched, so a line costs
+// about as much as a table lookup.
 
-// line is one distinct line of text, interned by the encoder.
+// line is one distinct line of text, made by the encoder.
 type line struct {
-	text   []byte
-	last   int64 // where it last started in the text; -1: not yet
-	lastN  int64 // the line number it had then
-	crc0   uint32
-	shift  *shift // crc.go
-	pieces []piece
-	key    rawKey // the first record key it was cached under
-}
-
-// piece is a part of a line's text: text[off:off+n], whose last place in
-// the text seg knows.
-type piece struct {
-	seg    *seg
-	off, n int32
-}
-
-// seg is a piece's text, wherever it is: it was last written as part of
-// line at off, so it is in the text wherever that line was last written
-// (a line written whole does not update its pieces' segs: the segs find
-// it through its last place).
-type seg struct {
-	line *line
-	off  int32
-}
-
-// last is where s was last written, -1 if nowhere.
-func (s *seg) last() int64 {
-	if s.line == nil || s.line.last < 0 {
-		return -1
-	}
-	return s.line.last + int64(s.off)
+	text  []byte
+	last  int64 // where it last started in the text; -1: not yet
+	lastN int64 // the line number it had then
+	crc0  uint32
+	shift *shift // crc.go
+	like  *line  // a line its goroutine made before at its location, or nil
+	key   rawKey // the first record key it was cached under
 }
 
 // recentLines is how many of the last lines lz remembers, to see whether
@@ -63,7 +45,7 @@ type lz struct {
 	mLen, mDist int
 	mSrc        int64
 	// how the lines went: grown over by the pending match, matched
-	// whole, written piece by piece (for the tests)
+	// whole, written against a similar line (for the tests)
 	grown, whole, fresh int
 }
 
@@ -86,8 +68,8 @@ func (c *lz) write(l, next *line) {
 		c.mLen, c.mDist, c.mSrc = len(l.text), int(c.pos-l.last), l.lastN
 		c.whole++
 	default:
-		c.pieces(l)
 		c.fresh++
+		c.against(l)
 	}
 	l.last, l.lastN = c.pos, c.n
 	c.recent[uint64(c.n)%recentLines] = l
@@ -106,28 +88,74 @@ func (c *lz) next() *line {
 	return c.recent[uint64(next)%recentLines]
 }
 
-// pieces writes l piece by piece: a match for each piece seen within the
-// window, literals for the others.
-func (c *lz) pieces(l *line) {
-	at := c.pos
-	for _, p := range l.pieces {
-		last := p.seg.last()
-		d := int(at - last)
-		switch {
-		case last < 0 || d > window || p.n < minMatch:
-			c.flushMatch()
-			c.z.literals(l.text[p.off : p.off+p.n])
-		case c.mLen > 0 && c.mDist == d:
-			c.mLen += int(p.n)
-		default:
-			c.flushMatch()
-			c.mLen, c.mDist = int(p.n), d
-		}
-		c.mSrc = -1
-		at += int64(p.n)
+// against writes l as a run of matches into the similar line l.like and
+// literals: the lines differ in numbers (an object's, an index), so where
+// they differ the digits of both are skipped, l's written as literals,
+// and the rest matched again. What does not realign so is literals.
+func (c *lz) against(l *line) {
+	t, like := l.text, l.like
+	if like == nil || like.last < 0 || c.pos-like.last > window {
+		c.flushMatch()
+		c.z.literals(t)
+		return
 	}
-	for _, p := range l.pieces { // l is where its segs are now
-		p.seg.line, p.seg.off = l, p.off
+	u := like.text
+	i, j := 0, 0
+	for i < len(t) {
+		start := i
+		n := same(t[i:], u[j:])
+		i, j = i+n, j+n
+		c.copy(i-start, int(c.pos+int64(i)-like.last-int64(j)), t[start:i])
+		start = i
+		for i < len(t) && digit(t[i]) {
+			i++
+		}
+		for j < len(u) && digit(u[j]) {
+			j++
+		}
+		if i == start && i < len(t) && (j == len(u) || t[i] != u[j]) {
+			i = len(t) // no digits where they differ: the rest is new
+		}
+		if i > start {
+			c.flushMatch()
+			c.z.literals(t[start:i])
+		}
+	}
+	c.mSrc = -1 // the match ends within a line
+}
+
+func digit(b byte) bool { return b-'0' < 10 }
+
+// same is how many bytes t and u begin with alike, compared eight at a
+// time.
+func same(t, u []byte) int {
+	n := 0
+	for len(t)-n >= 8 && len(u)-n >= 8 {
+		if x := binary.LittleEndian.Uint64(t[n:]) ^ binary.LittleEndian.Uint64(u[n:]); x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		n += 8
+	}
+	for n < len(t) && n < len(u) && t[n] == u[n] {
+		n++
+	}
+	return n
+}
+
+// copy writes n bytes (b) as a match at distance d, grown from the
+// pending one if that copies from the same distance, or as literals when
+// too short or too far.
+func (c *lz) copy(n, d int, b []byte) {
+	switch {
+	case n == 0:
+	case n < minMatch || d < 1 || d > window:
+		c.flushMatch()
+		c.z.literals(b)
+	case c.mLen > 0 && c.mDist == d:
+		c.mLen += n
+	default:
+		c.flushMatch()
+		c.mLen, c.mDist = n, d
 	}
 }
 

@@ -28,7 +28,7 @@ type lineGen struct {
 }
 
 func newLineGen(seed int64) *lineGen {
-	return &lineGen{rng: rand.New(rand.NewSource(seed)), ls: newLines()}
+	return &lineGen{rng: rand.New(rand.NewSource(seed)), ls: newLines(shifts{})}
 }
 
 func (g *lineGen) pick(xs ...string) string { return xs[g.rng.Intn(len(xs))] }
@@ -55,7 +55,7 @@ func (g *lineGen) newLine() *line {
 	if r.Intn(5) == 0 { // a record of two events
 		evs = append(evs, named{op(r.Intn(len(opText))), g.pick(arg, "", "bank.Account.mu#1")})
 	}
-	return g.ls.intern(thread, loc, evs...)
+	return g.ls.make(uint64(len(thread)), thread, loc, evs...)
 }
 
 // next is the next line: a new one, or one of the recent ones, or the

@@ -13,23 +13,44 @@ import (
 // order the trace first meets them (1, 2, …). The tables hold the
 // objects' addresses, which keeps them alive: a freed object's address is
 // never taken for a new object's. Only the encoder's goroutine uses them.
+// The hints are the instrumented code's literals, at fixed addresses, so
+// most tables are keyed by address, which costs less than by text (a
+// hint made anew only makes another entry).
 type namer struct {
-	objs    map[objKey]int
-	count   map[string]int
-	fixed   map[unsafe.Pointer]string // locks, channels, … by address
-	names   map[objKey]string         // what varName and mapName built
-	threads map[uint64]string         // goroutine id → thread name
-	unknown int                       // threads named uN so far
+	types   map[string]*numbers // by type: "pkg.T", "pkg.T.buf[]", "ch"
+	typeOf  map[text]*numbers   // the type a hint names fields of
+	elemsOf map[text]*numbers   // the type of the arrays and maps a hint reaches
+	kinds   map[text]*numbers   // a kind's numbering
+	names   map[nameKey]string  // what varName and mapName built
+	fixed   map[unsafe.Pointer]string
+	threads map[uint64]string // goroutine id → thread name
+	unknown int               // threads named uN so far
 }
 
-type objKey struct {
-	typ string
-	p   unsafe.Pointer
+// numbers numbers the objects of one type.
+type numbers struct {
+	count int
+	of    map[unsafe.Pointer]int
+}
+
+// text is a string by address and length.
+type text struct {
+	p unsafe.Pointer
+	n int
+}
+
+func textOf(s string) text { return text{unsafe.Pointer(unsafe.StringData(s)), len(s)} }
+
+type nameKey struct {
+	hint text
+	p    unsafe.Pointer
+	elem bool // a map's name (HINT[]#N), not a field's
 }
 
 func newNamer() namer {
-	return namer{objs: map[objKey]int{}, count: map[string]int{}, fixed: map[unsafe.Pointer]string{},
-		names: map[objKey]string{}, threads: map[uint64]string{}}
+	return namer{types: map[string]*numbers{}, typeOf: map[text]*numbers{}, elemsOf: map[text]*numbers{},
+		kinds: map[text]*numbers{}, names: map[nameKey]string{}, fixed: map[unsafe.Pointer]string{},
+		threads: map[uint64]string{}}
 }
 
 // pointer is the data word of an interface holding a pointer (or a map
@@ -38,14 +59,62 @@ func pointer(x any) unsafe.Pointer {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]
 }
 
-// number is the object number of p among the objects of type typ.
-func (m *namer) number(typ string, p unsafe.Pointer) string {
-	k := objKey{typ, p}
-	n, ok := m.objs[k]
+// typ is the numbering of type name.
+func (m *namer) typ(name string) *numbers {
+	t := m.types[name]
+	if t == nil {
+		t = &numbers{of: map[unsafe.Pointer]int{}}
+		m.types[name] = t
+	}
+	return t
+}
+
+// fieldsOf is the numbering of the objects whose fields hint names
+// ("pkg.T.f": pkg.T's).
+func (m *namer) fieldsOf(hint string) *numbers {
+	k := textOf(hint)
+	t := m.typeOf[k]
+	if t == nil {
+		name := hint
+		if i := strings.LastIndexByte(hint, '.'); i > 0 {
+			name = hint[:i]
+		}
+		t = m.typ(name)
+		m.typeOf[k] = t
+	}
+	return t
+}
+
+// ofKind is the numbering of the objects of kind ("sync.Mutex", "ch").
+func (m *namer) ofKind(kind string) *numbers {
+	k := textOf(kind)
+	t := m.kinds[k]
+	if t == nil {
+		t = m.typ(kind)
+		m.kinds[k] = t
+	}
+	return t
+}
+
+// elemsThrough is the numbering of the arrays and maps reached through
+// hint (type "HINT[]").
+func (m *namer) elemsThrough(hint string) *numbers {
+	k := textOf(hint)
+	t := m.elemsOf[k]
+	if t == nil {
+		t = m.typ(hint + "[]")
+		m.elemsOf[k] = t
+	}
+	return t
+}
+
+// number is the object number of p among t's objects.
+func (t *numbers) number(p unsafe.Pointer) string {
+	n, ok := t.of[p]
 	if !ok {
-		m.count[typ]++
-		n = m.count[typ]
-		m.objs[k] = n
+		t.count++
+		n = t.count
+		t.of[p] = n
 	}
 	return strconv.Itoa(n)
 }
@@ -58,7 +127,7 @@ func (m *namer) arg(a *ref) string {
 	case howVar:
 		return m.varName(a.s, a.obj)
 	case howElem:
-		return a.s + "#" + m.number(a.s+"[]", a.p) + "[" + strconv.Itoa(a.n) + "]"
+		return a.s + "#" + m.elemsThrough(a.s).number(a.p) + "[" + strconv.Itoa(a.n) + "]"
 	case howMap:
 		return m.mapName(a.p, a.s)
 	case howObj:
@@ -82,15 +151,11 @@ func (m *namer) varName(hint string, obj unsafe.Pointer) string {
 	if obj == nil {
 		return hint
 	}
-	k := objKey{hint, obj}
+	k := nameKey{hint: textOf(hint), p: obj}
 	if name, ok := m.names[k]; ok {
 		return name
 	}
-	typ := hint
-	if i := strings.LastIndexByte(hint, '.'); i > 0 {
-		typ = hint[:i]
-	}
-	name := hint + "#" + m.number(typ, obj)
+	name := hint + "#" + m.fieldsOf(hint).number(obj)
 	m.names[k] = name
 	return name
 }
@@ -98,11 +163,11 @@ func (m *namer) varName(hint string, obj unsafe.Pointer) string {
 // mapName names a map as a whole: its entries are one variable
 // "HINT[]#N", N the map's number among those reached through hint.
 func (m *namer) mapName(p unsafe.Pointer, hint string) string {
-	k := objKey{hint + "[]", p}
+	k := nameKey{hint: textOf(hint), p: p, elem: true}
 	if name, ok := m.names[k]; ok {
 		return name
 	}
-	name := hint + "[]#" + m.number(k.typ, k.p)
+	name := hint + "[]#" + m.elemsThrough(hint).number(p)
 	m.names[k] = name
 	return name
 }
@@ -120,7 +185,7 @@ func (m *namer) fixedName(p unsafe.Pointer, hint string, obj unsafe.Pointer, kin
 	if hint != "" {
 		name = m.varName(hint, obj)
 	} else {
-		name = kind + "#" + m.number(kind, p)
+		name = kind + "#" + m.ofKind(kind).number(p)
 	}
 	m.fixed[p] = name
 	return name

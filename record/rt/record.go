@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 )
@@ -200,13 +201,15 @@ func put(g uint64, k kind, a *ref, loc string) {
 }
 
 // awaitSlot waits until the encoder has read the ring's previous round
-// from r (the ring is full: the program makes events faster than they
-// are encoded), encoding them itself unless another goroutine does.
+// from ticket t's slot (the ring is full: the program makes events faster
+// than they are encoded): it takes its turn to encode (asleep until then,
+// not spinning, which would take the core from the encoder), and yields
+// while the slot waits for a ticket not written yet.
 func awaitSlot(t uint64) {
-	for i := 0; t >= read.Load()+ringSize; i++ {
+	for t >= read.Load()+ringSize {
 		help()
 		if t >= read.Load()+ringSize {
-			pause(i)
+			runtime.Gosched()
 		}
 	}
 }
