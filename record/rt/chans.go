@@ -228,11 +228,11 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 	th := self()
 	c := chanOf(pointer(ch), cap(ch), th, loc)
 	c.recv.Lock()
-	defer c.recv.Unlock()
 	v, ok := <-ch
 	if !ok {
 		m := c.closing()
 		message(th, opWait, &m, loc)
+		c.recv.Unlock()
 		return v, ok
 	}
 	if !c.unpaired.Load() {
@@ -254,6 +254,7 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 		cond.Broadcast()
 		mu.Unlock()
 	}
+	c.recv.Unlock()
 	return v, ok
 }
 
