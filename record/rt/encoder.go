@@ -59,17 +59,24 @@ func help() {
 // included) or the first one not written yet; encMu is held. It frees
 // their slots every freeEvery records and when it stops.
 func (e *encoder) drain(upTo uint64) {
-	defer func() { read.Store(e.pos) }()
+	from := e.pos
 	for e.pos < upTo && !e.closed {
 		r := &ring[e.pos&ringMask]
 		m := r.meta.Load()
 		if m>>32 != e.pos>>ringBits || m&written == 0 {
-			return
+			break
 		}
-		e.record(r, kind(m&(written-1)))
+		e.encode(r, kind(m&(written-1)))
 		e.pos++
 		if e.pos%freeEvery == 0 {
 			read.Store(e.pos)
+		}
+	}
+	read.Store(e.pos)
+	if e.pos != from {
+		e.dirty = true
+		if len(e.lz.z.out) >= outChunk {
+			e.writeOut()
 		}
 	}
 }
@@ -178,24 +185,24 @@ func wake() {
 	}
 }
 
-// record writes the line of one record (or only names what it names).
+// encode writes the line of record r of kind k (or only names what it
+// names). Most records are the line after the one the pending match
+// copies last (lz.next): the match grows over it, nothing is looked up.
+// (A record that writes no line, a literal, a boxed ref have no line with
+// their key.)
+func (e *encoder) encode(r *record, k kind) {
+	if !e.lz.growOver(r, k) {
+		e.record(r, k)
+	}
+}
+
+// record writes the line of a record that growOver did not take.
 func (e *encoder) record(r *record, k kind) {
 	if k.op() >= opName {
 		e.silent(r, k.op(), k.how())
 		return
 	}
-	// Most lines are the line after the one the pending match copies
-	// last: the line lz expects next, if the record is its key.
-	next := e.lz.next()
-	l := next
-	if l == nil || !l.key.is(r, k) {
-		l = e.lineOf(r, k)
-	}
-	e.lz.write(l, next)
-	e.dirty = true
-	if len(e.lz.z.out) >= outChunk {
-		e.writeOut()
-	}
+	e.lz.write(e.lineOf(r, k), nil)
 }
 
 // silent does what a record that writes no line says.

@@ -52,7 +52,7 @@ func BenchmarkEncoder(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r := &recs[i&(len(recs)-1)]
-		e.record(r, kind(r.meta.Load()))
+		e.encode(r, kind(r.meta.Load()))
 	}
 }
 
@@ -84,6 +84,6 @@ func BenchmarkEncoderFresh(b *testing.B) {
 			a, k = object(unsafe.Pointer(&x.mu), "objs.Node.mu", x, mutexTag), kindOf(opRel, howObj)
 			r.pack(uint64(1+i/3%2), &a, "objs/objs.go:27 Fill")
 		}
-		e.record(r, k)
+		e.encode(r, k)
 	}
 }

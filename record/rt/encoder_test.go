@@ -250,7 +250,7 @@ func TestEncoderAgainstReference(t *testing.T) {
 			ev := g.event()
 			var r record
 			r.pack(ev.g, &ev.a, ev.loc)
-			e.record(&r, ev.kind())
+			e.encode(&r, ev.kind())
 			text.WriteString(want.line(ev))
 		}
 		e.lz.close()

@@ -57,20 +57,43 @@ func newLZ() lz {
 
 // write appends one line to the text; next is c.next().
 func (c *lz) write(l, next *line) {
-	switch {
-	case l == next:
-		// The line after the one copied last is this line: the match grows.
-		c.mLen += len(l.text)
-		c.mSrc++
-		c.grown++
-	case l.last >= 0 && c.pos-l.last <= window && len(l.text) >= minMatch:
+	if l == next {
+		c.grow(l)
+		return
+	}
+	if l.last >= 0 && c.pos-l.last <= window && len(l.text) >= minMatch {
 		c.flushMatch()
 		c.mLen, c.mDist, c.mSrc = len(l.text), int(c.pos-l.last), l.lastN
 		c.whole++
-	default:
+	} else {
 		c.fresh++
 		c.against(l)
 	}
+	c.advance(l)
+}
+
+// growOver grows the pending match over the line of record r of kind k
+// if that is the line it copies next; it reports whether it did.
+func (c *lz) growOver(r *record, k kind) bool {
+	l := c.next()
+	if l == nil || !l.key.is(r, k) {
+		return false
+	}
+	c.grow(l)
+	return true
+}
+
+// grow appends the line the pending match copies next (next()): the
+// match grows over it.
+func (c *lz) grow(l *line) {
+	c.mLen += len(l.text)
+	c.mSrc++
+	c.grown++
+	c.advance(l)
+}
+
+// advance accounts for line l, just written.
+func (c *lz) advance(l *line) {
 	l.last, l.lastN = c.pos, c.n
 	c.recent[uint64(c.n)%recentLines] = l
 	c.pos += int64(len(l.text))
