@@ -246,8 +246,15 @@ func (e *encoder) newLine(r *record, k kind) *line {
 	e.made++
 	a, loc := r.unpack(k.how())
 	thread, first := e.names.thread(r.g), named{k.op(), e.names.arg(&a)}
+	// Its site: the location, the op, the hint or tag (not a literal's
+	// text, made for the event).
+	at := uint64(uintptr(r.loc)) * 0x165667b19e3779f9
+	site := at ^ uint64(k)<<40
+	if h := k.how(); h != howLit && h != howBoxed {
+		site ^= uint64(uintptr(r.s)) * 0x27d4eb2f165667c5
+	}
 	if !k.pair() {
-		return e.lines.make(r.g, thread, loc, first)
+		return e.lines.make(r.g, site, at, thread, loc, first)
 	}
 	second := first
 	second.op = k.op2()
@@ -255,14 +262,16 @@ func (e *encoder) newLine(r *record, k kind) *line {
 		a.tag = roomTag
 		second.arg = e.names.arg(&a)
 	}
-	return e.lines.make(r.g, thread, loc, first, second)
+	return e.lines.make(r.g, site, at, thread, loc, first, second)
 }
 
 // forget drops the lines (the names stay): a goroutine's name changed.
 func (e *encoder) forget() {
 	e.lz.forget()
 	clear(e.cache.slots)
-	*e.lines.like = [likeSlots]*line{}
+	for _, t := range e.lines.like {
+		clear(t)
+	}
 }
 
 // flush writes out every line so far.

@@ -72,19 +72,22 @@ func (c *cache) put(r *record, k kind, l *line) {
 
 // lines makes the encoder's lines and keeps what they share: the tables
 // of their lengths' CRC shifts (kept when the lines are forgotten), and
-// the last line made by each goroutine at each location (what a new line
-// there is written against).
+// the last line made at each site (a place in the code: a location, an op
+// and a hint or kind) by each goroutine, at each site by any, and at each
+// location: what a new line is written against (the first there is).
 type lines struct {
 	shifts shifts
-	like   *[likeSlots]*line // by the hash of goroutine and location
+	like   [3]map[uint64]*line // by the hash of its site and goroutine, site, location
 }
 
-// likeSlots is the size of lines.like, where lines of different
-// goroutines or locations may take each other's slot (then a line is
-// written against one that is less alike, or none).
-const likeSlots = 1 << 10
+// maxLike bounds lines.like's tables: a program of many goroutines makes
+// many sites of the first (a goroutine at a place); when one is full it
+// is emptied.
+const maxLike = 1 << 16
 
-func newLines(s shifts) lines { return lines{shifts: s, like: new([likeSlots]*line)} }
+func newLines(s shifts) lines {
+	return lines{shifts: s, like: [3]map[uint64]*line{{}, {}, {}}}
+}
 
 // named is an event's op and its argument's name, for make.
 type named struct {
@@ -94,7 +97,7 @@ type named struct {
 
 // make is the line THREAD|OP(ARG)|LOC of each event (no parentheses when
 // arg is "", no location when loc is ""), as one line of lz's.
-func (ls *lines) make(g uint64, thread, loc string, evs ...named) *line {
+func (ls *lines) make(g, site, at uint64, thread, loc string, evs ...named) *line {
 	n := 0
 	for _, ev := range evs {
 		n += len(thread) + len(ev.arg) + len(loc) + 12
@@ -110,12 +113,17 @@ func (ls *lines) make(g uint64, thread, loc string, evs ...named) *line {
 		}
 		b = append(b, '\n')
 	}
-	h := (g*0x9e3779b97f4a7c15 ^ uint64(uintptr(unsafe.Pointer(unsafe.StringData(loc))))*0x165667b19e3779f9) >> 40
-	at := &ls.like[h%likeSlots]
-	l := &line{text: b, last: -1, crc0: crc0(b), shift: ls.shifts.of(len(b)), like: *at}
-	if l.like != nil {
-		l.like.like = nil // no chains: the lines before are let go
+	l := &line{text: b, last: -1, crc0: crc0(b), shift: ls.shifts.of(len(b))}
+	for k, h := range [3]uint64{site ^ g*0x9e3779b97f4a7c15, site, at} {
+		t := ls.like[k]
+		if like := t[h]; l.like == nil && like != nil {
+			l.like = like
+			like.like = nil // no chains: the lines before are let go
+		}
+		if len(t) >= maxLike {
+			clear(t)
+		}
+		t[h] = l
 	}
-	*at = l
 	return l
 }

@@ -13,8 +13,9 @@ import (
 // last 32 KiB of text is one deflate match back to it, and when the next
 // line also follows its own earlier copy the match grows over it (up to
 // whole runs of lines, 258 bytes a token). A line not seen that recently
-// is written against a similar line (the last one its goroutine made at
-// its location, usually the same event on the object before): matches
+// is written against a similar line (the last one its goroutine, else
+// any, made at its location, usually the same event on the object
+// before): matches
 // for the bytes they share, literals for the numbers that differ (an
 // object's, an index). No byte is hashed or searched, so a line costs
 // about as much as a table lookup.
@@ -26,8 +27,8 @@ type line struct {
 	lastN int64 // the line number it had then
 	crc0  uint32
 	shift *shift // crc.go
-	like  *line  // a line its goroutine made before at its location, or nil
-	key   rawKey // the first record key it was cached under
+	like  *line  // a line made before at its place in the code, or nil
+	key   rawKey // the record key it is cached under
 }
 
 // recentLines is how many of the last lines lz remembers, to see whether
@@ -114,7 +115,9 @@ func (c *lz) next() *line {
 // against writes l as a run of matches into the similar line l.like and
 // literals: the lines differ in numbers (an object's, an index), so where
 // they differ the digits of both are skipped, l's written as literals,
-// and the rest matched again. What does not realign so is literals.
+// and the rest matched again. Where they differ otherwise (another op or
+// variable at the location), what is left of both is matched from its
+// end (the location), and what is between is literals.
 func (c *lz) against(l *line) {
 	t, like := l.text, l.like
 	if like == nil || like.last < 0 || c.pos-like.last > window {
@@ -137,7 +140,8 @@ func (c *lz) against(l *line) {
 			j++
 		}
 		if i == start && i < len(t) && (j == len(u) || t[i] != u[j]) {
-			i = len(t) // no digits where they differ: the rest is new
+			c.ends(t[i:], u[j:], int(c.pos+int64(len(t))-like.last-int64(len(u))))
+			break
 		}
 		if i > start {
 			c.flushMatch()
@@ -145,6 +149,18 @@ func (c *lz) against(l *line) {
 		}
 	}
 	c.mSrc = -1 // the match ends within a line
+}
+
+// ends writes t as literals but for the bytes it ends with as u does,
+// which it writes as a match at distance d (that of their ends).
+func (c *lz) ends(t, u []byte, d int) {
+	n := 0
+	for n < len(t) && n < len(u) && t[len(t)-1-n] == u[len(u)-1-n] {
+		n++
+	}
+	c.flushMatch()
+	c.z.literals(t[:len(t)-n])
+	c.copy(n, d, t[len(t)-n:])
 }
 
 func digit(b byte) bool { return b-'0' < 10 }

@@ -55,7 +55,7 @@ func (g *lineGen) newLine() *line {
 	if r.Intn(5) == 0 { // a record of two events
 		evs = append(evs, named{op(r.Intn(len(opText))), g.pick(arg, "", "bank.Account.mu#1")})
 	}
-	return g.ls.make(uint64(len(thread)), thread, loc, evs...)
+	return g.ls.make(uint64(len(thread)), uint64(len(loc)+len(evs)), uint64(len(loc)), thread, loc, evs...)
 }
 
 // next is the next line: a new one, or one of the recent ones, or the
