@@ -2,33 +2,37 @@
 
 package rt
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "encoding/binary"
 
-// zstream writes a gzip stream (RFC 1952) of deflate blocks with the
-// fixed Huffman codes (RFC 1951 §3.2.6). The encoder above it (lz.go)
-// chooses the matches itself, a line at a time, so that no byte of the
-// trace is searched: this layer only packs literals and matches into bits.
-// The output gathers in out, which the caller writes to the file.
+// zstream writes a gzip stream (RFC 1952) of deflate blocks with Huffman
+// codes made for each block (RFC 1951 §3.2.7). The encoder above it
+// (lz.go) chooses the matches itself, a line at a time, so that no byte
+// of the trace is searched: this layer gathers a block's literals and
+// matches as tokens, counts their symbols, and when the block is full,
+// flushed or closed, writes its codes and its tokens in bits. The output
+// gathers in out, which the caller writes to the file.
 type zstream struct {
-	out  []byte
-	acc  uint64 // bits not yet in out, the first in the low bits
-	nacc uint
-	crc  uint32 // of the text so far, before its final inversion (crc.go)
-	size uint32 // its length mod 2^32
+	out   []byte
+	acc   uint64 // bits not yet in out, the first in the low bits
+	nacc  uint
+	crc   uint32 // of the text so far, before its final inversion (crc.go)
+	size  uint32 // its length mod 2^32
+	toks  []uint32
+	lfreq [numLit]uint32 // the block's literal/length symbols
+	dfreq [numDist]uint32
 }
 
-// The fixed codes, bit-reversed (deflate sends a Huffman code's high bit
-// first; the bit buffer fills from the low end), joined to their extra
-// bits where there are some.
-var (
-	litCode [256]uint16 // code of each literal byte
-	litLen  [256]uint8
-	lenBits [259]uint32 // code and extra bits of each match length 3…258
-	lenN    [259]uint8
-	distTab [512]uint8 // distance code of d-1 (<256), else of 256+(d-1)>>7
+const (
+	maxMatch  = 258
+	minMatch  = 3
+	window    = 1 << 15 // the farthest a match may reach back
+	numLit    = 286     // literal/length symbols: 0…255, end of block, lengths
+	numDist   = 30
+	endBlock  = 256
+	maxBits   = 15 // the longest code of a literal, length or distance
+	blockToks = 1 << 14
+	// A token is a literal byte, or matchTok | (length-3)<<15 | distance-1.
+	matchTok = 1 << 31
 )
 
 var (
@@ -36,41 +40,16 @@ var (
 	lenExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
 	dBase    = [30]uint16{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577}
 	dExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+	lenCode  [maxMatch + 1]uint8 // the length symbol of each match length, less 257
+	distTab  [512]uint8          // distance code of d-1 (<256), else of 256+(d-1)>>7
+	// The order in which a block gives its code-length code's lengths.
+	clOrder = [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 )
-
-const (
-	maxMatch = 258
-	minMatch = 3
-	window   = 1 << 15 // the farthest a match may reach back
-)
-
-// fixedCode is the fixed code of literal/length symbol s, reversed, and
-// its length.
-func fixedCode(s int) (uint32, uint8) {
-	var c, n int
-	switch {
-	case s < 144:
-		c, n = 0x30+s, 8
-	case s < 256:
-		c, n = 0x190+s-144, 9
-	case s < 280:
-		c, n = s-256, 7
-	default:
-		c, n = 0xc0+s-280, 8
-	}
-	return uint32(bits.Reverse16(uint16(c)) >> (16 - n)), uint8(n)
-}
 
 func init() {
-	for b := 0; b < 256; b++ {
-		c, n := fixedCode(b)
-		litCode[b], litLen[b] = uint16(c), n
-	}
 	for k, base := range lenBase {
-		c, n := fixedCode(257 + k)
 		for l := int(base); l <= maxMatch && (k+1 == len(lenBase) || l < int(lenBase[k+1])); l++ {
-			lenBits[l] = c | uint32(l-int(base))<<n
-			lenN[l] = n + lenExtra[k]
+			lenCode[l] = uint8(k)
 		}
 	}
 	for k, base := range dBase {
@@ -84,21 +63,18 @@ func init() {
 	}
 }
 
-// header starts the gzip member and the first block.
+func distCode(d int) uint8 {
+	if d-1 < 256 {
+		return distTab[d-1]
+	}
+	return distTab[256+(d-1)>>7]
+}
+
+// header starts the gzip member.
 func (z *zstream) header() {
 	// ID1 ID2 CM=deflate FLG=0 MTIME=0 XFL=0 OS=unknown
 	z.out = append(z.out, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255)
 	z.crc = ^uint32(0)
-	z.blockStart(false)
-}
-
-// blockStart opens a block of fixed codes.
-func (z *zstream) blockStart(final bool) {
-	if final {
-		z.put(3, 3) // BFINAL=1, BTYPE=01
-	} else {
-		z.put(2, 3) // BFINAL=0, BTYPE=01
-	}
 }
 
 // put appends the n low bits of b (n ≤ 32).
@@ -112,28 +88,29 @@ func (z *zstream) put(b uint32, n uint8) {
 	}
 }
 
-// literals writes the bytes of t as literals.
+// literals adds the bytes of t as literals.
 func (z *zstream) literals(t []byte) {
 	for _, b := range t {
-		z.put(uint32(litCode[b]), litLen[b])
+		z.toks = append(z.toks, uint32(b))
+		z.lfreq[b]++
+	}
+	if len(z.toks) >= blockToks {
+		z.block(false)
 	}
 }
 
-// match writes one match of length l (3…258) at distance d (1…32768).
+// match adds one match of length l (3…258) at distance d (1…32768).
 func (z *zstream) match(l, d int) {
-	z.put(lenBits[l], lenN[l])
-	var k uint8
-	if d-1 < 256 {
-		k = distTab[d-1]
-	} else {
-		k = distTab[256+(d-1)>>7]
+	z.toks = append(z.toks, matchTok|uint32(l-minMatch)<<15|uint32(d-1))
+	z.lfreq[endBlock+1+int(lenCode[l])]++
+	z.dfreq[distCode(d)]++
+	if len(z.toks) >= blockToks {
+		z.block(false)
 	}
-	code := uint32(bits.Reverse8(k) >> 3)
-	z.put(code|uint32(d-int(dBase[k]))<<5, 5+dExtra[k])
 }
 
-// copyOf writes a match of any length l ≥ 3 at distance d, in pieces of
-// at most 258 bytes and at least 3.
+// copyOf adds a match of any length l ≥ 3 at distance d, in pieces of at
+// most 258 bytes and at least 3.
 func (z *zstream) copyOf(l, d int) {
 	for l > maxMatch {
 		n := maxMatch
@@ -153,16 +130,16 @@ func (z *zstream) add(l *line) {
 	z.size += uint32(len(l.text))
 }
 
-// align ends the current block and writes an empty stored block, which
-// brings the stream to a byte boundary: everything before it can be
-// inflated from the bytes in out (what zlib calls a sync flush). A new
-// block follows.
+// align writes the current block and an empty stored block, which brings
+// the stream to a byte boundary: everything before it can be inflated
+// from the bytes in out (what zlib calls a sync flush).
 func (z *zstream) align() {
-	z.put(0, 7)   // end of block (symbol 256)
+	if len(z.toks) > 0 {
+		z.block(false)
+	}
 	z.put(0, 3)   // BFINAL=0, BTYPE=00: stored
 	z.byteAlign() // a stored block's length starts on a byte
 	z.out = append(z.out, 0, 0, 0xff, 0xff)
-	z.blockStart(false)
 }
 
 func (z *zstream) byteAlign() {
@@ -178,13 +155,132 @@ func (z *zstream) byteAlign() {
 	z.acc = 0
 }
 
-// close ends the stream: the current block, an empty final block and the
-// trailer (CRC-32 and length of the text).
+// close ends the stream: the last block (an empty one of the fixed codes
+// if there are no tokens) and the trailer (CRC-32 and length of the text).
 func (z *zstream) close() {
-	z.put(0, 7)
-	z.blockStart(true)
-	z.put(0, 7)
+	if len(z.toks) > 0 {
+		z.block(true)
+	} else {
+		z.put(3, 3) // BFINAL=1, BTYPE=01: fixed codes
+		z.put(0, 7) // end of block
+	}
 	z.byteAlign()
 	z.out = binary.LittleEndian.AppendUint32(z.out, ^z.crc)
 	z.out = binary.LittleEndian.AppendUint32(z.out, z.size)
+}
+
+// block writes the tokens gathered as one block with codes of its own.
+func (z *zstream) block(final bool) {
+	z.lfreq[endBlock]++
+	var lit [numLit]uint8
+	var dist [numDist]uint8
+	codeLengths(z.lfreq[:], lit[:], maxBits)
+	codeLengths(z.dfreq[:], dist[:], maxBits)
+	nlit, ndist := used(lit[:], 257), used(dist[:], 1)
+	z.put(b2u(final)|2<<1, 3) // BFINAL, BTYPE=10: codes of the block's own
+	z.put(uint32(nlit-257), 5)
+	z.put(uint32(ndist-1), 5)
+	z.codes(append(lit[:nlit:nlit], dist[:ndist]...))
+	var lc, dc [numLit]uint16
+	canonical(lit[:], lc[:])
+	canonical(dist[:], dc[:numDist])
+	for _, t := range z.toks {
+		if t < matchTok {
+			z.put(uint32(lc[t]), lit[t])
+			continue
+		}
+		l, d := int(t>>15&0xff)+minMatch, int(t&0x7fff)+1
+		k := lenCode[l]
+		z.put(uint32(lc[endBlock+1+int(k)])|uint32(l-int(lenBase[k]))<<lit[endBlock+1+int(k)], lit[endBlock+1+int(k)]+lenExtra[k])
+		c := distCode(d)
+		z.put(uint32(dc[c])|uint32(d-int(dBase[c]))<<dist[c], dist[c]+dExtra[c])
+	}
+	z.put(uint32(lc[endBlock]), lit[endBlock])
+	z.toks = z.toks[:0]
+	z.lfreq, z.dfreq = [numLit]uint32{}, [numDist]uint32{}
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// used is how many of the code lengths a block gives: up to the last
+// one that is not zero, at least least.
+func used(lengths []uint8, least int) int {
+	n := len(lengths)
+	for n > least && lengths[n-1] == 0 {
+		n--
+	}
+	return n
+}
+
+// codes writes the code lengths of a block's two codes, run-length
+// coded as zlib does (RFC 1951 §3.2.7: 16 repeats the last length 3…6
+// times, 17 and 18 give 3…10 and 11…138 zeros), themselves in a code of
+// at most 7 bits.
+func (z *zstream) codes(lengths []uint8) {
+	type sym struct{ s, extra, n uint8 } // symbol, extra bits, their number
+	var syms []sym
+	var freq [19]uint32
+	emit := func(s sym) {
+		syms = append(syms, s)
+		freq[s.s]++
+	}
+	prev, count := -1, 0
+	maxCount, minCount := 7, 4
+	if lengths[0] == 0 {
+		maxCount, minCount = 138, 3
+	}
+	for n, cur := range lengths {
+		next := -1
+		if n+1 < len(lengths) {
+			next = int(lengths[n+1])
+		}
+		if count++; count < maxCount && int(cur) == next {
+			continue
+		}
+		switch {
+		case count < minCount:
+			for ; count > 0; count-- {
+				emit(sym{cur, 0, 0})
+			}
+		case cur != 0:
+			if int(cur) != prev {
+				emit(sym{cur, 0, 0})
+				count--
+			}
+			emit(sym{16, uint8(count - 3), 2})
+		case count <= 10:
+			emit(sym{17, uint8(count - 3), 3})
+		default:
+			emit(sym{18, uint8(count - 11), 7})
+		}
+		count, prev = 0, int(cur)
+		switch {
+		case next == 0:
+			maxCount, minCount = 138, 3
+		case int(cur) == next:
+			maxCount, minCount = 6, 3
+		default:
+			maxCount, minCount = 7, 4
+		}
+	}
+	var cl [19]uint8
+	codeLengths(freq[:], cl[:], 7)
+	n := 19
+	for n > 4 && cl[clOrder[n-1]] == 0 {
+		n--
+	}
+	z.put(uint32(n-4), 4)
+	for _, s := range clOrder[:n] {
+		z.put(uint32(cl[s]), 3)
+	}
+	var cc [19]uint16
+	canonical(cl[:], cc[:])
+	for _, s := range syms {
+		z.put(uint32(cc[s.s])|uint32(s.extra)<<cl[s.s], cl[s.s]+s.n)
+	}
 }
