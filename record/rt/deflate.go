@@ -20,7 +20,12 @@ type zstream struct {
 	toks  []uint32
 	lfreq [numLit]uint32 // the block's literal/length symbols
 	dfreq [numDist]uint32
+	syms  []clSym // the block's code lengths, run-length coded
 }
+
+// clSym is a symbol of the code-length code, with its extra bits and
+// their number.
+type clSym struct{ s, extra, n uint8 }
 
 const (
 	maxMatch  = 258
@@ -155,8 +160,9 @@ func (z *zstream) byteAlign() {
 	z.acc = 0
 }
 
-// close ends the stream: the last block (an empty one of the fixed codes
-// if there are no tokens) and the trailer (CRC-32 and length of the text).
+// close ends the stream: the last block (an empty one of deflate's fixed
+// codes if there are no tokens) and the trailer (CRC-32 and length of the
+// text).
 func (z *zstream) close() {
 	if len(z.toks) > 0 {
 		z.block(true)
@@ -180,7 +186,9 @@ func (z *zstream) block(final bool) {
 	z.put(b2u(final)|2<<1, 3) // BFINAL, BTYPE=10: codes of the block's own
 	z.put(uint32(nlit-257), 5)
 	z.put(uint32(ndist-1), 5)
-	z.codes(append(lit[:nlit:nlit], dist[:ndist]...))
+	var both [numLit + numDist]uint8
+	copy(both[copy(both[:], lit[:nlit]):], dist[:ndist])
+	z.codes(both[:nlit+ndist])
 	var lc, dc [numLit]uint16
 	canonical(lit[:], lc[:])
 	canonical(dist[:], dc[:numDist])
@@ -222,10 +230,9 @@ func used(lengths []uint8, least int) int {
 // times, 17 and 18 give 3…10 and 11…138 zeros), themselves in a code of
 // at most 7 bits.
 func (z *zstream) codes(lengths []uint8) {
-	type sym struct{ s, extra, n uint8 } // symbol, extra bits, their number
-	var syms []sym
+	syms := z.syms[:0]
 	var freq [19]uint32
-	emit := func(s sym) {
+	emit := func(s clSym) {
 		syms = append(syms, s)
 		freq[s.s]++
 	}
@@ -245,18 +252,18 @@ func (z *zstream) codes(lengths []uint8) {
 		switch {
 		case count < minCount:
 			for ; count > 0; count-- {
-				emit(sym{cur, 0, 0})
+				emit(clSym{cur, 0, 0})
 			}
 		case cur != 0:
 			if int(cur) != prev {
-				emit(sym{cur, 0, 0})
+				emit(clSym{cur, 0, 0})
 				count--
 			}
-			emit(sym{16, uint8(count - 3), 2})
+			emit(clSym{16, uint8(count - 3), 2})
 		case count <= 10:
-			emit(sym{17, uint8(count - 3), 3})
+			emit(clSym{17, uint8(count - 3), 3})
 		default:
-			emit(sym{18, uint8(count - 11), 7})
+			emit(clSym{18, uint8(count - 11), 7})
 		}
 		count, prev = 0, int(cur)
 		switch {
@@ -283,4 +290,5 @@ func (z *zstream) codes(lengths []uint8) {
 	for _, s := range syms {
 		z.put(uint32(cc[s.s])|uint32(s.extra)<<cl[s.s], cl[s.s]+s.n)
 	}
+	z.syms = syms
 }

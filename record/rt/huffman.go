@@ -22,7 +22,8 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 		f uint64
 		s int
 	}
-	leaves := make([]leaf, 0, len(freq))
+	var buf [numLit]leaf // the largest alphabet's: no allocation
+	leaves := buf[:0]
 	for s, f := range freq {
 		if f > 0 {
 			leaves = append(leaves, leaf{uint64(f), s})
@@ -40,8 +41,9 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 		return cmp.Compare(a.s, b.s)
 	})
 	n := len(leaves)
-	weight := make([]uint64, 2*n-1)
-	parent := make([]int, 2*n-1)
+	var wbuf [2 * numLit]uint64
+	var pbuf, dbuf [2 * numLit]int
+	weight, parent, depth := wbuf[:2*n-1], pbuf[:2*n-1], dbuf[:2*n-1]
 	for i, l := range leaves {
 		weight[i] = l.f
 	}
@@ -63,7 +65,7 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 		parent[a], parent[b] = made, made
 	}
 	var count [32]int
-	depth := make([]int, 2*n-1) // the root, 2n-2, has depth 0
+	depth[2*n-2] = 0 // the root
 	for i := 2*n - 3; i >= 0; i-- {
 		depth[i] = depth[parent[i]] + 1
 		if i < n {
