@@ -118,12 +118,12 @@ func flushTo(upTo uint64, last bool) {
 }
 
 // encodeLoop is the encoder's own goroutine: it encodes what the ring
-// holds, yields while it is empty, then sleeps, longer while it stays
-// empty; a producer that finds it asleep wakes it (emit). It writes out
-// the stream every flushEvery, until the trace is closed.
+// holds, and sleeps when the ring is empty, until a goroutine that makes
+// events wakes it (emit, every batch tickets) or the stream is due to be
+// written out (every flushEvery), until the trace is closed.
 func encodeLoop() {
 	flushed := time.Now()
-	idle := 0
+	timer := time.NewTimer(flushEvery)
 	for {
 		encMu.Lock()
 		e := enc
@@ -134,44 +134,33 @@ func encodeLoop() {
 		from := e.pos
 		e.drain(e.pos + batch)
 		progress := e.pos != from
-		if e.dirty && (progress || idle >= spins) && time.Since(flushed) >= flushEvery {
-			e.flush()
-			flushed = time.Now()
+		due := flushEvery - time.Since(flushed)
+		if due <= 0 {
+			if e.dirty {
+				e.flush()
+			}
+			flushed, due = time.Now(), flushEvery
 		}
 		encMu.Unlock()
-		switch {
-		case progress:
-			idle = 0
-		case idle < spins:
-			idle++
-			runtime.Gosched()
-		default:
-			idle++
-			rest(idle)
+		if !progress {
+			rest(timer, due)
 		}
 	}
 }
-
-const spins = 10
 
 var (
 	sleeping atomic.Bool
 	wakeup   = make(chan struct{}, 1)
 )
 
-// rest sleeps the encoder: 50µs, up to 1ms after a hundred empty rounds.
-func rest(idle int) {
-	d := 50 * time.Microsecond
-	if idle > spins+100 {
-		d = time.Millisecond
-	}
+// rest sleeps the encoder for d at most.
+func rest(t *time.Timer, d time.Duration) {
 	sleeping.Store(true)
-	t := time.NewTimer(d)
+	t.Reset(d)
 	select {
 	case <-wakeup:
 	case <-t.C:
 	}
-	t.Stop()
 	sleeping.Store(false)
 }
 
