@@ -226,12 +226,32 @@ func used(lengths []uint8, least int) int {
 }
 
 // codes writes the code lengths of a block's two codes, run-length
-// coded as zlib does (RFC 1951 §3.2.7: 16 repeats the last length 3…6
-// times, 17 and 18 give 3…10 and 11…138 zeros), themselves in a code of
-// at most 7 bits.
+// coded (runs), themselves in a code of at most 7 bits.
 func (z *zstream) codes(lengths []uint8) {
-	syms := z.syms[:0]
 	var freq [19]uint32
+	z.syms = runs(z.syms[:0], lengths, &freq)
+	var cl [19]uint8
+	codeLengths(freq[:], cl[:], 7)
+	n := 19
+	for n > 4 && cl[clOrder[n-1]] == 0 {
+		n--
+	}
+	z.put(uint32(n-4), 4)
+	for _, s := range clOrder[:n] {
+		z.put(uint32(cl[s]), 3)
+	}
+	var cc [19]uint16
+	canonical(cl[:], cc[:])
+	for _, s := range z.syms {
+		z.put(uint32(cc[s.s])|uint32(s.extra)<<cl[s.s], cl[s.s]+s.n)
+	}
+}
+
+// runs appends to syms the code lengths as symbols of the code-length
+// code, counted in freq, run-length coded as zlib does (RFC 1951 §3.2.7:
+// 16 repeats the last length 3…6 times, 17 and 18 give 3…10 and 11…138
+// zeros).
+func runs(syms []clSym, lengths []uint8, freq *[19]uint32) []clSym {
 	emit := func(s clSym) {
 		syms = append(syms, s)
 		freq[s.s]++
@@ -275,20 +295,5 @@ func (z *zstream) codes(lengths []uint8) {
 			maxCount, minCount = 7, 4
 		}
 	}
-	var cl [19]uint8
-	codeLengths(freq[:], cl[:], 7)
-	n := 19
-	for n > 4 && cl[clOrder[n-1]] == 0 {
-		n--
-	}
-	z.put(uint32(n-4), 4)
-	for _, s := range clOrder[:n] {
-		z.put(uint32(cl[s]), 3)
-	}
-	var cc [19]uint16
-	canonical(cl[:], cc[:])
-	for _, s := range syms {
-		z.put(uint32(cc[s.s])|uint32(s.extra)<<cl[s.s], cl[s.s]+s.n)
-	}
-	z.syms = syms
+	return syms
 }

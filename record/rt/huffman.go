@@ -18,10 +18,6 @@ import (
 // codes that are not). The alphabet has two symbols at least.
 func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 	clear(lengths)
-	type leaf struct {
-		f uint64
-		s int
-	}
 	var buf [numLit]leaf // the largest alphabet's: no allocation
 	leaves := buf[:0]
 	for s, f := range freq {
@@ -40,6 +36,28 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 		}
 		return cmp.Compare(a.s, b.s)
 	})
+	count := depths(leaves, maxLen)
+	limit(count[:], maxLen)
+	i := 0
+	for l := maxLen; l >= 1; l-- {
+		for k := 0; k < count[l]; k++ {
+			lengths[leaves[i].s] = uint8(l)
+			i++
+		}
+	}
+}
+
+// leaf is a symbol of a code and its frequency.
+type leaf struct {
+	f uint64
+	s int
+}
+
+// depths counts the leaves of each depth in Huffman's tree of leaves
+// (sorted by frequency), those deeper than maxLen as maxLen. Two queues:
+// the leaves, and the inner nodes in the order made (their weights do not
+// decrease); each step joins the two lightest.
+func depths(leaves []leaf, maxLen int) (count [32]int) {
 	n := len(leaves)
 	var wbuf [2 * numLit]uint64
 	var pbuf, dbuf [2 * numLit]int
@@ -47,8 +65,6 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 	for i, l := range leaves {
 		weight[i] = l.f
 	}
-	// Two queues: the leaves, and the inner nodes in the order made (their
-	// weights do not decrease); each step joins the two lightest.
 	li, ii := 0, n
 	pick := func(made int) int {
 		if li < n && (ii >= made || weight[li] <= weight[ii]) {
@@ -64,7 +80,6 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 		weight[made] = weight[a] + weight[b]
 		parent[a], parent[b] = made, made
 	}
-	var count [32]int
 	depth[2*n-2] = 0 // the root
 	for i := 2*n - 3; i >= 0; i-- {
 		depth[i] = depth[parent[i]] + 1
@@ -72,6 +87,13 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 			count[min(depth[i], maxLen)]++
 		}
 	}
+	return count
+}
+
+// limit makes the counts of codes of each length those of a complete
+// code again after the longest were cut to maxLen: while Kraft's sum is
+// over one, it drops a code of maxLen and splits a shorter one in two.
+func limit(count []int, maxLen int) {
 	total := 0
 	for l := 1; l <= maxLen; l++ {
 		total += count[l] << (maxLen - l)
@@ -84,13 +106,6 @@ func codeLengths(freq []uint32, lengths []uint8, maxLen int) {
 				count[l+1] += 2
 				break
 			}
-		}
-	}
-	i := 0
-	for l := maxLen; l >= 1; l-- {
-		for k := 0; k < count[l]; k++ {
-			lengths[leaves[i].s] = uint8(l)
-			i++
 		}
 	}
 }

@@ -87,51 +87,8 @@ func TestRingOrder(t *testing.T) {
 	b := restart(t)
 	const workers = 4
 	rounds := testflag.N(3000, 30000)
-	var lk sync.Mutex
-	var shared int
-	own := make([]int, workers)
-	ch := make(chan int, 3)
-	chanOf(pointer(ch), cap(ch), self(), "c.go:0") // its free slots given here
-	// The encoder stops now and then, as when its core is taken: the
-	// ring fills and the goroutines wait for it.
-	stop := make(chan bool)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			encMu.Lock()
-			time.Sleep(20 * time.Millisecond)
-			encMu.Unlock()
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
-	defer close(stop)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			Start("w" + strconv.Itoa(w))
-			for i := 0; i < rounds; i++ {
-				Lock(&lk, nil, "pkg.lk", "l.go:1")
-				shared++
-				W(&shared, nil, "pkg.shared", "l.go:2")
-				Unlock(&lk, nil, "pkg.lk", "l.go:3")
-				R(&own[w], nil, "pkg.own"+strconv.Itoa(w), "l.go:4")
-				if w%2 == 0 {
-					SendPre(ch, "c.go:1")
-					ch <- i
-					SendPost(ch, "c.go:1")
-				} else {
-					Recv(ch, "c.go:2")
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
+	defer stopNowAndThen()()
+	ringWork(workers, rounds)
 	flush()
 	prefix, err := gunzipPrefix(t, b.bytes())
 	if err == nil || prefix == "" {
@@ -157,8 +114,71 @@ func TestRingOrder(t *testing.T) {
 			t.Errorf("w%d's lines are not its program order, %d rounds of\n%s", w, rounds, one)
 		}
 	}
+	checkOrders(t, all, map[string]int{"ch#1.r": 3})
+}
+
+// stopNowAndThen stops the encoder now and then, as when its core is
+// taken, so that the ring fills and the goroutines wait for it; it
+// returns what ends it.
+func stopNowAndThen() func() {
+	stop := make(chan bool)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			encMu.Lock()
+			time.Sleep(20 * time.Millisecond)
+			encMu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	return func() { close(stop) }
+}
+
+// ringWork runs TestRingOrder's goroutines: w0… take the lock pkg.lk in
+// turn, write pkg.shared under it, read a variable of their own, and send
+// (even ones) or receive (odd ones) on a channel of 3 slots, whose free
+// slots the calling goroutine gives.
+func ringWork(workers, rounds int) {
+	var lk sync.Mutex
+	var shared int
+	own := make([]int, workers)
+	ch := make(chan int, 3)
+	chanOf(pointer(ch), cap(ch), self(), "c.go:0")
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			Start("w" + strconv.Itoa(w))
+			for i := 0; i < rounds; i++ {
+				Lock(&lk, nil, "pkg.lk", "l.go:1")
+				shared++
+				W(&shared, nil, "pkg.shared", "l.go:2")
+				Unlock(&lk, nil, "pkg.lk", "l.go:3")
+				R(&own[w], nil, "pkg.own"+strconv.Itoa(w), "l.go:4")
+				if w%2 == 0 {
+					SendPre(ch, "c.go:1")
+					ch <- i
+					SendPost(ch, "c.go:1")
+				} else {
+					Recv(ch, "c.go:2")
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+}
+
+// checkOrders: the trace's lines keep pkg.lk's critical sections apart,
+// pkg.shared written under the lock, and no token taken before it is
+// given (tokens: those given before the trace).
+func checkOrders(t *testing.T, all []string, tokens map[string]int) {
+	t.Helper()
 	holder := ""
-	tokens := map[string]int{"ch#1.r": 3}
 	for i, l := range all {
 		th, rest := l[:strings.IndexByte(l, '|')], l[strings.IndexByte(l, '|'):]
 		switch {
