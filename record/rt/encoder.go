@@ -14,8 +14,8 @@ import (
 // record into its line (names.go, lines.go), the lines compressed (lz.go)
 // into the gzip file. It runs on a goroutine of its own (encodeLoop),
 // beside the program's, which only fill the ring. A goroutine that finds
-// the ring full encodes in its place (help) unless the encoder is at it,
-// so the program never waits for a sleeping encoder. The stream is
+// the ring full takes its turn to encode (help), so the program never
+// waits for a sleeping encoder. The stream is
 // flushed to the file every flushEvery, so that a test binary that dies
 // leaves the lines of all but its last moments (the recorder keeps them
 // and marks the trace cut), and at the end of each test and of the trace.
@@ -33,7 +33,7 @@ type encoder struct {
 }
 
 const (
-	batch      = 512
+	batch      = 512 // tickets between nudges of a sleeping encoder; records a round
 	flushEvery = 50 * time.Millisecond
 	outChunk   = 64 << 10 // compressed bytes written to the file at a time
 )
