@@ -3,7 +3,9 @@
 package rt
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -21,17 +23,62 @@ import (
 // receives on its receive lock, so that the k-th give is the k-th value
 // the channel holds; close posts ch#N.c, which a receive of the zero
 // value waits for.
+//
+// The counters shared by the two sides are atomic, and each side writes
+// its line before it counts it: a receive that sees a value token counted
+// sees its give in the trace, a send that sees a receive counted sees its
+// give of room.
 type channel struct {
-	send, recv   sync.Mutex
-	sends, recvs int  // sends and receives written
-	taken        int  // room tokens taken by sends
-	values       int  // value tokens given and not yet taken
-	slots        bool // its free slots given as tokens, when first met
-	name         string
-	// unpaired: a select used the channel; its sends and receives are
-	// no longer all seen, so no more tokens are written for it (close
-	// excepted).
-	unpaired bool
+	// Read by both sides, written once (unpaired: when a select uses the
+	// channel, after which its sends and receives are no longer all seen,
+	// so no more tokens are written for it, close excepted).
+	p        unsafe.Pointer
+	slots    bool // its free slots given, when first met; mu guards it
+	unpaired atomic.Bool
+	_        line64
+	// The sends' side: a cache line of its own, apart from the
+	// receives', which another core writes.
+	send  sync.Mutex
+	sends int // sends so far; send guards it
+	taken int // room tokens taken by sends; send guards it
+	_     line64
+	// The receives' side.
+	recv    turn
+	recvs   atomic.Int64 // receives written
+	takes   int64        // value tokens taken; recv guards it
+	waiting atomic.Int32 // sends waiting for a receive to be written
+	_       line64
+	given   atomic.Int64 // value tokens given, written by the sends
+}
+
+// line64 pads a struct to the next cache line.
+type line64 [64]byte
+
+// turn is the receive lock, held across the receive, which may block
+// for long: a goroutine that finds it taken sleeps at once, where
+// sync.Mutex would spin first, in vain (a futex lock, Drepper's "Futexes
+// are tricky", with a channel of one token for the futex).
+type turn struct {
+	state atomic.Int32 // 0 free, 1 held, 2 held and maybe waited for
+	wake  chan struct{}
+}
+
+func (t *turn) Lock() {
+	if t.state.CompareAndSwap(0, 1) {
+		return
+	}
+	for t.state.Swap(2) != 0 {
+		<-t.wake
+	}
+}
+
+func (t *turn) Unlock() {
+	if t.state.Swap(0) == 2 {
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // maxSlots bounds the free slots given as room tokens when the recorder
@@ -52,28 +99,51 @@ func freeSlots(c int) int {
 
 var chans = map[unsafe.Pointer]*channel{}
 
-// chanOf is p's channel, its free slots given by thread when first met;
-// mu is held.
-func chanOf(p unsafe.Pointer, capacity int, thread, loc string) *channel {
+// chanOf is p's channel, its free slots given by thread when first met.
+// A channel met before is found without a lock.
+func chanOf(p unsafe.Pointer, capacity int, thread uint64, loc string) *channel {
+	h := &chanTab[uintptr(p)>>4&uintptr(len(chanTab)-1)]
+	if c := h.Load(); c != nil && c.p == p {
+		return c
+	}
+	mu.Lock()
+	defer mu.Unlock()
 	c := channelAt(p)
 	if !c.slots {
 		c.slots = true
 		for i := 0; i < freeSlots(capacity); i++ {
-			message(thread, "give", c.name+".r", loc)
+			m := c.room()
+			message(thread, opGive, &m, loc)
 		}
 	}
+	h.Store(c)
 	return c
 }
+
+// chanTab holds channels met before, by address: the lookup of chanOf
+// that takes no lock. A channel whose slot another took is found in
+// chans, under mu.
+var chanTab [1 << 10]atomic.Pointer[channel]
 
 // channelAt is p's channel, named when first met; mu is held.
 func channelAt(p unsafe.Pointer) *channel {
 	c := chans[p]
 	if c == nil {
-		c = &channel{name: fixedName(p, "", nil, "ch")}
+		c = &channel{p: p, recv: turn{wake: make(chan struct{}, 1)}}
 		chans[p] = c
+		if on {
+			a := c.values()
+			emit(0, opMeet, &a, "")
+		}
 	}
 	return c
 }
+
+// values, room and closing are the channel's tokens ch#N and ch#N.r and
+// its message ch#N.c.
+func (c *channel) values() ref  { return object(c.p, "", nil, chanTag) }
+func (c *channel) room() ref    { return object(c.p, "", nil, roomTag) }
+func (c *channel) closing() ref { return object(c.p, "", nil, closeTag) }
 
 // SendPre starts the send statement `ch <- v` that follows it: it gives
 // a ch#N token and holds the channel's send lock until SendPost.
@@ -81,18 +151,15 @@ func SendPre[T any](ch chan<- T, loc string) {
 	if !on {
 		return
 	}
-	mu.Lock()
 	th := self()
 	c := chanOf(pointer(ch), cap(ch), th, loc)
-	mu.Unlock()
 	c.send.Lock()
-	mu.Lock()
 	c.sends++
-	if !c.unpaired {
-		message(th, "give", c.name, loc)
-		c.values++
+	if !c.unpaired.Load() {
+		m := c.values()
+		message(th, opGive, &m, loc)
+		c.given.Add(1)
 	}
-	mu.Unlock()
 }
 
 // SendPost ends the send: it takes a room token once the receive that
@@ -103,38 +170,45 @@ func SendPost[T any](ch chan<- T, loc string) {
 	if !on {
 		return
 	}
-	mu.Lock()
-	c := chanOf(pointer(ch), cap(ch), self(), loc)
+	th := self()
+	c := chanOf(pointer(ch), cap(ch), th, loc)
 	free := freeSlots(cap(ch))
-	takes := (cap(ch) <= maxSlots || c.sends > cap(ch)) && !c.unpaired
-	if takes && awaitReceive(c, c.taken+1-free) {
-		message(self(), "take", c.name+".r", loc)
+	takes := (cap(ch) <= maxSlots || c.sends > cap(ch)) && !c.unpaired.Load()
+	if takes && awaitReceive(c, int64(c.taken+1-free)) {
+		m := c.room()
+		message(th, opTake, &m, loc)
 		c.taken++
 	}
-	mu.Unlock()
 	c.send.Unlock()
 }
 
-// awaitReceive waits until receive j of c is in the trace; mu is held. A
-// receive made where the recorder does not see it (a select, uninstrumented
-// code) is never written: after a second the send goes on without its
-// token.
-func awaitReceive(c *channel, j int) bool {
-	if c.recvs >= j {
-		return true
+// awaitReceive waits until receive j of c is in the trace. It is usually
+// there already, or a moment away (the receiver has yet to write it): the
+// send yields a few times before it sleeps. A receive made where the
+// recorder does not see it (a select, uninstrumented code) is never
+// written: after a second the send goes on without its token.
+func awaitReceive(c *channel, j int64) bool {
+	for i := 0; i < 20 && c.recvs.Load() < j && !c.unpaired.Load(); i++ {
+		runtime.Gosched()
 	}
-	done := false
-	t := time.AfterFunc(time.Second, func() {
+	if c.recvs.Load() < j && !c.unpaired.Load() {
+		c.waiting.Add(1)
 		mu.Lock()
-		done = true
-		cond.Broadcast()
+		done := false
+		t := time.AfterFunc(time.Second, func() {
+			mu.Lock()
+			done = true
+			cond.Broadcast()
+			mu.Unlock()
+		})
+		for c.recvs.Load() < j && !done && !c.unpaired.Load() {
+			cond.Wait()
+		}
 		mu.Unlock()
-	})
-	for c.recvs < j && !done && !c.unpaired {
-		cond.Wait()
+		t.Stop()
+		c.waiting.Add(-1)
 	}
-	t.Stop()
-	return c.recvs >= j && !c.unpaired
+	return c.recvs.Load() >= j && !c.unpaired.Load()
 }
 
 // Recv is the receive expression <-ch.
@@ -151,32 +225,36 @@ func Recv2[T any](ch <-chan T, loc string) (T, bool) {
 		v, ok := <-ch
 		return v, ok
 	}
-	mu.Lock()
-	c := chanOf(pointer(ch), cap(ch), self(), loc)
-	mu.Unlock()
-	c.recv.Lock()
-	defer c.recv.Unlock()
-	v, ok := <-ch
-	mu.Lock()
-	defer mu.Unlock()
 	th := self()
+	c := chanOf(pointer(ch), cap(ch), th, loc)
+	c.recv.Lock()
+	v, ok := <-ch
 	if !ok {
-		message(th, "wait", c.name+".c", loc)
+		m := c.closing()
+		message(th, opWait, &m, loc)
+		c.recv.Unlock()
 		return v, ok
 	}
-	c.recvs++
-	if c.unpaired {
-		return v, ok
+	if !c.unpaired.Load() {
+		// A value no instrumented send gave (time.After's, the standard
+		// library's, another module's) has no token to take: its
+		// sender's order is not recorded.
+		if c.given.Load() > c.takes {
+			c.takes++
+			m := c.values()
+			message2(th, opTake, opGive, room, &m, loc)
+		} else {
+			m := c.room()
+			message(th, opGive, &m, loc)
+		}
 	}
-	// A value no instrumented send gave (time.After's, the standard
-	// library's, another module's) has no token to take: its sender's
-	// order is not recorded.
-	if c.values > 0 {
-		message(th, "take", c.name, loc)
-		c.values--
+	c.recvs.Add(1)
+	if c.waiting.Load() > 0 { // a send waits for this receive
+		mu.Lock()
+		cond.Broadcast()
+		mu.Unlock()
 	}
-	message(th, "give", c.name+".r", loc)
-	cond.Broadcast()
+	c.recv.Unlock()
 	return v, ok
 }
 
@@ -188,7 +266,8 @@ func Unpaired[C any](ch C, loc string) C {
 		if p := pointer(ch); p != nil {
 			mu.Lock()
 			c := channelAt(p)
-			c.slots, c.unpaired = true, true // no tokens from now on
+			c.slots = true // no tokens from now on
+			c.unpaired.Store(true)
 			cond.Broadcast()
 			mu.Unlock()
 		}
@@ -199,10 +278,9 @@ func Unpaired[C any](ch C, loc string) C {
 // Close posts ch#N.c, then closes ch.
 func Close[T any](ch chan<- T, loc string) {
 	if on {
-		mu.Lock()
 		th := self()
-		message(th, "post", chanOf(pointer(ch), cap(ch), th, loc).name+".c", loc)
-		mu.Unlock()
+		m := chanOf(pointer(ch), cap(ch), th, loc).closing()
+		message(th, opPost, &m, loc)
 	}
 	close(ch)
 }

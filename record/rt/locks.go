@@ -12,12 +12,12 @@ import (
 // in the order of L's critical sections.
 func Lock(m *sync.Mutex, obj any, hint, loc string) {
 	m.Lock()
-	lockEvent("acq", unsafe.Pointer(m), obj, hint, "sync.Mutex", loc)
+	lockEvent(opAcq, unsafe.Pointer(m), obj, hint, mutexTag, loc)
 }
 
 // Unlock writes rel(L), then releases m.
 func Unlock(m *sync.Mutex, obj any, hint, loc string) {
-	lockEvent("rel", unsafe.Pointer(m), obj, hint, "sync.Mutex", loc)
+	lockEvent(opRel, unsafe.Pointer(m), obj, hint, mutexTag, loc)
 	m.Unlock()
 }
 
@@ -25,7 +25,7 @@ func Unlock(m *sync.Mutex, obj any, hint, loc string) {
 func TryLock(m *sync.Mutex, obj any, hint, loc string) bool {
 	ok := m.TryLock()
 	if ok {
-		lockEvent("acq", unsafe.Pointer(m), obj, hint, "sync.Mutex", loc)
+		lockEvent(opAcq, unsafe.Pointer(m), obj, hint, mutexTag, loc)
 	}
 	return ok
 }
@@ -33,12 +33,12 @@ func TryLock(m *sync.Mutex, obj any, hint, loc string) bool {
 // WLock is Lock of a sync.RWMutex: its write lock is acq(L)/rel(L).
 func WLock(m *sync.RWMutex, obj any, hint, loc string) {
 	m.Lock()
-	lockEvent("acq", unsafe.Pointer(m), obj, hint, "sync.RWMutex", loc)
+	lockEvent(opAcq, unsafe.Pointer(m), obj, hint, rwmutexTag, loc)
 }
 
 // WUnlock is Unlock of a sync.RWMutex.
 func WUnlock(m *sync.RWMutex, obj any, hint, loc string) {
-	lockEvent("rel", unsafe.Pointer(m), obj, hint, "sync.RWMutex", loc)
+	lockEvent(opRel, unsafe.Pointer(m), obj, hint, rwmutexTag, loc)
 	m.Unlock()
 }
 
@@ -46,7 +46,7 @@ func WUnlock(m *sync.RWMutex, obj any, hint, loc string) {
 func TryWLock(m *sync.RWMutex, obj any, hint, loc string) bool {
 	ok := m.TryLock()
 	if ok {
-		lockEvent("acq", unsafe.Pointer(m), obj, hint, "sync.RWMutex", loc)
+		lockEvent(opAcq, unsafe.Pointer(m), obj, hint, rwmutexTag, loc)
 	}
 	return ok
 }
@@ -72,38 +72,46 @@ func TryRLock(m *sync.RWMutex, obj any, hint, loc string) bool {
 	return ok
 }
 
-func lockEvent(op string, p unsafe.Pointer, obj any, hint, kind, loc string) {
-	if !on {
-		return
+func lockEvent(o op, p unsafe.Pointer, obj any, hint string, kind *tag, loc string) {
+	if on {
+		a := object(p, hint, obj, kind)
+		emit(self(), o, &a, loc)
 	}
-	mu.Lock()
-	emit(self(), op, fixedName(p, hint, obj, kind), loc)
-	mu.Unlock()
 }
 
 // readers is, with --rapid, the goroutine that stands for the read
 // holders of each RWMutex: plain STD has no read lock, and two acq(L) at
 // once are not a valid trace, so only a read-acquire of a lock no one
 // holds for reading is written (as acq), and only its release (as rel).
-var readers = map[unsafe.Pointer]string{}
+// mu guards it.
+var readers = map[unsafe.Pointer]uint64{}
 
 func readEvent(acquire bool, p unsafe.Pointer, obj any, hint, loc string) {
-	if !on {
-		return
+	switch {
+	case !on:
+	case !rapid && acquire:
+		a := object(p, hint, obj, rwmutexTag)
+		emit(self(), opRacq, &a, loc)
+	case !rapid:
+		a := object(p, hint, obj, rwmutexTag)
+		emit(self(), opRrel, &a, loc)
+	default:
+		rapidReadEvent(acquire, p, obj, hint, loc)
 	}
+}
+
+func rapidReadEvent(acquire bool, p unsafe.Pointer, obj any, hint, loc string) {
 	mu.Lock()
 	defer mu.Unlock()
-	name, t := fixedName(p, hint, obj, "sync.RWMutex"), self()
+	name, t := object(p, hint, obj, rwmutexTag), self()
 	switch {
-	case !rapid && acquire:
-		emit(t, "racq", name, loc)
-	case !rapid:
-		emit(t, "rrel", name, loc)
-	case acquire && readers[p] == "":
+	case acquire && readers[p] == 0:
 		readers[p] = t
-		emit(t, "acq", name, loc)
+		emit(t, opAcq, &name, loc)
 	case !acquire && readers[p] == t:
 		delete(readers, p)
-		emit(t, "rel", name, loc)
+		emit(t, opRel, &name, loc)
+	default: // the lock is named as before, though nothing is written
+		emit(t, opMeet, &name, loc)
 	}
 }

@@ -3,7 +3,6 @@
 package rt
 
 import (
-	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -19,13 +18,18 @@ type group struct {
 
 var groups = map[*sync.WaitGroup]*group{}
 
-func groupOf(wg *sync.WaitGroup) (*group, string) {
+// groupOf is wg's group, named when first met; mu is held.
+func groupOf(wg *sync.WaitGroup) (*group, ref) {
+	name := object(unsafe.Pointer(wg), "", nil, epochTag)
 	g := groups[wg]
 	if g == nil {
 		g = &group{epoch: 1}
 		groups[wg] = g
+		if on {
+			emit(0, opMeet, &name, "")
+		}
 	}
-	return g, fixedName(unsafe.Pointer(wg), "", nil, "wg")
+	return g, name
 }
 
 // WGAdd is wg.Add(n): the count is kept before the real Add, so it never
@@ -42,7 +46,8 @@ func WGAdd(wg *sync.WaitGroup, n int) {
 func WGDone(wg *sync.WaitGroup, loc string) {
 	mu.Lock()
 	g, name := groupOf(wg)
-	message(self(), "post", name+".e"+strconv.Itoa(g.epoch), loc)
+	m := name.nth(g.epoch)
+	message(self(), opPost, &m, loc)
 	if g.count--; g.count == 0 {
 		g.epoch++
 	}
@@ -56,7 +61,8 @@ func WGWait(wg *sync.WaitGroup, loc string) {
 	mu.Lock()
 	g, name := groupOf(wg)
 	if g.epoch > 1 {
-		message(self(), "wait", name+".e"+strconv.Itoa(g.epoch-1), loc)
+		m := name.nth(g.epoch - 1)
+		message(self(), opWait, &m, loc)
 	}
 	mu.Unlock()
 }
@@ -78,12 +84,14 @@ func OnceDo(o *sync.Once, f func(), loc string) {
 	o.Do(func() {
 		defer func() {
 			mu.Lock()
-			message(self(), "post", fixedName(unsafe.Pointer(o), "", nil, "once"), loc)
+			m := object(unsafe.Pointer(o), "", nil, onceTag)
+			message(self(), opPost, &m, loc)
 			mu.Unlock()
 		}()
 		f()
 	})
 	mu.Lock()
-	message(self(), "wait", fixedName(unsafe.Pointer(o), "", nil, "once"), loc)
+	m := object(unsafe.Pointer(o), "", nil, onceTag)
+	message(self(), opWait, &m, loc)
 	mu.Unlock()
 }

@@ -3,10 +3,10 @@
 package rt
 
 import (
-	"compress/gzip"
+	"io"
 	"os"
 	"sync"
-	"time"
+	"sync/atomic"
 )
 
 // The environment the recorder sets for the test binary.
@@ -15,19 +15,23 @@ const (
 	envRapid = "CONC_RECORD_RAPID" // "1": plain STD, no extension ops
 )
 
-// mu orders every line of the trace and guards all of the runtime's state.
+// mu guards the runtime's own state of channels, WaitGroups, forks and
+// tests (not the trace: emit takes no lock). Code that decides what to
+// write from that state writes it while holding mu, so that its tickets
+// follow the state's order.
 var mu sync.Mutex
 
-// cond is signalled when a message is posted (a sender may wait for the
-// receive that lets it complete, see chan.go).
+// cond is signalled when a receive is written (a sender may wait for the
+// receive that lets it complete, see chans.go).
 var cond = sync.NewCond(&mu)
 
 var (
-	file   *os.File
-	zw     *gzip.Writer
-	on     bool // a trace is being written
-	closed bool // Exit closed it: later events are dropped
+	on     bool        // a trace is being written
+	closed atomic.Bool // Finish closed it: later events are dropped
 	rapid  bool
+
+	file      io.Closer
+	finishing sync.Once
 )
 
 func init() {
@@ -44,72 +48,24 @@ func init() {
 		os.Stderr.WriteString("conc record: " + err.Error() + "\n")
 		os.Exit(2)
 	}
-	file, rapid = f, os.Getenv(envRapid) == "1"
-	// The fastest level: compression runs beside the program, and at the
-	// default level it takes longer than the events themselves.
-	zw, _ = gzip.NewWriterLevel(f, gzip.BestSpeed)
-	buf = make([]byte, 0, chunkSize)
+	start(f, os.Getenv(envRapid) == "1")
+}
+
+// start writes the trace to f from now on.
+func start(f io.WriteCloser, plain bool) {
+	rapid = plain
+	ring = make([]record, ringSize)
+	enc, file = newEncoder(f), f
 	on = true
-	go compressor()
-	go flusher()
-}
-
-// flusher pushes the trace to the file every 50ms, so that a test binary
-// that dies loses at most the last moments: the recorder keeps the
-// flushed part and marks the trace cut.
-func flusher() {
-	for {
-		time.Sleep(50 * time.Millisecond)
-		mu.Lock()
-		if closed {
-			mu.Unlock()
-			return
-		}
-		handOff(make(chan struct{}))
-		mu.Unlock()
-	}
-}
-
-// emit writes one line THREAD|OP(ARG)|LOC; mu is held. arg "" is an op
-// without argument (begin, end).
-func emit(thread, op, arg, loc string) {
-	if closed {
-		return
-	}
-	buf = append(buf, thread...)
-	buf = append(buf, '|')
-	buf = append(buf, op...)
-	if arg != "" {
-		buf = append(buf, '(')
-		buf = append(buf, arg...)
-		buf = append(buf, ')')
-	}
-	if loc != "" {
-		buf = append(buf, '|')
-		buf = append(buf, loc...)
-	}
-	buf = append(buf, '\n')
-	if len(buf) >= chunkSize {
-		handOff(nil)
-	}
-}
-
-// event writes one event of the calling goroutine.
-func event(op, arg, loc string) {
-	if !on {
-		return
-	}
-	mu.Lock()
-	emit(self(), op, arg, loc)
-	mu.Unlock()
+	go encodeLoop()
 }
 
 // flush writes every line emitted so far to the file and returns when
-// they are there; mu is held.
+// they are there.
 func flush() {
-	done := make(chan struct{})
-	handOff(done)
-	<-done
+	if t := tickets.Load(); t&closedBit == 0 {
+		flushTo(t, false)
+	}
 }
 
 // Finish ends the trace: a complete gzip stream. Events after it are
@@ -118,15 +74,16 @@ func Finish() {
 	if !on {
 		return
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if closed {
-		return
-	}
-	closed = true
-	handOff(nil)
-	close(chunks)
-	<-compressed
+	finishing.Do(func() {
+		closed.Store(true)
+		end := tickets.Load()
+		for !tickets.CompareAndSwap(end, end|closedBit) {
+			end = tickets.Load()
+		}
+		// The tickets below end are all real: each will be written.
+		flushTo(end, true)
+		file.Close()
+	})
 }
 
 // Exit closes the trace and exits: the TestMain the recorder adds ends

@@ -6,7 +6,7 @@ package rt
 // calls it at the entry of a function marked //conc:atomic (or named by
 // --atomic) and defers End, so the transaction closes however the
 // function returns. Nested ones are flattened by the trace's reader.
-func Begin(loc string) { event("begin", "", loc) }
+func Begin(loc string) { event(opBegin, ref{}, loc) }
 
 // End ends the transaction Begin started.
-func End(loc string) { event("end", "", loc) }
+func End(loc string) { event(opEnd, ref{}, loc) }

@@ -7,8 +7,8 @@ import (
 )
 
 // writes instruments the targets of an assignment or ++/--: their paths'
-// reads, and after the statement one line per recorded target (read and
-// write when the statement reads it too: op=, ++, --).
+// reads, and after the statement one call per recorded target (of the
+// read and the write when the statement reads it too: op=, ++, --).
 func (r *file) writes(lhs []ast.Expr, alsoRead bool, s ast.Stmt, inList bool) {
 	var post []string
 	for _, e := range lhs {
@@ -24,19 +24,19 @@ func (r *file) writes(lhs []ast.Expr, alsoRead bool, s ast.Stmt, inList bool) {
 	r.ed.insert(r.off(s.End()), "; "+strings.Join(post, "; "))
 }
 
-// target instruments one assignment target and returns the calls that
-// record its write.
+// target instruments one assignment target and returns the call that
+// records its write (W, WI, MW), or its read and write (RW, RIW, MRW).
 func (r *file) target(e ast.Expr, alsoRead bool, s ast.Stmt) []string {
 	loc := r.loc(s.Pos())
-	both := func(rd, wr string) []string {
+	both := func(rw, wr string) []string {
 		if alsoRead {
-			return []string{rd, wr}
+			return []string{rw}
 		}
 		return []string{wr}
 	}
 	if name, ok := r.pkgVar(e); ok {
 		args := "(&" + r.text(e) + ", nil, " + quoteHint(name) + ", " + loc + ")"
-		return both("_concrt.R"+args, "_concrt.W"+args)
+		return both("_concrt.RW"+args, "_concrt.W"+args)
 	}
 	switch e := e.(type) {
 	case *ast.SelectorExpr:
@@ -51,7 +51,7 @@ func (r *file) target(e ast.Expr, alsoRead bool, s ast.Stmt) []string {
 			return nil
 		}
 		args := "(&" + r.text(e) + ", " + f.obj + ", " + quoteHint(f.hint) + ", " + loc + ")"
-		return both("_concrt.R"+args, "_concrt.W"+args)
+		return both("_concrt.RW"+args, "_concrt.W"+args)
 	case *ast.IndexExpr:
 		return r.indexTarget(e, both, loc)
 	case *ast.StarExpr:
@@ -71,7 +71,7 @@ func (r *file) indexTarget(e *ast.IndexExpr, both func(rd, wr string) []string, 
 			return nil
 		}
 		args := "(" + r.text(e.X) + ", " + quoteHint(r.hint(e.X)) + ", " + loc + ")"
-		return both("_concrt.MR"+args, "_concrt.MW"+args)
+		return both("_concrt.MRW"+args, "_concrt.MW"+args)
 	}
 	r.expr(e.X, r.holderCtx(t))
 	if !r.pure(e) || !r.elemAddressable(e) {
@@ -79,5 +79,5 @@ func (r *file) indexTarget(e *ast.IndexExpr, both func(rd, wr string) []string, 
 		return nil
 	}
 	args := "(&" + r.text(e) + ", int(" + r.text(e.Index) + "), " + quoteHint(r.hint(e.X)) + ", " + loc + ")"
-	return both("_concrt.RI"+args, "_concrt.WI"+args)
+	return both("_concrt.RIW"+args, "_concrt.WI"+args)
 }
