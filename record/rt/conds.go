@@ -4,7 +4,6 @@ package rt
 
 import (
 	"reflect"
-	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -28,6 +27,10 @@ type waiter struct {
 }
 
 var conditions = map[*sync.Cond]*condition{}
+
+// condTag names a Cond reached by no field or variable, and its
+// waiters' messages: sync.Cond#N.wK.
+var condTag = &tag{kind: "sync.Cond", tail: ".w"}
 
 func conditionOf(c *sync.Cond) *condition {
 	s := conditions[c]
@@ -53,15 +56,13 @@ func CondWait(c *sync.Cond, obj any, hint, loc string) {
 	s.tickets++
 	w := waiter{ticket: s.tickets, wake: make(chan struct{})}
 	s.waiters = append(s.waiters, w)
-	name := fixedName(unsafe.Pointer(c), hint, obj, "sync.Cond")
 	mu.Unlock()
 	release, acquire := locker(c.L, loc)
 	release()
 	<-w.wake
 	acquire()
-	mu.Lock()
-	message(self(), "wait", name+".w"+strconv.Itoa(w.ticket), loc)
-	mu.Unlock()
+	m := object(unsafe.Pointer(c), hint, obj, condTag).nth(w.ticket)
+	message(self(), opWait, &m, loc)
 }
 
 // CondSignal is c.Signal(): it wakes the longest-waiting instrumented
@@ -78,7 +79,7 @@ func CondSignal(c *sync.Cond, obj any, hint, loc string) {
 		c.Signal()
 		return
 	}
-	wake(c, s.waiters[0], obj, hint, loc)
+	wakeWaiter(c, s.waiters[0], obj, hint, loc)
 	s.waiters = s.waiters[1:]
 }
 
@@ -93,16 +94,17 @@ func CondBroadcast(c *sync.Cond, obj any, hint, loc string) {
 	defer mu.Unlock()
 	s := conditionOf(c)
 	for _, w := range s.waiters {
-		wake(c, w, obj, hint, loc)
+		wakeWaiter(c, w, obj, hint, loc)
 	}
 	s.waiters = nil
 	c.Broadcast()
 }
 
-// wake posts waiter w's message and wakes it; mu is held.
-func wake(c *sync.Cond, w waiter, obj any, hint, loc string) {
-	name := fixedName(unsafe.Pointer(c), hint, obj, "sync.Cond")
-	message(self(), "post", name+".w"+strconv.Itoa(w.ticket), loc)
+// wakeWaiter posts waiter w's message and wakes it; mu is held, so the
+// post's ticket comes before anything the waiter writes.
+func wakeWaiter(c *sync.Cond, w waiter, obj any, hint, loc string) {
+	m := object(unsafe.Pointer(c), hint, obj, condTag).nth(w.ticket)
+	message(self(), opPost, &m, loc)
 	close(w.wake)
 }
 
