@@ -25,7 +25,7 @@ rec golang-lru --atomic '(*Cache).ContainsOrAdd' --atomic '(*Cache).PeekOrAdd' .
 rec xsync --atomic '(*Weighted).TryAcquire' ./...
 rec xtime --atomic '(*Limiter).reserveN' ./...
 for f in "$work"/traces/*/*.std.gz; do
-	for c in monitor predict "predict --lock-edges"; do
+	for c in monitor predict "predict --lock-edges --timeout 20s"; do
 		echo "== $(basename "$f") $c"
 		$conc $c --lenient "$f" 2>&1 | tail -6 || true
 	done
