@@ -7,6 +7,7 @@ import (
 
 	"github.com/conc-dev/conc/model"
 	"github.com/conc-dev/conc/predict/internal/proj"
+	"github.com/conc-dev/conc/report"
 )
 
 // PairView is the pair criterion applied to a witness run, independently
@@ -157,36 +158,7 @@ func txnName(thread string, t *Txn) string {
 	return fmt.Sprintf("%s#%d (lines %d-%s)", thread, t.Num, t.Begin, end)
 }
 
-// prose names thread t as the report's sentences do (report.Naming): a
-// numeric name n reads Tn, unless some thread is itself named Tm for a
-// numeric name m of another; then every name reads as it is.
+// prose names thread t as the report's sentences do (report.Naming).
 func prose(names []string, t int32) string {
-	name := names[t]
-	if !numeric(name) {
-		return name
-	}
-	tn := map[string]bool{}
-	for _, s := range names {
-		if len(s) > 1 && s[0] == 'T' && numeric(s[1:]) {
-			tn[s[1:]] = true
-		}
-	}
-	for _, s := range names {
-		if tn[s] {
-			return name
-		}
-	}
-	return "T" + name
-}
-
-func numeric(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	return report.NamingOf(names).Thread(names[t])
 }
