@@ -3,11 +3,11 @@ package corpus
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"strings"
 
 	"github.com/conc-dev/conc/internal/budget"
+	"github.com/conc-dev/conc/internal/jsonout"
 	"github.com/conc-dev/conc/monitor"
 	"github.com/conc-dev/conc/report"
 	"github.com/conc-dev/conc/trace"
@@ -70,12 +70,12 @@ func monitorGroup(kind, name string, n report.Naming, g *report.Group) (Group, e
 	if err := report.WriteExample(&text, n, g); err != nil {
 		return Group{}, err
 	}
-	detail, err := marshal(g)
+	detail, err := jsonout.Marshal(g)
 	if err != nil {
 		return Group{}, err
 	}
 	return Group{Kind: kind, Signature: Normalise(g.Signature), Count: int64(g.Count), Traces: 1, Ex: Example{
-		Trace: name, Line: int64(g.First), Signature: g.Signature, Vars: nonNil(g.Vars()),
+		Trace: name, Line: int64(g.First), Signature: g.Signature, Vars: jsonout.NonNil(g.Vars()),
 		Explanation: lines(text.String()), Detail: detail,
 	}}, nil
 }
@@ -83,22 +83,4 @@ func monitorGroup(kind, name string, n report.Naming, g *report.Group) (Group, e
 // lines are text's lines without their line ends.
 func lines(text string) []string {
 	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-}
-
-// marshal is v's JSON as report writes it: <, > and & as they are.
-func marshal(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

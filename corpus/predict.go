@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/jsonout"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/report"
@@ -34,7 +35,7 @@ func predictTrace(ctx context.Context, r *trace.Reader, name string, o Options) 
 	err = predicted.Examples(ctx, a, func(x predicted.Example) error {
 		g := x.Group
 		groups = append(groups, Group{Kind: "predicted", Signature: Normalise(g.Signature), Count: g.Count, Traces: 1,
-			Ex: Example{Trace: name, Line: g.First, Signature: g.Signature, Vars: nonNil(g.Vars),
+			Ex: Example{Trace: name, Line: g.First, Signature: g.Signature, Vars: jsonout.NonNil(g.Vars),
 				Explanation: lines(string(x.Text)), Detail: x.JSON}})
 		return nil
 	})

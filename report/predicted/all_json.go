@@ -2,12 +2,11 @@ package predicted
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 
 	"github.com/conc-dev/conc/engines"
+	"github.com/conc-dev/conc/internal/jsonout"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/report"
@@ -70,7 +69,7 @@ func WriteAllJSON(ctx context.Context, w io.Writer, a *all.Outcome, skipped *rep
 	if a.Result.Verdict == engines.Serializable && len(a.Program.Threads) == 0 {
 		reason = report.EmptyTraceNote
 	}
-	head, _ := marshal(allHead{a.Result.Verdict.String(), reason, a.Result.Engine})
+	head, _ := jsonout.Marshal(allHead{a.Result.Verdict.String(), reason, a.Result.Engine})
 	b.Write(head[:len(head)-1])
 	b.WriteString(`,"groups":[`)
 	n := 0
@@ -84,7 +83,7 @@ func WriteAllJSON(ctx context.Context, w io.Writer, a *all.Outcome, skipped *rep
 		if n > 1 {
 			b.WriteByte(',')
 		}
-		line, err := marshal(jg)
+		line, err := jsonout.Marshal(jg)
 		b.WriteString("\n")
 		b.Write(line)
 		return true, err
@@ -92,7 +91,7 @@ func WriteAllJSON(ctx context.Context, w io.Writer, a *all.Outcome, skipped *rep
 	if err != nil {
 		return err
 	}
-	tail, _ := marshal(allTail{a.Incomplete, a.Dropped(), skipped.Skipped, skipped.SkippedKinds, a.Result.Stats})
+	tail, _ := jsonout.Marshal(allTail{a.Incomplete, a.Dropped(), skipped.Skipped, skipped.SkippedKinds, a.Result.Stats})
 	b.WriteString("],")
 	b.Write(tail[1:])
 	b.WriteByte('\n')
@@ -107,7 +106,7 @@ func groupJSON(a *all.Outcome, k int, out *predict.Outcome) (allGroup, error) {
 		return allGroup{}, err
 	}
 	g := a.Groups[k]
-	jg := allGroup{0, g.Signature, g.Count, g.First, g.Thread, nonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, nil, scheduleOf(a.Schedule(k, out))}
+	jg := allGroup{0, g.Signature, g.Count, g.First, g.Thread, jsonout.NonNil(g.Vars), g.Source, len(out.Result.Witness.Run), nil, nil, scheduleOf(a.Schedule(k, out))}
 	for _, c := range rep.Witness.Cycle {
 		jg.Cycle = append(jg.Cycle, allConflict{rep.Witness.Event(c.From), rep.Witness.Event(c.To)})
 	}
@@ -129,23 +128,4 @@ func witnessBroken(rep *report.Report, out *predict.Outcome) []allBroken {
 		broken = append(broken, b)
 	}
 	return broken
-}
-
-// marshal is json.Marshal without escaping <, > and & (as report's JSON:
-// "<stdin>" stays readable), without the encoder's newline.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/conc-dev/conc/internal/jsonout"
 	"github.com/conc-dev/conc/predict"
 	"github.com/conc-dev/conc/predict/all"
 	"github.com/conc-dev/conc/report"
@@ -30,7 +31,7 @@ func Examples(ctx context.Context, a *all.Outcome, f func(Example) error) error 
 		if err != nil {
 			return false, err
 		}
-		js, err := marshal(jg)
+		js, err := jsonout.Marshal(jg)
 		if err != nil {
 			return false, err
 		}
