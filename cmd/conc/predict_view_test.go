@@ -53,7 +53,7 @@ func TestPredictViewGolden(t *testing.T) {
 }
 
 // The conflict criterion is the default, and --criterion conflict says
-// what no flag says; --criterion view answers the blind writes
+// what no flag says; --criterion view answers blind writes
 // serializable, where the conflict criterion finds a violation; what does
 // not apply to it is a usage error.
 func TestPredictCriterion(t *testing.T) {

@@ -18,7 +18,7 @@ func benchTrace(n int) string {
 	return genShaped(rng, 4, 8, n)
 }
 
-// blindTrace is n rounds of the blind write, T1's transaction
+// blindTrace is n rounds of a blind write, T1's transaction
 // writing x_i around T2's write of it: view-serializable (T2's writes
 // first), not conflict-serializable.
 func blindTrace(n int) string {

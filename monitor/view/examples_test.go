@@ -38,7 +38,7 @@ func TestExamples(t *testing.T) {
 		stage      Stage
 		want       string // the order, or the obstacles' words
 	}{
-		{"blind write (the issue's example)", "T1|begin\nT1|w(x)\nT2|w(x)\nT1|w(x)\nT1|end\n", Serializable, StageArcs,
+		{"blind write (view- but not conflict-serializable)", "T1|begin\nT1|w(x)\nT2|w(x)\nT1|w(x)\nT1|end\n", Serializable, StageArcs,
 			"T2 line 3, T1 lines 1-5"},
 		{"lost update", "T1|begin\nT1|r(x)\nT2|w(x)\nT1|w(x)\nT1|end\n", Violation, StageArcs,
 			"these precedences close a cycle (T1 lines 1-5 → T2 line 3 → T1 lines 1-5), so no serial order keeps them all:\n" +
